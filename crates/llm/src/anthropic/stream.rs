@@ -1,0 +1,189 @@
+//! Assembles a streamed Anthropic answer from its typed SSE events.
+
+use serde_json::Value;
+
+use super::{parse_usage, stop_reason};
+use crate::error::{ErrorCategory, LlmError};
+use crate::message::{ChatResponse, Message, Part, Role, StopReason, StreamDelta, ToolCall, Usage};
+use crate::sse::SseEvent;
+use crate::stream::StreamDecoder;
+
+#[derive(Debug)]
+enum Block {
+    Text(String),
+    Tool { id: String, name: String, json: String },
+    Other,
+}
+
+#[derive(Debug)]
+pub(crate) struct AnthropicStream {
+    model: String,
+    blocks: Vec<Block>,
+    usage: Usage,
+    stop: Option<StopReason>,
+    done: bool,
+}
+
+impl AnthropicStream {
+    pub(crate) fn new(requested_model: &str) -> Self {
+        Self {
+            model: requested_model.to_owned(),
+            blocks: Vec::new(),
+            usage: Usage::default(),
+            stop: None,
+            done: false,
+        }
+    }
+
+    /// The position among tool calls of the tool block at `block_index`,
+    /// which is the index streamed deltas use.
+    fn tool_index(&self, block_index: usize) -> usize {
+        self.blocks[..block_index]
+            .iter()
+            .filter(|b| matches!(b, Block::Tool { .. }))
+            .count()
+    }
+}
+
+impl StreamDecoder for AnthropicStream {
+    fn on_event(&mut self, event: &SseEvent, emit: &mut dyn FnMut(StreamDelta)) -> Result<(), LlmError> {
+        let value: Value = serde_json::from_str(&event.data).map_err(|e| {
+            LlmError::new(ErrorCategory::Other, format!("the server sent a stream event that is not JSON: {e}"))
+        })?;
+        let kind = value
+            .get("type")
+            .and_then(Value::as_str)
+            .or(event.event.as_deref())
+            .unwrap_or_default();
+        match kind {
+            "message_start" => {
+                let message = value.get("message").unwrap_or(&Value::Null);
+                if let Some(model) = message.get("model").and_then(Value::as_str) {
+                    self.model = model.to_owned();
+                }
+                if let Some(usage) = message.get("usage") {
+                    self.usage = parse_usage(usage);
+                }
+            }
+            "content_block_start" => {
+                let index = value.get("index").and_then(Value::as_u64).unwrap_or(0) as usize;
+                let block = value.get("content_block").unwrap_or(&Value::Null);
+                let block = match block.get("type").and_then(Value::as_str) {
+                    Some("text") => {
+                        let text = block.get("text").and_then(Value::as_str).unwrap_or_default();
+                        if !text.is_empty() {
+                            emit(StreamDelta::Text(text.to_owned()));
+                        }
+                        Block::Text(text.to_owned())
+                    }
+                    Some("tool_use") => Block::Tool {
+                        id: block.get("id").and_then(Value::as_str).unwrap_or_default().to_owned(),
+                        name: block.get("name").and_then(Value::as_str).unwrap_or_default().to_owned(),
+                        json: String::new(),
+                    },
+                    _ => Block::Other,
+                };
+                if self.blocks.len() <= index {
+                    self.blocks.resize_with(index + 1, || Block::Other);
+                }
+                self.blocks[index] = block;
+                if let Block::Tool { id, name, .. } = &self.blocks[index] {
+                    let (id, name) = (id.clone(), name.clone());
+                    emit(StreamDelta::ToolCallStarted {
+                        index: self.tool_index(index),
+                        id,
+                        name,
+                    });
+                }
+            }
+            "content_block_delta" => {
+                let index = value.get("index").and_then(Value::as_u64).unwrap_or(0) as usize;
+                let delta = value.get("delta").unwrap_or(&Value::Null);
+                let tool_index = self.tool_index(index.min(self.blocks.len()));
+                match (self.blocks.get_mut(index), delta.get("type").and_then(Value::as_str)) {
+                    (Some(Block::Text(text)), Some("text_delta")) => {
+                        let piece = delta.get("text").and_then(Value::as_str).unwrap_or_default();
+                        text.push_str(piece);
+                        emit(StreamDelta::Text(piece.to_owned()));
+                    }
+                    (Some(Block::Tool { json, .. }), Some("input_json_delta")) => {
+                        let piece = delta.get("partial_json").and_then(Value::as_str).unwrap_or_default();
+                        json.push_str(piece);
+                        emit(StreamDelta::ToolArguments {
+                            index: tool_index,
+                            fragment: piece.to_owned(),
+                        });
+                    }
+                    _ => {}
+                }
+            }
+            "message_delta" => {
+                let delta = value.get("delta").unwrap_or(&Value::Null);
+                if let Some(reason) = delta.get("stop_reason").and_then(Value::as_str) {
+                    let details = delta.get("stop_details").or_else(|| value.get("stop_details"));
+                    self.stop = Some(stop_reason(Some(reason), details));
+                }
+                if let Some(usage) = value.get("usage") {
+                    // message_delta carries cumulative output tokens; some
+                    // servers repeat input tokens there too.
+                    let later = parse_usage(usage);
+                    self.usage.output_tokens = later.output_tokens;
+                    if later.input_tokens > 0 {
+                        self.usage.input_tokens = later.input_tokens;
+                    }
+                    emit(StreamDelta::Usage(self.usage));
+                }
+            }
+            "message_stop" => self.done = true,
+            "error" => {
+                let error = value.get("error").unwrap_or(&Value::Null);
+                let error_type = error.get("type").and_then(Value::as_str).unwrap_or_default();
+                let message = error.get("message").and_then(Value::as_str).unwrap_or(error_type);
+                // An overload mid-stream is transient: retried if nothing was shown yet.
+                let category = if matches!(error_type, "overloaded_error" | "api_error" | "rate_limit_error") {
+                    ErrorCategory::Network
+                } else {
+                    ErrorCategory::Other
+                };
+                let mut err = LlmError::new(category, format!("the server failed mid-stream: {message}"));
+                err.body = Some(event.data.clone());
+                return Err(err);
+            }
+            _ => {} // ping, content_block_stop
+        }
+        Ok(())
+    }
+
+    fn is_finished(&self) -> bool {
+        self.done
+    }
+
+    fn is_whole(&self) -> bool {
+        self.done || self.stop.is_some()
+    }
+
+    fn into_response(self) -> ChatResponse {
+        let mut parts = Vec::new();
+        for block in self.blocks {
+            match block {
+                Block::Text(text) if !text.is_empty() => parts.push(Part::Text { text }),
+                Block::Tool { id, name, json } => parts.push(Part::ToolCall(ToolCall {
+                    id,
+                    name,
+                    // A tool without parameters streams no input at all.
+                    arguments: if json.is_empty() { "{}".to_owned() } else { json },
+                })),
+                _ => {}
+            }
+        }
+        ChatResponse {
+            message: Message {
+                role: Role::Assistant,
+                parts,
+            },
+            usage: self.usage,
+            stop: self.stop.unwrap_or(StopReason::End),
+            model: self.model,
+        }
+    }
+}

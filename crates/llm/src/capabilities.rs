@@ -1,0 +1,110 @@
+//! What each kind of server supports, in one place. Higher layers ask here
+//! how to force a tool call instead of assuming every server honours the
+//! OpenAI spelling.
+
+use serde::{Deserialize, Serialize};
+
+use crate::message::ToolChoice;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProviderKind {
+    /// `POST {base_url}/chat/completions`.
+    OpenAi,
+    /// `POST {base_url}/v1/messages`.
+    Anthropic,
+}
+
+/// Which server implementation sits behind an OpenAI-compatible URL, when
+/// the configuration knows. `Generic` assumes only what every server does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ServerFlavor {
+    OpenAi,
+    Anthropic,
+    /// llama.cpp, including llama-cpp-python's server (Sift's local default).
+    LlamaCpp,
+    Ollama,
+    LmStudio,
+    Vllm,
+    Generic,
+}
+
+/// How to make a server call one particular tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ForcedTool {
+    /// `tool_choice: "required"` (Anthropic: `any`) with only that tool offered.
+    Required,
+    /// The tool named in `tool_choice`. llama.cpp's Python server ignores
+    /// `"required"` and answers in text, but honours a named function with
+    /// a grammar-constrained, schema-valid call.
+    Named,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Capabilities {
+    pub forced_tool: ForcedTool,
+    /// Streams report usage when asked with `stream_options.include_usage`.
+    pub stream_usage: bool,
+    /// Accepts `response_format: {"type": "json_schema"}`. llama-cpp-python
+    /// answers it with HTTP 500.
+    pub json_schema_response_format: bool,
+    /// Accepts images in user messages (the model may still ignore them).
+    pub images: bool,
+}
+
+impl Capabilities {
+    pub fn for_server(kind: ProviderKind, flavor: ServerFlavor) -> Self {
+        let openai_like = Self {
+            forced_tool: ForcedTool::Named,
+            stream_usage: true,
+            json_schema_response_format: true,
+            images: true,
+        };
+        match (kind, flavor) {
+            (ProviderKind::Anthropic, _) | (_, ServerFlavor::Anthropic) => Self {
+                forced_tool: ForcedTool::Named,
+                stream_usage: true,
+                json_schema_response_format: false,
+                images: true,
+            },
+            (_, ServerFlavor::OpenAi) => Self {
+                forced_tool: ForcedTool::Required,
+                ..openai_like
+            },
+            (_, ServerFlavor::LlamaCpp) => Self {
+                json_schema_response_format: false,
+                ..openai_like
+            },
+            // A named function is the one form that all of these honour.
+            (_, ServerFlavor::Ollama | ServerFlavor::LmStudio | ServerFlavor::Vllm | ServerFlavor::Generic) => {
+                openai_like
+            }
+        }
+    }
+
+    /// The tool choice that makes this server call `name`.
+    pub fn force_tool(&self, name: &str) -> ToolChoice {
+        match self.forced_tool {
+            ForcedTool::Required => ToolChoice::Required,
+            ForcedTool::Named => ToolChoice::Tool(name.to_owned()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn llama_cpp_is_forced_by_name_and_openai_by_required() {
+        let llama = Capabilities::for_server(ProviderKind::OpenAi, ServerFlavor::LlamaCpp);
+        assert_eq!(llama.force_tool("respond"), ToolChoice::Tool("respond".into()));
+        assert!(!llama.json_schema_response_format);
+        let openai = Capabilities::for_server(ProviderKind::OpenAi, ServerFlavor::OpenAi);
+        assert_eq!(openai.force_tool("respond"), ToolChoice::Required);
+        let anthropic = Capabilities::for_server(ProviderKind::Anthropic, ServerFlavor::Anthropic);
+        assert_eq!(anthropic.force_tool("respond"), ToolChoice::Tool("respond".into()));
+    }
+}

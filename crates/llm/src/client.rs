@@ -1,0 +1,412 @@
+//! The HTTP client: one provider at one base URL, with retries.
+
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use reqwest::header::{CONTENT_TYPE, HeaderMap, HeaderValue, RETRY_AFTER};
+use serde_json::Value;
+
+use crate::anthropic::{self, AnthropicStream};
+use crate::capabilities::{Capabilities, ProviderKind, ServerFlavor};
+use crate::error::{ErrorCategory, LlmError, is_transient_status};
+use crate::message::{ChatRequest, ChatResponse, StopReason, StreamDelta};
+use crate::openai::{self, OpenAiStream};
+use crate::retry::{RetryPolicy, parse_retry_after};
+use crate::secret::ApiKey;
+use crate::sse::SseDecoder;
+use crate::stream::StreamDecoder;
+
+pub const DEFAULT_ANTHROPIC_VERSION: &str = "2023-06-01";
+
+#[derive(Debug, Clone)]
+pub struct ClientConfig {
+    pub kind: ProviderKind,
+    pub flavor: ServerFlavor,
+    /// For OpenAI-compatible servers, up to and including `/v1`
+    /// (`http://127.0.0.1:8080/v1`); for Anthropic, the host
+    /// (`https://api.anthropic.com`).
+    pub base_url: String,
+    pub api_key: Option<ApiKey>,
+    pub anthropic_version: String,
+    pub retry: RetryPolicy,
+    pub connect_timeout: Duration,
+    /// The whole of a non-streamed request.
+    pub request_timeout: Duration,
+    /// The longest silence between two pieces of a stream.
+    pub stream_idle_timeout: Duration,
+}
+
+impl ClientConfig {
+    pub fn new(kind: ProviderKind, base_url: impl Into<String>) -> Self {
+        Self {
+            kind,
+            flavor: match kind {
+                ProviderKind::OpenAi => ServerFlavor::Generic,
+                ProviderKind::Anthropic => ServerFlavor::Anthropic,
+            },
+            base_url: base_url.into(),
+            api_key: None,
+            anthropic_version: DEFAULT_ANTHROPIC_VERSION.to_owned(),
+            retry: RetryPolicy::default(),
+            connect_timeout: Duration::from_secs(10),
+            // Local models on two cores can take minutes for a long answer.
+            request_timeout: Duration::from_secs(600),
+            stream_idle_timeout: Duration::from_secs(120),
+        }
+    }
+}
+
+/// Told about each retry before its wait: for progress displays and tests.
+#[derive(Debug)]
+pub struct RetryNotice<'a> {
+    /// 1 for the first retry.
+    pub retry: u32,
+    pub delay: Duration,
+    pub error: &'a LlmError,
+}
+
+type RetryObserver = Arc<dyn Fn(&RetryNotice<'_>) + Send + Sync>;
+
+#[derive(Clone)]
+pub struct Client {
+    config: ClientConfig,
+    http: reqwest::Client,
+    on_retry: Option<RetryObserver>,
+}
+
+impl std::fmt::Debug for Client {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Client").field("config", &self.config).finish_non_exhaustive()
+    }
+}
+
+/// A failed attempt, with what the server said about when to come back.
+struct AttemptError {
+    error: LlmError,
+    retry_after: Option<Duration>,
+}
+
+impl From<LlmError> for AttemptError {
+    fn from(error: LlmError) -> Self {
+        Self {
+            error,
+            retry_after: None,
+        }
+    }
+}
+
+impl Client {
+    pub fn new(config: ClientConfig) -> Result<Self, LlmError> {
+        let http = reqwest::Client::builder()
+            .connect_timeout(config.connect_timeout)
+            .build()
+            .map_err(|e| LlmError::new(ErrorCategory::Other, format!("cannot set up the HTTP client: {e}")))?;
+        Ok(Self {
+            config,
+            http,
+            on_retry: None,
+        })
+    }
+
+    pub fn with_retry_observer(mut self, observer: impl Fn(&RetryNotice<'_>) + Send + Sync + 'static) -> Self {
+        self.on_retry = Some(Arc::new(observer));
+        self
+    }
+
+    pub fn config(&self) -> &ClientConfig {
+        &self.config
+    }
+
+    pub fn capabilities(&self) -> Capabilities {
+        Capabilities::for_server(self.config.kind, self.config.flavor)
+    }
+
+    /// One answer, whole. Transient failures are retried; a refusal is an
+    /// error of category `refusal`.
+    pub async fn complete(&self, req: &ChatRequest) -> Result<ChatResponse, LlmError> {
+        let body = self.request_body(req, false);
+        let result = self
+            .with_retries(|| async {
+                let text = self.send_for_text(&body).await?;
+                Ok(self.parse_response(&text, &req.model)?)
+            })
+            .await;
+        self.finish(result)
+    }
+
+    /// One answer, streamed: `on_delta` sees each piece as it arrives, and
+    /// the whole answer is returned at the end. A failure before the first
+    /// piece is retried like any other; after it, retrying would show the
+    /// user the same text twice, so the error is final.
+    pub async fn stream(
+        &self,
+        req: &ChatRequest,
+        on_delta: &mut (dyn FnMut(StreamDelta) + Send),
+    ) -> Result<ChatResponse, LlmError> {
+        let body = self.request_body(req, true);
+        let mut retry = 0;
+        let result = loop {
+            let mut emitted = false;
+            let attempt = match self.config.kind {
+                ProviderKind::OpenAi => {
+                    self.stream_once(&body, OpenAiStream::new(&req.model), on_delta, &mut emitted)
+                        .await
+                }
+                ProviderKind::Anthropic => {
+                    self.stream_once(&body, AnthropicStream::new(&req.model), on_delta, &mut emitted)
+                        .await
+                }
+            };
+            match attempt {
+                Ok(response) => break Ok(response),
+                Err(failure) if !emitted => match self.wait_before_retry(retry, failure).await {
+                    Ok(()) => retry += 1,
+                    Err(error) => break Err(error),
+                },
+                Err(mut failure) => {
+                    failure.error.attempts = retry + 1;
+                    break Err(failure.error);
+                }
+            }
+        };
+        self.finish(result)
+    }
+
+    fn request_body(&self, req: &ChatRequest, stream: bool) -> Value {
+        match self.config.kind {
+            ProviderKind::OpenAi => openai::request_body(req, stream, self.capabilities().stream_usage),
+            ProviderKind::Anthropic => anthropic::request_body(req, stream),
+        }
+    }
+
+    fn parse_response(&self, text: &str, model: &str) -> Result<ChatResponse, LlmError> {
+        match self.config.kind {
+            ProviderKind::OpenAi => openai::parse_response(text, model),
+            ProviderKind::Anthropic => anthropic::parse_response(text, model),
+        }
+    }
+
+    fn url(&self) -> String {
+        let base = self.config.base_url.trim_end_matches('/');
+        match self.config.kind {
+            ProviderKind::OpenAi => format!("{base}/chat/completions"),
+            ProviderKind::Anthropic => format!("{base}/v1/messages"),
+        }
+    }
+
+    fn headers(&self) -> Result<HeaderMap, LlmError> {
+        let mut headers = HeaderMap::new();
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        let invalid_key = || {
+            // The value itself must not be in the message.
+            LlmError::new(ErrorCategory::Auth, "the API key contains characters a header cannot hold")
+        };
+        match self.config.kind {
+            ProviderKind::OpenAi => {
+                if let Some(key) = &self.config.api_key {
+                    let mut value =
+                        HeaderValue::from_str(&format!("Bearer {}", key.expose())).map_err(|_| invalid_key())?;
+                    value.set_sensitive(true);
+                    headers.insert(reqwest::header::AUTHORIZATION, value);
+                }
+            }
+            ProviderKind::Anthropic => {
+                if let Some(key) = &self.config.api_key {
+                    let mut value = HeaderValue::from_str(key.expose()).map_err(|_| invalid_key())?;
+                    value.set_sensitive(true);
+                    headers.insert("x-api-key", value);
+                }
+                let version = HeaderValue::from_str(&self.config.anthropic_version).map_err(|_| {
+                    LlmError::new(ErrorCategory::Other, "the anthropic-version setting is not a valid header")
+                })?;
+                headers.insert("anthropic-version", version);
+            }
+        }
+        Ok(headers)
+    }
+
+    async fn send(&self, body: &Value, timeout: Option<Duration>) -> Result<reqwest::Response, AttemptError> {
+        let mut request = self.http.post(self.url()).headers(self.headers()?).json(body);
+        if let Some(timeout) = timeout {
+            request = request.timeout(timeout);
+        }
+        let response = request.send().await.map_err(|e| transport_error(&e))?;
+        let status = response.status();
+        if status.is_success() {
+            return Ok(response);
+        }
+        let retry_after = response
+            .headers()
+            .get(RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| parse_retry_after(v, SystemTime::now()));
+        let text = response.text().await.unwrap_or_default();
+        Err(AttemptError {
+            error: LlmError::from_status(status.as_u16(), text),
+            retry_after,
+        })
+    }
+
+    async fn send_for_text(&self, body: &Value) -> Result<String, AttemptError> {
+        let response = self.send(body, Some(self.config.request_timeout)).await?;
+        Ok(response.text().await.map_err(|e| transport_error(&e))?)
+    }
+
+    async fn stream_once<D: StreamDecoder>(
+        &self,
+        body: &Value,
+        mut decoder: D,
+        on_delta: &mut (dyn FnMut(StreamDelta) + Send),
+        emitted: &mut bool,
+    ) -> Result<ChatResponse, AttemptError> {
+        let mut response = self.send(body, None).await?;
+        let mut sse = SseDecoder::new();
+        let mut events = Vec::new();
+        let mut emit = |delta: StreamDelta| {
+            *emitted = true;
+            on_delta(delta);
+        };
+        loop {
+            let chunk = tokio::time::timeout(self.config.stream_idle_timeout, response.chunk()).await;
+            let chunk = match chunk {
+                Err(_) => {
+                    let idle = self.config.stream_idle_timeout.as_millis();
+                    return Err(LlmError::new(
+                        ErrorCategory::Network,
+                        format!("the stream went silent for {idle} ms"),
+                    )
+                    .into());
+                }
+                Ok(Err(e)) => return Err(cut_stream_error(&e).into()),
+                Ok(Ok(chunk)) => chunk,
+            };
+            let at_end = chunk.is_none();
+            match chunk {
+                Some(bytes) => sse.feed(&bytes, &mut events),
+                None => sse.finish(&mut events),
+            }
+            for event in events.drain(..) {
+                decoder.on_event(&event, &mut emit)?;
+                if decoder.is_finished() {
+                    return Ok(decoder.into_response());
+                }
+            }
+            if at_end {
+                return if decoder.is_whole() {
+                    Ok(decoder.into_response())
+                } else {
+                    Err(LlmError::new(
+                        ErrorCategory::Network,
+                        "the stream ended before the answer was complete",
+                    )
+                    .into())
+                };
+            }
+        }
+    }
+
+    async fn with_retries<F, Fut>(&self, mut attempt: F) -> Result<ChatResponse, LlmError>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Result<ChatResponse, AttemptError>>,
+    {
+        let mut retry = 0;
+        loop {
+            match attempt().await {
+                Ok(response) => return Ok(response),
+                Err(failure) => match self.wait_before_retry(retry, failure).await {
+                    Ok(()) => retry += 1,
+                    Err(error) => return Err(error),
+                },
+            }
+        }
+    }
+
+    /// Waits before retry number `done + 1`, or gives the final error when
+    /// the failure is not transient or retries are used up.
+    async fn wait_before_retry(&self, done: u32, failure: AttemptError) -> Result<(), LlmError> {
+        let AttemptError { mut error, retry_after } = failure;
+        error.attempts = done + 1;
+        if !error.is_transient() || done >= self.config.retry.max_retries {
+            return Err(error);
+        }
+        let Some(delay) = self.config.retry.delay_for(done, retry_after) else {
+            error.message = format!(
+                "{} (the server asked to wait longer than {} s)",
+                error.message,
+                self.config.retry.max_retry_after.as_secs()
+            );
+            return Err(error);
+        };
+        if let Some(observer) = &self.on_retry {
+            observer(&RetryNotice {
+                retry: done + 1,
+                delay,
+                error: &error,
+            });
+        }
+        tokio::time::sleep(delay).await;
+        Ok(())
+    }
+
+    /// Turns a refusal into an error, and scrubs the key from every error.
+    fn finish(&self, result: Result<ChatResponse, LlmError>) -> Result<ChatResponse, LlmError> {
+        let result = result.and_then(|response| match &response.stop {
+            StopReason::Refusal { category } => {
+                let mut error = LlmError::refusal(category, None);
+                let text = response.message.text_content();
+                if !text.is_empty() {
+                    error.body = Some(text);
+                }
+                Err(error)
+            }
+            _ => Ok(response),
+        });
+        result.map_err(|mut error| {
+            if let Some(key) = &self.config.api_key {
+                error.message = key.scrub(&error.message);
+                error.body = error.body.map(|b| key.scrub(&b));
+            }
+            error
+        })
+    }
+}
+
+fn transport_error(error: &reqwest::Error) -> AttemptError {
+    let what = if error.is_timeout() {
+        "the request timed out"
+    } else if error.is_connect() {
+        "cannot connect to the model server"
+    } else {
+        "the connection failed"
+    };
+    LlmError::new(ErrorCategory::Network, format!("{what}: {}", describe(error))).into()
+}
+
+fn cut_stream_error(error: &reqwest::Error) -> LlmError {
+    LlmError::new(
+        ErrorCategory::Network,
+        format!("the stream was cut: {}", describe(error)),
+    )
+}
+
+/// reqwest's own message plus its causes ("error sending request" alone
+/// does not say that the connection was refused).
+fn describe(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let cause_text = cause.to_string();
+        if !text.contains(&cause_text) {
+            text.push_str(": ");
+            text.push_str(&cause_text);
+        }
+        source = cause.source();
+    }
+    text
+}
+
+/// Whether an HTTP status is one the client retries.
+pub fn is_retried_status(status: u16) -> bool {
+    is_transient_status(status)
+}

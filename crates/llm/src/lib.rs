@@ -1,0 +1,34 @@
+//! Model clients for Sift.
+//!
+//! - [`message`]: the provider-neutral message model every layer uses.
+//! - [`Client`]: one provider (OpenAI-compatible or Anthropic) at one base
+//!   URL; non-streamed and streamed answers, retries with backoff.
+//! - [`Capabilities`]: what each kind of server supports, such as how to
+//!   force a tool call.
+//! - [`complete_first`]: fallback across models.
+//! - [`local_server`]: the local llama.cpp server that Sift starts on demand.
+
+mod anthropic;
+mod capabilities;
+mod client;
+mod error;
+mod fallback;
+pub mod local_server;
+pub mod message;
+mod openai;
+mod retry;
+mod secret;
+pub mod sse;
+mod stream;
+
+pub use anthropic::DEFAULT_MAX_TOKENS as ANTHROPIC_DEFAULT_MAX_TOKENS;
+pub use capabilities::{Capabilities, ForcedTool, ProviderKind, ServerFlavor};
+pub use client::{Client, ClientConfig, DEFAULT_ANTHROPIC_VERSION, RetryNotice, is_retried_status};
+pub use error::{ErrorCategory, LlmError};
+pub use fallback::{ModelRoute, complete_first};
+pub use message::{
+    ChatRequest, ChatResponse, Image, Message, Part, Role, StopReason, StreamDelta, ToolCall, ToolChoice,
+    ToolResult, ToolSpec, Usage,
+};
+pub use retry::{RetryPolicy, parse_retry_after};
+pub use secret::ApiKey;

