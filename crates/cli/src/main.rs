@@ -1,1 +1,72 @@
-fn main() {}
+//! `sift`: Sift's engine on the command line.
+
+mod ask;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(name = "sift", version, about = "Turn documents into typed data with language models")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Send one prompt to a model and print the reply.
+    Ask(ask::AskArgs),
+}
+
+/// How a command ended. Exit codes: 0 success, 1 failure, 2 usage error.
+#[derive(Debug)]
+pub enum Failure {
+    /// Printed as `error (CATEGORY): MESSAGE`; exit 1.
+    Failed { category: String, message: String },
+    /// Printed as `error: MESSAGE`; exit 2.
+    Usage(String),
+}
+
+impl From<sift_core::CoreError> for Failure {
+    fn from(error: sift_core::CoreError) -> Self {
+        match error {
+            sift_core::CoreError::Usage(message) => Self::Usage(message),
+            other => Self::Failed {
+                category: other.category().to_string(),
+                message: other.to_string(),
+            },
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let runtime = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(e) => return report(Failure::Failed { category: "other".into(), message: e.to_string() }),
+    };
+    let result = runtime.block_on(async {
+        match cli.command {
+            Command::Ask(args) => ask::run(args).await,
+        }
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => report(failure),
+    }
+}
+
+#[allow(clippy::print_stderr)]
+fn report(failure: Failure) -> ExitCode {
+    match failure {
+        Failure::Failed { category, message } => {
+            eprintln!("error ({category}): {message}");
+            ExitCode::from(1)
+        }
+        Failure::Usage(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}

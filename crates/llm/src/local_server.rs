@@ -8,7 +8,21 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use tokio::process::{Child, Command};
+use tokio::process::{Child, ChildStdin, Command};
+
+/// Runs the server with a watchdog thread that exits the process when its
+/// standard input closes. Sift holds the other end of that pipe, so the
+/// server goes away with Sift however Sift ends, a crash or `kill -9`
+/// included; `kill_on_drop` alone covers only an orderly exit.
+const LAUNCHER: &str = "\
+import os, runpy, sys, threading
+def watch():
+    sys.stdin.buffer.read()
+    os._exit(0)
+threading.Thread(target=watch, daemon=True).start()
+sys.argv = ['llama_cpp.server'] + sys.argv[1:]
+runpy.run_module('llama_cpp.server', run_name='__main__', alter_sys=True)
+";
 
 /// The name the local model is served under.
 pub const DEFAULT_MODEL_ALIAS: &str = "smollm2";
@@ -71,6 +85,8 @@ impl LocalServerConfig {
 #[derive(Debug)]
 pub struct LocalServer {
     child: Child,
+    /// Held only to be closed: see [`LAUNCHER`].
+    _lifeline: Option<ChildStdin>,
     port: u16,
     model_alias: String,
 }
@@ -95,8 +111,8 @@ impl LocalServer {
         }
         let log = std::fs::File::create(&config.log_path).map_err(LocalServerError::Spawn)?;
         let log_err = log.try_clone().map_err(LocalServerError::Spawn)?;
-        let child = Command::new(&config.python)
-            .args(["-m", "llama_cpp.server", "--host", "127.0.0.1", "--port"])
+        let mut child = Command::new(&config.python)
+            .args(["-c", LAUNCHER, "--host", "127.0.0.1", "--port"])
             .arg(port.to_string())
             .arg("--model")
             .arg(&config.model_path)
@@ -104,14 +120,16 @@ impl LocalServer {
             .args(["--n_ctx", &config.context_tokens.to_string()])
             .args(["--n_threads", &config.threads.to_string()])
             .args(["--n_threads_batch", &config.threads.to_string()])
-            .stdin(Stdio::null())
+            .stdin(Stdio::piped())
             .stdout(Stdio::from(log))
             .stderr(Stdio::from(log_err))
             .kill_on_drop(true)
             .spawn()
             .map_err(LocalServerError::Spawn)?;
+        let lifeline = child.stdin.take();
         let mut server = Self {
             child,
+            _lifeline: lifeline,
             port,
             model_alias: config.model_alias.clone(),
         };
@@ -158,6 +176,13 @@ impl LocalServer {
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
     }
+}
+
+/// Whether an OpenAI-compatible server answers `GET {base_url}/models`.
+pub async fn is_serving(base_url: &str) -> bool {
+    let url = format!("{}/models", base_url.trim_end_matches('/'));
+    let probe = reqwest::Client::new().get(url).timeout(Duration::from_secs(2)).send().await;
+    probe.is_ok_and(|r| r.status().is_success())
 }
 
 fn free_port() -> std::io::Result<u16> {

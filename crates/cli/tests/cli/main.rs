@@ -1,0 +1,40 @@
+//! `sift` as a black box: the built binary against the scripted model
+//! server on loopback, asserting exit codes, exact output and the exact
+//! requests it sent.
+
+mod ask;
+
+use std::process::Output;
+
+use tokio::process::Command;
+
+/// `sift` with a clean environment: none of the developer's provider
+/// settings or keys leak into a test.
+pub fn sift() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_sift"));
+    for var in [
+        "SIFT_PROVIDER",
+        "SIFT_BASE_URL",
+        "SIFT_MODEL",
+        "SIFT_API_KEY",
+        "OPENAI_API_KEY",
+        "ANTHROPIC_API_KEY",
+        "SIFT_LOCAL_PORT",
+    ] {
+        command.env_remove(var);
+    }
+    command.kill_on_drop(true);
+    command
+}
+
+pub async fn run(command: &mut Command) -> Output {
+    command.output().await.expect("sift did not run")
+}
+
+pub fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+pub fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
