@@ -63,12 +63,25 @@ pub async fn ask(request: &AskRequest, on_text: &mut (dyn FnMut(&str) + Send)) -
     let provider = request.provider.clone().with_env_defaults()?;
     let models = request.resolved_models()?;
     // The local server is started for this call when nothing serves at its
-    // address and no other URL was given; it stops when `_local` drops.
-    let _local = if provider.choice() == ProviderChoice::Local && provider.base_url.is_none() {
+    // address and no other URL was given, and stopped after it.
+    let local = if provider.choice() == ProviderChoice::Local && provider.base_url.is_none() {
         Some(ensure_local_server().await?)
     } else {
         None::<LocalServerHandle>
     };
+    let result = ask_with(&provider, &models, request, on_text).await;
+    if let Some(local) = local {
+        local.release().await;
+    }
+    result
+}
+
+async fn ask_with(
+    provider: &ProviderSettings,
+    models: &[String],
+    request: &AskRequest,
+    on_text: &mut (dyn FnMut(&str) + Send),
+) -> Result<AskOutcome, CoreError> {
     let client = provider.client()?;
     let chat = ChatRequest::new(models[0].clone(), request.messages());
 

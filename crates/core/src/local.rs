@@ -24,3 +24,13 @@ pub async fn ensure_local_server() -> Result<LocalServerHandle, CoreError> {
     config.port = provider::local_port();
     Ok(LocalServerHandle::Started(LocalServer::start(&config).await?))
 }
+
+impl LocalServerHandle {
+    /// Stops the server if this caller started it, and waits until it has
+    /// exited, so its port is free when this returns.
+    pub async fn release(self) {
+        if let Self::Started(server) = self {
+            server.stop().await;
+        }
+    }
+}
