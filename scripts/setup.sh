@@ -38,7 +38,7 @@ APT_PACKAGES=(
 )
 APT_TEST_PACKAGES=(
   # Real-window and browser tests, screenshots
-  xvfb xauth webkit2gtk-driver imagemagick x11-utils chromium fonts-dejavu-core
+  xvfb xauth xdotool webkit2gtk-driver imagemagick x11-utils chromium fonts-dejavu-core
 )
 
 apt_install() {

@@ -4,8 +4,16 @@
 //! (`sift-core`) and return serializable values. The UI reaches them only
 //! through `ui/src/ipc.ts`.
 
+mod ask;
+mod error;
+mod local_model;
+
 use serde::Serialize;
-use tauri::{AppHandle, Runtime};
+use tauri::{AppHandle, Manager, RunEvent, Runtime};
+
+pub use ask::{AskArgs, AskEvent};
+pub use error::IpcError;
+use local_model::LocalModel;
 
 /// What the UI shows about the running app (`app_info` command).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -34,9 +42,18 @@ fn app_info<R: Runtime>(app: AppHandle<R>) -> AppInfo {
 
 /// Builds and runs the app; returns when the last window has closed.
 pub fn run() -> tauri::Result<()> {
-    tauri::Builder::default()
-        .invoke_handler(tauri::generate_handler![app_info])
-        .run(tauri::generate_context!())
+    let app = tauri::Builder::default()
+        .manage(LocalModel::default())
+        .invoke_handler(tauri::generate_handler![app_info, ask::ask])
+        .build(tauri::generate_context!())?;
+    app.run(|app, event| {
+        if let RunEvent::Exit = event {
+            // Stop the local model server before the process goes; its
+            // stdin watchdog would end it anyway, but not wait for it.
+            tauri::async_runtime::block_on(app.state::<LocalModel>().stop());
+        }
+    });
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { describeError, formatVersion } from "./format";
+import { AskPanel } from "./AskPanel";
 import { appInfo, isDesktopApp, type AppInfo } from "./ipc";
 
 type Version =
@@ -88,6 +89,7 @@ export function App() {
           Version unavailable: {version.reason}.
         </p>
       )}
+      <AskPanel />
     </main>
   );
 }

@@ -7,7 +7,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 #[derive(Debug, Parser)]
-#[command(name = "sift", version, about = "Turn documents into typed data with language models")]
+#[command(
+    name = "sift",
+    version,
+    about = "Turn documents into typed data with language models"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -42,9 +46,18 @@ impl From<sift_core::CoreError> for Failure {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let runtime = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
         Ok(runtime) => runtime,
-        Err(e) => return report(Failure::Failed { category: "other".into(), message: e.to_string() }),
+        Err(e) => {
+            return report(Failure::Failed {
+                category: "other".into(),
+                message: e.to_string(),
+            });
+        }
     };
     let result = runtime.block_on(async {
         match cli.command {

@@ -36,7 +36,10 @@ impl AskRequest {
         if !self.models.is_empty() {
             return Ok(self.models.clone());
         }
-        if let Some(model) = std::env::var("SIFT_MODEL").ok().filter(|m| !m.trim().is_empty()) {
+        if let Some(model) = std::env::var("SIFT_MODEL")
+            .ok()
+            .filter(|m| !m.trim().is_empty())
+        {
             return Ok(vec![model]);
         }
         match self.provider.choice() {
@@ -59,7 +62,10 @@ impl AskRequest {
 
 /// Sends the prompt and returns the answer. When streaming (one model, and
 /// `stream` set), `on_text` receives each piece as it arrives.
-pub async fn ask(request: &AskRequest, on_text: &mut (dyn FnMut(&str) + Send)) -> Result<AskOutcome, CoreError> {
+pub async fn ask(
+    request: &AskRequest,
+    on_text: &mut (dyn FnMut(&str) + Send),
+) -> Result<AskOutcome, CoreError> {
     let provider = request.provider.clone().with_env_defaults()?;
     let models = request.resolved_models()?;
     // The local server is started for this call when nothing serves at its
@@ -101,7 +107,10 @@ async fn ask_with(
     }
     let routes: Vec<ModelRoute<'_>> = models
         .iter()
-        .map(|model| ModelRoute { client: &client, model })
+        .map(|model| ModelRoute {
+            client: &client,
+            model,
+        })
         .collect();
     let (_, response) = complete_first(&routes, &chat, |_, _| {}).await?;
     Ok(AskOutcome {

@@ -11,7 +11,7 @@ use crate::{paths, provider};
 #[derive(Debug)]
 pub enum LocalServerHandle {
     AlreadyRunning,
-    Started(LocalServer),
+    Started(Box<LocalServer>),
 }
 
 /// Makes sure the local server answers at its well-known port, starting it
@@ -22,7 +22,8 @@ pub async fn ensure_local_server() -> Result<LocalServerHandle, CoreError> {
     }
     let mut config = LocalServerConfig::in_data_dir(&paths::data_dir());
     config.port = provider::local_port();
-    Ok(LocalServerHandle::Started(LocalServer::start(&config).await?))
+    let server = LocalServer::start(&config).await?;
+    Ok(LocalServerHandle::Started(Box::new(server)))
 }
 
 impl LocalServerHandle {

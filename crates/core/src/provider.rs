@@ -68,10 +68,10 @@ pub struct ProviderSettings {
 impl ProviderSettings {
     /// Fills what is unset from `SIFT_PROVIDER` and `SIFT_BASE_URL`.
     pub fn with_env_defaults(mut self) -> Result<Self, CoreError> {
-        if self.provider.is_none() {
-            if let Some(value) = env_value("SIFT_PROVIDER") {
-                self.provider = Some(value.parse()?);
-            }
+        if self.provider.is_none()
+            && let Some(value) = env_value("SIFT_PROVIDER")
+        {
+            self.provider = Some(value.parse()?);
         }
         if self.base_url.is_none() {
             self.base_url = env_value("SIFT_BASE_URL");
@@ -118,7 +118,10 @@ impl ProviderSettings {
             ProviderChoice::OpenAi if base_url.starts_with(OPENAI_BASE_URL) => ServerFlavor::OpenAi,
             ProviderChoice::OpenAi => ServerFlavor::Generic,
         };
-        config.api_key = self.api_key_vars().iter().find_map(|var| ApiKey::from_env(var));
+        config.api_key = self
+            .api_key_vars()
+            .iter()
+            .find_map(|var| ApiKey::from_env(var));
         config
     }
 
@@ -138,5 +141,8 @@ pub fn local_base_url() -> String {
 }
 
 fn env_value(var: &str) -> Option<String> {
-    std::env::var(var).ok().map(|v| v.trim().to_owned()).filter(|v| !v.is_empty())
+    std::env::var(var)
+        .ok()
+        .map(|v| v.trim().to_owned())
+        .filter(|v| !v.is_empty())
 }

@@ -73,14 +73,21 @@ impl Capabilities {
                 forced_tool: ForcedTool::Required,
                 ..openai_like
             },
+            // llama-cpp-python 0.3 ignores `stream_options` and reports no
+            // usage in streams.
             (_, ServerFlavor::LlamaCpp) => Self {
                 json_schema_response_format: false,
+                stream_usage: false,
                 ..openai_like
             },
             // A named function is the one form that all of these honour.
-            (_, ServerFlavor::Ollama | ServerFlavor::LmStudio | ServerFlavor::Vllm | ServerFlavor::Generic) => {
-                openai_like
-            }
+            (
+                _,
+                ServerFlavor::Ollama
+                | ServerFlavor::LmStudio
+                | ServerFlavor::Vllm
+                | ServerFlavor::Generic,
+            ) => openai_like,
         }
     }
 
@@ -100,11 +107,17 @@ mod tests {
     #[test]
     fn llama_cpp_is_forced_by_name_and_openai_by_required() {
         let llama = Capabilities::for_server(ProviderKind::OpenAi, ServerFlavor::LlamaCpp);
-        assert_eq!(llama.force_tool("respond"), ToolChoice::Tool("respond".into()));
+        assert_eq!(
+            llama.force_tool("respond"),
+            ToolChoice::Tool("respond".into())
+        );
         assert!(!llama.json_schema_response_format);
         let openai = Capabilities::for_server(ProviderKind::OpenAi, ServerFlavor::OpenAi);
         assert_eq!(openai.force_tool("respond"), ToolChoice::Required);
         let anthropic = Capabilities::for_server(ProviderKind::Anthropic, ServerFlavor::Anthropic);
-        assert_eq!(anthropic.force_tool("respond"), ToolChoice::Tool("respond".into()));
+        assert_eq!(
+            anthropic.force_tool("respond"),
+            ToolChoice::Tool("respond".into())
+        );
     }
 }

@@ -76,7 +76,9 @@ pub struct Client {
 
 impl std::fmt::Debug for Client {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Client").field("config", &self.config).finish_non_exhaustive()
+        f.debug_struct("Client")
+            .field("config", &self.config)
+            .finish_non_exhaustive()
     }
 }
 
@@ -100,7 +102,12 @@ impl Client {
         let http = reqwest::Client::builder()
             .connect_timeout(config.connect_timeout)
             .build()
-            .map_err(|e| LlmError::new(ErrorCategory::Other, format!("cannot set up the HTTP client: {e}")))?;
+            .map_err(|e| {
+                LlmError::new(
+                    ErrorCategory::Other,
+                    format!("cannot set up the HTTP client: {e}"),
+                )
+            })?;
         Ok(Self {
             config,
             http,
@@ -108,7 +115,10 @@ impl Client {
         })
     }
 
-    pub fn with_retry_observer(mut self, observer: impl Fn(&RetryNotice<'_>) + Send + Sync + 'static) -> Self {
+    pub fn with_retry_observer(
+        mut self,
+        observer: impl Fn(&RetryNotice<'_>) + Send + Sync + 'static,
+    ) -> Self {
         self.on_retry = Some(Arc::new(observer));
         self
     }
@@ -153,8 +163,13 @@ impl Client {
                         .await
                 }
                 ProviderKind::Anthropic => {
-                    self.stream_once(&body, AnthropicStream::new(&req.model), on_delta, &mut emitted)
-                        .await
+                    self.stream_once(
+                        &body,
+                        AnthropicStream::new(&req.model),
+                        on_delta,
+                        &mut emitted,
+                    )
+                    .await
                 }
             };
             match attempt {
@@ -174,7 +189,9 @@ impl Client {
 
     fn request_body(&self, req: &ChatRequest, stream: bool) -> Value {
         match self.config.kind {
-            ProviderKind::OpenAi => openai::request_body(req, stream, self.capabilities().stream_usage),
+            ProviderKind::OpenAi => {
+                openai::request_body(req, stream, self.capabilities().stream_usage)
+            }
             ProviderKind::Anthropic => anthropic::request_body(req, stream),
         }
     }
@@ -199,34 +216,50 @@ impl Client {
         headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
         let invalid_key = || {
             // The value itself must not be in the message.
-            LlmError::new(ErrorCategory::Auth, "the API key contains characters a header cannot hold")
+            LlmError::new(
+                ErrorCategory::Auth,
+                "the API key contains characters a header cannot hold",
+            )
         };
         match self.config.kind {
             ProviderKind::OpenAi => {
                 if let Some(key) = &self.config.api_key {
-                    let mut value =
-                        HeaderValue::from_str(&format!("Bearer {}", key.expose())).map_err(|_| invalid_key())?;
+                    let mut value = HeaderValue::from_str(&format!("Bearer {}", key.expose()))
+                        .map_err(|_| invalid_key())?;
                     value.set_sensitive(true);
                     headers.insert(reqwest::header::AUTHORIZATION, value);
                 }
             }
             ProviderKind::Anthropic => {
                 if let Some(key) = &self.config.api_key {
-                    let mut value = HeaderValue::from_str(key.expose()).map_err(|_| invalid_key())?;
+                    let mut value =
+                        HeaderValue::from_str(key.expose()).map_err(|_| invalid_key())?;
                     value.set_sensitive(true);
                     headers.insert("x-api-key", value);
                 }
-                let version = HeaderValue::from_str(&self.config.anthropic_version).map_err(|_| {
-                    LlmError::new(ErrorCategory::Other, "the anthropic-version setting is not a valid header")
-                })?;
+                let version =
+                    HeaderValue::from_str(&self.config.anthropic_version).map_err(|_| {
+                        LlmError::new(
+                            ErrorCategory::Other,
+                            "the anthropic-version setting is not a valid header",
+                        )
+                    })?;
                 headers.insert("anthropic-version", version);
             }
         }
         Ok(headers)
     }
 
-    async fn send(&self, body: &Value, timeout: Option<Duration>) -> Result<reqwest::Response, AttemptError> {
-        let mut request = self.http.post(self.url()).headers(self.headers()?).json(body);
+    async fn send(
+        &self,
+        body: &Value,
+        timeout: Option<Duration>,
+    ) -> Result<reqwest::Response, AttemptError> {
+        let mut request = self
+            .http
+            .post(self.url())
+            .headers(self.headers()?)
+            .json(body);
         if let Some(timeout) = timeout {
             request = request.timeout(timeout);
         }
@@ -249,7 +282,7 @@ impl Client {
 
     async fn send_for_text(&self, body: &Value) -> Result<String, AttemptError> {
         let response = self.send(body, Some(self.config.request_timeout)).await?;
-        Ok(response.text().await.map_err(|e| transport_error(&e))?)
+        response.text().await.map_err(|e| transport_error(&e))
     }
 
     async fn stream_once<D: StreamDecoder>(
@@ -267,7 +300,8 @@ impl Client {
             on_delta(delta);
         };
         loop {
-            let chunk = tokio::time::timeout(self.config.stream_idle_timeout, response.chunk()).await;
+            let chunk =
+                tokio::time::timeout(self.config.stream_idle_timeout, response.chunk()).await;
             let chunk = match chunk {
                 Err(_) => {
                     let idle = self.config.stream_idle_timeout.as_millis();
@@ -285,13 +319,15 @@ impl Client {
                 Some(bytes) => sse.feed(&bytes, &mut events),
                 None => sse.finish(&mut events),
             }
+            let mut finished = at_end;
             for event in events.drain(..) {
                 decoder.on_event(&event, &mut emit)?;
                 if decoder.is_finished() {
-                    return Ok(decoder.into_response());
+                    finished = true;
+                    break;
                 }
             }
-            if at_end {
+            if finished {
                 return if decoder.is_whole() {
                     Ok(decoder.into_response())
                 } else {
@@ -325,7 +361,10 @@ impl Client {
     /// Waits before retry number `done + 1`, or gives the final error when
     /// the failure is not transient or retries are used up.
     async fn wait_before_retry(&self, done: u32, failure: AttemptError) -> Result<(), LlmError> {
-        let AttemptError { mut error, retry_after } = failure;
+        let AttemptError {
+            mut error,
+            retry_after,
+        } = failure;
         error.attempts = done + 1;
         if !error.is_transient() || done >= self.config.retry.max_retries {
             return Err(error);
@@ -380,7 +419,11 @@ fn transport_error(error: &reqwest::Error) -> AttemptError {
     } else {
         "the connection failed"
     };
-    LlmError::new(ErrorCategory::Network, format!("{what}: {}", describe(error))).into()
+    LlmError::new(
+        ErrorCategory::Network,
+        format!("{what}: {}", describe(error)),
+    )
+    .into()
 }
 
 fn cut_stream_error(error: &reqwest::Error) -> LlmError {

@@ -33,7 +33,8 @@ pub async fn complete_first(
             }
         }
     }
-    let mut error = last.unwrap_or_else(|| LlmError::new(crate::ErrorCategory::Other, "no model to try"));
+    let mut error =
+        last.unwrap_or_else(|| LlmError::new(crate::ErrorCategory::Other, "no model to try"));
     if routes.len() > 1 {
         error.message = format!("all {} models exhausted: {}", routes.len(), error.message);
     }

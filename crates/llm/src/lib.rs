@@ -27,8 +27,8 @@ pub use client::{Client, ClientConfig, DEFAULT_ANTHROPIC_VERSION, RetryNotice, i
 pub use error::{ErrorCategory, LlmError};
 pub use fallback::{ModelRoute, complete_first};
 pub use message::{
-    ChatRequest, ChatResponse, Image, Message, Part, Role, StopReason, StreamDelta, ToolCall, ToolChoice,
-    ToolResult, ToolSpec, Usage,
+    ChatRequest, ChatResponse, Image, Message, Part, Role, StopReason, StreamDelta, ToolCall,
+    ToolChoice, ToolResult, ToolSpec, Usage,
 };
 pub use retry::{RetryPolicy, parse_retry_after};
 pub use secret::ApiKey;

@@ -37,7 +37,9 @@ pub enum LocalServerError {
     NotInstalled { path: PathBuf, var: &'static str },
     #[error("cannot start the local model server: {0}")]
     Spawn(#[source] std::io::Error),
-    #[error("the local model server exited during start-up ({status}); its log ends with:\n{log_tail}")]
+    #[error(
+        "the local model server exited during start-up ({status}); its log ends with:\n{log_tail}"
+    )]
     Exited { status: String, log_tail: String },
     #[error("the local model server did not answer within {0} s")]
     Timeout(u64),
@@ -66,8 +68,10 @@ impl LocalServerConfig {
     pub fn in_data_dir(data_dir: &Path) -> Self {
         let python = std::env::var_os("SIFT_LLAMA_PYTHON")
             .map_or_else(|| data_dir.join("llama-server/bin/python"), PathBuf::from);
-        let model_path = std::env::var_os("SIFT_LOCAL_MODEL")
-            .map_or_else(|| data_dir.join("models").join(DEFAULT_MODEL_FILE), PathBuf::from);
+        let model_path = std::env::var_os("SIFT_LOCAL_MODEL").map_or_else(
+            || data_dir.join("models").join(DEFAULT_MODEL_FILE),
+            PathBuf::from,
+        );
         Self {
             python,
             model_path,
@@ -105,7 +109,11 @@ impl LocalServer {
                 var: "SIFT_LOCAL_MODEL",
             });
         }
-        let port = if config.port == 0 { free_port().map_err(LocalServerError::Spawn)? } else { config.port };
+        let port = if config.port == 0 {
+            free_port().map_err(LocalServerError::Spawn)?
+        } else {
+            config.port
+        };
         if let Some(dir) = config.log_path.parent() {
             std::fs::create_dir_all(dir).map_err(LocalServerError::Spawn)?;
         }
@@ -120,6 +128,10 @@ impl LocalServer {
             .args(["--n_ctx", &config.context_tokens.to_string()])
             .args(["--n_threads", &config.threads.to_string()])
             .args(["--n_threads_batch", &config.threads.to_string()])
+            // By default a new request (even `GET /v1/models`) ends the
+            // answer being streamed with an empty `[DONE]`; Sift sends
+            // requests concurrently, so they must queue instead.
+            .args(["--interrupt_requests", "False"])
             .stdin(Stdio::piped())
             .stdout(Stdio::from(log))
             .stderr(Stdio::from(log_err))
@@ -155,7 +167,10 @@ impl LocalServer {
         let _ = self.child.kill().await;
     }
 
-    async fn wait_until_ready(&mut self, config: &LocalServerConfig) -> Result<(), LocalServerError> {
+    async fn wait_until_ready(
+        &mut self,
+        config: &LocalServerConfig,
+    ) -> Result<(), LocalServerError> {
         let started = Instant::now();
         let http = reqwest::Client::new();
         let url = format!("{}/models", self.base_url());
@@ -181,7 +196,11 @@ impl LocalServer {
 /// Whether an OpenAI-compatible server answers `GET {base_url}/models`.
 pub async fn is_serving(base_url: &str) -> bool {
     let url = format!("{}/models", base_url.trim_end_matches('/'));
-    let probe = reqwest::Client::new().get(url).timeout(Duration::from_secs(2)).send().await;
+    let probe = reqwest::Client::new()
+        .get(url)
+        .timeout(Duration::from_secs(2))
+        .send()
+        .await;
     probe.is_ok_and(|r| r.status().is_success())
 }
 

@@ -53,7 +53,11 @@ pub struct ToolCall {
 }
 
 impl ToolCall {
-    pub fn new(id: impl Into<String>, name: impl Into<String>, arguments: &serde_json::Value) -> Self {
+    pub fn new(
+        id: impl Into<String>,
+        name: impl Into<String>,
+        arguments: &serde_json::Value,
+    ) -> Self {
         Self {
             id: id.into(),
             name: name.into(),
@@ -106,7 +110,11 @@ impl Message {
         }
     }
 
-    pub fn tool_result(call_id: impl Into<String>, content: impl Into<String>, is_error: bool) -> Self {
+    pub fn tool_result(
+        call_id: impl Into<String>,
+        content: impl Into<String>,
+        is_error: bool,
+    ) -> Self {
         Self {
             role: Role::Tool,
             parts: vec![Part::ToolResult(ToolResult {
@@ -164,7 +172,9 @@ pub enum StopReason {
     MaxTokens,
     /// The provider refused; `category` is its own word for why
     /// (`content_filter` on OpenAI, Anthropic's refusal category or `refusal`).
-    Refusal { category: String },
+    Refusal {
+        category: String,
+    },
 }
 
 /// A tool the model may call. `parameters` is a JSON Schema object.
@@ -225,8 +235,15 @@ pub struct ChatResponse {
 pub enum StreamDelta {
     Text(String),
     /// A tool call began; its arguments follow as [`StreamDelta::ToolArguments`].
-    ToolCallStarted { index: usize, id: String, name: String },
-    ToolArguments { index: usize, fragment: String },
+    ToolCallStarted {
+        index: usize,
+        id: String,
+        name: String,
+    },
+    ToolArguments {
+        index: usize,
+        fragment: String,
+    },
     Usage(Usage),
 }
 

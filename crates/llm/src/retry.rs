@@ -99,7 +99,10 @@ mod tests {
         };
         for _ in 0..200 {
             let wait = policy.backoff(1);
-            assert!(wait >= Duration::from_millis(1000) && wait <= Duration::from_millis(2000), "{wait:?}");
+            assert!(
+                wait >= Duration::from_millis(1000) && wait <= Duration::from_millis(2000),
+                "{wait:?}"
+            );
         }
     }
 
@@ -107,9 +110,15 @@ mod tests {
     fn retry_after_seconds_and_dates() {
         let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000);
         assert_eq!(parse_retry_after("2", now), Some(Duration::from_secs(2)));
-        assert_eq!(parse_retry_after("0.5", now), Some(Duration::from_millis(500)));
+        assert_eq!(
+            parse_retry_after("0.5", now),
+            Some(Duration::from_millis(500))
+        );
         let later = httpdate::fmt_http_date(now + Duration::from_secs(30));
-        assert_eq!(parse_retry_after(&later, now), Some(Duration::from_secs(30)));
+        assert_eq!(
+            parse_retry_after(&later, now),
+            Some(Duration::from_secs(30))
+        );
         let earlier = httpdate::fmt_http_date(now - Duration::from_secs(30));
         assert_eq!(parse_retry_after(&earlier, now), Some(Duration::ZERO));
         assert_eq!(parse_retry_after("soon", now), None);
@@ -120,6 +129,9 @@ mod tests {
     fn retry_after_longer_than_accepted_gives_up() {
         let policy = RetryPolicy::default();
         assert_eq!(policy.delay_for(0, Some(Duration::from_secs(61))), None);
-        assert_eq!(policy.delay_for(0, Some(Duration::from_secs(3))), Some(Duration::from_secs(3)));
+        assert_eq!(
+            policy.delay_for(0, Some(Duration::from_secs(3))),
+            Some(Duration::from_secs(3))
+        );
     }
 }

@@ -139,7 +139,11 @@ mod tests {
             data("[DONE]"),
         ];
         for piece in 1..body.len() {
-            assert_eq!(decode_in_pieces(body.as_bytes(), piece), expected, "piece size {piece}");
+            assert_eq!(
+                decode_in_pieces(body.as_bytes(), piece),
+                expected,
+                "piece size {piece}"
+            );
         }
     }
 

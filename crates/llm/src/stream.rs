@@ -6,7 +6,11 @@ use crate::sse::SseEvent;
 
 pub(crate) trait StreamDecoder {
     /// Takes one SSE event, emitting deltas as they become known.
-    fn on_event(&mut self, event: &SseEvent, emit: &mut dyn FnMut(StreamDelta)) -> Result<(), LlmError>;
+    fn on_event(
+        &mut self,
+        event: &SseEvent,
+        emit: &mut dyn FnMut(StreamDelta),
+    ) -> Result<(), LlmError>;
     /// The server sent its final marker; nothing after it is read.
     fn is_finished(&self) -> bool;
     /// The body ended here and the answer is still whole: servers that omit

@@ -20,7 +20,10 @@ pub(crate) struct Request {
 
 impl Request {
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
     }
 }
 
@@ -44,16 +47,29 @@ pub(crate) async fn read_request(stream: &mut TcpStream) -> Result<Option<Reques
         let mut chunk = [0u8; 8192];
         let n = stream.read(&mut chunk).await?;
         if n == 0 {
-            return if buf.is_empty() { Ok(None) } else { Err(ReadError::Malformed("truncated head")) };
+            return if buf.is_empty() {
+                Ok(None)
+            } else {
+                Err(ReadError::Malformed("truncated head"))
+            };
         }
         buf.extend_from_slice(&chunk[..n]);
     };
-    let head = std::str::from_utf8(&buf[..head_end]).map_err(|_| ReadError::Malformed("head not UTF-8"))?;
+    let head = std::str::from_utf8(&buf[..head_end])
+        .map_err(|_| ReadError::Malformed("head not UTF-8"))?;
     let mut lines = head.split("\r\n");
-    let request_line = lines.next().ok_or(ReadError::Malformed("no request line"))?;
+    let request_line = lines
+        .next()
+        .ok_or(ReadError::Malformed("no request line"))?;
     let mut parts = request_line.split(' ');
-    let method = parts.next().ok_or(ReadError::Malformed("no method"))?.to_owned();
-    let path = parts.next().ok_or(ReadError::Malformed("no path"))?.to_owned();
+    let method = parts
+        .next()
+        .ok_or(ReadError::Malformed("no method"))?
+        .to_owned();
+    let path = parts
+        .next()
+        .ok_or(ReadError::Malformed("no path"))?
+        .to_owned();
     let headers: Vec<(String, String)> = lines
         .filter_map(|line| line.split_once(':'))
         .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_owned()))
@@ -64,11 +80,18 @@ pub(crate) async fn read_request(stream: &mut TcpStream) -> Result<Option<Reques
         headers,
         body: buf[head_end + 4..].to_vec(),
     };
-    if request.header("transfer-encoding").is_some_and(|v| v.eq_ignore_ascii_case("chunked")) {
-        return Err(ReadError::Malformed("chunked request bodies are not supported"));
+    if request
+        .header("transfer-encoding")
+        .is_some_and(|v| v.eq_ignore_ascii_case("chunked"))
+    {
+        return Err(ReadError::Malformed(
+            "chunked request bodies are not supported",
+        ));
     }
     let length: usize = match request.header("content-length") {
-        Some(v) => v.parse().map_err(|_| ReadError::Malformed("bad content-length"))?,
+        Some(v) => v
+            .parse()
+            .map_err(|_| ReadError::Malformed("bad content-length"))?,
         None => 0,
     };
     if length > MAX_BODY {
@@ -119,7 +142,10 @@ pub(crate) async fn write_response(
     for (name, value) in headers {
         out.push_str(&format!("{name}: {value}\r\n"));
     }
-    out.push_str(&format!("content-length: {}\r\nconnection: close\r\n\r\n", body.len()));
+    out.push_str(&format!(
+        "content-length: {}\r\nconnection: close\r\n\r\n",
+        body.len()
+    ));
     let mut bytes = out.into_bytes();
     bytes.extend_from_slice(body);
     stream.write_all(&bytes).await?;
@@ -127,7 +153,10 @@ pub(crate) async fn write_response(
 }
 
 /// Starts a chunked response; pieces follow with [`write_chunk`].
-pub(crate) async fn start_chunked(stream: &mut TcpStream, content_type: &str) -> std::io::Result<()> {
+pub(crate) async fn start_chunked(
+    stream: &mut TcpStream,
+    content_type: &str,
+) -> std::io::Result<()> {
     let head = format!(
         "HTTP/1.1 200 OK\r\ncontent-type: {content_type}\r\ncache-control: no-cache\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n"
     );

@@ -14,12 +14,18 @@ async fn main() -> anyhow::Result<()> {
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--port" => {
-                port = args.next().context("--port needs a number")?.parse().context("--port needs a number")?;
+                port = args
+                    .next()
+                    .context("--port needs a number")?
+                    .parse()
+                    .context("--port needs a number")?;
             }
             "--script" => {
                 let path = args.next().context("--script needs a file")?;
-                let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {path}"))?;
-                script = serde_json::from_str(&text).with_context(|| format!("{path} is not a valid script"))?;
+                let text = std::fs::read_to_string(&path)
+                    .with_context(|| format!("cannot read {path}"))?;
+                script = serde_json::from_str(&text)
+                    .with_context(|| format!("{path} is not a valid script"))?;
             }
             "-h" | "--help" => {
                 #[allow(clippy::print_stdout)]

@@ -23,15 +23,22 @@ impl Script {
 
     /// Adds replies to the end of `model`'s queue.
     pub fn with(mut self, model: &str, replies: impl IntoIterator<Item = Reply>) -> Self {
-        self.models.entry(model.to_owned()).or_default().extend(replies);
+        self.models
+            .entry(model.to_owned())
+            .or_default()
+            .extend(replies);
         self
     }
 
     pub(crate) fn next_reply(&mut self, model: &str) -> Option<Reply> {
-        if let Some(reply) = self.models.get_mut(model).and_then(VecDeque::pop_front) {
-            return Some(reply);
+        let queue = match self.models.get_mut(model) {
+            Some(queue) if !queue.is_empty() => queue,
+            _ => self.models.get_mut("*")?,
+        };
+        if queue.front()?.repeat {
+            return queue.front().cloned();
         }
-        self.models.get_mut("*").and_then(VecDeque::pop_front)
+        queue.pop_front()
     }
 
     pub(crate) fn model_names(&self) -> Vec<String> {
@@ -63,10 +70,16 @@ pub struct Reply {
     /// Streamed: close the connection after this many SSE events, without
     /// ending the body properly.
     pub cut_after_events: Option<usize>,
+    /// Streamed (OpenAI API): after this many SSE events, send `[DONE]` and
+    /// end the body properly, with no finish reason: what llama.cpp's
+    /// Python server does to an answer that another request interrupts.
+    pub done_after_events: Option<usize>,
     /// Answer with this status, headers and body instead.
     pub fault: Option<Fault>,
     /// Close the connection without answering at all.
     pub drop_connection: bool,
+    /// Stays at the head of its queue and answers every later request too.
+    pub repeat: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -172,6 +185,11 @@ impl Reply {
         self
     }
 
+    pub fn repeated(mut self) -> Self {
+        self.repeat = true;
+        self
+    }
+
     pub fn delay_ms(mut self, ms: u64) -> Self {
         self.delay_ms = ms;
         self
@@ -184,6 +202,11 @@ impl Reply {
 
     pub fn chunk_delay_ms(mut self, ms: u64) -> Self {
         self.chunk_delay_ms = ms;
+        self
+    }
+
+    pub fn done_after_events(mut self, n: usize) -> Self {
+        self.done_after_events = Some(n);
         self
     }
 

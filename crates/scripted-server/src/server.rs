@@ -28,7 +28,10 @@ pub struct RecordedRequest {
 impl RecordedRequest {
     pub fn header(&self, name: &str) -> Option<&str> {
         let name = name.to_ascii_lowercase();
-        self.headers.iter().find(|(n, _)| *n == name).map(|(_, v)| v.as_str())
+        self.headers
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.as_str())
     }
 }
 
@@ -99,7 +102,12 @@ impl ScriptedServer {
     }
 
     pub fn push(&self, model: &str, reply: Reply) {
-        lock(&self.state).script.models.entry(model.to_owned()).or_default().push_back(reply);
+        lock(&self.state)
+            .script
+            .models
+            .entry(model.to_owned())
+            .or_default()
+            .push_back(reply);
     }
 
     pub fn set_script(&self, script: Script) {
@@ -115,7 +123,9 @@ impl Drop for ScriptedServer {
 
 fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
     // A panic elsewhere must not take the recorded requests with it.
-    state.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    state
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 async fn handle(mut stream: TcpStream, state: Arc<Mutex<State>>) -> std::io::Result<()> {
@@ -127,9 +137,16 @@ async fn handle(mut stream: TcpStream, state: Arc<Mutex<State>>) -> std::io::Res
             return http::write_response(&mut stream, 400, &json_type(), body.as_bytes()).await;
         }
     };
-    let path = request.path.split('?').next().unwrap_or_default().to_owned();
+    let path = request
+        .path
+        .split('?')
+        .next()
+        .unwrap_or_default()
+        .to_owned();
     match (request.method.as_str(), path.as_str()) {
-        ("POST", "/v1/chat/completions" | "/chat/completions") => answer(stream, &state, request, Api::OpenAi).await,
+        ("POST", "/v1/chat/completions" | "/chat/completions") => {
+            answer(stream, &state, request, Api::OpenAi).await
+        }
         ("POST", "/v1/messages") => answer(stream, &state, request, Api::Anthropic).await,
         ("GET", "/v1/models" | "/models") => {
             let names = lock(&state).script.model_names();
@@ -155,15 +172,24 @@ async fn handle(mut stream: TcpStream, state: Arc<Mutex<State>>) -> std::io::Res
             }
             Err(e) => bad_request(&mut stream, &format!("invalid script: {e}")).await,
         },
-        ("POST", "/_scripted/replies") => match serde_json::from_slice::<AppendReplies>(&request.body) {
-            Ok(append) => {
-                lock(&state).script.models.entry(append.model).or_default().extend(append.replies);
-                http::write_response(&mut stream, 204, &[], b"").await
+        ("POST", "/_scripted/replies") => {
+            match serde_json::from_slice::<AppendReplies>(&request.body) {
+                Ok(append) => {
+                    lock(&state)
+                        .script
+                        .models
+                        .entry(append.model)
+                        .or_default()
+                        .extend(append.replies);
+                    http::write_response(&mut stream, 204, &[], b"").await
+                }
+                Err(e) => bad_request(&mut stream, &format!("invalid replies: {e}")).await,
             }
-            Err(e) => bad_request(&mut stream, &format!("invalid replies: {e}")).await,
-        },
+        }
         _ => {
-            let body = json!({"error": {"message": format!("no route for {} {path}", request.method)}}).to_string();
+            let body =
+                json!({"error": {"message": format!("no route for {} {path}", request.method)}})
+                    .to_string();
             http::write_response(&mut stream, 404, &json_type(), body.as_bytes()).await
         }
     }
@@ -184,10 +210,19 @@ async fn bad_request(stream: &mut TcpStream, message: &str) -> std::io::Result<(
     http::write_response(stream, 400, &json_type(), body.as_bytes()).await
 }
 
-async fn answer(mut stream: TcpStream, state: &Mutex<State>, request: Request, api: Api) -> std::io::Result<()> {
+async fn answer(
+    mut stream: TcpStream,
+    state: &Mutex<State>,
+    request: Request,
+    api: Api,
+) -> std::io::Result<()> {
     let body: Value = serde_json::from_slice(&request.body)
         .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&request.body).into_owned()));
-    let model = body.get("model").and_then(Value::as_str).unwrap_or_default().to_owned();
+    let model = body
+        .get("model")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
     let streamed = body.get("stream").and_then(Value::as_bool).unwrap_or(false);
     let include_usage = body
         .pointer("/stream_options/include_usage")
@@ -206,12 +241,20 @@ async fn answer(mut stream: TcpStream, state: &Mutex<State>, request: Request, a
         let mut ids = Vec::with_capacity(count);
         for call in reply.iter().flat_map(|r| &r.tool_calls) {
             state.next_call_id += 1;
-            ids.push(call.id.clone().unwrap_or_else(|| format!("call_{}", state.next_call_id)));
+            ids.push(
+                call.id
+                    .clone()
+                    .unwrap_or_else(|| format!("call_{}", state.next_call_id)),
+            );
         }
         (reply, ids)
     };
     let Some(reply) = reply else {
-        return bad_request(&mut stream, &format!("scripted server: no reply left for model \"{model}\"")).await;
+        return bad_request(
+            &mut stream,
+            &format!("scripted server: no reply left for model \"{model}\""),
+        )
+        .await;
     };
     if reply.delay_ms > 0 {
         tokio::time::sleep(Duration::from_millis(reply.delay_ms)).await;
@@ -221,10 +264,14 @@ async fn answer(mut stream: TcpStream, state: &Mutex<State>, request: Request, a
     }
     if let Some(fault) = &reply.fault {
         let mut headers = fault.headers.clone();
-        if !headers.iter().any(|(n, _)| n.eq_ignore_ascii_case("content-type")) {
+        if !headers
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case("content-type"))
+        {
             headers.push(("content-type".into(), "application/json".into()));
         }
-        return http::write_response(&mut stream, fault.status, &headers, fault.body.as_bytes()).await;
+        return http::write_response(&mut stream, fault.status, &headers, fault.body.as_bytes())
+            .await;
     }
     let answer = Answer {
         reply: &reply,
@@ -237,12 +284,17 @@ async fn answer(mut stream: TcpStream, state: &Mutex<State>, request: Request, a
             Api::OpenAi => wire::openai::body(&answer),
             Api::Anthropic => wire::anthropic::body(&answer),
         };
-        return http::write_response(&mut stream, 200, &json_type(), body.to_string().as_bytes()).await;
+        return http::write_response(&mut stream, 200, &json_type(), body.to_string().as_bytes())
+            .await;
     }
-    let events = match api {
+    let mut events = match api {
         Api::OpenAi => wire::openai::events(&answer, include_usage),
         Api::Anthropic => wire::anthropic::events(&answer),
     };
+    if let Some(n) = reply.done_after_events {
+        events.truncate(n);
+        events.push("data: [DONE]\n\n".to_owned());
+    }
     http::start_chunked(&mut stream, "text/event-stream").await?;
     for (sent, event) in events.iter().enumerate() {
         if reply.cut_after_events == Some(sent) {
@@ -259,9 +311,15 @@ async fn answer(mut stream: TcpStream, state: &Mutex<State>, request: Request, a
 /// Four characters to a token, at least one each way: plausible numbers
 /// that tests can predict.
 fn estimate_usage(body: &Value, reply: &Reply) -> ScriptedUsage {
-    let input_chars = body.get("messages").map_or(0, |m| m.to_string().chars().count()) as u64;
+    let input_chars = body
+        .get("messages")
+        .map_or(0, |m| m.to_string().chars().count()) as u64;
     let output_chars = reply.text.as_deref().map_or(0, |t| t.chars().count())
-        + reply.tool_calls.iter().map(|c| c.arguments_text().chars().count()).sum::<usize>();
+        + reply
+            .tool_calls
+            .iter()
+            .map(|c| c.arguments_text().chars().count())
+            .sum::<usize>();
     ScriptedUsage {
         input: input_chars.div_ceil(4).max(1),
         output: (output_chars as u64).div_ceil(4).max(1),

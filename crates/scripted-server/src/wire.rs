@@ -15,7 +15,10 @@ pub(crate) struct Answer<'a> {
 
 fn text_pieces(text: &str, size: usize) -> Vec<String> {
     let chars: Vec<char> = text.chars().collect();
-    chars.chunks(size.max(1)).map(|c| c.iter().collect()).collect()
+    chars
+        .chunks(size.max(1))
+        .map(|c| c.iter().collect())
+        .collect()
 }
 
 fn sse(data: &Value) -> String {
@@ -77,7 +80,11 @@ pub(crate) mod openai {
 
     pub(crate) fn events(a: &Answer<'_>, include_usage: bool) -> Vec<String> {
         let size = a.reply.chunk_chars.unwrap_or(4);
-        let mut out = vec![sse(&chunk(a.model, json!({"role": "assistant", "content": ""}), None))];
+        let mut out = vec![sse(&chunk(
+            a.model,
+            json!({"role": "assistant", "content": ""}),
+            None,
+        ))];
         for piece in text_pieces(a.reply.text.as_deref().unwrap_or_default(), size) {
             out.push(sse(&chunk(a.model, json!({"content": piece}), None)));
         }
@@ -95,7 +102,11 @@ pub(crate) mod openai {
                 )));
             }
         }
-        out.push(sse(&chunk(a.model, json!({}), Some(finish_reason(a.reply.finish_or_default())))));
+        out.push(sse(&chunk(
+            a.model,
+            json!({}),
+            Some(finish_reason(a.reply.finish_or_default())),
+        )));
         if include_usage {
             out.push(sse(&json!({
                 "id": "chatcmpl-scripted", "object": "chat.completion.chunk", "created": 0,
@@ -141,7 +152,9 @@ pub(crate) mod anthropic {
             content.push(json!({"type": "text", "text": text}));
         }
         for (call, id) in a.reply.tool_calls.iter().zip(&a.call_ids) {
-            content.push(json!({"type": "tool_use", "id": id, "name": call.name, "input": input(call)}));
+            content.push(
+                json!({"type": "tool_use", "id": id, "name": call.name, "input": input(call)}),
+            );
         }
         let mut body = json!({
             "id": "msg_scripted",
@@ -183,7 +196,10 @@ pub(crate) mod anthropic {
                     &json!({"type": "content_block_delta", "index": index, "delta": {"type": "text_delta", "text": piece}}),
                 ));
             }
-            out.push(sse_named("content_block_stop", &json!({"type": "content_block_stop", "index": index})));
+            out.push(sse_named(
+                "content_block_stop",
+                &json!({"type": "content_block_stop", "index": index}),
+            ));
             index += 1;
         }
         for (call, id) in a.reply.tool_calls.iter().zip(&a.call_ids) {
@@ -197,10 +213,14 @@ pub(crate) mod anthropic {
                     &json!({"type": "content_block_delta", "index": index, "delta": {"type": "input_json_delta", "partial_json": piece}}),
                 ));
             }
-            out.push(sse_named("content_block_stop", &json!({"type": "content_block_stop", "index": index})));
+            out.push(sse_named(
+                "content_block_stop",
+                &json!({"type": "content_block_stop", "index": index}),
+            ));
             index += 1;
         }
-        let mut delta = json!({"stop_reason": stop_reason(a.reply.finish_or_default()), "stop_sequence": null});
+        let mut delta =
+            json!({"stop_reason": stop_reason(a.reply.finish_or_default()), "stop_sequence": null});
         let details = stop_details(a);
         if !details.is_null() {
             delta["stop_details"] = details;

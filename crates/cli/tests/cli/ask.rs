@@ -10,7 +10,17 @@ async fn server(script: Script) -> ScriptedServer {
 #[tokio::test]
 async fn streams_the_reply_then_one_newline() {
     let server = server(Script::new().with("m", [Reply::text("Hello world").chunk_chars(3)])).await;
-    let output = run(sift().args(["ask", "--provider", "openai", "--base-url", &server.openai_base_url(), "--model", "m", "hello"])).await;
+    let output = run(sift().args([
+        "ask",
+        "--provider",
+        "openai",
+        "--base-url",
+        &server.openai_base_url(),
+        "--model",
+        "m",
+        "hello",
+    ]))
+    .await;
     assert_eq!(stderr(&output), "");
     assert_eq!(stdout(&output), "Hello world\n");
     assert_eq!(output.status.code(), Some(0));
@@ -32,11 +42,23 @@ async fn streams_the_reply_then_one_newline() {
 async fn no_stream_with_a_system_message() {
     let server = server(Script::new().with("m", [Reply::text("Hi.")])).await;
     let output = run(sift().args([
-        "ask", "--provider", "openai", "--base-url", &server.openai_base_url(), "--model", "m",
-        "--system", "Be concise", "--no-stream", "hello",
+        "ask",
+        "--provider",
+        "openai",
+        "--base-url",
+        &server.openai_base_url(),
+        "--model",
+        "m",
+        "--system",
+        "Be concise",
+        "--no-stream",
+        "hello",
     ]))
     .await;
-    assert_eq!((output.status.code(), stdout(&output).as_str()), (Some(0), "Hi.\n"));
+    assert_eq!(
+        (output.status.code(), stdout(&output).as_str()),
+        (Some(0), "Hi.\n")
+    );
     assert_eq!(
         server.requests()[0].body,
         json!({"model": "m", "messages": [{"role": "system", "content": "Be concise"}, {"role": "user", "content": "hello"}]})
@@ -46,17 +68,41 @@ async fn no_stream_with_a_system_message() {
 #[tokio::test]
 async fn several_models_fall_back_without_streaming() {
     let script = Script::new()
-        .with("bad-model", [Reply::fault(400, r#"{"error":{"message":"unknown model"}}"#)])
+        .with(
+            "bad-model",
+            [Reply::fault(
+                400,
+                r#"{"error":{"message":"unknown model"}}"#,
+            )],
+        )
         .with("good-model", [Reply::text("from the second")]);
     let server = server(script).await;
     let output = run(sift().args([
-        "ask", "--provider", "openai", "--base-url", &server.openai_base_url(),
-        "--model", "bad-model", "--model", "good-model", "hi",
+        "ask",
+        "--provider",
+        "openai",
+        "--base-url",
+        &server.openai_base_url(),
+        "--model",
+        "bad-model",
+        "--model",
+        "good-model",
+        "hi",
     ]))
     .await;
-    assert_eq!((output.status.code(), stdout(&output).as_str()), (Some(0), "from the second\n"));
-    let sent: Vec<_> = server.requests().into_iter().map(|r| (r.body["model"].clone(), r.body.get("stream").cloned())).collect();
-    assert_eq!(sent, vec![(json!("bad-model"), None), (json!("good-model"), None)]);
+    assert_eq!(
+        (output.status.code(), stdout(&output).as_str()),
+        (Some(0), "from the second\n")
+    );
+    let sent: Vec<_> = server
+        .requests()
+        .into_iter()
+        .map(|r| (r.body["model"].clone(), r.body.get("stream").cloned()))
+        .collect();
+    assert_eq!(
+        sent,
+        vec![(json!("bad-model"), None), (json!("good-model"), None)]
+    );
 }
 
 #[tokio::test]
@@ -69,18 +115,37 @@ async fn defaults_come_from_the_environment() {
         .env("SIFT_MODEL", "env-model")
         .env("OPENAI_API_KEY", "sk-from-env"))
     .await;
-    assert_eq!((output.status.code(), stdout(&output).as_str()), (Some(0), "ok\n"));
-    assert_eq!(server.requests()[0].header("authorization"), Some("Bearer sk-from-env"));
+    assert_eq!(
+        (output.status.code(), stdout(&output).as_str()),
+        (Some(0), "ok\n")
+    );
+    assert_eq!(
+        server.requests()[0].header("authorization"),
+        Some("Bearer sk-from-env")
+    );
 }
 
 #[tokio::test]
 async fn anthropic_with_its_key_and_headers() {
-    let server = server(Script::new().with("claude", [Reply::text("Bonjour").chunk_chars(2)])).await;
+    let server =
+        server(Script::new().with("claude", [Reply::text("Bonjour").chunk_chars(2)])).await;
     let output = run(sift()
-        .args(["ask", "--provider", "anthropic", "--base-url", &server.url(), "--model", "claude", "salut"])
+        .args([
+            "ask",
+            "--provider",
+            "anthropic",
+            "--base-url",
+            &server.url(),
+            "--model",
+            "claude",
+            "salut",
+        ])
         .env("ANTHROPIC_API_KEY", "sk-ant-secret"))
     .await;
-    assert_eq!((output.status.code(), stdout(&output).as_str()), (Some(0), "Bonjour\n"));
+    assert_eq!(
+        (output.status.code(), stdout(&output).as_str()),
+        (Some(0), "Bonjour\n")
+    );
     let request = &server.requests()[0];
     assert_eq!(request.path, "/v1/messages");
     assert_eq!(request.header("x-api-key"), Some("sk-ant-secret"));
@@ -93,40 +158,81 @@ async fn a_failure_exits_1_with_its_category_and_without_the_key() {
     let body = format!(r#"{{"error":{{"message":"Incorrect API key provided: {key}"}}}}"#);
     let server = server(Script::new().with("m", [Reply::fault(401, body)])).await;
     let output = run(sift()
-        .args(["ask", "--provider", "openai", "--base-url", &server.openai_base_url(), "--model", "m", "hi"])
+        .args([
+            "ask",
+            "--provider",
+            "openai",
+            "--base-url",
+            &server.openai_base_url(),
+            "--model",
+            "m",
+            "hi",
+        ])
         .env("SIFT_API_KEY", key))
     .await;
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(stdout(&output), "");
-    assert_eq!(stderr(&output), "error (auth): HTTP 401: Incorrect API key provided: [redacted]\n");
+    assert_eq!(
+        stderr(&output),
+        "error (auth): HTTP 401: Incorrect API key provided: [redacted]\n"
+    );
     // The key was sent: SIFT_API_KEY is the fallback for openai.
-    assert_eq!(server.requests()[0].header("authorization"), Some(format!("Bearer {key}").as_str()));
+    assert_eq!(
+        server.requests()[0].header("authorization"),
+        Some(format!("Bearer {key}").as_str())
+    );
 }
 
 #[tokio::test]
 async fn an_unreachable_server_is_a_network_error() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
     let output = run(sift().args([
-        "ask", "--provider", "openai", "--base-url", &format!("http://127.0.0.1:{port}/v1"), "--model", "m", "--no-stream", "hi",
+        "ask",
+        "--provider",
+        "openai",
+        "--base-url",
+        &format!("http://127.0.0.1:{port}/v1"),
+        "--model",
+        "m",
+        "--no-stream",
+        "hi",
     ]))
     .await;
     assert_eq!(output.status.code(), Some(1));
-    assert!(stderr(&output).starts_with("error (network): cannot connect to the model server"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).starts_with("error (network): cannot connect to the model server"),
+        "{}",
+        stderr(&output)
+    );
 }
 
 #[tokio::test]
 async fn usage_errors_exit_2() {
     let output = run(sift().args(["ask", "--provider", "bogus", "hi"])).await;
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("invalid value 'bogus' for '--provider"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("invalid value 'bogus' for '--provider"),
+        "{}",
+        stderr(&output)
+    );
 
     let output = run(sift().args(["ask", "--provider", "openai", "hi"])).await;
     assert_eq!(output.status.code(), Some(2));
-    assert_eq!(stderr(&output), "error: no model given for provider openai: pass --model or set SIFT_MODEL\n");
+    assert_eq!(
+        stderr(&output),
+        "error: no model given for provider openai: pass --model or set SIFT_MODEL\n"
+    );
 
     let output = run(sift().args(["ask", "hi"]).env("SIFT_PROVIDER", "cohere")).await;
     assert_eq!(output.status.code(), Some(2));
-    assert_eq!(stderr(&output), "error: unknown provider \"cohere\": use openai, anthropic or local\n");
+    assert_eq!(
+        stderr(&output),
+        "error: unknown provider \"cohere\": use openai, anthropic or local\n"
+    );
 
     let output = run(sift().args(["ask"])).await;
     assert_eq!(output.status.code(), Some(2));
@@ -139,7 +245,10 @@ async fn local_uses_the_server_already_at_the_local_address() {
         .args(["ask", "--provider", "local", "hi"])
         .env("SIFT_LOCAL_PORT", server.addr().port().to_string()))
     .await;
-    assert_eq!((output.status.code(), stdout(&output).as_str()), (Some(0), "local hello\n"));
+    assert_eq!(
+        (output.status.code(), stdout(&output).as_str()),
+        (Some(0), "local hello\n")
+    );
     // Only the model request is recorded (the probe is a GET /v1/models), with the default model.
     let requests = server.requests();
     assert_eq!(requests.len(), 1);
@@ -150,14 +259,27 @@ async fn local_uses_the_server_already_at_the_local_address() {
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "needs the local llama.cpp server: run scripts/test.sh"]
 async fn local_starts_the_real_server_on_demand_and_stops_it() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
     let output = run(sift()
-        .args(["ask", "--provider", "local", "--no-stream", "Say hello in one word."])
+        .args([
+            "ask",
+            "--provider",
+            "local",
+            "--no-stream",
+            "Say hello in one word.",
+        ])
         .env("SIFT_LOCAL_PORT", port.to_string()))
     .await;
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let reply = stdout(&output);
-    assert!(reply.ends_with('\n') && !reply.trim().is_empty(), "{reply:?}");
+    assert!(
+        reply.ends_with('\n') && !reply.trim().is_empty(),
+        "{reply:?}"
+    );
     // The server it started is gone with it.
     let still_there = std::net::TcpStream::connect(("127.0.0.1", port)).is_ok();
     assert!(!still_there, "the local server outlived `sift ask`");

@@ -1,6 +1,7 @@
 //! `sift` as a black box: the built binary against the scripted model
 //! server on loopback, asserting exit codes, exact output and the exact
 //! requests it sent.
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
 mod ask;
 

@@ -31,7 +31,10 @@ pub(crate) fn request_body(req: &ChatRequest, stream: bool) -> Value {
     if !system.is_empty() {
         body.insert("system".into(), json!(system.join("\n\n")));
     }
-    body.insert("messages".into(), Value::Array(encode_messages(&req.messages)));
+    body.insert(
+        "messages".into(),
+        Value::Array(encode_messages(&req.messages)),
+    );
     if stream {
         body.insert("stream".into(), json!(true));
     }
@@ -134,30 +137,60 @@ pub(crate) fn stop_reason(reason: Option<&str>, stop_details: Option<&Value>) ->
 
 pub(crate) fn parse_usage(usage: &Value) -> Usage {
     Usage {
-        input_tokens: usage.get("input_tokens").and_then(Value::as_u64).unwrap_or(0),
-        output_tokens: usage.get("output_tokens").and_then(Value::as_u64).unwrap_or(0),
+        input_tokens: usage
+            .get("input_tokens")
+            .and_then(Value::as_u64)
+            .unwrap_or(0),
+        output_tokens: usage
+            .get("output_tokens")
+            .and_then(Value::as_u64)
+            .unwrap_or(0),
     }
 }
 
 pub(crate) fn parse_response(body: &str, requested_model: &str) -> Result<ChatResponse, LlmError> {
-    let value: Value = serde_json::from_str(body)
-        .map_err(|e| LlmError::new(ErrorCategory::Other, format!("the server's answer is not JSON: {e}")))?;
+    let value: Value = serde_json::from_str(body).map_err(|e| {
+        LlmError::new(
+            ErrorCategory::Other,
+            format!("the server's answer is not JSON: {e}"),
+        )
+    })?;
     if value.get("type").and_then(Value::as_str) == Some("error") {
         return Err(LlmError::from_status(200, body.to_owned()));
     }
     let mut parts = Vec::new();
-    for block in value.get("content").and_then(Value::as_array).into_iter().flatten() {
+    for block in value
+        .get("content")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
         match block.get("type").and_then(Value::as_str) {
             Some("text") => {
-                let text = block.get("text").and_then(Value::as_str).unwrap_or_default();
+                let text = block
+                    .get("text")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
                 if !text.is_empty() {
-                    parts.push(Part::Text { text: text.to_owned() });
+                    parts.push(Part::Text {
+                        text: text.to_owned(),
+                    });
                 }
             }
             Some("tool_use") => parts.push(Part::ToolCall(ToolCall {
-                id: block.get("id").and_then(Value::as_str).unwrap_or_default().to_owned(),
-                name: block.get("name").and_then(Value::as_str).unwrap_or_default().to_owned(),
-                arguments: block.get("input").map_or_else(|| "{}".to_owned(), Value::to_string),
+                id: block
+                    .get("id")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned(),
+                name: block
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned(),
+                arguments: block
+                    .get("input")
+                    .map_or_else(|| "{}".to_owned(), Value::to_string),
             })),
             _ => {} // thinking and server-tool blocks are not part of our model
         }

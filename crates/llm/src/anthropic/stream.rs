@@ -11,7 +11,11 @@ use crate::stream::StreamDecoder;
 #[derive(Debug)]
 enum Block {
     Text(String),
-    Tool { id: String, name: String, json: String },
+    Tool {
+        id: String,
+        name: String,
+        json: String,
+    },
     Other,
 }
 
@@ -46,9 +50,16 @@ impl AnthropicStream {
 }
 
 impl StreamDecoder for AnthropicStream {
-    fn on_event(&mut self, event: &SseEvent, emit: &mut dyn FnMut(StreamDelta)) -> Result<(), LlmError> {
+    fn on_event(
+        &mut self,
+        event: &SseEvent,
+        emit: &mut dyn FnMut(StreamDelta),
+    ) -> Result<(), LlmError> {
         let value: Value = serde_json::from_str(&event.data).map_err(|e| {
-            LlmError::new(ErrorCategory::Other, format!("the server sent a stream event that is not JSON: {e}"))
+            LlmError::new(
+                ErrorCategory::Other,
+                format!("the server sent a stream event that is not JSON: {e}"),
+            )
         })?;
         let kind = value
             .get("type")
@@ -70,15 +81,26 @@ impl StreamDecoder for AnthropicStream {
                 let block = value.get("content_block").unwrap_or(&Value::Null);
                 let block = match block.get("type").and_then(Value::as_str) {
                     Some("text") => {
-                        let text = block.get("text").and_then(Value::as_str).unwrap_or_default();
+                        let text = block
+                            .get("text")
+                            .and_then(Value::as_str)
+                            .unwrap_or_default();
                         if !text.is_empty() {
                             emit(StreamDelta::Text(text.to_owned()));
                         }
                         Block::Text(text.to_owned())
                     }
                     Some("tool_use") => Block::Tool {
-                        id: block.get("id").and_then(Value::as_str).unwrap_or_default().to_owned(),
-                        name: block.get("name").and_then(Value::as_str).unwrap_or_default().to_owned(),
+                        id: block
+                            .get("id")
+                            .and_then(Value::as_str)
+                            .unwrap_or_default()
+                            .to_owned(),
+                        name: block
+                            .get("name")
+                            .and_then(Value::as_str)
+                            .unwrap_or_default()
+                            .to_owned(),
                         json: String::new(),
                     },
                     _ => Block::Other,
@@ -100,14 +122,23 @@ impl StreamDecoder for AnthropicStream {
                 let index = value.get("index").and_then(Value::as_u64).unwrap_or(0) as usize;
                 let delta = value.get("delta").unwrap_or(&Value::Null);
                 let tool_index = self.tool_index(index.min(self.blocks.len()));
-                match (self.blocks.get_mut(index), delta.get("type").and_then(Value::as_str)) {
+                match (
+                    self.blocks.get_mut(index),
+                    delta.get("type").and_then(Value::as_str),
+                ) {
                     (Some(Block::Text(text)), Some("text_delta")) => {
-                        let piece = delta.get("text").and_then(Value::as_str).unwrap_or_default();
+                        let piece = delta
+                            .get("text")
+                            .and_then(Value::as_str)
+                            .unwrap_or_default();
                         text.push_str(piece);
                         emit(StreamDelta::Text(piece.to_owned()));
                     }
                     (Some(Block::Tool { json, .. }), Some("input_json_delta")) => {
-                        let piece = delta.get("partial_json").and_then(Value::as_str).unwrap_or_default();
+                        let piece = delta
+                            .get("partial_json")
+                            .and_then(Value::as_str)
+                            .unwrap_or_default();
                         json.push_str(piece);
                         emit(StreamDelta::ToolArguments {
                             index: tool_index,
@@ -120,7 +151,9 @@ impl StreamDecoder for AnthropicStream {
             "message_delta" => {
                 let delta = value.get("delta").unwrap_or(&Value::Null);
                 if let Some(reason) = delta.get("stop_reason").and_then(Value::as_str) {
-                    let details = delta.get("stop_details").or_else(|| value.get("stop_details"));
+                    let details = delta
+                        .get("stop_details")
+                        .or_else(|| value.get("stop_details"));
                     self.stop = Some(stop_reason(Some(reason), details));
                 }
                 if let Some(usage) = value.get("usage") {
@@ -137,15 +170,25 @@ impl StreamDecoder for AnthropicStream {
             "message_stop" => self.done = true,
             "error" => {
                 let error = value.get("error").unwrap_or(&Value::Null);
-                let error_type = error.get("type").and_then(Value::as_str).unwrap_or_default();
-                let message = error.get("message").and_then(Value::as_str).unwrap_or(error_type);
+                let error_type = error
+                    .get("type")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                let message = error
+                    .get("message")
+                    .and_then(Value::as_str)
+                    .unwrap_or(error_type);
                 // An overload mid-stream is transient: retried if nothing was shown yet.
-                let category = if matches!(error_type, "overloaded_error" | "api_error" | "rate_limit_error") {
+                let category = if matches!(
+                    error_type,
+                    "overloaded_error" | "api_error" | "rate_limit_error"
+                ) {
                     ErrorCategory::Network
                 } else {
                     ErrorCategory::Other
                 };
-                let mut err = LlmError::new(category, format!("the server failed mid-stream: {message}"));
+                let mut err =
+                    LlmError::new(category, format!("the server failed mid-stream: {message}"));
                 err.body = Some(event.data.clone());
                 return Err(err);
             }
@@ -171,7 +214,11 @@ impl StreamDecoder for AnthropicStream {
                     id,
                     name,
                     // A tool without parameters streams no input at all.
-                    arguments: if json.is_empty() { "{}".to_owned() } else { json },
+                    arguments: if json.is_empty() {
+                        "{}".to_owned()
+                    } else {
+                        json
+                    },
                 })),
                 _ => {}
             }

@@ -18,7 +18,10 @@ use crate::message::{
 pub(crate) fn request_body(req: &ChatRequest, stream: bool, stream_usage: bool) -> Value {
     let mut body = Map::new();
     body.insert("model".into(), json!(req.model));
-    body.insert("messages".into(), Value::Array(encode_messages(&req.messages)));
+    body.insert(
+        "messages".into(),
+        Value::Array(encode_messages(&req.messages)),
+    );
     if stream {
         body.insert("stream".into(), json!(true));
         if stream_usage {
@@ -138,28 +141,42 @@ pub(crate) fn stop_reason(finish_reason: Option<&str>, has_tool_calls: bool) -> 
 
 pub(crate) fn parse_usage(usage: &Value) -> Usage {
     Usage {
-        input_tokens: usage.get("prompt_tokens").and_then(Value::as_u64).unwrap_or(0),
-        output_tokens: usage.get("completion_tokens").and_then(Value::as_u64).unwrap_or(0),
+        input_tokens: usage
+            .get("prompt_tokens")
+            .and_then(Value::as_u64)
+            .unwrap_or(0),
+        output_tokens: usage
+            .get("completion_tokens")
+            .and_then(Value::as_u64)
+            .unwrap_or(0),
     }
 }
 
 /// Decodes a non-streamed response body.
 pub(crate) fn parse_response(body: &str, requested_model: &str) -> Result<ChatResponse, LlmError> {
     let value: Value = serde_json::from_str(body).map_err(|e| {
-        LlmError::new(crate::ErrorCategory::Other, format!("the server's answer is not JSON: {e}"))
+        LlmError::new(
+            crate::ErrorCategory::Other,
+            format!("the server's answer is not JSON: {e}"),
+        )
     })?;
     if value.get("error").is_some_and(|e| !e.is_null()) {
         return Err(LlmError::from_status(200, body.to_owned()));
     }
     let choice = value.pointer("/choices/0").ok_or_else(|| {
-        LlmError::new(crate::ErrorCategory::Other, "the server's answer has no choices")
+        LlmError::new(
+            crate::ErrorCategory::Other,
+            "the server's answer has no choices",
+        )
     })?;
     let message = choice.get("message").cloned().unwrap_or(Value::Null);
     let mut parts = Vec::new();
-    if let Some(text) = message.get("content").and_then(Value::as_str) {
-        if !text.is_empty() {
-            parts.push(Part::Text { text: text.to_owned() });
-        }
+    if let Some(text) = message.get("content").and_then(Value::as_str)
+        && !text.is_empty()
+    {
+        parts.push(Part::Text {
+            text: text.to_owned(),
+        });
     }
     if let Some(calls) = message.get("tool_calls").and_then(Value::as_array) {
         for (index, call) in calls.iter().enumerate() {
@@ -180,7 +197,11 @@ pub(crate) fn parse_response(body: &str, requested_model: &str) -> Result<ChatRe
         // The legacy single-function form, still sent by some servers.
         parts.push(Part::ToolCall(ToolCall {
             id: "call_0".into(),
-            name: call.get("name").and_then(Value::as_str).unwrap_or_default().to_owned(),
+            name: call
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned(),
             arguments: arguments_text(call.get("arguments")),
         }));
     }

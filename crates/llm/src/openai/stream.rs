@@ -84,7 +84,11 @@ impl OpenAiStream {
 }
 
 impl StreamDecoder for OpenAiStream {
-    fn on_event(&mut self, event: &SseEvent, emit: &mut dyn FnMut(StreamDelta)) -> Result<(), LlmError> {
+    fn on_event(
+        &mut self,
+        event: &SseEvent,
+        emit: &mut dyn FnMut(StreamDelta),
+    ) -> Result<(), LlmError> {
         let data = event.data.trim();
         if data == "[DONE]" {
             self.done = true;
@@ -94,14 +98,20 @@ impl StreamDecoder for OpenAiStream {
             return Ok(());
         }
         let chunk: Value = serde_json::from_str(data).map_err(|e| {
-            LlmError::new(ErrorCategory::Other, format!("the server sent a stream chunk that is not JSON: {e}"))
+            LlmError::new(
+                ErrorCategory::Other,
+                format!("the server sent a stream chunk that is not JSON: {e}"),
+            )
         })?;
         if let Some(error) = chunk.get("error").filter(|e| !e.is_null()) {
             let message = error
                 .get("message")
                 .and_then(Value::as_str)
                 .map_or_else(|| error.to_string(), str::to_owned);
-            let mut err = LlmError::new(ErrorCategory::Other, format!("the server failed mid-stream: {message}"));
+            let mut err = LlmError::new(
+                ErrorCategory::Other,
+                format!("the server failed mid-stream: {message}"),
+            );
             err.body = Some(data.to_owned());
             return Err(err);
         }
@@ -117,11 +127,11 @@ impl StreamDecoder for OpenAiStream {
             return Ok(()); // the usage-only chunk has no choices
         };
         let delta = choice.get("delta").unwrap_or(&Value::Null);
-        if let Some(text) = delta.get("content").and_then(Value::as_str) {
-            if !text.is_empty() {
-                self.text.push_str(text);
-                emit(StreamDelta::Text(text.to_owned()));
-            }
+        if let Some(text) = delta.get("content").and_then(Value::as_str)
+            && !text.is_empty()
+        {
+            self.text.push_str(text);
+            emit(StreamDelta::Text(text.to_owned()));
         }
         if let Some(calls) = delta.get("tool_calls").and_then(Value::as_array) {
             for (position, call) in calls.iter().enumerate() {
@@ -161,7 +171,11 @@ impl StreamDecoder for OpenAiStream {
     fn is_whole(&self) -> bool {
         // Not every server sends `[DONE]`; the usage chunk, when asked for,
         // comes after the finish reason, so reading goes on to the end.
-        self.done || self.finish_reason.is_some()
+        // An empty answer ended by `[DONE]` without a finish reason was
+        // interrupted (llama.cpp's Python server does this when another
+        // request arrives), not answered.
+        self.finish_reason.is_some()
+            || (self.done && (!self.text.is_empty() || !self.calls.is_empty()))
     }
 
     fn into_response(self) -> ChatResponse {
@@ -174,7 +188,11 @@ impl StreamDecoder for OpenAiStream {
                 continue;
             }
             parts.push(Part::ToolCall(ToolCall {
-                id: if call.id.is_empty() { format!("call_{index}") } else { call.id },
+                id: if call.id.is_empty() {
+                    format!("call_{index}")
+                } else {
+                    call.id
+                },
                 name: call.name,
                 arguments: call.arguments,
             }));

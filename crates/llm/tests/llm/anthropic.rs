@@ -1,7 +1,7 @@
 use serde_json::json;
 use sift_llm::{
-    ChatRequest, ErrorCategory, Image, Message, Part, Role, StopReason, StreamDelta, ToolCall, ToolChoice, ToolSpec,
-    Usage,
+    ChatRequest, ErrorCategory, Image, Message, Part, Role, StopReason, StreamDelta, ToolCall,
+    ToolChoice, ToolSpec, Usage,
 };
 use sift_scripted_server::{Reply, Script};
 
@@ -12,12 +12,21 @@ async fn plain_message_with_system_and_headers() {
     let server = server(Script::new().with("claude", [Reply::text("Hi!").usage(12, 2)])).await;
     let client = anthropic_client(&server);
     let response = client
-        .complete(&ChatRequest::new("claude", vec![Message::system("Be brief"), Message::user("hello")]))
+        .complete(&ChatRequest::new(
+            "claude",
+            vec![Message::system("Be brief"), Message::user("hello")],
+        ))
         .await
         .unwrap();
 
     assert_eq!(response.message, Message::assistant("Hi!"));
-    assert_eq!(response.usage, Usage { input_tokens: 12, output_tokens: 2 });
+    assert_eq!(
+        response.usage,
+        Usage {
+            input_tokens: 12,
+            output_tokens: 2
+        }
+    );
     assert_eq!(response.stop, StopReason::End);
     let request = &server.requests()[0];
     assert_eq!(request.path, "/v1/messages");
@@ -55,12 +64,25 @@ async fn streamed_text_and_tool_use() {
     let response = client.stream(&req, &mut deltas.sink()).await.unwrap();
 
     assert_eq!(deltas.text(), "Let me look.");
-    assert!(deltas.all().contains(&StreamDelta::ToolCallStarted { index: 0, id: "call_1".into(), name: "lookup".into() }));
+    assert!(deltas.all().contains(&StreamDelta::ToolCallStarted {
+        index: 0,
+        id: "call_1".into(),
+        name: "lookup".into()
+    }));
     assert_eq!(response.stop, StopReason::ToolCalls);
-    assert_eq!(response.usage, Usage { input_tokens: 30, output_tokens: 11 });
+    assert_eq!(
+        response.usage,
+        Usage {
+            input_tokens: 30,
+            output_tokens: 11
+        }
+    );
     assert_eq!(response.message.text_content(), "Let me look.");
     let call = response.message.tool_calls().next().unwrap();
-    assert_eq!(call.parsed_arguments().unwrap(), json!({"id": 7, "tags": ["a", "b"]}));
+    assert_eq!(
+        call.parsed_arguments().unwrap(),
+        json!({"id": 7, "tags": ["a", "b"]})
+    );
     assert_eq!(
         server.requests()[0].body,
         json!({
@@ -85,8 +107,13 @@ async fn tool_results_and_images_become_blocks_in_alternating_turns() {
             Message {
                 role: Role::User,
                 parts: vec![
-                    Part::Text { text: "[Image 1 is a.png.]".into() },
-                    Part::Image(Image { mime: "image/png".into(), data: vec![1, 2, 3] }),
+                    Part::Text {
+                        text: "[Image 1 is a.png.]".into(),
+                    },
+                    Part::Image(Image {
+                        mime: "image/png".into(),
+                        data: vec![1, 2, 3],
+                    }),
                 ],
             },
             Message {
@@ -122,9 +149,16 @@ async fn tool_results_and_images_become_blocks_in_alternating_turns() {
 
 #[tokio::test]
 async fn refusal_is_an_error_with_its_category_and_is_not_retried() {
-    let server = server(Script::new().with("claude", [Reply::refusal(Some("cyber")), Reply::text("never sent")])).await;
+    let server = server(Script::new().with(
+        "claude",
+        [Reply::refusal(Some("cyber")), Reply::text("never sent")],
+    ))
+    .await;
     let client = anthropic_client(&server);
-    let error = client.complete(&ChatRequest::new("claude", vec![Message::user("x")])).await.unwrap_err();
+    let error = client
+        .complete(&ChatRequest::new("claude", vec![Message::user("x")]))
+        .await
+        .unwrap_err();
     assert_eq!(error.category, ErrorCategory::Refusal);
     assert_eq!(error.message, "the model refused to answer (cyber)");
     assert_eq!(error.attempts, 1);
@@ -133,7 +167,10 @@ async fn refusal_is_an_error_with_its_category_and_is_not_retried() {
     // Streamed, without a category.
     server.set_script(Script::new().with("claude", [Reply::refusal(None)]));
     let error = client
-        .stream(&ChatRequest::new("claude", vec![Message::user("x")]), &mut |_| {})
+        .stream(
+            &ChatRequest::new("claude", vec![Message::user("x")]),
+            &mut |_| {},
+        )
         .await
         .unwrap_err();
     assert_eq!(error.category, ErrorCategory::Refusal);
@@ -142,8 +179,13 @@ async fn refusal_is_an_error_with_its_category_and_is_not_retried() {
 
 #[tokio::test]
 async fn overloaded_529_is_retried() {
-    let overloaded = r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#;
-    let server = server(Script::new().with("claude", [Reply::fault(529, overloaded), Reply::text("fine")])).await;
+    let overloaded =
+        r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#;
+    let server = server(Script::new().with(
+        "claude",
+        [Reply::fault(529, overloaded), Reply::text("fine")],
+    ))
+    .await;
     let response = anthropic_client(&server)
         .complete(&ChatRequest::new("claude", vec![Message::user("x")]))
         .await

@@ -1,6 +1,7 @@
 //! The llm crate against real HTTP: our scripted model server on loopback
 //! for exact requests and every failure, and the real llama.cpp server
 //! (ignored by default; `scripts/test.sh` runs it).
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
 mod anthropic;
 mod fallback;

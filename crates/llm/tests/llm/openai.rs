@@ -1,6 +1,7 @@
 use serde_json::json;
 use sift_llm::{
-    ChatRequest, Image, Message, Part, Role, StopReason, StreamDelta, ToolCall, ToolChoice, ToolSpec, Usage,
+    ChatRequest, Image, Message, Part, Role, StopReason, StreamDelta, ToolCall, ToolChoice,
+    ToolSpec, Usage,
 };
 use sift_scripted_server::{Reply, Script};
 
@@ -10,10 +11,19 @@ use crate::{Deltas, KEY, openai_client, server};
 async fn plain_completion_sends_exactly_the_prompt() {
     let server = server(Script::new().with("m", [Reply::text("Hello there").usage(7, 3)])).await;
     let client = openai_client(&server);
-    let response = client.complete(&ChatRequest::new("m", vec![Message::user("hi")])).await.unwrap();
+    let response = client
+        .complete(&ChatRequest::new("m", vec![Message::user("hi")]))
+        .await
+        .unwrap();
 
     assert_eq!(response.message, Message::assistant("Hello there"));
-    assert_eq!(response.usage, Usage { input_tokens: 7, output_tokens: 3 });
+    assert_eq!(
+        response.usage,
+        Usage {
+            input_tokens: 7,
+            output_tokens: 3
+        }
+    );
     assert_eq!(response.stop, StopReason::End);
     assert_eq!(response.model, "m");
 
@@ -21,16 +31,25 @@ async fn plain_completion_sends_exactly_the_prompt() {
     assert_eq!(requests.len(), 1);
     assert_eq!(requests[0].method, "POST");
     assert_eq!(requests[0].path, "/v1/chat/completions");
-    assert_eq!(requests[0].header("authorization"), Some(format!("Bearer {KEY}").as_str()));
+    assert_eq!(
+        requests[0].header("authorization"),
+        Some(format!("Bearer {KEY}").as_str())
+    );
     assert_eq!(requests[0].header("content-type"), Some("application/json"));
-    assert_eq!(requests[0].body, json!({"model": "m", "messages": [{"role": "user", "content": "hi"}]}));
+    assert_eq!(
+        requests[0].body,
+        json!({"model": "m", "messages": [{"role": "user", "content": "hi"}]})
+    );
 }
 
 #[tokio::test]
 async fn system_message_and_sampling_fields() {
     let server = server(Script::new().with("m", [Reply::text("ok")])).await;
     let client = openai_client(&server);
-    let mut req = ChatRequest::new("m", vec![Message::system("Be concise"), Message::user("hello")]);
+    let mut req = ChatRequest::new(
+        "m",
+        vec![Message::system("Be concise"), Message::user("hello")],
+    );
     req.temperature = Some(0.25);
     req.max_tokens = Some(64);
     req.top_p = Some(0.5);
@@ -52,18 +71,31 @@ async fn system_message_and_sampling_fields() {
 async fn streamed_answer_arrives_in_pieces_and_whole() {
     // One character a chunk splits the multi-byte characters' events apart.
     let text = "Grüße, 日本 — done";
-    let server = server(Script::new().with("m", [Reply::text(text).chunk_chars(1).usage(5, 9)])).await;
+    let server =
+        server(Script::new().with("m", [Reply::text(text).chunk_chars(1).usage(5, 9)])).await;
     let client = openai_client(&server);
     let deltas = Deltas::default();
     let response = client
-        .stream(&ChatRequest::new("m", vec![Message::user("hi")]), &mut deltas.sink())
+        .stream(
+            &ChatRequest::new("m", vec![Message::user("hi")]),
+            &mut deltas.sink(),
+        )
         .await
         .unwrap();
 
     assert_eq!(deltas.text(), text);
     assert_eq!(response.message.text_content(), text);
-    assert_eq!(response.usage, Usage { input_tokens: 5, output_tokens: 9 });
-    assert!(deltas.all().contains(&StreamDelta::Usage(Usage { input_tokens: 5, output_tokens: 9 })));
+    assert_eq!(
+        response.usage,
+        Usage {
+            input_tokens: 5,
+            output_tokens: 9
+        }
+    );
+    assert!(deltas.all().contains(&StreamDelta::Usage(Usage {
+        input_tokens: 5,
+        output_tokens: 9
+    })));
     assert_eq!(
         server.requests()[0].body,
         json!({
@@ -85,7 +117,8 @@ fn weather_tool() -> ToolSpec {
 
 #[tokio::test]
 async fn tools_are_offered_and_calls_parsed() {
-    let reply = Reply::tool_call("weather", json!({"city": "Oslo"})).and_tool_call("weather", json!({"city": "Rome"}));
+    let reply = Reply::tool_call("weather", json!({"city": "Oslo"}))
+        .and_tool_call("weather", json!({"city": "Rome"}));
     let server = server(Script::new().with("m", [reply])).await;
     let client = openai_client(&server);
     let mut req = ChatRequest::new("m", vec![Message::user("weather?")]);
@@ -96,9 +129,18 @@ async fn tools_are_offered_and_calls_parsed() {
     assert_eq!(response.stop, StopReason::ToolCalls);
     let calls: Vec<&ToolCall> = response.message.tool_calls().collect();
     assert_eq!(calls.len(), 2);
-    assert_eq!((calls[0].id.as_str(), calls[0].name.as_str()), ("call_1", "weather"));
-    assert_eq!(calls[0].parsed_arguments().unwrap(), json!({"city": "Oslo"}));
-    assert_eq!(calls[1].parsed_arguments().unwrap(), json!({"city": "Rome"}));
+    assert_eq!(
+        (calls[0].id.as_str(), calls[0].name.as_str()),
+        ("call_1", "weather")
+    );
+    assert_eq!(
+        calls[0].parsed_arguments().unwrap(),
+        json!({"city": "Oslo"})
+    );
+    assert_eq!(
+        calls[1].parsed_arguments().unwrap(),
+        json!({"city": "Rome"})
+    );
     assert_eq!(
         server.requests()[0].body,
         json!({
@@ -139,8 +181,16 @@ async fn streamed_tool_calls_are_assembled_by_index() {
     assert_eq!(
         started,
         vec![
-            StreamDelta::ToolCallStarted { index: 0, id: "call_1".into(), name: "weather".into() },
-            StreamDelta::ToolCallStarted { index: 1, id: "call_2".into(), name: "weather".into() },
+            StreamDelta::ToolCallStarted {
+                index: 0,
+                id: "call_1".into(),
+                name: "weather".into()
+            },
+            StreamDelta::ToolCallStarted {
+                index: 1,
+                id: "call_2".into(),
+                name: "weather".into()
+            },
         ]
     );
     assert_eq!(
@@ -158,7 +208,10 @@ async fn tool_history_and_results_are_encoded() {
         "m",
         vec![
             Message::user("weather?"),
-            Message { role: Role::Assistant, parts: vec![Part::ToolCall(call)] },
+            Message {
+                role: Role::Assistant,
+                parts: vec![Part::ToolCall(call)],
+            },
             Message::tool_result("call_9", "sunny, 21 C", false),
         ],
     );
@@ -182,11 +235,19 @@ async fn images_go_as_data_urls_after_the_text() {
     let message = Message {
         role: Role::User,
         parts: vec![
-            Part::Text { text: "[Image 1 is receipt.png.] What is this?".into() },
-            Part::Image(Image { mime: "image/png".into(), data: vec![0x89, b'P', b'N', b'G'] }),
+            Part::Text {
+                text: "[Image 1 is receipt.png.] What is this?".into(),
+            },
+            Part::Image(Image {
+                mime: "image/png".into(),
+                data: vec![0x89, b'P', b'N', b'G'],
+            }),
         ],
     };
-    client.complete(&ChatRequest::new("m", vec![message])).await.unwrap();
+    client
+        .complete(&ChatRequest::new("m", vec![message]))
+        .await
+        .unwrap();
     assert_eq!(
         server.requests()[0].body["messages"],
         json!([{"role": "user", "content": [
@@ -198,7 +259,11 @@ async fn images_go_as_data_urls_after_the_text() {
 
 #[tokio::test]
 async fn length_stop_is_reported() {
-    let server = server(Script::new().with("m", [Reply::text("cut sh").finish(sift_scripted_server::Finish::Length)])).await;
+    let server = server(Script::new().with(
+        "m",
+        [Reply::text("cut sh").finish(sift_scripted_server::Finish::Length)],
+    ))
+    .await;
     let response = openai_client(&server)
         .complete(&ChatRequest::new("m", vec![Message::user("go")]))
         .await
@@ -208,7 +273,8 @@ async fn length_stop_is_reported() {
 
 #[tokio::test]
 async fn invalid_tool_arguments_are_kept_as_sent() {
-    let server = server(Script::new().with("m", [Reply::raw_tool_call("weather", "{\"city\": Oslo")])).await;
+    let server =
+        server(Script::new().with("m", [Reply::raw_tool_call("weather", "{\"city\": Oslo")])).await;
     let response = openai_client(&server)
         .complete(&ChatRequest::new("m", vec![Message::user("go")]))
         .await

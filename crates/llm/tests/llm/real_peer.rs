@@ -8,7 +8,8 @@ use std::path::PathBuf;
 use serde_json::json;
 use sift_llm::local_server::{LocalServer, LocalServerConfig};
 use sift_llm::{
-    Capabilities, ChatRequest, Client, ClientConfig, Message, ProviderKind, ServerFlavor, StopReason, ToolSpec,
+    Capabilities, ChatRequest, Client, ClientConfig, Message, ProviderKind, ServerFlavor,
+    StopReason, ToolSpec,
 };
 use tokio::sync::OnceCell;
 
@@ -35,17 +36,29 @@ async fn client() -> (Client, String) {
     let server = SERVER
         .get_or_init(|| async {
             let mut config = LocalServerConfig::in_data_dir(&data_dir());
-            config.log_path = std::env::temp_dir().join(format!("sift-real-peer-{}.log", std::process::id()));
-            LocalServer::start(&config).await.unwrap_or_else(|e| panic!("{e}"))
+            config.log_path =
+                std::env::temp_dir().join(format!("sift-real-peer-{}.log", std::process::id()));
+            LocalServer::start(&config)
+                .await
+                .unwrap_or_else(|e| panic!("{e}"))
         })
         .await;
     let mut config = ClientConfig::new(ProviderKind::OpenAi, server.base_url());
     config.flavor = ServerFlavor::LlamaCpp;
-    (Client::new(config).unwrap(), server.model_alias().to_owned())
+    (
+        Client::new(config).unwrap(),
+        server.model_alias().to_owned(),
+    )
 }
 
 fn request(model: &str, prompt: &str) -> ChatRequest {
-    let mut req = ChatRequest::new(model, vec![Message::system("You are a helpful assistant."), Message::user(prompt)]);
+    let mut req = ChatRequest::new(
+        model,
+        vec![
+            Message::system("You are a helpful assistant."),
+            Message::user(prompt),
+        ],
+    );
     req.max_tokens = Some(24);
     req.temperature = Some(0.0);
     req
@@ -56,10 +69,21 @@ fn request(model: &str, prompt: &str) -> ChatRequest {
 async fn real_plain_completion() {
     let _ = WHY;
     let (client, model) = client().await;
-    let response = client.complete(&request(&model, "Say hello.")).await.unwrap();
+    let response = client
+        .complete(&request(&model, "Say hello."))
+        .await
+        .unwrap();
     assert!(!response.message.text_content().trim().is_empty());
-    assert!(matches!(response.stop, StopReason::End | StopReason::MaxTokens), "{:?}", response.stop);
-    assert!(response.usage.input_tokens > 5 && response.usage.output_tokens > 0, "{:?}", response.usage);
+    assert!(
+        matches!(response.stop, StopReason::End | StopReason::MaxTokens),
+        "{:?}",
+        response.stop
+    );
+    assert!(
+        response.usage.input_tokens > 5 && response.usage.output_tokens > 0,
+        "{:?}",
+        response.usage
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -68,7 +92,9 @@ async fn real_streamed_completion() {
     let (client, model) = client().await;
     let mut pieces = Vec::new();
     let response = client
-        .stream(&request(&model, "Count from one to five."), &mut |d| pieces.push(d))
+        .stream(&request(&model, "Count from one to five."), &mut |d| {
+            pieces.push(d);
+        })
         .await
         .unwrap();
     let streamed: String = pieces
@@ -99,11 +125,44 @@ async fn real_forced_tool_call_has_json_arguments() {
         }),
     }];
     // The server ignores "required"; the capability table knows to name it.
-    req.tool_choice = Some(Capabilities::for_server(ProviderKind::OpenAi, ServerFlavor::LlamaCpp).force_tool("respond"));
+    req.tool_choice = Some(
+        Capabilities::for_server(ProviderKind::OpenAi, ServerFlavor::LlamaCpp)
+            .force_tool("respond"),
+    );
     let response = client.complete(&req).await.unwrap();
-    let call = response.message.tool_calls().next().unwrap_or_else(|| panic!("no tool call in {response:?}"));
+    let call = response
+        .message
+        .tool_calls()
+        .next()
+        .unwrap_or_else(|| panic!("no tool call in {response:?}"));
     assert_eq!(call.name, "respond");
     let arguments = call.parsed_arguments().unwrap();
-    assert!(arguments.get("invoice_number").is_some_and(|v| v.is_string()), "{arguments}");
-    assert!(arguments.get("total").is_some_and(|v| v.is_number()), "{arguments}");
+    assert!(
+        arguments
+            .get("invoice_number")
+            .is_some_and(|v| v.is_string()),
+        "{arguments}"
+    );
+    assert!(
+        arguments.get("total").is_some_and(|v| v.is_number()),
+        "{arguments}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the local llama.cpp server: run scripts/test.sh"]
+async fn real_concurrent_requests_queue_instead_of_interrupting() {
+    // By default llama-cpp-python ends a streamed answer with an empty
+    // `[DONE]` when another request arrives; our launcher turns that off.
+    let (client, model) = client().await;
+    let first = request(&model, "Name a colour.");
+    let second = request(&model, "Name a fruit.");
+    let mut sink_a = |_| {};
+    let mut sink_b = |_| {};
+    let (a, b) = tokio::join!(
+        client.stream(&first, &mut sink_a),
+        client.stream(&second, &mut sink_b)
+    );
+    assert!(!a.unwrap().message.text_content().trim().is_empty());
+    assert!(!b.unwrap().message.text_content().trim().is_empty());
 }

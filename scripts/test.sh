@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Runs every test Sift has, after installing what they need (idempotent).
+#
+#   scripts/test.sh
+#
+# Order: the cheap checks first (format, lint), then the Rust tests
+# (including the real llama.cpp tier), then the UI's own tests, then the
+# desktop window under Xvfb.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+step() { printf '\n\033[1m== %s\033[0m\n' "$*" >&2; }
+
+step "set-up"
+bash scripts/setup.sh --all
+
+step "cargo fmt"
+cargo fmt --all --check
+
+step "cargo clippy"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+
+step "UI: type check, unit tests, build"
+(cd ui && npm run --silent build && npm test --silent)
+
+step "cargo test (with the real llama.cpp tier)"
+# The ignored tests are the ones that need the local model server; the
+# set-up above installed it, so they run here.
+cargo test --workspace --locked -- --include-ignored
+
+step "desktop window under Xvfb"
+bash tests/e2e/window-smoke.sh
