@@ -13,6 +13,7 @@ mod capabilities;
 mod client;
 mod error;
 mod fallback;
+mod json;
 pub mod local_server;
 pub mod message;
 mod openai;

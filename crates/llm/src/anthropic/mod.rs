@@ -8,6 +8,7 @@ use serde_json::{Map, Value, json};
 pub(crate) use stream::AnthropicStream;
 
 use crate::error::{ErrorCategory, LlmError};
+use crate::json::str_field;
 use crate::message::{
     ChatRequest, ChatResponse, Message, Part, Role, StopReason, ToolCall, ToolChoice, Usage,
 };
@@ -167,10 +168,7 @@ pub(crate) fn parse_response(body: &str, requested_model: &str) -> Result<ChatRe
     {
         match block.get("type").and_then(Value::as_str) {
             Some("text") => {
-                let text = block
-                    .get("text")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default();
+                let text = str_field(block, "text");
                 if !text.is_empty() {
                     parts.push(Part::Text {
                         text: text.to_owned(),
@@ -178,16 +176,8 @@ pub(crate) fn parse_response(body: &str, requested_model: &str) -> Result<ChatRe
                 }
             }
             Some("tool_use") => parts.push(Part::ToolCall(ToolCall {
-                id: block
-                    .get("id")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_owned(),
-                name: block
-                    .get("name")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_owned(),
+                id: str_field(block, "id").to_owned(),
+                name: str_field(block, "name").to_owned(),
                 arguments: block
                     .get("input")
                     .map_or_else(|| "{}".to_owned(), Value::to_string),

@@ -4,6 +4,7 @@ use serde_json::Value;
 
 use super::{parse_usage, stop_reason};
 use crate::error::{ErrorCategory, LlmError};
+use crate::json::str_field;
 use crate::message::{ChatResponse, Message, Part, Role, StopReason, StreamDelta, ToolCall, Usage};
 use crate::sse::SseEvent;
 use crate::stream::StreamDecoder;
@@ -81,26 +82,15 @@ impl StreamDecoder for AnthropicStream {
                 let block = value.get("content_block").unwrap_or(&Value::Null);
                 let block = match block.get("type").and_then(Value::as_str) {
                     Some("text") => {
-                        let text = block
-                            .get("text")
-                            .and_then(Value::as_str)
-                            .unwrap_or_default();
+                        let text = str_field(block, "text");
                         if !text.is_empty() {
                             emit(StreamDelta::Text(text.to_owned()));
                         }
                         Block::Text(text.to_owned())
                     }
                     Some("tool_use") => Block::Tool {
-                        id: block
-                            .get("id")
-                            .and_then(Value::as_str)
-                            .unwrap_or_default()
-                            .to_owned(),
-                        name: block
-                            .get("name")
-                            .and_then(Value::as_str)
-                            .unwrap_or_default()
-                            .to_owned(),
+                        id: str_field(block, "id").to_owned(),
+                        name: str_field(block, "name").to_owned(),
                         json: String::new(),
                     },
                     _ => Block::Other,
@@ -127,18 +117,12 @@ impl StreamDecoder for AnthropicStream {
                     delta.get("type").and_then(Value::as_str),
                 ) {
                     (Some(Block::Text(text)), Some("text_delta")) => {
-                        let piece = delta
-                            .get("text")
-                            .and_then(Value::as_str)
-                            .unwrap_or_default();
+                        let piece = str_field(delta, "text");
                         text.push_str(piece);
                         emit(StreamDelta::Text(piece.to_owned()));
                     }
                     (Some(Block::Tool { json, .. }), Some("input_json_delta")) => {
-                        let piece = delta
-                            .get("partial_json")
-                            .and_then(Value::as_str)
-                            .unwrap_or_default();
+                        let piece = str_field(delta, "partial_json");
                         json.push_str(piece);
                         emit(StreamDelta::ToolArguments {
                             index: tool_index,
@@ -170,10 +154,7 @@ impl StreamDecoder for AnthropicStream {
             "message_stop" => self.done = true,
             "error" => {
                 let error = value.get("error").unwrap_or(&Value::Null);
-                let error_type = error
-                    .get("type")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default();
+                let error_type = str_field(error, "type");
                 let message = error
                     .get("message")
                     .and_then(Value::as_str)

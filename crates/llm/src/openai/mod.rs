@@ -9,6 +9,7 @@ use serde_json::{Map, Value, json};
 pub(crate) use stream::OpenAiStream;
 
 use crate::error::LlmError;
+use crate::json::str_field;
 use crate::message::{
     ChatRequest, ChatResponse, Message, Part, Role, StopReason, ToolCall, ToolChoice, Usage,
 };
@@ -197,11 +198,7 @@ pub(crate) fn parse_response(body: &str, requested_model: &str) -> Result<ChatRe
         // The legacy single-function form, still sent by some servers.
         parts.push(Part::ToolCall(ToolCall {
             id: "call_0".into(),
-            name: call
-                .get("name")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_owned(),
+            name: str_field(call, "name").to_owned(),
             arguments: arguments_text(call.get("arguments")),
         }));
     }
