@@ -31,6 +31,8 @@ APT_PACKAGES=(
   # Tauri 2 on Linux
   libwebkit2gtk-4.1-dev libgtk-3-dev libsoup-3.0-dev librsvg2-dev libayatana-appindicator3-dev
   build-essential pkg-config libssl-dev curl unzip
+  # The OS keychain (Secret Service over D-Bus)
+  libdbus-1-dev
   # Python for the local model server (llama-cpp-python builds with cmake)
   python3 python3-venv python3-pip cmake
   # Node for the UI
@@ -39,6 +41,8 @@ APT_PACKAGES=(
 APT_TEST_PACKAGES=(
   # Real-window and browser tests, screenshots
   xvfb xauth xdotool webkit2gtk-driver imagemagick x11-utils chromium fonts-dejavu-core
+  # A private keychain for the tests that store API keys
+  dbus gnome-keyring
 )
 
 apt_install() {

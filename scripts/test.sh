@@ -25,9 +25,13 @@ step "UI: type check, unit tests, build"
 (cd ui && npm run --silent build && npm test --silent)
 
 step "cargo test (with the real llama.cpp tier)"
-# The ignored tests are the ones that need the local model server; the
-# set-up above installed it, so they run here.
-cargo test --workspace --locked -- --include-ignored
+# The ignored tests are the ones that need the local model server or a
+# keychain; the set-up above installed both, so they run here, in a private
+# D-Bus session with its own unlocked GNOME Keyring (no real keys touched).
+dbus-run-session -- bash -c '
+  printf sift-tests | gnome-keyring-daemon --unlock --components=secrets >/dev/null
+  cargo test --workspace --locked -- --include-ignored
+' 2> >(grep -v "Failed to set fd limit" >&2)
 
 step "desktop window under Xvfb"
 bash tests/e2e/window-smoke.sh

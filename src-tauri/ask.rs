@@ -54,6 +54,7 @@ pub async fn ask(
         provider: args.provider.as_deref().map(str::parse).transpose()?,
         base_url: args.base_url.filter(|u| !u.trim().is_empty()),
         api_key_env: None,
+        api_key_account: None,
     }
     .with_env_defaults()?;
     if provider.choice() == ProviderChoice::Local && provider.base_url.is_none() {

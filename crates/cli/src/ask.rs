@@ -43,6 +43,10 @@ pub struct AskArgs {
     /// OPENAI_API_KEY or ANTHROPIC_API_KEY, then SIFT_API_KEY].
     #[arg(long)]
     api_key_env: Option<String>,
+    /// The OS keychain account that holds the API key (see `sift key`)
+    /// [default: the provider's name].
+    #[arg(long)]
+    api_key_account: Option<String>,
     /// Print the reply when it is complete instead of as it arrives.
     #[arg(long)]
     no_stream: bool,
@@ -56,6 +60,7 @@ pub async fn run(args: AskArgs) -> Result<(), Failure> {
             provider: args.provider.map(Into::into),
             base_url: args.base_url,
             api_key_env: args.api_key_env,
+            api_key_account: args.api_key_account,
         },
         models: args.models,
         system: args.system,

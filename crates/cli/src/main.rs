@@ -1,6 +1,7 @@
 //! `sift`: Sift's engine on the command line.
 
 mod ask;
+mod key;
 
 use std::process::ExitCode;
 
@@ -21,6 +22,9 @@ struct Cli {
 enum Command {
     /// Send one prompt to a model and print the reply.
     Ask(ask::AskArgs),
+    /// Store or remove an API key in the OS keychain.
+    #[command(subcommand)]
+    Key(key::KeyCommand),
 }
 
 /// How a command ended. Exit codes: 0 success, 1 failure, 2 usage error.
@@ -62,6 +66,7 @@ fn main() -> ExitCode {
     let result = runtime.block_on(async {
         match cli.command {
             Command::Ask(args) => ask::run(args).await,
+            Command::Key(command) => key::run(command),
         }
     });
     match result {

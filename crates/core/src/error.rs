@@ -11,6 +11,8 @@ pub enum CoreError {
     Llm(#[from] LlmError),
     #[error(transparent)]
     LocalServer(#[from] LocalServerError),
+    #[error("{0}")]
+    Keychain(String),
 }
 
 impl CoreError {
@@ -18,15 +20,17 @@ impl CoreError {
         match self {
             Self::Llm(e) => e.category,
             Self::Usage(_) | Self::LocalServer(_) => ErrorCategory::Other,
+            Self::Keychain(_) => ErrorCategory::Auth,
         }
     }
 
-    /// A stable code for the UI: `usage`, `local_server`, or the model
-    /// error's category.
+    /// A stable code for the UI: `usage`, `local_server`, `keychain`, or
+    /// the model error's category.
     pub fn code(&self) -> &'static str {
         match self {
             Self::Usage(_) => "usage",
             Self::LocalServer(_) => "local_server",
+            Self::Keychain(_) => "keychain",
             Self::Llm(e) => e.category.as_str(),
         }
     }

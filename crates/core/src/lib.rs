@@ -5,6 +5,7 @@
 
 mod ask;
 mod error;
+pub mod keychain;
 mod local;
 pub mod paths;
 pub mod provider;

@@ -63,6 +63,9 @@ pub struct ProviderSettings {
     pub base_url: Option<String>,
     /// The environment variable holding the API key.
     pub api_key_env: Option<String>,
+    /// The keychain account holding the API key; by default the
+    /// provider's name (`openai`, `anthropic`).
+    pub api_key_account: Option<String>,
 }
 
 impl ProviderSettings {
@@ -93,6 +96,28 @@ impl ProviderSettings {
         }
     }
 
+    /// The key: from the variable the settings name when they name one;
+    /// else from the keychain (the account the settings name, by default
+    /// the provider's name: what `sift key set` writes); else from the
+    /// provider's default variables. The local server takes none.
+    pub fn api_key(&self) -> Option<ApiKey> {
+        if let Some(var) = &self.api_key_env {
+            return ApiKey::from_env(var);
+        }
+        if self.choice() == ProviderChoice::Local {
+            return None;
+        }
+        let account = self
+            .api_key_account
+            .as_deref()
+            .unwrap_or(self.choice().as_str());
+        crate::keychain::load_key(account).or_else(|| {
+            self.api_key_vars()
+                .iter()
+                .find_map(|var| ApiKey::from_env(var))
+        })
+    }
+
     /// The variables the key is looked up in, in order.
     pub fn api_key_vars(&self) -> Vec<String> {
         if let Some(var) = &self.api_key_env {
@@ -118,10 +143,7 @@ impl ProviderSettings {
             ProviderChoice::OpenAi if base_url.starts_with(OPENAI_BASE_URL) => ServerFlavor::OpenAi,
             ProviderChoice::OpenAi => ServerFlavor::Generic,
         };
-        config.api_key = self
-            .api_key_vars()
-            .iter()
-            .find_map(|var| ApiKey::from_env(var));
+        config.api_key = self.api_key();
         config
     }
 

@@ -284,3 +284,59 @@ async fn local_starts_the_real_server_on_demand_and_stops_it() {
     let still_there = std::net::TcpStream::connect(("127.0.0.1", port)).is_ok();
     assert!(!still_there, "the local server outlived `sift ask`");
 }
+
+#[tokio::test]
+#[ignore = "needs a Secret Service (GNOME Keyring) on D-Bus: run scripts/test.sh"]
+async fn a_key_in_the_keychain_is_sent_and_can_be_removed() {
+    use tokio::io::AsyncWriteExt;
+
+    let account = format!("sift-test-{}", std::process::id());
+    let mut set = sift();
+    set.args(["key", "set", &account])
+        .stdin(std::process::Stdio::piped());
+    let mut child = set.spawn().unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"sk-from-keychain\n")
+        .await
+        .unwrap();
+    let output = child.wait_with_output().await.unwrap();
+    assert_eq!(
+        (output.status.code(), stderr(&output).as_str()),
+        (Some(0), "")
+    );
+
+    let server = server(Script::new().with("m", [Reply::text("one").repeated()])).await;
+    let ask = |account: &str| {
+        let mut command = sift();
+        command.args([
+            "ask",
+            "--provider",
+            "openai",
+            "--base-url",
+            &server.openai_base_url(),
+            "--model",
+            "m",
+            "--api-key-account",
+            account,
+            "hi",
+        ]);
+        command
+    };
+    let output = run(&mut ask(&account)).await;
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(
+        server.requests()[0].header("authorization"),
+        Some("Bearer sk-from-keychain")
+    );
+
+    let output = run(sift().args(["key", "delete", &account])).await;
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    run(&mut ask(&account)).await;
+    assert_eq!(server.requests()[1].header("authorization"), None);
+    // Deleting what is not there is fine.
+    let output = run(sift().args(["key", "delete", &account])).await;
+    assert_eq!(output.status.code(), Some(0));
+}
