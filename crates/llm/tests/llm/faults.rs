@@ -302,6 +302,39 @@ async fn a_silent_stream_times_out() {
 }
 
 #[tokio::test]
+async fn a_slow_answer_times_out_and_is_retried() {
+    let script = Script::new().with(
+        "m",
+        [Reply::text("late").delay_ms(500), Reply::text("on time")],
+    );
+    let server = server(script).await;
+    let mut config = ClientConfig::new(ProviderKind::OpenAi, server.openai_base_url());
+    config.retry = fast_retries();
+    config.request_timeout = Duration::from_millis(150);
+    let response = Client::new(config.clone())
+        .unwrap()
+        .complete(&hi())
+        .await
+        .unwrap();
+    assert_eq!(response.message.text_content(), "on time");
+    assert_eq!(server.requests().len(), 2);
+
+    server.set_script(Script::new().with("m", [Reply::text("late").delay_ms(500)]));
+    config.retry = sift_llm::RetryPolicy::none();
+    let error = Client::new(config)
+        .unwrap()
+        .complete(&hi())
+        .await
+        .unwrap_err();
+    assert_eq!(error.category, ErrorCategory::Network);
+    assert!(
+        error.message.starts_with("the request timed out"),
+        "{}",
+        error.message
+    );
+}
+
+#[tokio::test]
 async fn the_key_never_appears_in_errors_or_debug_output() {
     let echo =
         format!(r#"{{"error":{{"message":"Incorrect API key provided: {KEY}. Check it."}}}}"#);
