@@ -104,8 +104,13 @@ fn encode_messages(messages: &[Message]) -> Vec<Value> {
                 })),
             }
         }
-        if content.is_empty() && tool_calls.is_empty() {
-            continue; // a message of tool results only, already written
+        let only_tool_results = !message.parts.is_empty()
+            && message
+                .parts
+                .iter()
+                .all(|p| matches!(p, Part::ToolResult(_)));
+        if only_tool_results {
+            continue; // already written, one `tool` message each
         }
         let mut wire = Map::new();
         wire.insert("role".into(), json!(role_name(message.role)));
@@ -113,7 +118,7 @@ fn encode_messages(messages: &[Message]) -> Vec<Value> {
         // content arrays are only needed (and not always accepted) for images.
         let content_value = if has_image {
             Value::Array(content)
-        } else if content.is_empty() {
+        } else if content.is_empty() && !tool_calls.is_empty() {
             Value::Null
         } else {
             json!(message.text_content())

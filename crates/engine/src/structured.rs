@@ -1,0 +1,489 @@
+//! Structured calls: a request, a tool loop, and an answer validated
+//! against a JSON Schema (through the `submit_output` tool) or parsed from
+//! text, corrected when it is unusable.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value, json};
+use sift_llm::{
+    ChatRequest, Client, ErrorCategory, Message, Part, Role, StopReason, ToolCall, ToolChoice,
+    ToolResult, ToolSpec, Usage,
+};
+
+use crate::context::{ContextSettings, EngineContext, build_context};
+use crate::schema::OutputSchema;
+use crate::tool::{PreSeedCall, Toolkit};
+
+/// The tool through which a model gives a schema-shaped answer.
+pub const ANSWER_TOOL: &str = "submit_output";
+
+/// A model on a server, with what the context builder needs to know of it.
+#[derive(Debug, Clone)]
+pub struct Engine {
+    pub client: Client,
+    pub model: String,
+    /// Stored on call rows so that a revision replays on the same kind of
+    /// engine: `openai` or `anthropic`.
+    pub engine_type: String,
+    pub context: EngineContext,
+    pub settings: ContextSettings,
+}
+
+type TextOutput = dyn Fn(&str) -> Value + Send + Sync;
+type OutputParser = dyn Fn(&str) -> Result<Value, String> + Send + Sync;
+
+pub struct StructuredCallSpec {
+    pub kind: String,
+    pub system_prompt: String,
+    /// With a schema the answer comes through [`ANSWER_TOOL`]; without one,
+    /// the final text is parsed by `output_parser`.
+    pub response_schema: Option<Arc<OutputSchema>>,
+    pub toolkits: Vec<Toolkit>,
+    pub pre_seeds: Vec<PreSeedCall>,
+    pub max_turns: u32,
+    /// Maps a plain-text answer to the answer tool's arguments, so that a
+    /// text reply is accepted without a second model call.
+    pub text_output: Option<Arc<TextOutput>>,
+    /// Parses the final text when there is no schema; JSON by default.
+    pub output_parser: Option<Arc<OutputParser>>,
+}
+
+impl std::fmt::Debug for StructuredCallSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StructuredCallSpec")
+            .field("kind", &self.kind)
+            .field("max_turns", &self.max_turns)
+            .finish_non_exhaustive()
+    }
+}
+
+impl StructuredCallSpec {
+    pub fn new(kind: impl Into<String>, system_prompt: impl Into<String>) -> Self {
+        Self {
+            kind: kind.into(),
+            system_prompt: system_prompt.into(),
+            response_schema: None,
+            toolkits: Vec::new(),
+            pre_seeds: Vec::new(),
+            max_turns: 10,
+            text_output: None,
+            output_parser: None,
+        }
+    }
+
+    fn tool_specs(&self) -> Vec<ToolSpec> {
+        let mut specs: Vec<ToolSpec> = self
+            .toolkits
+            .iter()
+            .flat_map(|kit| kit.tools().iter().map(|t| t.spec()))
+            .collect();
+        if let Some(schema) = &self.response_schema {
+            specs.push(ToolSpec {
+                name: ANSWER_TOOL.to_owned(),
+                description:
+                    "Submit your final answer. Call this exactly once, when you have the answer."
+                        .to_owned(),
+                parameters: schema.schema().clone(),
+            });
+        }
+        specs
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CallStatus {
+    Completed,
+    /// An API error, a refusal, or a max_tokens stop.
+    Failed,
+    /// No valid output within `max_turns`.
+    TurnLimited,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallOutcome {
+    pub status: CallStatus,
+    pub output: Option<Value>,
+    pub error: Option<String>,
+    pub error_category: Option<ErrorCategory>,
+    pub usage: Usage,
+    /// Every message of the call, in engine-native form, attachments
+    /// included: see [`transcript_for_storage`] before keeping it.
+    pub transcript: Vec<Message>,
+    /// `text_answer: true` when a plain-text answer was taken as the output.
+    pub metadata: Map<String, Value>,
+    /// Model requests sent.
+    pub turns: u32,
+}
+
+/// The transcript a new call starts from: the system prompt, the user's
+/// message, and the pre-seeded calls with their results.
+pub async fn initial_transcript(spec: &StructuredCallSpec, user: Message) -> Vec<Message> {
+    let mut transcript = Vec::with_capacity(2 + 2 * spec.pre_seeds.len());
+    if !spec.system_prompt.is_empty() {
+        transcript.push(Message::system(spec.system_prompt.clone()));
+    }
+    transcript.push(user);
+    for (index, seed) in spec.pre_seeds.iter().enumerate() {
+        let id = format!("preseed_{}", index + 1);
+        transcript.push(Message {
+            role: Role::Assistant,
+            parts: vec![Part::ToolCall(ToolCall::new(
+                id.clone(),
+                seed.name.clone(),
+                &seed.arguments,
+            ))],
+        });
+        let (content, is_error) = match (seed.loader)(&seed.arguments).await {
+            Ok(output) => (output.content, false),
+            Err(e) => (e.0, true),
+        };
+        transcript.push(Message::tool_result(id, content, is_error));
+    }
+    transcript
+}
+
+/// Attachments are sent to the model but not stored: each image becomes a
+/// placeholder naming its type and size.
+pub fn transcript_for_storage(transcript: &[Message]) -> Vec<Message> {
+    transcript
+        .iter()
+        .map(|m| Message {
+            role: m.role,
+            parts: m
+                .parts
+                .iter()
+                .map(|p| match p {
+                    Part::Image(image) => Part::Text {
+                        text: format!("[attachment: {}, {} bytes]", image.mime, image.data.len()),
+                    },
+                    other => other.clone(),
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// The correction for a plain-text answer where the answer tool was wanted.
+pub fn plain_text_correction(text: &str) -> String {
+    let quoted: Vec<String> = text.trim().lines().map(|l| format!("> {l}")).collect();
+    format!(
+        "You answered in plain text instead of calling the {ANSWER_TOOL} tool:\n\n{}\n\nCall {ANSWER_TOOL} with your answer.",
+        quoted.join("\n")
+    )
+}
+
+/// The correction for an empty reply.
+pub fn empty_reply_correction(schema: bool) -> String {
+    if schema {
+        format!(
+            "Your reply was empty. Carry on with the task, and call {ANSWER_TOOL} with your answer when you have it."
+        )
+    } else {
+        "Your reply was empty. Carry on with the task.".to_owned()
+    }
+}
+
+/// The error result for answer-tool input that breaks the schema.
+pub fn invalid_output_message(errors: &[String]) -> String {
+    let listed: Vec<String> = errors.iter().map(|e| format!("- {e}")).collect();
+    format!(
+        "The output does not match the schema:\n{}\nCall {ANSWER_TOOL} again with a corrected answer.",
+        listed.join("\n")
+    )
+}
+
+/// The correction for a final text the output parser rejected.
+pub fn parse_failure_correction(error: &str) -> String {
+    format!("Your answer could not be parsed: {error}\nAnswer again with the output alone.")
+}
+
+/// Runs the tool loop from `transcript` until an answer is accepted, the
+/// call fails, or `max_turns` requests have been sent.
+pub async fn run_structured_call(
+    engine: &Engine,
+    spec: &StructuredCallSpec,
+    transcript: Vec<Message>,
+) -> CallOutcome {
+    let mut run = Run {
+        engine,
+        spec,
+        transcript,
+        usage: Usage::default(),
+        metadata: Map::new(),
+        turns: 0,
+    };
+    run.go().await
+}
+
+struct Run<'a> {
+    engine: &'a Engine,
+    spec: &'a StructuredCallSpec,
+    transcript: Vec<Message>,
+    usage: Usage,
+    metadata: Map<String, Value>,
+    turns: u32,
+}
+
+/// What one model reply led to.
+enum Step {
+    Done(Value),
+    Failed(ErrorCategory, String),
+    Continue,
+}
+
+impl Run<'_> {
+    async fn go(&mut self) -> CallOutcome {
+        let tools = self.spec.tool_specs();
+        let tool_choice = self.tool_choice(&tools);
+        while self.turns < self.spec.max_turns {
+            self.turns += 1;
+            let request = ChatRequest {
+                model: self.engine.model.clone(),
+                messages: build_context(
+                    &self.transcript,
+                    &self.engine.settings,
+                    &self.engine.context,
+                ),
+                tools: tools.clone(),
+                tool_choice: tool_choice.clone(),
+                ..ChatRequest::default()
+            };
+            let step = match self.engine.client.complete(&request).await {
+                Err(error) => Step::Failed(error.category, error.message),
+                Ok(response) => {
+                    self.usage += response.usage;
+                    self.transcript.push(response.message.clone());
+                    if response.stop == StopReason::MaxTokens {
+                        Step::Failed(
+                            ErrorCategory::Model,
+                            "the model reached its max_tokens limit before finishing".to_owned(),
+                        )
+                    } else {
+                        self.on_reply(&response.message).await
+                    }
+                }
+            };
+            match step {
+                Step::Done(output) => {
+                    return self.outcome(CallStatus::Completed, Some(output), None);
+                }
+                Step::Failed(category, message) => {
+                    return self.outcome(CallStatus::Failed, None, Some((category, message)));
+                }
+                Step::Continue => {}
+            }
+        }
+        let message = format!("no valid output within {} turns", self.spec.max_turns);
+        self.outcome(
+            CallStatus::TurnLimited,
+            None,
+            Some((ErrorCategory::Other, message)),
+        )
+    }
+
+    fn tool_choice(&self, tools: &[ToolSpec]) -> Option<ToolChoice> {
+        if self.spec.response_schema.is_none() {
+            return (!tools.is_empty()).then_some(ToolChoice::Auto);
+        }
+        if tools.len() == 1 {
+            // Only the answer tool: force it the way this server honours.
+            return Some(self.engine.client.capabilities().force_tool(ANSWER_TOOL));
+        }
+        Some(ToolChoice::Required)
+    }
+
+    async fn on_reply(&mut self, reply: &Message) -> Step {
+        let calls: Vec<ToolCall> = reply.tool_calls().cloned().collect();
+        if calls.is_empty() {
+            return self.on_text(&reply.text_content());
+        }
+        let mut results = Vec::with_capacity(calls.len());
+        let answer = calls
+            .iter()
+            .find(|c| c.name == ANSWER_TOOL && self.spec.response_schema.is_some());
+        if let Some(answer) = answer {
+            match self.check_answer(&answer.arguments) {
+                Ok(output) => {
+                    // Pair every call of the reply so the transcript stays valid;
+                    // the other calls do not run once the answer is in.
+                    for call in &calls {
+                        let (content, is_error) = if call.id == answer.id {
+                            ("Output accepted.".to_owned(), false)
+                        } else {
+                            (
+                                "Not run: the answer was submitted in the same reply.".to_owned(),
+                                true,
+                            )
+                        };
+                        results.push(tool_result(&call.id, content, is_error));
+                    }
+                    self.transcript.push(Message {
+                        role: Role::Tool,
+                        parts: results,
+                    });
+                    return Step::Done(output);
+                }
+                Err(errors) => results.push(tool_result(
+                    &answer.id,
+                    invalid_output_message(&errors),
+                    true,
+                )),
+            }
+        }
+        for call in calls
+            .iter()
+            .filter(|c| Some(c.id.as_str()) != answer.map(|a| a.id.as_str()))
+        {
+            let (content, is_error) = self.run_tool(call).await;
+            results.push(tool_result(&call.id, content, is_error));
+        }
+        self.transcript.push(Message {
+            role: Role::Tool,
+            parts: results,
+        });
+        Step::Continue
+    }
+
+    fn on_text(&mut self, text: &str) -> Step {
+        let schema = self.spec.response_schema.is_some();
+        if text.trim().is_empty() {
+            self.transcript
+                .push(Message::user(empty_reply_correction(schema)));
+            return Step::Continue;
+        }
+        if schema {
+            if let Some(map) = &self.spec.text_output {
+                return self.accept_text_answer(map(text));
+            }
+            self.transcript
+                .push(Message::user(plain_text_correction(text)));
+            return Step::Continue;
+        }
+        let parsed = match &self.spec.output_parser {
+            Some(parse) => parse(text),
+            None => parse_json_text(text),
+        };
+        match parsed {
+            Ok(output) => Step::Done(output),
+            Err(error) => {
+                self.transcript
+                    .push(Message::user(parse_failure_correction(&error)));
+                Step::Continue
+            }
+        }
+    }
+
+    /// A text answer taken as the output: stored as the answer tool's call
+    /// and its result, in place of the text, with no second model call.
+    fn accept_text_answer(&mut self, arguments: Value) -> Step {
+        let call = ToolCall::new("text_answer", ANSWER_TOOL, &arguments);
+        let checked = self.check_answer(&call.arguments);
+        if let Some(last) = self.transcript.last_mut() {
+            *last = Message {
+                role: Role::Assistant,
+                parts: vec![Part::ToolCall(call.clone())],
+            };
+        }
+        match checked {
+            Ok(output) => {
+                self.transcript
+                    .push(Message::tool_result(&call.id, "Output accepted.", false));
+                self.metadata
+                    .insert("text_answer".into(), Value::Bool(true));
+                Step::Done(output)
+            }
+            Err(errors) => {
+                self.transcript.push(Message::tool_result(
+                    &call.id,
+                    invalid_output_message(&errors),
+                    true,
+                ));
+                Step::Continue
+            }
+        }
+    }
+
+    fn check_answer(&self, arguments: &str) -> Result<Value, Vec<String>> {
+        let value: Value = if arguments.trim().is_empty() {
+            json!({})
+        } else {
+            serde_json::from_str(arguments).map_err(|e| vec![format!("/: not valid JSON ({e})")])?
+        };
+        let Some(schema) = &self.spec.response_schema else {
+            return Ok(value);
+        };
+        let errors = schema.errors(&value);
+        if errors.is_empty() {
+            Ok(value)
+        } else {
+            Err(errors)
+        }
+    }
+
+    async fn run_tool(&self, call: &ToolCall) -> (String, bool) {
+        let Some(tool) = self
+            .spec
+            .toolkits
+            .iter()
+            .find_map(|kit| kit.find(&call.name))
+        else {
+            return (format!("unknown tool \"{}\"", call.name), true);
+        };
+        if tool.needs_approval() {
+            return (
+                format!(
+                    "tool \"{}\" needs the user's approval, and this call runs unattended",
+                    call.name
+                ),
+                true,
+            );
+        }
+        let arguments = match call.parsed_arguments() {
+            Ok(arguments) => arguments,
+            Err(e) => return (format!("the arguments are not valid JSON: {e}"), true),
+        };
+        match tool.call(arguments).await {
+            Ok(output) => (output.content, false),
+            Err(error) => (error.0, true),
+        }
+    }
+
+    fn outcome(
+        &mut self,
+        status: CallStatus,
+        output: Option<Value>,
+        error: Option<(ErrorCategory, String)>,
+    ) -> CallOutcome {
+        let (error_category, error) = error.map_or((None, None), |(c, m)| (Some(c), Some(m)));
+        CallOutcome {
+            status,
+            output,
+            error,
+            error_category,
+            usage: self.usage,
+            transcript: std::mem::take(&mut self.transcript),
+            metadata: std::mem::take(&mut self.metadata),
+            turns: self.turns,
+        }
+    }
+}
+
+fn tool_result(call_id: &str, content: String, is_error: bool) -> Part {
+    Part::ToolResult(ToolResult {
+        call_id: call_id.to_owned(),
+        content,
+        is_error,
+    })
+}
+
+/// The default output parser: the text as JSON, also inside a ```json fence.
+pub fn parse_json_text(text: &str) -> Result<Value, String> {
+    let trimmed = text.trim();
+    let body = trimmed
+        .strip_prefix("```json")
+        .or_else(|| trimmed.strip_prefix("```"))
+        .and_then(|rest| rest.trim_end().strip_suffix("```"))
+        .unwrap_or(trimmed);
+    serde_json::from_str(body.trim()).map_err(|e| format!("not JSON ({e})"))
+}

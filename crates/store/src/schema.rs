@@ -1,0 +1,224 @@
+//! The schema, as an ordered list of migrations. Migration `i` (0-based)
+//! takes the database from `PRAGMA user_version = i` to `i + 1`, in one
+//! transaction with the version bump, so a crash leaves either version.
+//! Never edit a released migration: append a new one.
+
+use std::path::Path;
+
+use rusqlite::{Connection, TransactionBehavior};
+
+use crate::error::{Result, StoreError};
+
+/// Sift's migrations, oldest first. The schema version of a database is the
+/// number of them applied.
+pub(crate) const MIGRATIONS: &[&str] = &[
+    // 1: sessions, messages, structured calls, suspended turns.
+    r#"
+CREATE TABLE sessions (
+    id            TEXT PRIMARY KEY NOT NULL,
+    title         TEXT NOT NULL DEFAULT '',
+    system_prompt TEXT,
+    model_choice  TEXT,
+    created_at    INTEGER NOT NULL,
+    updated_at    INTEGER NOT NULL
+) STRICT;
+CREATE INDEX sessions_by_update ON sessions (updated_at DESC, id DESC);
+
+CREATE TABLE messages (
+    id         TEXT PRIMARY KEY NOT NULL,
+    session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    seq        INTEGER NOT NULL CHECK (seq >= 1),
+    role       TEXT NOT NULL CHECK (role IN ('system', 'user', 'assistant', 'tool')),
+    parts      TEXT NOT NULL CHECK (json_valid(parts) AND json_type(parts) = 'array'),
+    metadata   TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(metadata)),
+    hidden     INTEGER NOT NULL DEFAULT 0 CHECK (hidden IN (0, 1)),
+    created_at INTEGER NOT NULL,
+    UNIQUE (session_id, seq)
+) STRICT;
+
+CREATE TABLE structured_calls (
+    id             TEXT PRIMARY KEY NOT NULL,
+    kind           TEXT NOT NULL CHECK (kind <> ''),
+    status         TEXT NOT NULL CHECK (status IN ('completed', 'failed', 'turn_limited')),
+    request        TEXT NOT NULL CHECK (json_valid(request)),
+    response       TEXT CHECK (response IS NULL OR json_valid(response)),
+    output         TEXT CHECK (output IS NULL OR json_valid(output)),
+    input_tokens   INTEGER NOT NULL DEFAULT 0 CHECK (input_tokens >= 0),
+    output_tokens  INTEGER NOT NULL DEFAULT 0 CHECK (output_tokens >= 0),
+    error          TEXT,
+    error_category TEXT,
+    metadata       TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(metadata)),
+    parent_id      TEXT REFERENCES structured_calls (id) ON DELETE SET NULL,
+    session_id     TEXT REFERENCES sessions (id) ON DELETE CASCADE,
+    first_seq      INTEGER,
+    last_seq       INTEGER,
+    system_prompt  TEXT,
+    engine_type    TEXT,
+    transcript     TEXT CHECK (transcript IS NULL OR json_valid(transcript)),
+    created_at     INTEGER NOT NULL,
+    finished_at    INTEGER NOT NULL,
+    CHECK ((first_seq IS NULL) = (last_seq IS NULL)),
+    CHECK (first_seq IS NULL OR (session_id IS NOT NULL AND first_seq >= 1 AND first_seq <= last_seq))
+) STRICT;
+CREATE INDEX structured_calls_by_parent ON structured_calls (parent_id);
+CREATE INDEX structured_calls_by_session ON structured_calls (session_id);
+CREATE INDEX structured_calls_by_kind ON structured_calls (kind);
+
+CREATE TABLE pending_turns (
+    session_id TEXT PRIMARY KEY NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    id         TEXT NOT NULL UNIQUE,
+    transcript TEXT NOT NULL CHECK (json_valid(transcript)),
+    state      TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(state)),
+    created_at INTEGER NOT NULL
+) STRICT;
+
+CREATE TABLE pending_tool_calls (
+    session_id TEXT NOT NULL REFERENCES pending_turns (session_id) ON DELETE CASCADE,
+    position   INTEGER NOT NULL,
+    call_id    TEXT NOT NULL,
+    name       TEXT NOT NULL,
+    arguments  TEXT NOT NULL,
+    PRIMARY KEY (session_id, call_id),
+    UNIQUE (session_id, position)
+) STRICT;
+
+CREATE TABLE pending_approvals (
+    session_id TEXT NOT NULL REFERENCES pending_turns (session_id) ON DELETE CASCADE,
+    position   INTEGER NOT NULL,
+    call_id    TEXT NOT NULL,
+    name       TEXT NOT NULL,
+    arguments  TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (session_id, call_id),
+    UNIQUE (session_id, position)
+) STRICT;
+"#,
+];
+
+/// The schema version this build writes: the number of migrations.
+pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+fn user_version(conn: &Connection) -> rusqlite::Result<i64> {
+    conn.query_row("PRAGMA user_version", [], |row| row.get(0))
+}
+
+/// Brings the database up to the last of `migrations` (in Sift,
+/// [`MIGRATIONS`], so [`SCHEMA_VERSION`]), one transaction per migration.
+/// Each transaction re-reads the version under the write lock, so two
+/// processes opening a fresh file at once apply each migration once. A
+/// migration that fails leaves the file at the version before it.
+pub(crate) fn migrate(conn: &mut Connection, path: &Path, migrations: &[&str]) -> Result<()> {
+    let supported = migrations.len() as i64;
+    let newer = |found| StoreError::NewerSchema {
+        path: path.to_path_buf(),
+        found,
+        supported,
+    };
+    let found = user_version(conn)?;
+    if found > supported {
+        return Err(newer(found));
+    }
+    if found == supported {
+        return Ok(());
+    }
+    for (index, sql) in migrations.iter().enumerate() {
+        let version = index as i64 + 1;
+        let failed = |source| StoreError::Migration { version, source };
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(failed)?;
+        let current = user_version(&tx).map_err(failed)?;
+        if current > supported {
+            return Err(newer(current));
+        }
+        if current >= version {
+            continue;
+        }
+        tx.execute_batch(sql).map_err(failed)?;
+        tx.pragma_update(None, "user_version", version)
+            .map_err(failed)?;
+        tx.commit().map_err(failed)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tables(conn: &Connection) -> Vec<String> {
+        let mut stmt = conn
+            .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
+            .unwrap();
+        stmt.query_map([], |row| row.get(0))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap()
+    }
+
+    #[test]
+    fn migrations_apply_in_order_once_each() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        let path = Path::new(":memory:");
+        let list = [
+            "CREATE TABLE a (x INTEGER) STRICT;",
+            "CREATE TABLE b (y INTEGER) STRICT;",
+        ];
+        migrate(&mut conn, path, &list[..1]).unwrap();
+        assert_eq!(user_version(&conn).unwrap(), 1);
+        assert_eq!(tables(&conn), ["a"]);
+        migrate(&mut conn, path, &list).unwrap();
+        assert_eq!(user_version(&conn).unwrap(), 2);
+        assert_eq!(tables(&conn), ["a", "b"]);
+        // Again: nothing to do, nothing runs twice.
+        migrate(&mut conn, path, &list).unwrap();
+        assert_eq!(user_version(&conn).unwrap(), 2);
+    }
+
+    #[test]
+    fn a_failing_migration_leaves_the_version_before_it() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        let path = Path::new(":memory:");
+        let list = [
+            "CREATE TABLE a (x INTEGER) STRICT;",
+            "CREATE TABLE b (y INTEGER) STRICT; CREATE TABLE c (z INTEGER) STRICT; NOT SQL;",
+        ];
+        let err = migrate(&mut conn, path, &list).unwrap_err();
+        assert!(
+            matches!(err, StoreError::Migration { version: 2, .. }),
+            "{err:?}"
+        );
+        assert!(
+            err.to_string()
+                .starts_with("migrating the database to schema version 2 failed: ")
+        );
+        assert_eq!(user_version(&conn).unwrap(), 1);
+        assert_eq!(tables(&conn), ["a"]);
+    }
+
+    #[test]
+    fn a_newer_version_is_refused() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.pragma_update(None, "user_version", 3).unwrap();
+        let err = migrate(&mut conn, Path::new("x.db"), &["SELECT 1;", "SELECT 1;"]).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                StoreError::NewerSchema {
+                    found: 3,
+                    supported: 2,
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+        assert_eq!(user_version(&conn).unwrap(), 3);
+    }
+
+    #[test]
+    fn sift_migrations_end_at_the_schema_version() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        migrate(&mut conn, Path::new(":memory:"), MIGRATIONS).unwrap();
+        assert_eq!(user_version(&conn).unwrap(), SCHEMA_VERSION);
+    }
+}
