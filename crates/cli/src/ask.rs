@@ -2,51 +2,19 @@
 
 use std::io::Write;
 
-use clap::{Args, ValueEnum};
-use sift_core::{AskRequest, ProviderChoice, ProviderSettings};
+use clap::Args;
+use sift_core::AskRequest;
 
 use crate::Failure;
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum ProviderArg {
-    Openai,
-    Anthropic,
-    Local,
-}
-
-impl From<ProviderArg> for ProviderChoice {
-    fn from(arg: ProviderArg) -> Self {
-        match arg {
-            ProviderArg::Openai => Self::OpenAi,
-            ProviderArg::Anthropic => Self::Anthropic,
-            ProviderArg::Local => Self::Local,
-        }
-    }
-}
+use crate::model_args::ModelArgs;
 
 #[derive(Debug, Args)]
 pub struct AskArgs {
-    /// The provider [default: $SIFT_PROVIDER, else local].
-    #[arg(long, value_enum)]
-    provider: Option<ProviderArg>,
-    /// The server's base URL [default: $SIFT_BASE_URL, else the provider's].
-    #[arg(long)]
-    base_url: Option<String>,
-    /// The model; repeat to fall back to the next on failure (then the
-    /// reply is not streamed) [default: $SIFT_MODEL].
-    #[arg(long = "model")]
-    models: Vec<String>,
+    #[command(flatten)]
+    model: ModelArgs,
     /// A system message sent before the prompt.
     #[arg(long)]
     system: Option<String>,
-    /// The environment variable that holds the API key [default:
-    /// OPENAI_API_KEY or ANTHROPIC_API_KEY, then SIFT_API_KEY].
-    #[arg(long)]
-    api_key_env: Option<String>,
-    /// The OS keychain account that holds the API key (see `sift key`)
-    /// [default: the provider's name].
-    #[arg(long)]
-    api_key_account: Option<String>,
     /// Print the reply when it is complete instead of as it arrives.
     #[arg(long)]
     no_stream: bool,
@@ -56,13 +24,8 @@ pub struct AskArgs {
 
 pub async fn run(args: AskArgs) -> Result<(), Failure> {
     let request = AskRequest {
-        provider: ProviderSettings {
-            provider: args.provider.map(Into::into),
-            base_url: args.base_url,
-            api_key_env: args.api_key_env,
-            api_key_account: args.api_key_account,
-        },
-        models: args.models,
+        provider: args.model.provider_settings(),
+        models: args.model.models.clone(),
         system: args.system,
         prompt: args.prompt,
         stream: !args.no_stream,

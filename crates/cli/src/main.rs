@@ -1,7 +1,10 @@
 //! `sift`: Sift's engine on the command line.
 
 mod ask;
+mod call;
 mod key;
+mod model_args;
+mod read;
 
 use std::process::ExitCode;
 
@@ -14,6 +17,9 @@ use clap::{Parser, Subcommand};
     about = "Turn documents into typed data with language models"
 )]
 struct Cli {
+    /// The database file [default: $SIFT_DB, else sift.db in the data directory].
+    #[arg(long, global = true, value_name = "PATH")]
+    db: Option<std::path::PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -22,9 +28,20 @@ struct Cli {
 enum Command {
     /// Send one prompt to a model and print the reply.
     Ask(ask::AskArgs),
+    /// Run a structured call: a prompt, a tool loop, an answer validated
+    /// against a JSON Schema. Exit 0 completed, 1 failed, 3 turn-limited.
+    Call(call::CallArgs),
+    /// Show or list recorded structured calls.
+    #[command(subcommand)]
+    Calls(call::CallsCommand),
+    /// Revise a structured call with a correction.
+    Revise(call::ReviseArgs),
     /// Store or remove an API key in the OS keychain.
     #[command(subcommand)]
     Key(key::KeyCommand),
+    /// Show exactly what a model would receive for some files: the text,
+    /// then a line per image (refusals exit 1 as `error (document): ...`).
+    Read(read::ReadArgs),
 }
 
 /// How a command ended. Exit codes: 0 success, 1 failure, 2 usage error.
@@ -34,6 +51,8 @@ pub enum Failure {
     Failed { category: String, message: String },
     /// Printed as `error: MESSAGE`; exit 2.
     Usage(String),
+    /// Printed as `error: MESSAGE`; exit `code` (e.g. 3, turn-limited).
+    Exit { code: u8, message: String },
 }
 
 impl From<sift_core::CoreError> for Failure {
@@ -67,6 +86,10 @@ fn main() -> ExitCode {
         match cli.command {
             Command::Ask(args) => ask::run(args).await,
             Command::Key(command) => key::run(command),
+            Command::Call(args) => call::run(args, cli.db.as_deref()).await,
+            Command::Calls(command) => call::calls(command, cli.db.as_deref()),
+            Command::Revise(args) => call::revise(args, cli.db.as_deref()).await,
+            Command::Read(args) => read::run(args),
         }
     });
     match result {
@@ -85,6 +108,10 @@ fn report(failure: Failure) -> ExitCode {
         Failure::Usage(message) => {
             eprintln!("error: {message}");
             ExitCode::from(2)
+        }
+        Failure::Exit { code, message } => {
+            eprintln!("error: {message}");
+            ExitCode::from(code)
         }
     }
 }

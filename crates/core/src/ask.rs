@@ -33,21 +33,11 @@ impl AskRequest {
     /// The models to try: those given, else `SIFT_MODEL`, else the local
     /// server's model when the provider is local.
     pub fn resolved_models(&self) -> Result<Vec<String>, CoreError> {
-        if !self.models.is_empty() {
-            return Ok(self.models.clone());
+        crate::ModelSelection {
+            provider: self.provider.clone(),
+            models: self.models.clone(),
         }
-        if let Some(model) = std::env::var("SIFT_MODEL")
-            .ok()
-            .filter(|m| !m.trim().is_empty())
-        {
-            return Ok(vec![model]);
-        }
-        match self.provider.choice() {
-            ProviderChoice::Local => Ok(vec![LOCAL_DEFAULT_MODEL.to_owned()]),
-            other => Err(CoreError::Usage(format!(
-                "no model given for provider {other}: pass --model or set SIFT_MODEL"
-            ))),
-        }
+        .resolved_models()
     }
 
     fn messages(&self) -> Vec<Message> {

@@ -1,4 +1,6 @@
+use sift_engine::SchemaError;
 use sift_llm::{ErrorCategory, LlmError, local_server::LocalServerError};
+use sift_store::StoreError;
 
 /// Every error the API surface returns. `category` and `code` give callers
 /// something stable to branch on; the message is for people.
@@ -13,6 +15,16 @@ pub enum CoreError {
     LocalServer(#[from] LocalServerError),
     #[error("{0}")]
     Keychain(String),
+    #[error("storage: {0}")]
+    Store(#[from] StoreError),
+    #[error("invalid schema: {0}")]
+    Schema(#[from] SchemaError),
+    /// A session, call or other record that does not exist.
+    #[error("{0}")]
+    NotFound(String),
+    /// A new message while tool calls are pending (seed 003).
+    #[error("tool results are required first for: {}", ids.join(", "))]
+    ToolResultsRequired { ids: Vec<String> },
 }
 
 impl CoreError {
@@ -21,6 +33,10 @@ impl CoreError {
             Self::Llm(e) => e.category,
             Self::Usage(_) | Self::LocalServer(_) => ErrorCategory::Other,
             Self::Keychain(_) => ErrorCategory::Auth,
+            Self::Store(_)
+            | Self::Schema(_)
+            | Self::NotFound(_)
+            | Self::ToolResultsRequired { .. } => ErrorCategory::Other,
         }
     }
 
@@ -31,6 +47,10 @@ impl CoreError {
             Self::Usage(_) => "usage",
             Self::LocalServer(_) => "local_server",
             Self::Keychain(_) => "keychain",
+            Self::Store(_) => "store",
+            Self::Schema(_) => "schema",
+            Self::NotFound(_) => "not_found",
+            Self::ToolResultsRequired { .. } => "tool_results_required",
             Self::Llm(e) => e.category.as_str(),
         }
     }

@@ -4,14 +4,22 @@
 //! returns [`CoreError`] with a stable code.
 
 mod ask;
+pub mod calls;
+pub mod convert;
 mod error;
 pub mod keychain;
 mod local;
+pub mod models;
 pub mod paths;
 pub mod provider;
+pub mod storage;
 
 pub use ask::{AskOutcome, AskRequest, LOCAL_DEFAULT_MODEL, ask};
 pub use error::CoreError;
 pub use local::{LocalServerHandle, ensure_local_server};
+pub use models::{Engines, ModelSelection};
 pub use provider::{ProviderChoice, ProviderSettings};
+pub use sift_engine as engine;
 pub use sift_llm as llm;
+pub use sift_store as store;
+pub use storage::open_store;

@@ -4,6 +4,8 @@
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
 mod ask;
+mod call;
+mod read;
 
 use std::process::Output;
 

@@ -1,0 +1,62 @@
+//! The flags that choose a provider and models, shared by every command
+//! that calls a model.
+
+use clap::{Args, ValueEnum};
+use sift_core::{ModelSelection, ProviderChoice, ProviderSettings};
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ProviderArg {
+    Openai,
+    Anthropic,
+    Local,
+}
+
+impl From<ProviderArg> for ProviderChoice {
+    fn from(arg: ProviderArg) -> Self {
+        match arg {
+            ProviderArg::Openai => Self::OpenAi,
+            ProviderArg::Anthropic => Self::Anthropic,
+            ProviderArg::Local => Self::Local,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ModelArgs {
+    /// The provider [default: $SIFT_PROVIDER, else local].
+    #[arg(long, value_enum)]
+    pub provider: Option<ProviderArg>,
+    /// The server's base URL [default: $SIFT_BASE_URL, else the provider's].
+    #[arg(long)]
+    pub base_url: Option<String>,
+    /// The model; repeat to fall back to the next on failure [default:
+    /// $SIFT_MODEL].
+    #[arg(long = "model")]
+    pub models: Vec<String>,
+    /// The environment variable that holds the API key [default:
+    /// OPENAI_API_KEY or ANTHROPIC_API_KEY, then SIFT_API_KEY].
+    #[arg(long)]
+    pub api_key_env: Option<String>,
+    /// The OS keychain account that holds the API key (see `sift key`)
+    /// [default: the provider's name].
+    #[arg(long)]
+    pub api_key_account: Option<String>,
+}
+
+impl ModelArgs {
+    pub fn provider_settings(&self) -> ProviderSettings {
+        ProviderSettings {
+            provider: self.provider.map(Into::into),
+            base_url: self.base_url.clone(),
+            api_key_env: self.api_key_env.clone(),
+            api_key_account: self.api_key_account.clone(),
+        }
+    }
+
+    pub fn selection(&self) -> ModelSelection {
+        ModelSelection {
+            provider: self.provider_settings(),
+            models: self.models.clone(),
+        }
+    }
+}

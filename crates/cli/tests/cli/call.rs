@@ -1,0 +1,283 @@
+use std::path::PathBuf;
+
+use serde_json::{Value, json};
+use sift_scripted_server::{Reply, Script, ScriptedServer};
+use sift_store::{NewSession, Store};
+
+use crate::{run, sift, stderr, stdout};
+
+/// A fresh database and schema file for one test.
+struct Scratch {
+    dir: PathBuf,
+}
+
+impl Scratch {
+    fn new(name: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("sift-cli-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let schema = json!({
+            "type": "object",
+            "properties": {"number": {"type": "string"}, "total": {"type": "number"}},
+            "required": ["number", "total"],
+        });
+        std::fs::write(dir.join("invoice.json"), schema.to_string()).unwrap();
+        Self { dir }
+    }
+
+    fn db(&self) -> String {
+        self.dir.join("sift.db").display().to_string()
+    }
+
+    fn schema(&self) -> String {
+        self.dir.join("invoice.json").display().to_string()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn call_args<'a>(scratch: &'a Scratch, server: &'a ScriptedServer) -> Vec<String> {
+    vec![
+        "--db".into(),
+        scratch.db(),
+        "call".into(),
+        "--schema".into(),
+        scratch.schema(),
+        "--kind".into(),
+        "invoice".into(),
+        "--provider".into(),
+        "openai".into(),
+        "--base-url".into(),
+        server.openai_base_url(),
+        "--model".into(),
+        "m".into(),
+    ]
+}
+
+fn json_line(text: &str) -> Value {
+    assert!(
+        text.ends_with('\n') && text.matches('\n').count() == 1,
+        "not one line: {text:?}"
+    );
+    serde_json::from_str(text).unwrap()
+}
+
+#[tokio::test]
+async fn a_completed_call_prints_its_answer_and_is_recorded() {
+    let scratch = Scratch::new("completed");
+    let server = ScriptedServer::start(
+        Script::new().with(
+            "m",
+            [
+                Reply::tool_call("submit_output", json!({"total": 12.5, "number": "INV-7"}))
+                    .usage(30, 8),
+            ],
+        ),
+    )
+    .await
+    .unwrap();
+    let mut args = call_args(&scratch, &server);
+    args.extend(["--prompt".into(), "Invoice INV-7, 12.50".into()]);
+    let output = run(sift().args(&args)).await;
+    assert_eq!(stderr(&output), "");
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(stdout(&output), "{\"number\":\"INV-7\",\"total\":12.5}\n");
+    assert_eq!(
+        server.requests()[0].body["messages"],
+        json!([{"role": "user", "content": "Invoice INV-7, 12.50"}])
+    );
+
+    let list =
+        run(sift().args(["--db", &scratch.db(), "calls", "list", "--kind", "invoice"])).await;
+    let summary = json_line(&stdout(&list));
+    let id = summary["id"].as_str().unwrap().to_owned();
+    assert!(id.starts_with("call_"));
+    assert_eq!(
+        summary,
+        json!({
+            "id": id, "kind": "invoice", "status": "completed",
+            "output": {"number": "INV-7", "total": 12.5},
+            "error": null, "error_category": null,
+            "tokens": {"input": 30, "output": 8},
+            "parent": null, "session": null, "metadata": {},
+        })
+    );
+    let shown = json_line(&stdout(
+        &run(sift().args(["--db", &scratch.db(), "calls", "show", &id])).await,
+    ));
+    assert_eq!(shown["engine_type"], json!("openai"));
+    assert_eq!(shown["request"]["model"], json!("m"));
+    let transcript = shown["transcript"].as_array().unwrap();
+    assert_eq!(transcript.len(), 3, "{transcript:?}");
+    assert_eq!(transcript[0]["role"], json!("user"));
+    assert_eq!(
+        transcript[2],
+        json!({"role": "tool", "parts": [{"type": "tool_result", "call_id": "call_1", "content": "Output accepted.", "is_error": false}]})
+    );
+}
+
+#[tokio::test]
+async fn failed_and_turn_limited_calls_exit_1_and_3() {
+    let scratch = Scratch::new("failing");
+    let server = ScriptedServer::start(Script::new().with(
+        "m",
+        [
+            Reply::fault(401, r#"{"error":{"message":"bad key"}}"#),
+            Reply::text("plain"),
+            Reply::text("plain"),
+        ],
+    ))
+    .await
+    .unwrap();
+    let mut args = call_args(&scratch, &server);
+    args.extend(["--prompt".into(), "x".into(), "--json".into()]);
+    let output = run(sift().args(&args)).await;
+    assert_eq!(output.status.code(), Some(1));
+    let summary = json_line(&stdout(&output));
+    assert_eq!(
+        (summary["status"].clone(), summary["error_category"].clone()),
+        (json!("failed"), json!("auth"))
+    );
+    assert_eq!(
+        stderr(&output),
+        format!(
+            "error (auth): call {} failed: HTTP 401: bad key\n",
+            summary["id"].as_str().unwrap()
+        )
+    );
+
+    let mut args = call_args(&scratch, &server);
+    args.extend([
+        "--prompt".into(),
+        "x".into(),
+        "--max-turns".into(),
+        "2".into(),
+    ]);
+    let output = run(sift().args(&args)).await;
+    assert_eq!(output.status.code(), Some(3));
+    assert_eq!(stdout(&output), "");
+    assert!(
+        stderr(&output).ends_with("is turn_limited: no valid output within 2 turns\n"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[tokio::test]
+async fn a_standalone_revision_replays_the_transcript_plus_the_correction() {
+    let scratch = Scratch::new("revise");
+    let server = ScriptedServer::start(Script::new().with(
+        "m",
+        [
+            Reply::tool_call("submit_output", json!({"number": "INV-7", "total": 12.5})),
+            Reply::tool_call("submit_output", json!({"number": "INV-7", "total": 15})),
+        ],
+    ))
+    .await
+    .unwrap();
+    let mut args = call_args(&scratch, &server);
+    args.extend(["--prompt".into(), "Invoice INV-7".into(), "--json".into()]);
+    let first = json_line(&stdout(&run(sift().args(&args)).await));
+    let parent = first["id"].as_str().unwrap();
+
+    let output = run(sift().args([
+        "--db",
+        &scratch.db(),
+        "revise",
+        parent,
+        "The total is 15.",
+        "--json",
+        "--provider",
+        "openai",
+        "--base-url",
+        &server.openai_base_url(),
+        "--model",
+        "m",
+    ]))
+    .await;
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let revised = json_line(&stdout(&output));
+    assert_eq!(revised["parent"], json!(parent));
+    assert_eq!(revised["output"], json!({"number": "INV-7", "total": 15}));
+    let replay = server.requests()[1].body["messages"].clone();
+    assert_eq!(
+        replay[0],
+        json!({"role": "user", "content": "Invoice INV-7"})
+    );
+    assert_eq!(
+        replay[2],
+        json!({"role": "tool", "tool_call_id": "call_1", "content": "Output accepted."})
+    );
+    assert_eq!(
+        replay[3],
+        json!({"role": "user", "content": "The total is 15."})
+    );
+    assert_eq!(replay.as_array().unwrap().len(), 4);
+}
+
+#[tokio::test]
+async fn a_call_in_a_session_writes_its_turn_and_a_hidden_text_answer() {
+    let scratch = Scratch::new("session");
+    let store = Store::open(scratch.db()).unwrap();
+    let session = store
+        .create_session(NewSession {
+            system_prompt: Some("You work for ACME.".into()),
+            ..NewSession::default()
+        })
+        .unwrap();
+    let server = ScriptedServer::start(Script::new().with(
+        "m",
+        [
+            Reply::tool_call("submit_output", json!({"number": "A-1", "total": 1})),
+            Reply::tool_call("submit_output", json!({"number": "A-2", "total": 2})),
+        ],
+    ))
+    .await
+    .unwrap();
+    for prompt in ["first invoice", "second invoice"] {
+        let mut args = call_args(&scratch, &server);
+        args.extend([
+            "--prompt".into(),
+            prompt.into(),
+            "--session".into(),
+            session.id.clone(),
+            "--system".into(),
+            "Read invoices.".into(),
+        ]);
+        let output = run(sift().args(&args)).await;
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    }
+    // The second turn sees the first (but not its hidden copy of the answer),
+    // and both system prompts for this turn only.
+    assert_eq!(
+        server.requests()[1].body["messages"],
+        json!([
+            {"role": "system", "content": "You work for ACME.\n\nRead invoices."},
+            {"role": "user", "content": "first invoice"},
+            {"role": "assistant", "content": null, "tool_calls": [{"id": "call_1", "type": "function",
+                "function": {"name": "submit_output", "arguments": "{\"number\":\"A-1\",\"total\":1}"}}]},
+            {"role": "tool", "tool_call_id": "call_1", "content": "Output accepted."},
+            {"role": "user", "content": "second invoice"},
+        ])
+    );
+    let messages = store.messages(&session.id).unwrap();
+    assert_eq!(messages.len(), 8);
+    assert!(messages[3].hidden && !messages[2].hidden);
+    assert_eq!(
+        messages[3].parts,
+        json!([{"type": "text", "text": "{\"number\":\"A-1\",\"total\":1}"}])
+    );
+    let calls = store.calls_in_session(&session.id).unwrap();
+    assert_eq!(calls.len(), 2);
+    let spans: Vec<(Option<i64>, Option<i64>)> =
+        calls.iter().map(|c| (c.first_seq, c.last_seq)).collect();
+    assert!(
+        spans.contains(&(Some(1), Some(4))) && spans.contains(&(Some(5), Some(8))),
+        "{spans:?}"
+    );
+    assert!(calls.iter().all(|c| c.transcript.is_none()));
+}

@@ -1,0 +1,374 @@
+//! Structured calls as the API surface runs them: on the chosen models,
+//! standalone or as a turn of a session, recorded in the store only once
+//! they have finished (completed or finally failed), and revisable.
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+use sift_engine::{
+    CallOutcome, CallStatus, ContextSettings, Engine, OutputSchema, StructuredCallSpec,
+    initial_transcript, run_structured_call,
+};
+use sift_llm::{Message, Part, Role};
+use sift_store::{
+    CallStatus as StoredStatus, NewMessage, NewStructuredCall, PendingGuard, Store, StructuredCall,
+    TurnWrite,
+};
+
+use crate::convert::{from_stored, to_new_message, transcript_from_value, transcript_value};
+use crate::error::CoreError;
+use crate::models::ModelSelection;
+
+pub const DEFAULT_KIND: &str = "call";
+pub const DEFAULT_MAX_TURNS: u32 = 10;
+
+#[derive(Debug, Clone)]
+pub struct CallRequest {
+    pub selection: ModelSelection,
+    pub kind: String,
+    pub system: Option<String>,
+    /// The answer's JSON Schema; without one the answer is JSON text.
+    pub schema: Option<Value>,
+    pub prompt: String,
+    /// Parts that go with the prompt (file contents, images), before it.
+    pub attachments: Vec<Part>,
+    pub max_turns: u32,
+    /// Run as a turn of this session.
+    pub session: Option<String>,
+    pub context: ContextSettings,
+}
+
+impl CallRequest {
+    pub fn new(selection: ModelSelection, prompt: impl Into<String>) -> Self {
+        Self {
+            selection,
+            kind: DEFAULT_KIND.to_owned(),
+            system: None,
+            schema: None,
+            prompt: prompt.into(),
+            attachments: Vec::new(),
+            max_turns: DEFAULT_MAX_TURNS,
+            session: None,
+            context: ContextSettings::default(),
+        }
+    }
+}
+
+fn spec_for(
+    kind: &str,
+    system: Option<&str>,
+    schema: Option<&Value>,
+    max_turns: u32,
+) -> Result<StructuredCallSpec, CoreError> {
+    let mut spec = StructuredCallSpec::new(kind, system.unwrap_or_default());
+    spec.max_turns = max_turns.max(1);
+    if let Some(schema) = schema {
+        spec.response_schema = Some(Arc::new(OutputSchema::new(schema.clone())?));
+    }
+    Ok(spec)
+}
+
+fn user_message(attachments: &[Part], prompt: &str) -> Message {
+    let mut parts = attachments.to_vec();
+    parts.push(Part::Text {
+        text: prompt.to_owned(),
+    });
+    Message {
+        role: Role::User,
+        parts,
+    }
+}
+
+/// Runs a structured call and records it.
+pub async fn run_call(store: &Store, request: &CallRequest) -> Result<StructuredCall, CoreError> {
+    let spec = spec_for(
+        &request.kind,
+        request.system.as_deref(),
+        request.schema.as_ref(),
+        request.max_turns,
+    )?;
+    let recorded = json!({
+        "prompt": request.prompt,
+        "schema": request.schema,
+        "max_turns": spec.max_turns,
+    });
+    let user = user_message(&request.attachments, &request.prompt);
+    match &request.session {
+        None => {
+            let transcript = initial_transcript(&spec, user).await;
+            standalone(
+                store,
+                &request.selection,
+                &request.context,
+                &spec,
+                transcript,
+                recorded,
+                None,
+            )
+            .await
+        }
+        Some(session) => in_session(store, request, &spec, session, user, recorded, None).await,
+    }
+}
+
+/// Revises a call with a correction: a standalone call replays its
+/// transcript plus the correction on the same engine type; a call in a
+/// session adds another structured turn there. Either way the new call's
+/// parent is `id`.
+pub async fn revise_call(
+    store: &Store,
+    id: &str,
+    correction: &str,
+    selection: &ModelSelection,
+    context: &ContextSettings,
+) -> Result<StructuredCall, CoreError> {
+    let parent = store
+        .get_call(id)?
+        .ok_or_else(|| CoreError::NotFound(format!("no call {id}")))?;
+    let schema = parent
+        .request
+        .get("schema")
+        .filter(|s| !s.is_null())
+        .cloned();
+    let max_turns = parent
+        .request
+        .get("max_turns")
+        .and_then(Value::as_u64)
+        .map_or(DEFAULT_MAX_TURNS, |n| n as u32);
+    let spec = spec_for(
+        &parent.kind,
+        parent.system_prompt.as_deref(),
+        schema.as_ref(),
+        max_turns,
+    )?;
+    let recorded = json!({"prompt": correction, "schema": schema, "max_turns": spec.max_turns, "revises": parent.id});
+    if let Some(session) = &parent.session_id {
+        let request = CallRequest {
+            selection: selection.clone(),
+            kind: parent.kind.clone(),
+            system: parent.system_prompt.clone(),
+            schema,
+            prompt: correction.to_owned(),
+            attachments: Vec::new(),
+            max_turns: spec.max_turns,
+            session: Some(session.clone()),
+            context: context.clone(),
+        };
+        let user = Message::user(correction);
+        return in_session(
+            store,
+            &request,
+            &spec,
+            session,
+            user,
+            recorded,
+            Some(parent.id.clone()),
+        )
+        .await;
+    }
+    let mut transcript = match &parent.transcript {
+        Some(value) => transcript_from_value(value)?,
+        None => {
+            return Err(CoreError::Usage(format!(
+                "call {id} has no transcript to replay"
+            )));
+        }
+    };
+    transcript.push(Message::user(correction));
+    standalone(
+        store,
+        selection,
+        context,
+        &spec,
+        transcript,
+        recorded,
+        Some(parent),
+    )
+    .await
+}
+
+async fn standalone(
+    store: &Store,
+    selection: &ModelSelection,
+    context: &ContextSettings,
+    spec: &StructuredCallSpec,
+    transcript: Vec<Message>,
+    recorded: Value,
+    parent: Option<StructuredCall>,
+) -> Result<StructuredCall, CoreError> {
+    let engines = selection.engines(context).await?;
+    if let Some(parent) = &parent {
+        same_engine_type(parent, &engines.engines)?;
+    }
+    let ran = run_on_engines(&engines.engines, spec, transcript).await;
+    engines.release().await;
+    let (engine, outcome) = ran?;
+    let mut row = row_for(spec, &engine, &outcome, recorded);
+    row.parent_id = parent.map(|p| p.id);
+    row.transcript = Some(transcript_value(&outcome.transcript));
+    Ok(store.insert_standalone_call(row)?)
+}
+
+async fn in_session(
+    store: &Store,
+    request: &CallRequest,
+    spec: &StructuredCallSpec,
+    session_id: &str,
+    user: Message,
+    recorded: Value,
+    parent_id: Option<String>,
+) -> Result<StructuredCall, CoreError> {
+    let session = store
+        .get_session(session_id)?
+        .ok_or_else(|| CoreError::NotFound(format!("no session {session_id}")))?;
+    if let Some(pending) = store.pending_turn(session_id)? {
+        return Err(CoreError::ToolResultsRequired {
+            ids: pending.pending_ids(),
+        });
+    }
+    // The spec's system prompt joins the session's for this turn only.
+    let system: Vec<&str> = [
+        session.system_prompt.as_deref(),
+        Some(spec.system_prompt.as_str()),
+    ]
+    .into_iter()
+    .flatten()
+    .filter(|s| !s.trim().is_empty())
+    .collect();
+    let mut transcript = Vec::new();
+    if !system.is_empty() {
+        transcript.push(Message::system(system.join("\n\n")));
+    }
+    for message in store.messages(session_id)?.iter().filter(|m| !m.hidden) {
+        let message = from_stored(message)?;
+        if message.role != Role::System {
+            transcript.push(message);
+        }
+    }
+    let history_len = transcript.len();
+    transcript.push(user);
+    let engines = request.selection.engines(&request.context).await?;
+    let ran = run_on_engines(&engines.engines, spec, transcript).await;
+    engines.release().await;
+    let (engine, outcome) = ran?;
+
+    let mut messages: Vec<NewMessage> = outcome.transcript[history_len..]
+        .iter()
+        .map(to_new_message)
+        .collect();
+    if let Some(output) = &outcome.output {
+        // Chat views and history tools see the answer as text; the copy is
+        // hidden from the model, so its history does not teach it to
+        // answer in plain text.
+        messages
+            .push(NewMessage::text(sift_store::Role::Assistant, canonical_json(output)).hidden());
+    }
+    let mut row = row_for(spec, &engine, &outcome, recorded);
+    row.parent_id = parent_id;
+    let mut write = TurnWrite::new(session_id);
+    write.guard = PendingGuard::Absent;
+    write.messages = messages;
+    write.call = Some(row);
+    let commit = store.commit_turn(write)?;
+    commit
+        .call
+        .ok_or_else(|| CoreError::Usage("the call was not recorded".to_owned()))
+}
+
+fn same_engine_type(parent: &StructuredCall, engines: &[Engine]) -> Result<(), CoreError> {
+    let Some(wanted) = parent.engine_type.as_deref() else {
+        return Ok(());
+    };
+    match engines.first() {
+        Some(engine) if engine.engine_type != wanted => Err(CoreError::Usage(format!(
+            "call {} ran on an {wanted} engine; revise it with an {wanted} provider",
+            parent.id
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Tries each model in turn until one completes; the last outcome stands.
+async fn run_on_engines(
+    engines: &[Engine],
+    spec: &StructuredCallSpec,
+    transcript: Vec<Message>,
+) -> Result<(Engine, CallOutcome), CoreError> {
+    let mut last = None;
+    for engine in engines {
+        let outcome = run_structured_call(engine, spec, transcript.clone()).await;
+        let done = outcome.status == CallStatus::Completed;
+        last = Some((engine.clone(), outcome));
+        if done {
+            break;
+        }
+    }
+    last.ok_or_else(|| CoreError::Usage("no model to run the call on".to_owned()))
+}
+
+fn row_for(
+    spec: &StructuredCallSpec,
+    engine: &Engine,
+    outcome: &CallOutcome,
+    request: Value,
+) -> NewStructuredCall {
+    let status = match outcome.status {
+        CallStatus::Completed => StoredStatus::Completed,
+        CallStatus::Failed => StoredStatus::Failed,
+        CallStatus::TurnLimited => StoredStatus::TurnLimited,
+    };
+    let mut request = request;
+    request["model"] = json!(engine.model);
+    let mut row = NewStructuredCall::new(spec.kind.clone(), status, request);
+    row.response = outcome
+        .transcript
+        .iter()
+        .rev()
+        .find(|m| m.role == Role::Assistant)
+        .and_then(|m| serde_json::to_value(m).ok());
+    row.output = outcome.output.clone();
+    row.input_tokens = outcome.usage.input_tokens;
+    row.output_tokens = outcome.usage.output_tokens;
+    row.error = outcome.error.clone();
+    row.error_category = outcome.error_category.map(|c| c.as_str().to_owned());
+    row.metadata = Value::Object(outcome.metadata.clone());
+    row.system_prompt = (!spec.system_prompt.is_empty()).then(|| spec.system_prompt.clone());
+    row.engine_type = Some(engine.engine_type.clone());
+    row
+}
+
+/// One line of JSON with keys sorted, at every depth.
+pub fn canonical_json(value: &Value) -> String {
+    fn sorted(value: &Value) -> Value {
+        match value {
+            Value::Object(map) => {
+                let mut keys: Vec<&String> = map.keys().collect();
+                keys.sort();
+                Value::Object(
+                    keys.into_iter()
+                        .map(|k| (k.clone(), sorted(&map[k])))
+                        .collect(),
+                )
+            }
+            Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
+            other => other.clone(),
+        }
+    }
+    sorted(value).to_string()
+}
+
+/// The summary of a call that `sift call --json` and `sift calls list` print.
+pub fn call_summary(call: &StructuredCall) -> Value {
+    json!({
+        "id": call.id,
+        "kind": call.kind,
+        "status": call.status,
+        "output": call.output,
+        "error": call.error,
+        "error_category": call.error_category,
+        "tokens": {"input": call.input_tokens, "output": call.output_tokens},
+        "parent": call.parent_id,
+        "session": call.session_id,
+        "metadata": call.metadata,
+    })
+}

@@ -1,0 +1,92 @@
+//! The files a model reads with a prompt: named by path or glob, read once
+//! each in the order named, checked against the limits before any request,
+//! and assembled into the last user message.
+//!
+//! ```text
+//! resolve_files(specs, working_dir) -> paths
+//! read_documents(&paths, &ReadOptions) -> Documents      (all refusals happen here)
+//! attach(&mut messages, &documents)                      (text ahead of the last user message, images after it)
+//! ```
+//!
+//! # Kinds
+//!
+//! - Text (`.txt .md .csv .tsv .json .jsonl .yaml .yml .xml .html .htm .log`):
+//!   decoded from UTF-8, UTF-8 or UTF-16 with a byte-order mark, or
+//!   Shift_JIS, detected from the bytes; line ends become `\n`.
+//! - Word (`.docx`): a paragraph a line; a table a row a line, its cells
+//!   separated by ` | ` (a cell's paragraphs joined by a space).
+//! - Excel (`.xlsx .xlsm`): each sheet introduced by a `--- sheet NAME ---`
+//!   line, then a row a line, cells separated by ` | `; numbers formatted as
+//!   their number format shows them, dates as ISO 8601 (`2024-03-01`,
+//!   `2024-03-01T08:30:00`, `08:30:00`), error cells as Excel shows them
+//!   (`#DIV/0!`); a merged cell's value repeated in every cell it covers.
+//! - PDF (PDFium): page by page. A page with no visible text of its own (a
+//!   scan) is rendered to an image whose long edge is at most 1568 px; any
+//!   invisible text it holds (an OCR layer) follows its marker.
+//! - Images (PNG, JPEG, GIF first frame, WebP): EXIF orientation applied,
+//!   scaled down to a long edge of 1568 px, re-encoded compactly (JPEG, or
+//!   PNG when the image has transparency or PNG is smaller).
+//!
+//! # The block format (stable)
+//!
+//! Each file becomes one block; blocks are separated by a blank line and
+//! go, followed by a blank line, ahead of the text of the last user message:
+//!
+//! ```text
+//! <file name="notes.txt">
+//! the file's text
+//! </file>
+//!
+//! <file name="invoice.pdf">
+//! --- page 1 ---
+//! text of page 1
+//! --- page 2: image 1 ---
+//! </file>
+//!
+//! <file name="receipt.png">
+//! [Image 2 is receipt.png.]
+//! </file>
+//!
+//! Read the invoice and give its number.
+//! ```
+//!
+//! `name` is the file's name without its directory, with `&`, `"`, `<` and
+//! `>` escaped as XML entities. Images are numbered from 1 in the order
+//! named, across all files; they are attached to the same message after its
+//! text, in that order. A file without text has an empty block
+//! (`<file name="empty.txt">\n</file>`).
+//!
+//! # Limits
+//!
+//! See [`Limits`]: a file over 50 MB, more than 1,000,000 characters of
+//! text (the files' own text, not the markers) or more than 50 images in
+//! total are refused, as are other kinds of files, encrypted PDFs without
+//! a password and corrupt files. Zip entries, image dimensions, PDF page
+//! counts and PDF reading time are bounded.
+//!
+//! # PDFium
+//!
+//! [`pdfium_library_candidates`] lists where the library is looked for:
+//! `SIFT_PDFIUM` (a file or a directory), beside the running executable,
+//! then `DATA_DIR/lib/libpdfium.so`.
+
+mod assemble;
+mod docx;
+mod error;
+mod imaging;
+mod numfmt;
+mod pdf;
+mod read;
+mod resolve;
+mod text;
+mod xlsx;
+mod zipguard;
+
+pub use assemble::{attach, block_name, render_text};
+pub use error::DocumentError;
+pub use pdf::pdfium_library_candidates;
+pub use read::{
+    Content, DocImage, Document, Documents, Kind, Limits, Page, ReadOptions, default_data_dir,
+    kind_of, read_documents,
+};
+pub use resolve::resolve_files;

@@ -1,0 +1,273 @@
+//! PDFs, read with PDFium: page by page.
+//!
+//! A page's text is PDFium's text for the page. A page with no visible
+//! text of its own (a scan; text drawn invisibly, such as an OCR layer,
+//! does not count) but with something drawn on it is rendered to an image
+//! whose long edge is 1568 px (or less: at most 300 dpi). A page with
+//! nothing on it stays a page without text.
+//!
+//! PDFium is not thread-safe, so its calls are serialized; a rendered
+//! page is encoded on a second thread while PDFium renders the next one.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock, mpsc};
+use std::time::Instant;
+
+use pdfium_render::prelude::*;
+
+use crate::imaging::encode_compact;
+use crate::read::Budget;
+use crate::text::normalize_newlines;
+use crate::{DocumentError, Page, ReadOptions, default_data_dir};
+
+/// The smallest page side PDFium can show anything on: a side under one
+/// point (0.35 mm) is a malformed page box, not a page.
+const MIN_PAGE_POINTS: f32 = 1.0;
+
+/// The highest resolution a page is rendered at, in dots per inch.
+const MAX_DPI: f32 = 300.0;
+
+static PDFIUM: OnceLock<Pdfium> = OnceLock::new();
+static BINDING: Mutex<()> = Mutex::new(());
+
+fn library_name() -> String {
+    Pdfium::pdfium_platform_library_name()
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Where PDFium is looked for, in order: `options.pdfium_library`; then
+/// `SIFT_PDFIUM` (a file, or a directory holding `libpdfium.so`) when it is
+/// set, and nothing else; otherwise beside the running executable, then
+/// `DATA_DIR/lib/libpdfium.so`.
+pub fn pdfium_library_candidates(options: &ReadOptions) -> Vec<PathBuf> {
+    let mut candidates = Vec::new();
+    if let Some(path) = &options.pdfium_library {
+        candidates.push(path.clone());
+    }
+    if let Some(value) = std::env::var_os("SIFT_PDFIUM").filter(|v| !v.is_empty()) {
+        let path = PathBuf::from(value);
+        candidates.push(if path.is_dir() {
+            path.join(library_name())
+        } else {
+            path
+        });
+        return candidates;
+    }
+    if let Some(dir) = std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.parent().map(Path::to_path_buf))
+    {
+        candidates.push(dir.join(library_name()));
+    }
+    candidates.push(install_dir(options).join(library_name()));
+    candidates
+}
+
+fn install_dir(options: &ReadOptions) -> PathBuf {
+    options
+        .data_dir
+        .clone()
+        .unwrap_or_else(default_data_dir)
+        .join("lib")
+}
+
+/// PDFium, bound on first use.
+fn pdfium(options: &ReadOptions) -> Result<&'static Pdfium, String> {
+    if let Some(pdfium) = PDFIUM.get() {
+        return Ok(pdfium);
+    }
+    let _guard = BINDING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(pdfium) = PDFIUM.get() {
+        return Ok(pdfium);
+    }
+    let mut tried = Vec::new();
+    for candidate in pdfium_library_candidates(options) {
+        if !candidate.is_file() {
+            tried.push(format!("no {}", candidate.display()));
+            continue;
+        }
+        match Pdfium::bind_to_library(&candidate) {
+            Ok(bindings) => return Ok(PDFIUM.get_or_init(|| Pdfium::new(bindings))),
+            Err(e) => tried.push(format!("{} cannot be loaded: {e}", candidate.display())),
+        }
+    }
+    Err(tried.join("; "))
+}
+
+pub fn read(
+    path: &Path,
+    name: &str,
+    bytes: &[u8],
+    options: &ReadOptions,
+    budget: &mut Budget,
+) -> Result<Vec<Page>, DocumentError> {
+    let limits = &options.limits;
+    let pdfium = pdfium(options).map_err(|detail| DocumentError::PdfiumMissing {
+        path: path.to_path_buf(),
+        detail,
+        install_dir: install_dir(options),
+    })?;
+    let document = pdfium
+        .load_pdf_from_byte_slice(bytes, options.pdf_password.as_deref())
+        .map_err(|e| match e {
+            PdfiumError::PdfiumLibraryInternalError(PdfiumInternalError::PasswordError) => {
+                DocumentError::Encrypted {
+                    path: path.to_path_buf(),
+                    reason: if options.pdf_password.is_some() {
+                        "the PDF is encrypted and the password given does not open it".into()
+                    } else {
+                        "the PDF is encrypted and no password was given".into()
+                    },
+                }
+            }
+            PdfiumError::PdfiumLibraryInternalError(PdfiumInternalError::SecurityError) => {
+                DocumentError::Encrypted {
+                    path: path.to_path_buf(),
+                    reason: "the PDF uses an encryption PDFium does not support".into(),
+                }
+            }
+            PdfiumError::PdfiumLibraryInternalError(PdfiumInternalError::FormatError) => {
+                DocumentError::corrupt(path, "not a valid PDF (PDFium cannot parse it)")
+            }
+            other => DocumentError::corrupt(path, format_args!("not a valid PDF ({other})")),
+        })?;
+    let pages = document.pages();
+    let count = usize::try_from(pages.len()).unwrap_or(0);
+    if count == 0 {
+        return Err(DocumentError::corrupt(path, "the PDF has no pages"));
+    }
+    if count > limits.max_pdf_pages {
+        return Err(DocumentError::bound(
+            path,
+            format_args!(
+                "the PDF has {count} pages, over the limit of {} pages",
+                limits.max_pdf_pages
+            ),
+        ));
+    }
+    let started = Instant::now();
+    let edge = limits.max_image_edge;
+    std::thread::scope(|scope| {
+        let (to_encoder, rendered) = mpsc::channel::<(usize, image::DynamicImage)>();
+        let encoder = scope.spawn(move || {
+            rendered
+                .into_iter()
+                .map(|(index, image)| {
+                    (
+                        index,
+                        encode_compact(image, format!("{name} page {}", index + 1), None),
+                    )
+                })
+                .collect::<Vec<_>>()
+        });
+        let mut out = Vec::with_capacity(count);
+        for (index, page) in pages.iter().enumerate() {
+            if started.elapsed() >= limits.max_pdf_time {
+                return Err(DocumentError::bound(
+                    path,
+                    format_args!(
+                        "reading the PDF took longer than {} seconds (stopped at page {})",
+                        limits.max_pdf_time.as_secs(),
+                        index + 1
+                    ),
+                ));
+            }
+            let page_error = |e: PdfiumError| {
+                DocumentError::corrupt(
+                    path,
+                    format_args!("page {} cannot be read ({e})", index + 1),
+                )
+            };
+            let (width, height) = (page.width().value, page.height().value);
+            if !(width >= MIN_PAGE_POINTS && height >= MIN_PAGE_POINTS) {
+                return Err(DocumentError::corrupt(
+                    path,
+                    format_args!(
+                        "page {} is {width:.1} x {height:.1} points, too small to show anything (a malformed page)",
+                        index + 1
+                    ),
+                ));
+            }
+            let text_page = page.text().map_err(page_error)?;
+            let text = clean_text(&text_page.all());
+            let visible = has_visible_text(&text_page);
+            drop(text_page);
+            budget.take_chars(path, &text)?;
+            if !visible && !page.objects().is_empty() {
+                budget.take_image(path)?;
+                let image = render(&page, edge).map_err(page_error)?;
+                // The encoder only stops early when this thread has.
+                let _ = to_encoder.send((index, image));
+            }
+            out.push(Page {
+                number: index + 1,
+                text,
+                image: None,
+            });
+        }
+        drop(to_encoder);
+        let encoded = encoder
+            .join()
+            .map_err(|_| DocumentError::corrupt(path, "encoding a rendered page failed"))?;
+        for (index, image) in encoded {
+            out[index].image = Some(image);
+        }
+        Ok(out)
+    })
+}
+
+/// Whether the page has a character drawn visibly (not whitespace, not in
+/// an invisible or clip-only text rendering mode).
+fn has_visible_text(text: &PdfPageText<'_>) -> bool {
+    text.chars().iter().any(|c| {
+        c.unicode_char()
+            .is_some_and(|ch| !ch.is_whitespace() && !ch.is_control())
+            && !matches!(
+                c.render_mode(),
+                Ok(PdfPageTextRenderMode::Invisible | PdfPageTextRenderMode::InvisibleClipping)
+            )
+    })
+}
+
+/// PDFium's text with `\n` line ends, no NUL or form-feed characters, and
+/// no whitespace at the end of lines or of the page.
+fn clean_text(text: &str) -> String {
+    let text = normalize_newlines(text.replace(['\0', '\u{c}'], ""));
+    let mut out = String::with_capacity(text.len());
+    for line in text.split('\n') {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(line.trim_end());
+    }
+    out.trim_end().trim_start_matches('\n').to_string()
+}
+
+/// The page rendered with its long edge at `edge` pixels, or at 300 dpi
+/// when that is smaller.
+fn render(page: &PdfPage<'_>, edge: u32) -> Result<image::DynamicImage, PdfiumError> {
+    let (width_pt, height_pt) = (page.width().value.max(1.0), page.height().value.max(1.0));
+    let dpi_edge = (width_pt.max(height_pt) * MAX_DPI / 72.0).round() as u32;
+    let limit = edge.min(dpi_edge.max(1));
+    let (w, h) = fit_points(width_pt, height_pt, limit);
+    let config = PdfRenderConfig::new()
+        .set_target_size(w as Pixels, h as Pixels)
+        .render_form_data(true);
+    page.render_with_config(&config)?.as_image()
+}
+
+/// The pixel size of a `width`×`height` point page with its long edge at `long` pixels.
+fn fit_points(width: f32, height: f32, long: u32) -> (u32, u32) {
+    let scale = long as f32 / width.max(height);
+    let w = ((width * scale).round() as u32).clamp(1, long);
+    let h = ((height * scale).round() as u32).clamp(1, long);
+    // The long side is exactly `long`.
+    if width >= height {
+        (long, h)
+    } else {
+        (w, long)
+    }
+}
