@@ -9,7 +9,7 @@ use sift_core::calls::{
     CallRequest, DEFAULT_KIND, DEFAULT_MAX_TURNS, call_summary, canonical_json, revise_call,
     run_call,
 };
-use sift_core::engine::ContextSettings;
+use sift_core::config::load_config;
 use sift_core::open_store;
 use sift_core::store::{CallStatus, StructuredCall};
 
@@ -73,18 +73,20 @@ pub async fn run(args: CallArgs, db: Option<&Path>) -> Result<(), Failure> {
     request.max_turns = args.max_turns;
     request.session = args.session;
     request.schema = args.schema.as_deref().map(read_schema).transpose()?;
+    request.context = load_config(None)?.context;
     let call = run_call(&store, &request).await?;
     finish(&call, args.json)
 }
 
 pub async fn revise(args: ReviseArgs, db: Option<&Path>) -> Result<(), Failure> {
     let store = open_store(db)?;
+    let context = load_config(None)?.context;
     let call = revise_call(
         &store,
         &args.id,
         &args.text,
         &args.model.selection(),
-        &ContextSettings::default(),
+        &context,
     )
     .await?;
     finish(&call, args.json)

@@ -2,9 +2,12 @@
 
 mod ask;
 mod call;
+mod chat;
 mod key;
 mod model_args;
 mod read;
+mod session;
+mod turn;
 
 use std::process::ExitCode;
 
@@ -42,6 +45,17 @@ enum Command {
     /// Show exactly what a model would receive for some files: the text,
     /// then a line per image (refusals exit 1 as `error (document): ...`).
     Read(read::ReadArgs),
+    /// Create a session, or print its messages.
+    #[command(subcommand)]
+    Session(session::SessionCommand),
+    /// One model call of a host-owned turn: a new message, or the results
+    /// of the pending tool calls. Prints `{"content", "pending", "signals"}`.
+    Turn(turn::TurnArgs),
+    /// One chat turn on a session: the reply is streamed to stdout. With
+    /// several `--model`s, a session whose model choice is "auto" offers a
+    /// refused turn to the next one, in order; other sessions use the
+    /// first. Exit 1 on failure (nothing stored), 3 at the turn limit.
+    Chat(chat::ChatArgs),
 }
 
 /// How a command ended. Exit codes: 0 success, 1 failure, 2 usage error.
@@ -90,6 +104,9 @@ fn main() -> ExitCode {
             Command::Calls(command) => call::calls(command, cli.db.as_deref()),
             Command::Revise(args) => call::revise(args, cli.db.as_deref()).await,
             Command::Read(args) => read::run(args),
+            Command::Session(command) => session::run(command, cli.db.as_deref()),
+            Command::Turn(args) => turn::run(args, cli.db.as_deref()).await,
+            Command::Chat(args) => chat::run(args, cli.db.as_deref()).await,
         }
     });
     match result {

@@ -15,6 +15,8 @@ pub enum CoreError {
     LocalServer(#[from] LocalServerError),
     #[error("{0}")]
     Keychain(String),
+    #[error("configuration: {0}")]
+    Config(String),
     #[error("storage: {0}")]
     Store(#[from] StoreError),
     #[error("invalid schema: {0}")]
@@ -25,6 +27,9 @@ pub enum CoreError {
     /// A new message while tool calls are pending (seed 003).
     #[error("tool results are required first for: {}", ids.join(", "))]
     ToolResultsRequired { ids: Vec<String> },
+    /// A new chat message while tool calls wait for the user's approval.
+    #[error("the user must first approve or deny: {}", ids.join(", "))]
+    ApprovalRequired { ids: Vec<String> },
 }
 
 impl CoreError {
@@ -33,10 +38,12 @@ impl CoreError {
             Self::Llm(e) => e.category,
             Self::Usage(_) | Self::LocalServer(_) => ErrorCategory::Other,
             Self::Keychain(_) => ErrorCategory::Auth,
-            Self::Store(_)
+            Self::Config(_)
+            | Self::Store(_)
             | Self::Schema(_)
             | Self::NotFound(_)
-            | Self::ToolResultsRequired { .. } => ErrorCategory::Other,
+            | Self::ToolResultsRequired { .. }
+            | Self::ApprovalRequired { .. } => ErrorCategory::Other,
         }
     }
 
@@ -48,9 +55,11 @@ impl CoreError {
             Self::LocalServer(_) => "local_server",
             Self::Keychain(_) => "keychain",
             Self::Store(_) => "store",
+            Self::Config(_) => "config",
             Self::Schema(_) => "schema",
             Self::NotFound(_) => "not_found",
             Self::ToolResultsRequired { .. } => "tool_results_required",
+            Self::ApprovalRequired { .. } => "approval_required",
             Self::Llm(e) => e.category.as_str(),
         }
     }

@@ -5,6 +5,8 @@
 
 mod ask;
 pub mod calls;
+pub mod chat;
+pub mod config;
 pub mod convert;
 mod error;
 pub mod keychain;
@@ -13,6 +15,7 @@ pub mod models;
 pub mod paths;
 pub mod provider;
 pub mod storage;
+pub mod turns;
 
 pub use ask::{AskOutcome, AskRequest, LOCAL_DEFAULT_MODEL, ask};
 pub use error::CoreError;
@@ -23,3 +26,6 @@ pub use sift_engine as engine;
 pub use sift_llm as llm;
 pub use sift_store as store;
 pub use storage::open_store;
+pub use turns::{
+    HostToolResult, PendingCall, TurnRequest, TurnResult, host_turn, new_session, session_messages,
+};

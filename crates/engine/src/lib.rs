@@ -5,13 +5,25 @@
 //! - [`tool`]: the [`Tool`] trait that built-in tools and workflow DAGs implement.
 //! - [`schema`]: answer schemas, checked, compiled once, with path-led errors.
 //! - [`context`]: the tool-result and image windows.
+//! - [`host_turn`]: [`run_host_turn`], one model call of a turn whose tools the host runs.
+//! - [`chat`]: [`run_chat_turn`], a streamed chat turn whose tools run here, with approvals
+//!   and refusal fallback across a tier of models.
 
+pub mod chat;
 pub mod context;
+pub mod host_turn;
 pub mod schema;
 pub mod structured;
 pub mod tool;
 
+pub use chat::{
+    ChatEvent, ChatInput, ChatOutcome, ChatTurn, DEFAULT_MAX_ITERATIONS, DENIED_TOOL_CALL,
+    SuspendedChat, run_chat_turn,
+};
 pub use context::{ContextSettings, EngineContext, build_context};
+pub use host_turn::{
+    HostTurn, HostTurnError, SignalExtractor, TurnInput, TurnOutcome, pending_calls, run_host_turn,
+};
 pub use schema::{OutputSchema, SchemaError};
 pub use structured::{
     ANSWER_TOOL, CallOutcome, CallStatus, Engine, StructuredCallSpec, initial_transcript,

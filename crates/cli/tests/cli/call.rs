@@ -281,3 +281,25 @@ async fn a_call_in_a_session_writes_its_turn_and_a_hidden_text_answer() {
     );
     assert!(calls.iter().all(|c| c.transcript.is_none()));
 }
+
+#[tokio::test]
+async fn the_configuration_file_is_read_and_its_mistakes_named() {
+    let scratch = Scratch::new("config");
+    let config = scratch.dir.join("config.toml");
+    std::fs::write(&config, "[context]\nTOOL_RESULTS_IN_CONTEXT = \"all\"\n").unwrap();
+    let server = ScriptedServer::start(Script::new()).await.unwrap();
+    let mut args = call_args(&scratch, &server);
+    args.extend(["--prompt".into(), "x".into()]);
+    let output = run(sift().args(&args).env("SIFT_CONFIG", &config)).await;
+    assert_eq!(output.status.code(), Some(1));
+    let message = stderr(&output);
+    assert!(
+        message.starts_with(&format!(
+            "error (other): configuration: {}: ",
+            config.display()
+        )),
+        "{message}"
+    );
+    assert!(message.contains("TOOL_RESULTS_IN_CONTEXT"), "{message}");
+    assert!(server.requests().is_empty());
+}

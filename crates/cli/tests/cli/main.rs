@@ -6,6 +6,7 @@
 mod ask;
 mod call;
 mod read;
+mod turn;
 
 use std::process::Output;
 
@@ -26,6 +27,11 @@ pub fn sift() -> Command {
     ] {
         command.env_remove(var);
     }
+    // Nor their configuration file.
+    command.env(
+        "SIFT_CONFIG",
+        std::env::temp_dir().join("sift-tests-no-config.toml"),
+    );
     command.kill_on_drop(true);
     command
 }

@@ -3,7 +3,9 @@
 //! one against the real llama.cpp server (ignored by default).
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
+mod chat;
 mod context;
+mod host_turn;
 mod real_peer;
 mod structured;
 

@@ -1,0 +1,77 @@
+//! The API surface against the scripted model server on loopback and a
+//! real SQLite file in a temporary folder: the exact requests, the events,
+//! and the rows left in the file.
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
+
+mod chat;
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use sift_core::{ModelSelection, ProviderChoice, ProviderSettings};
+use sift_scripted_server::ScriptedServer;
+
+/// A folder removed when dropped.
+#[derive(Debug)]
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    pub fn new(name: &str) -> TempDir {
+        static COUNTER: AtomicU32 = AtomicU32::new(0);
+        let unique = format!(
+            "sift-core-{name}-{}-{}-{}",
+            std::process::id(),
+            sift_core::store::now_ms(),
+            COUNTER.fetch_add(1, Ordering::Relaxed)
+        );
+        let path = std::env::temp_dir().join(unique);
+        std::fs::create_dir_all(&path).unwrap();
+        TempDir(path)
+    }
+
+    /// `sift.db` in the folder.
+    pub fn db(&self) -> PathBuf {
+        self.0.join("sift.db")
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The scripted server's models, by name, with no API key (and so no
+/// keychain lookup) and none of the developer's settings.
+pub fn selection(server: &ScriptedServer, models: &[&str]) -> ModelSelection {
+    ModelSelection {
+        provider: ProviderSettings {
+            provider: Some(ProviderChoice::OpenAi),
+            base_url: Some(server.openai_base_url()),
+            api_key_env: Some("SIFT_CORE_TESTS_NO_KEY".into()),
+            api_key_account: None,
+        },
+        models: models.iter().map(|m| (*m).to_owned()).collect(),
+    }
+}
+
+/// Rows of a table, read with a connection of its own (as another process
+/// would).
+pub fn count(db: &Path, table: &str) -> i64 {
+    let store = sift_core::store::Store::open(db).unwrap();
+    match table {
+        "messages" => store
+            .list_sessions()
+            .unwrap()
+            .iter()
+            .map(|s| store.messages(&s.id).unwrap().len() as i64)
+            .sum(),
+        "pending_turns" => store
+            .list_sessions()
+            .unwrap()
+            .iter()
+            .filter(|s| store.pending_turn(&s.id).unwrap().is_some())
+            .count() as i64,
+        other => panic!("no count for {other}"),
+    }
+}
