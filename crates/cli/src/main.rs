@@ -104,7 +104,7 @@ fn main() -> ExitCode {
             Command::Calls(command) => call::calls(command, cli.db.as_deref()),
             Command::Revise(args) => call::revise(args, cli.db.as_deref()).await,
             Command::Read(args) => read::run(args),
-            Command::Session(command) => session::run(command, cli.db.as_deref()),
+            Command::Session(command) => session::run(command, cli.db.as_deref()).await,
             Command::Turn(args) => turn::run(args, cli.db.as_deref()).await,
             Command::Chat(args) => chat::run(args, cli.db.as_deref()).await,
         }

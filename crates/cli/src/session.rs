@@ -1,13 +1,17 @@
-//! `sift session new|show`.
+//! `sift session new|show|compact`.
 
 use std::io::Write;
 use std::path::Path;
 
 use clap::Subcommand;
 use serde_json::Value;
+use sift_core::calls::{CallRequest, call_summary, canonical_json};
+use sift_core::config::load_config;
+use sift_core::history::compact_session;
 use sift_core::{new_session, open_store, session_messages};
 
 use crate::Failure;
+use crate::model_args::ModelArgs;
 
 #[derive(Debug, Subcommand)]
 pub enum SessionCommand {
@@ -19,9 +23,20 @@ pub enum SessionCommand {
     },
     /// Print a session's messages, one line of JSON each, in order.
     Show { id: String },
+    /// Summarise all but the newest messages with a structured call of kind
+    /// `compaction`; the summary then stands in for them in every request
+    /// (the stored messages stay). Prints the call's summary line.
+    Compact {
+        id: String,
+        /// How many of the newest messages stay as they are.
+        #[arg(long, default_value_t = 4)]
+        keep: usize,
+        #[command(flatten)]
+        model: ModelArgs,
+    },
 }
 
-pub fn run(command: SessionCommand, db: Option<&Path>) -> Result<(), Failure> {
+pub async fn run(command: SessionCommand, db: Option<&Path>) -> Result<(), Failure> {
     let store = open_store(db)?;
     let mut output = String::new();
     match command {
@@ -35,6 +50,27 @@ pub fn run(command: SessionCommand, db: Option<&Path>) -> Result<(), Failure> {
                 let row = serde_json::to_value(&message).unwrap_or(Value::Null);
                 output.push_str(&row.to_string());
                 output.push('\n');
+            }
+        }
+        SessionCommand::Compact { id, keep, model } => {
+            let mut request = CallRequest::new(model.selection(), String::new());
+            request.context = load_config(None)?.context;
+            let call = compact_session(&store, &id, keep, &request).await?;
+            output.push_str(&canonical_json(&call_summary(&call)));
+            output.push('\n');
+            if call.status != sift_core::store::CallStatus::Completed {
+                let _ = std::io::stdout().lock().write_all(output.as_bytes());
+                return Err(Failure::Failed {
+                    category: call
+                        .error_category
+                        .clone()
+                        .unwrap_or_else(|| "other".into()),
+                    message: format!(
+                        "compaction {} failed: {}",
+                        call.id,
+                        call.error.as_deref().unwrap_or("no summary")
+                    ),
+                });
             }
         }
     }

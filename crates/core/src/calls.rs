@@ -15,8 +15,9 @@ use sift_store::{
     TurnWrite,
 };
 
-use crate::convert::{from_stored, to_new_message, transcript_from_value, transcript_value};
+use crate::convert::{to_new_message, transcript_from_value, transcript_value};
 use crate::error::CoreError;
+use crate::history::model_history;
 use crate::models::ModelSelection;
 
 pub const DEFAULT_KIND: &str = "call";
@@ -196,17 +197,62 @@ async fn standalone(
     recorded: Value,
     parent: Option<StructuredCall>,
 ) -> Result<StructuredCall, CoreError> {
+    let row = standalone_row(
+        selection,
+        context,
+        spec,
+        transcript,
+        recorded,
+        parent.as_ref(),
+    )
+    .await?;
+    Ok(store.insert_standalone_call(row)?)
+}
+
+/// Runs a standalone call and returns its row without recording it: for
+/// calls that a caller records its own way (compaction records its row in
+/// the session it summarises).
+pub async fn run_call_unrecorded(request: &CallRequest) -> Result<NewStructuredCall, CoreError> {
+    let spec = spec_for(
+        &request.kind,
+        request.system.as_deref(),
+        request.schema.as_ref(),
+        request.max_turns,
+    )?;
+    let recorded =
+        json!({"prompt": request.prompt, "schema": request.schema, "max_turns": spec.max_turns});
+    let transcript =
+        initial_transcript(&spec, user_message(&request.attachments, &request.prompt)).await;
+    standalone_row(
+        &request.selection,
+        &request.context,
+        &spec,
+        transcript,
+        recorded,
+        None,
+    )
+    .await
+}
+
+async fn standalone_row(
+    selection: &ModelSelection,
+    context: &ContextSettings,
+    spec: &StructuredCallSpec,
+    transcript: Vec<Message>,
+    recorded: Value,
+    parent: Option<&StructuredCall>,
+) -> Result<NewStructuredCall, CoreError> {
     let engines = selection.engines(context).await?;
-    if let Some(parent) = &parent {
+    if let Some(parent) = parent {
         same_engine_type(parent, &engines.engines)?;
     }
     let ran = run_on_engines(&engines.engines, spec, transcript).await;
     engines.release().await;
     let (engine, outcome) = ran?;
     let mut row = row_for(spec, &engine, &outcome, recorded);
-    row.parent_id = parent.map(|p| p.id);
+    row.parent_id = parent.map(|p| p.id.clone());
     row.transcript = Some(transcript_value(&outcome.transcript));
-    Ok(store.insert_standalone_call(row)?)
+    Ok(row)
 }
 
 async fn in_session(
@@ -239,12 +285,12 @@ async fn in_session(
     if !system.is_empty() {
         transcript.push(Message::system(system.join("\n\n")));
     }
-    for message in store.messages(session_id)?.iter().filter(|m| !m.hidden) {
-        let message = from_stored(message)?;
-        if message.role != Role::System {
-            transcript.push(message);
-        }
-    }
+    // The session's own system messages are replaced by the combined prompt.
+    transcript.extend(
+        model_history(store, session_id)?
+            .into_iter()
+            .filter(|m| m.role != Role::System),
+    );
     let history_len = transcript.len();
     transcript.push(user);
     let engines = request.selection.engines(&request.context).await?;

@@ -9,6 +9,7 @@ pub mod chat;
 pub mod config;
 pub mod convert;
 mod error;
+pub mod history;
 pub mod keychain;
 mod local;
 pub mod models;

@@ -31,7 +31,7 @@ use sift_store::{
     PendingToolCall, PendingTurn, Session, Store, StoreError, TurnWrite,
 };
 
-use crate::convert::{from_stored, to_new_message, transcript_from_value, transcript_value};
+use crate::convert::{to_new_message, transcript_from_value, transcript_value};
 use crate::error::CoreError;
 use crate::models::ModelSelection;
 
@@ -166,12 +166,8 @@ pub async fn host_turn(store: &Store, request: TurnRequest) -> Result<TurnResult
     let session = store
         .get_session(&session_id)?
         .ok_or_else(|| not_found(&session_id))?;
-    let history = store
-        .messages(&session_id)?
-        .iter()
-        .filter(|m| !m.hidden)
-        .map(from_stored)
-        .collect::<Result<Vec<Message>, CoreError>>()?;
+    // Hidden copies left out, compacted messages replaced by their summary.
+    let history = crate::history::model_history(store, &session_id)?;
     let pending = store.pending_turn(&session_id)?;
     let (guard, transcript, tools) = match (&pending, &input) {
         (None, _) => (PendingGuard::Absent, Vec::new(), tools),

@@ -303,3 +303,85 @@ async fn the_configuration_file_is_read_and_its_mistakes_named() {
     assert!(message.contains("TOOL_RESULTS_IN_CONTEXT"), "{message}");
     assert!(server.requests().is_empty());
 }
+
+#[tokio::test]
+async fn a_compaction_summary_stands_in_for_the_older_messages() {
+    let scratch = Scratch::new("compact");
+    let store = Store::open(scratch.db()).unwrap();
+    let session = store.create_session(NewSession::default()).unwrap();
+    let server = ScriptedServer::start(
+        Script::new()
+            .with(
+                "m",
+                [
+                    Reply::tool_call("submit_output", json!({"number": "A-1", "total": 1})),
+                    Reply::tool_call("submit_output", json!({"number": "A-2", "total": 2})),
+                    Reply::tool_call("submit_output", json!({"number": "A-3", "total": 3})),
+                ],
+            )
+            .with(
+                "s",
+                [Reply::tool_call(
+                    "submit_output",
+                    json!({"summary": "Invoice A-1 was read: total 1."}),
+                )],
+            ),
+    )
+    .await
+    .unwrap();
+    let turn = |prompt: &str| {
+        let mut args = call_args(&scratch, &server);
+        args.extend([
+            "--prompt".into(),
+            prompt.into(),
+            "--session".into(),
+            session.id.clone(),
+        ]);
+        args
+    };
+    for prompt in ["first invoice", "second invoice"] {
+        assert_eq!(run(sift().args(turn(prompt))).await.status.code(), Some(0));
+    }
+    let output = run(sift().args([
+        "--db",
+        &scratch.db(),
+        "session",
+        "compact",
+        &session.id,
+        "--keep",
+        "3",
+        "--provider",
+        "openai",
+        "--base-url",
+        &server.openai_base_url(),
+        "--model",
+        "s",
+    ]))
+    .await;
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let summary = json_line(&stdout(&output));
+    assert_eq!(summary["kind"], json!("compaction"));
+    assert_eq!(summary["session"], json!(session.id));
+    assert_eq!(summary["metadata"]["covers_through_seq"], json!(3));
+    let asked = server.requests()[2].body["messages"].clone();
+    assert_eq!(
+        asked[1]["content"],
+        json!(
+            "[user] first invoice\n[assistant] calls submit_output({\"number\":\"A-1\",\"total\":1})\n[tool] result: Output accepted.\n"
+        )
+    );
+
+    assert_eq!(
+        run(sift().args(turn("third invoice"))).await.status.code(),
+        Some(0)
+    );
+    let messages = server.requests()[3].body["messages"].clone();
+    assert_eq!(
+        messages[0],
+        json!({"role": "user", "content": "Summary of the earlier part of this conversation, which is no longer shown:\nInvoice A-1 was read: total 1."})
+    );
+    assert_eq!(messages[1]["content"], json!("second invoice"));
+    assert_eq!(messages.as_array().unwrap().len(), 5);
+    // The stored messages stay: 3 turns of 4, the hidden answer copies included.
+    assert_eq!(store.messages(&session.id).unwrap().len(), 12);
+}
