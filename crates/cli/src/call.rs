@@ -32,6 +32,10 @@ pub struct CallArgs {
     /// The most model requests the call may take.
     #[arg(long, default_value_t = DEFAULT_MAX_TURNS)]
     max_turns: u32,
+    /// A file the model reads with the prompt (a path or glob; repeat for
+    /// more): text files, Word, Excel, PDF and images.
+    #[arg(long = "file", value_name = "PATH")]
+    files: Vec<String>,
     /// Run the call as a turn of this session.
     #[arg(long, value_name = "ID")]
     session: Option<String>,
@@ -74,6 +78,13 @@ pub async fn run(args: CallArgs, db: Option<&Path>) -> Result<(), Failure> {
     request.session = args.session;
     request.schema = args.schema.as_deref().map(read_schema).transpose()?;
     request.context = load_config(None)?.context;
+    if !args.files.is_empty() {
+        let working_dir = std::env::current_dir().map_err(|e| Failure::Failed {
+            category: "other".into(),
+            message: format!("no working directory: {e}"),
+        })?;
+        request.files = sift_documents::resolve_files(&args.files, &working_dir)?;
+    }
     let call = run_call(&store, &request).await?;
     finish(&call, args.json)
 }

@@ -2,14 +2,16 @@
 //! standalone or as a turn of a session, recorded in the store only once
 //! they have finished (completed or finally failed), and revisable.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
+use sift_documents::{ReadOptions, attach, read_documents};
 use sift_engine::{
     CallOutcome, CallStatus, ContextSettings, Engine, OutputSchema, StructuredCallSpec,
     initial_transcript, run_structured_call,
 };
-use sift_llm::{Message, Part, Role};
+use sift_llm::{Message, Role};
 use sift_store::{
     CallStatus as StoredStatus, NewMessage, NewStructuredCall, PendingGuard, Store, StructuredCall,
     TurnWrite,
@@ -31,8 +33,9 @@ pub struct CallRequest {
     /// The answer's JSON Schema; without one the answer is JSON text.
     pub schema: Option<Value>,
     pub prompt: String,
-    /// Parts that go with the prompt (file contents, images), before it.
-    pub attachments: Vec<Part>,
+    /// Files the model reads with the prompt, in order: their text goes
+    /// ahead of it, their images with it (see `sift_documents`).
+    pub files: Vec<PathBuf>,
     pub max_turns: u32,
     /// Run as a turn of this session.
     pub session: Option<String>,
@@ -47,7 +50,7 @@ impl CallRequest {
             system: None,
             schema: None,
             prompt: prompt.into(),
-            attachments: Vec::new(),
+            files: Vec::new(),
             max_turns: DEFAULT_MAX_TURNS,
             session: None,
             context: ContextSettings::default(),
@@ -69,15 +72,21 @@ fn spec_for(
     Ok(spec)
 }
 
-fn user_message(attachments: &[Part], prompt: &str) -> Message {
-    let mut parts = attachments.to_vec();
-    parts.push(Part::Text {
-        text: prompt.to_owned(),
-    });
-    Message {
-        role: Role::User,
-        parts,
+/// The prompt with its files: each read once, in order, before any
+/// request; a refused file fails the call before it starts.
+async fn user_message(files: &[PathBuf], prompt: &str) -> Result<Message, CoreError> {
+    let mut messages = vec![Message::user(prompt)];
+    if files.is_empty() {
+        return Ok(messages.remove(0));
     }
+    let files = files.to_vec();
+    // Reading PDFs and scaling images is CPU work: off the async threads.
+    let documents =
+        tokio::task::spawn_blocking(move || read_documents(&files, &ReadOptions::default()))
+            .await
+            .map_err(|e| CoreError::Usage(format!("reading the files stopped: {e}")))??;
+    attach(&mut messages, &documents)?;
+    Ok(messages.remove(0))
 }
 
 /// Runs a structured call and records it.
@@ -93,7 +102,7 @@ pub async fn run_call(store: &Store, request: &CallRequest) -> Result<Structured
         "schema": request.schema,
         "max_turns": spec.max_turns,
     });
-    let user = user_message(&request.attachments, &request.prompt);
+    let user = user_message(&request.files, &request.prompt).await?;
     match &request.session {
         None => {
             let transcript = initial_transcript(&spec, user).await;
@@ -150,7 +159,7 @@ pub async fn revise_call(
             system: parent.system_prompt.clone(),
             schema,
             prompt: correction.to_owned(),
-            attachments: Vec::new(),
+            files: Vec::new(),
             max_turns: spec.max_turns,
             session: Some(session.clone()),
             context: context.clone(),
@@ -222,7 +231,7 @@ pub async fn run_call_unrecorded(request: &CallRequest) -> Result<NewStructuredC
     let recorded =
         json!({"prompt": request.prompt, "schema": request.schema, "max_turns": spec.max_turns});
     let transcript =
-        initial_transcript(&spec, user_message(&request.attachments, &request.prompt)).await;
+        initial_transcript(&spec, user_message(&request.files, &request.prompt).await?).await;
     standalone_row(
         &request.selection,
         &request.context,

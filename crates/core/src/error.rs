@@ -1,3 +1,4 @@
+use sift_documents::DocumentError;
 use sift_engine::SchemaError;
 use sift_llm::{ErrorCategory, LlmError, local_server::LocalServerError};
 use sift_store::StoreError;
@@ -17,6 +18,9 @@ pub enum CoreError {
     Keychain(String),
     #[error("configuration: {0}")]
     Config(String),
+    /// A file refused before any request (kind, size, encryption, limits).
+    #[error(transparent)]
+    Document(#[from] DocumentError),
     #[error("storage: {0}")]
     Store(#[from] StoreError),
     #[error("invalid schema: {0}")]
@@ -39,6 +43,7 @@ impl CoreError {
             Self::Usage(_) | Self::LocalServer(_) => ErrorCategory::Other,
             Self::Keychain(_) => ErrorCategory::Auth,
             Self::Config(_)
+            | Self::Document(_)
             | Self::Store(_)
             | Self::Schema(_)
             | Self::NotFound(_)
@@ -56,6 +61,7 @@ impl CoreError {
             Self::Keychain(_) => "keychain",
             Self::Store(_) => "store",
             Self::Config(_) => "config",
+            Self::Document(_) => "document",
             Self::Schema(_) => "schema",
             Self::NotFound(_) => "not_found",
             Self::ToolResultsRequired { .. } => "tool_results_required",

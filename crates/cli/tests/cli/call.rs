@@ -385,3 +385,49 @@ async fn a_compaction_summary_stands_in_for_the_older_messages() {
     // The stored messages stay: 3 turns of 4, the hidden answer copies included.
     assert_eq!(store.messages(&session.id).unwrap().len(), 12);
 }
+
+#[tokio::test]
+async fn files_go_ahead_of_the_prompt_and_refused_ones_stop_the_call() {
+    let scratch = Scratch::new("files");
+    std::fs::write(
+        scratch.dir.join("note.txt"),
+        "Invoice INV-9\r\nTotal: 9.99 EUR\n",
+    )
+    .unwrap();
+    let server = ScriptedServer::start(Script::new().with(
+        "m",
+        [Reply::tool_call(
+            "submit_output",
+            json!({"number": "INV-9", "total": 9.99}),
+        )],
+    ))
+    .await
+    .unwrap();
+    let mut args = call_args(&scratch, &server);
+    let note = scratch.dir.join("note.txt").display().to_string();
+    args.extend(["--prompt".into(), "Read it.".into(), "--file".into(), note]);
+    let output = run(sift().args(&args)).await;
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(
+        server.requests()[0].body["messages"],
+        json!([{"role": "user", "content": "<file name=\"note.txt\">\nInvoice INV-9\nTotal: 9.99 EUR\n</file>\n\nRead it."}])
+    );
+
+    let mut args = call_args(&scratch, &server);
+    let missing = scratch.dir.join("missing.pdf").display().to_string();
+    args.extend([
+        "--prompt".into(),
+        "Read it.".into(),
+        "--file".into(),
+        missing.clone(),
+    ]);
+    let output = run(sift().args(&args)).await;
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).starts_with("error (document): "),
+        "{}",
+        stderr(&output)
+    );
+    assert!(stderr(&output).contains(&missing), "{}", stderr(&output));
+    assert_eq!(server.requests().len(), 1);
+}
