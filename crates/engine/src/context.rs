@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 
-use sift_llm::{Message, Part, Role};
+use sift_llm::{Message, Part, Role, ToolResult};
 
 /// A result longer than this many characters is "large".
 pub const LARGE_RESULT_CHARS: usize = 500;
@@ -120,38 +120,71 @@ fn thousands(n: usize) -> String {
     out
 }
 
-/// The messages to send, from the messages kept. One pass each way: linear
-/// in the conversation's size.
+/// The messages to send, from the messages kept. The plan (what to stub,
+/// which images to leave out) is made on the messages as they are, and only
+/// what is sent is copied, so a long session costs one pass each way and no
+/// copy of the results it leaves out.
 pub fn build_context(
     messages: &[Message],
     settings: &ContextSettings,
     engine: &EngineContext,
 ) -> Vec<Message> {
-    let mut out = messages.to_vec();
+    let mut replacements = Vec::new();
     let keep_newest = engine
         .tool_results_in_context
         .unwrap_or(settings.tool_results_in_context);
     if let Some(keep_newest) = keep_newest {
-        trim_tool_results(&mut out, keep_newest, budget(settings, engine));
+        plan_tool_results(
+            messages,
+            keep_newest,
+            budget(settings, engine),
+            &mut replacements,
+        );
     }
     if let Some(images) = settings.images_in_context {
-        trim_images(&mut out, images);
+        plan_images(messages, images, &mut replacements);
     }
-    out
+    // Both plans walk newest first; the copy below walks oldest first.
+    replacements.sort_unstable_by_key(|(at, _)| *at);
+    let mut pending = replacements.into_iter().peekable();
+    messages
+        .iter()
+        .enumerate()
+        .map(|(i, message)| Message {
+            role: message.role,
+            parts: message
+                .parts
+                .iter()
+                .enumerate()
+                .map(|(j, part)| match pending.next_if(|(at, _)| *at == (i, j)) {
+                    Some((_, replacement)) => replacement,
+                    None => part.clone(),
+                })
+                .collect(),
+        })
+        .collect()
 }
 
-fn trim_tool_results(messages: &mut [Message], keep_newest: usize, budget: Budget) {
-    let mut names: HashMap<String, String> = HashMap::new();
+/// A part to send in place of the one at (message, part).
+type Replacement = ((usize, usize), Part);
+
+fn plan_tool_results(
+    messages: &[Message],
+    keep_newest: usize,
+    budget: Budget,
+    out: &mut Vec<Replacement>,
+) {
+    let mut names: HashMap<&str, &str> = HashMap::new();
     for message in messages.iter().filter(|m| m.role == Role::Assistant) {
         for call in message.tool_calls() {
-            names.insert(call.id.clone(), call.name.clone());
+            names.insert(&call.id, &call.name);
         }
     }
     let mut kept = 0usize;
     let mut spent = 0usize;
     let mut over_budget = false;
-    for message in messages.iter_mut().rev() {
-        for part in message.parts.iter_mut().rev() {
+    for (i, message) in messages.iter().enumerate().rev() {
+        for (j, part) in message.parts.iter().enumerate().rev() {
             let Part::ToolResult(result) = part else {
                 continue;
             };
@@ -163,12 +196,7 @@ fn trim_tool_results(messages: &mut [Message], keep_newest: usize, budget: Budge
                 continue;
             }
             let cost = budget.cost(chars);
-            if kept < keep_newest {
-                kept += 1;
-                spent += cost;
-                continue;
-            }
-            if !over_budget && spent + cost <= budget.limit() {
+            if kept < keep_newest || (!over_budget && spent + cost <= budget.limit()) {
                 kept += 1;
                 spent += cost;
                 continue;
@@ -176,22 +204,29 @@ fn trim_tool_results(messages: &mut [Message], keep_newest: usize, budget: Budge
             // Once one does not fit, older ones do not go whole either:
             // the model sees an unbroken recent stretch.
             over_budget = true;
-            let name = names.get(&result.call_id).map_or("tool", String::as_str);
-            result.content = stub(name, &result.content);
+            let name = names
+                .get(result.call_id.as_str())
+                .copied()
+                .unwrap_or("tool");
+            let stubbed = ToolResult {
+                call_id: result.call_id.clone(),
+                content: stub(name, &result.content),
+                is_error: false,
+            };
+            out.push(((i, j), Part::ToolResult(stubbed)));
         }
     }
 }
 
-fn trim_images(messages: &mut [Message], keep: usize) {
+fn plan_images(messages: &[Message], keep: usize, out: &mut Vec<Replacement>) {
     let mut seen = 0usize;
-    for message in messages.iter_mut().rev() {
-        for part in message.parts.iter_mut().rev() {
+    for (i, message) in messages.iter().enumerate().rev() {
+        for (j, part) in message.parts.iter().enumerate().rev() {
             if let Part::Image(image) = part {
                 seen += 1;
                 if seen > keep {
-                    *part = Part::Text {
-                        text: format!("[an earlier image ({}) left out of context]", image.mime),
-                    };
+                    let text = format!("[an earlier image ({}) left out of context]", image.mime);
+                    out.push(((i, j), Part::Text { text }));
                 }
             }
         }
