@@ -54,7 +54,7 @@ pub async fn run(args: ChatArgs, db: Option<&Path>) -> Result<(), Failure> {
         ChatStatus::TurnLimited => Err(Failure::Exit {
             code: 3,
             message: format!(
-                "the turn reached its limit of {} model requests; it is stored",
+                "the turn reached its limit of {} model requests; what it did is stored",
                 request.max_iterations
             ),
         }),

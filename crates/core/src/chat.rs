@@ -4,9 +4,10 @@
 //!
 //! # The context
 //! As for a structured call in a session: the session's system prompt
-//! (from its row), then its messages without the hidden ones (and without
-//! stored system messages, which the row's prompt stands for), then the
-//! turn. Every request goes through the context builder.
+//! (from its row), then its messages as [`model_history`] gives them
+//! (without the hidden ones, a compacted part replaced by its summary, and
+//! without stored system messages, which the row's prompt stands for),
+//! then the turn. Every request goes through the context builder.
 //!
 //! # What is written when
 //! Each invocation ends in at most one [`Store::commit_turn`]:
@@ -52,8 +53,9 @@ use sift_store::{
     PendingTurn, Session, Store, StoreError, TurnWrite,
 };
 
-use crate::convert::{from_stored, to_new_message, transcript_from_value, transcript_value};
+use crate::convert::{to_new_message, transcript_from_value, transcript_value};
 use crate::error::CoreError;
+use crate::history::model_history;
 use crate::models::ModelSelection;
 
 /// The session model choice that lets a refused turn go to the next model.
@@ -284,7 +286,9 @@ impl Setup<'_> {
         self.commit(outcome)
     }
 
-    /// The system prompt from the session's row, then its finished turns.
+    /// The system prompt from the session's row, then its finished turns
+    /// as the model sees them (hidden copies left out, a compacted part
+    /// replaced by its summary).
     fn history(&self) -> Result<Vec<Message>, CoreError> {
         let mut history = Vec::new();
         if let Some(system) = self
@@ -295,15 +299,12 @@ impl Setup<'_> {
         {
             history.push(Message::system(system));
         }
-        for stored in self.store.messages(&self.session.id)? {
-            if stored.hidden {
-                continue;
-            }
-            let message = from_stored(&stored)?;
-            if message.role != Role::System {
-                history.push(message);
-            }
-        }
+        // Stored system messages are the row's prompt, already added.
+        history.extend(
+            model_history(self.store, &self.session.id)?
+                .into_iter()
+                .filter(|m| m.role != Role::System),
+        );
         Ok(history)
     }
 
@@ -465,7 +466,9 @@ impl<'e> Relay<'e> {
 
     fn event(&mut self, event: ChatEvent) {
         match event {
-            ChatEvent::Done { .. } | ChatEvent::ApprovalRequired { .. } | ChatEvent::Error { .. } => {
+            ChatEvent::Done { .. }
+            | ChatEvent::ApprovalRequired { .. }
+            | ChatEvent::Error { .. } => {
                 self.held.push(event);
             }
             other => (self.on_event)(other),

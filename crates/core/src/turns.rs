@@ -167,7 +167,17 @@ pub async fn host_turn(store: &Store, request: TurnRequest) -> Result<TurnResult
         .get_session(&session_id)?
         .ok_or_else(|| not_found(&session_id))?;
     // Hidden copies left out, compacted messages replaced by their summary.
-    let history = crate::history::model_history(store, &session_id)?;
+    let mut history = crate::history::model_history(store, &session_id)?;
+    // The session row holds the system prompt. A fresh session gets it as
+    // its first stored message (below, in the engine); a session that began
+    // with chat turns or structured calls, which read it from the row, has
+    // none stored, so it goes first in the request only.
+    if !history.is_empty()
+        && !history.iter().any(|m| m.role == sift_llm::Role::System)
+        && let Some(system) = session.system_prompt.as_deref().filter(|s| !s.trim().is_empty())
+    {
+        history.insert(0, Message::system(system));
+    }
     let pending = store.pending_turn(&session_id)?;
     let (guard, transcript, tools) = match (&pending, &input) {
         (None, _) => (PendingGuard::Absent, Vec::new(), tools),

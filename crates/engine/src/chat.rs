@@ -197,7 +197,8 @@ pub async fn run_chat_turn(
             .iter()
             .flat_map(|kit| kit.tools().iter().map(|t| t.spec()))
             .collect::<Vec<ToolSpec>>(),
-        max_iterations,
+        // A turn sends at least its first request.
+        max_iterations: max_iterations.max(1),
         current: 0,
         transcript: Vec::new(),
         requests: 0,
@@ -431,18 +432,18 @@ impl Run<'_, '_> {
         let Some(tool) = self.toolkits.iter().find_map(|kit| kit.find(&call.name)) else {
             return (format!("unknown tool \"{}\"", call.name), true);
         };
+        let arguments = match call.parsed_arguments() {
+            Ok(arguments) => arguments,
+            Err(e) => return (format!("the arguments are not valid JSON: {e}"), true),
+        };
         if tool.needs_approval() && !approved {
-            // run_calls never gets here; kept so that no path runs such a
-            // tool unapproved.
+            // run_calls never gets here with valid arguments; kept so that
+            // no path runs such a tool unapproved.
             return (
                 format!("tool \"{}\" needs the user's approval", call.name),
                 true,
             );
         }
-        let arguments = match call.parsed_arguments() {
-            Ok(arguments) => arguments,
-            Err(e) => return (format!("the arguments are not valid JSON: {e}"), true),
-        };
         match tool.call(arguments).await {
             Ok(output) => (output.content, false),
             Err(error) => (error.0, true),
@@ -500,9 +501,10 @@ impl Run<'_, '_> {
     }
 
     fn turn_limited(mut self) -> ChatOutcome {
+        let n = self.max_iterations;
         let message = format!(
-            "the turn reached its limit of {} model requests",
-            self.max_iterations
+            "the turn reached its limit of {n} model {}",
+            if n == 1 { "request" } else { "requests" }
         );
         self.emit(ChatEvent::Error {
             category: ErrorCategory::Other,

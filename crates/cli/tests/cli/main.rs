@@ -5,6 +5,8 @@
 
 mod ask;
 mod call;
+mod chat;
+mod crash;
 mod read;
 mod turn;
 

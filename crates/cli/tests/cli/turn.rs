@@ -492,3 +492,53 @@ async fn unknown_sessions_are_not_found() {
     );
     assert!(server.requests().is_empty());
 }
+
+#[tokio::test]
+async fn a_host_turn_after_a_chat_turn_still_sends_the_system_prompt_first() {
+    let scratch = Scratch::new("after-chat");
+    let server = ScriptedServer::start(
+        Script::new().with("m", [Reply::text("hello"), Reply::text("again")]),
+    )
+    .await
+    .unwrap();
+    let created = run(scratch
+        .sift()
+        .args(["session", "new", "--system", "Be brief."]))
+    .await;
+    let id = stdout(&created).trim().to_owned();
+    let model = [
+        "--provider",
+        "openai",
+        "--base-url",
+        &server.openai_base_url(),
+        "--model",
+        "m",
+    ];
+    let chat = run(scratch
+        .sift()
+        .args(["chat", "--session", &id, "hi"])
+        .args(model))
+    .await;
+    assert_eq!(chat.status.code(), Some(0), "{}", stderr(&chat));
+    let turn = run(scratch
+        .sift()
+        .args(["turn", "--session", &id, "--message", "and now?"])
+        .args(model))
+    .await;
+    assert_eq!(turn.status.code(), Some(0), "{}", stderr(&turn));
+    let messages = server.requests()[1].body["messages"].clone();
+    assert_eq!(
+        messages[0],
+        json!({"role": "system", "content": "Be brief."})
+    );
+    assert_eq!(messages[1], json!({"role": "user", "content": "hi"}));
+    assert_eq!(
+        messages
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["role"] == "system")
+            .count(),
+        1
+    );
+}

@@ -7,7 +7,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::{Value, json};
 use sift_core::CoreError;
-use sift_core::chat::{ApprovalRequest, ChatRequest, ChatResult, ChatStatus, chat_turn, resolve_approval};
+use sift_core::chat::{
+    ApprovalRequest, ChatRequest, ChatResult, ChatStatus, chat_turn, resolve_approval,
+};
 use sift_core::engine::{ChatEvent, FnTool, ToolOutput, Toolkit};
 use sift_core::llm::{ErrorCategory, ToolSpec, Usage};
 use sift_core::store::{NewMessage, NewSession, Role, Store, TurnWrite};
@@ -63,7 +65,10 @@ fn session(store: &Store, system: Option<&str>, model_choice: Option<&str>) -> S
         .id
 }
 
-async fn chat(store: &Store, request: &ChatRequest) -> (Result<ChatResult, CoreError>, Vec<ChatEvent>) {
+async fn chat(
+    store: &Store,
+    request: &ChatRequest,
+) -> (Result<ChatResult, CoreError>, Vec<ChatEvent>) {
     let mut events = Vec::new();
     let mut on_event = |event| events.push(event);
     let result = chat_turn(store, request, &mut on_event).await;
@@ -123,7 +128,9 @@ async fn a_completed_turn_commits_the_user_message_and_the_reply_at_once() {
             text("Sur"),
             text("e."),
             ChatEvent::Usage(usage(20, 2)),
-            ChatEvent::Done { usage: usage(20, 2) },
+            ChatEvent::Done {
+                usage: usage(20, 2)
+            },
         ]
     );
     assert_eq!(
@@ -163,8 +170,14 @@ async fn suspend(db: &std::path::Path, server: &ScriptedServer, kit: &Toolkit) -
     assert_eq!(
         events,
         vec![
-            ChatEvent::ToolCallStarted { id: "call_1".into(), name: "lookup".into() },
-            ChatEvent::ToolCallStarted { id: "call_2".into(), name: "send_mail".into() },
+            ChatEvent::ToolCallStarted {
+                id: "call_1".into(),
+                name: "lookup".into()
+            },
+            ChatEvent::ToolCallStarted {
+                id: "call_2".into(),
+                name: "send_mail".into()
+            },
             ChatEvent::Usage(usage(10, 5)),
             ChatEvent::ToolCallFinished {
                 id: "call_1".into(),
@@ -191,7 +204,10 @@ async fn suspend(db: &std::path::Path, server: &ScriptedServer, kit: &Toolkit) -
         .iter()
         .map(|a| (a.id.as_str(), a.name.as_str(), a.arguments.as_str()))
         .collect();
-    assert_eq!(approvals, [("call_2", "send_mail", "{\"to\":\"bo@example.com\"}")]);
+    assert_eq!(
+        approvals,
+        [("call_2", "send_mail", "{\"to\":\"bo@example.com\"}")]
+    );
     assert_eq!(
         pending.transcript,
         json!([
@@ -213,10 +229,17 @@ async fn suspend(db: &std::path::Path, server: &ScriptedServer, kit: &Toolkit) -
     );
 
     // A new message is refused while the call waits, before any request.
-    let (refused, events) = chat(&store, &ChatRequest::new(&id, "Hello?", selection(server, &["m"]))).await;
+    let (refused, events) = chat(
+        &store,
+        &ChatRequest::new(&id, "Hello?", selection(server, &["m"])),
+    )
+    .await;
     let refused = refused.unwrap_err();
     assert_eq!(refused.code(), "approval_required");
-    assert_eq!(refused.to_string(), "the user must first approve or deny: call_2");
+    assert_eq!(
+        refused.to_string(),
+        "the user must first approve or deny: call_2"
+    );
     assert_eq!(
         events,
         vec![ChatEvent::Error {
@@ -275,7 +298,9 @@ async fn an_approval_resumes_the_turn_from_a_reopened_store_and_commits_it_whole
             },
             text("Mailed."),
             ChatEvent::Usage(usage(30, 2)),
-            ChatEvent::Done { usage: usage(30, 2) },
+            ChatEvent::Done {
+                usage: usage(30, 2)
+            },
         ]
     );
     assert_eq!(
@@ -369,7 +394,10 @@ async fn a_failed_resume_writes_nothing_and_the_approval_still_waits() {
     request.toolkits = vec![kit];
     let (result, events) = resolve(&store, &request).await;
     let error = result.unwrap_err();
-    assert_eq!((error.code(), error.to_string().as_str()), ("model", "HTTP 400: bad request"));
+    assert_eq!(
+        (error.code(), error.to_string().as_str()),
+        ("model", "HTTP 400: bad request")
+    );
     assert_eq!(
         events.last(),
         Some(&ChatEvent::Error {
@@ -410,7 +438,10 @@ async fn a_failed_turn_writes_nothing_and_a_retry_adds_the_turn_once() {
     );
     assert_eq!(count(&dir.db(), "messages"), 0);
     assert_eq!(count(&dir.db(), "pending_turns"), 0);
-    assert_eq!(store.get_session(&id).unwrap().unwrap().updated_at, updated_at);
+    assert_eq!(
+        store.get_session(&id).unwrap().unwrap().updated_at,
+        updated_at
+    );
 
     let (result, _) = chat(&store, &request).await;
     assert_eq!(result.unwrap().status, ChatStatus::Completed);
@@ -447,7 +478,11 @@ async fn an_auto_session_hands_a_refused_turn_to_the_next_model() {
     .await
     .unwrap();
 
-    let (result, events) = chat(&store, &ChatRequest::new(&auto, "Go", selection(&server, &["a", "b"]))).await;
+    let (result, events) = chat(
+        &store,
+        &ChatRequest::new(&auto, "Go", selection(&server, &["a", "b"])),
+    )
+    .await;
     assert_eq!(result.unwrap().reply, "Yes.");
     assert_eq!(
         events,
@@ -472,8 +507,43 @@ async fn an_auto_session_hands_a_refused_turn_to_the_next_model() {
     let (result, _) = chat(&store, &ChatRequest::new(&fixed, "Go", none)).await;
     let error = result.unwrap_err();
     assert_eq!(error.code(), "refusal");
-    assert_eq!(error.to_string(), "the model refused to answer (content_filter)");
+    assert_eq!(
+        error.to_string(),
+        "the model refused to answer (content_filter)"
+    );
     assert_eq!(rows(&store, &fixed), Vec::<Value>::new());
-    let models: Vec<Value> = server.requests().iter().map(|r| r.body["model"].clone()).collect();
+    let models: Vec<Value> = server
+        .requests()
+        .iter()
+        .map(|r| r.body["model"].clone())
+        .collect();
     assert_eq!(models, [json!("a"), json!("b"), json!("a")]);
+}
+
+#[tokio::test]
+async fn a_turn_stopped_at_its_limit_is_stored_with_every_call_answered() {
+    let dir = TempDir::new("chat-limit");
+    let store = Store::open(dir.db()).unwrap();
+    let id = session(&store, None, None);
+    let server = ScriptedServer::start(Script::new().with(
+        "m",
+        [Reply::tool_call("lookup", json!({"q": "total"})).repeated()],
+    ))
+    .await
+    .unwrap();
+    let mut request = ChatRequest::new(&id, "Loop", selection(&server, &["m"]));
+    request.toolkits = vec![toolkit(Arc::default())];
+    request.max_iterations = 1;
+    let (result, events) = chat(&store, &request).await;
+    assert_eq!(result.unwrap().status, ChatStatus::TurnLimited);
+    assert_eq!(
+        events.last(),
+        Some(&ChatEvent::Error {
+            category: ErrorCategory::Other,
+            message: "the turn reached its limit of 1 model request".into()
+        })
+    );
+    let roles: Vec<Value> = rows(&store, &id).iter().map(|r| r[1].clone()).collect();
+    assert_eq!(roles, [json!("user"), json!("assistant"), json!("tool")]);
+    assert_eq!(store.pending_turn(&id).unwrap(), None);
 }
