@@ -174,7 +174,10 @@ pub async fn host_turn(store: &Store, request: TurnRequest) -> Result<TurnResult
     // none stored, so it goes first in the request only.
     if !history.is_empty()
         && !history.iter().any(|m| m.role == sift_llm::Role::System)
-        && let Some(system) = session.system_prompt.as_deref().filter(|s| !s.trim().is_empty())
+        && let Some(system) = session
+            .system_prompt
+            .as_deref()
+            .filter(|s| !s.trim().is_empty())
     {
         history.insert(0, Message::system(system));
     }
