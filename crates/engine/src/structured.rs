@@ -212,6 +212,7 @@ pub async fn run_structured_call(
         usage: Usage::default(),
         metadata: Map::new(),
         turns: 0,
+        answered_in_text: false,
     };
     run.go().await
 }
@@ -223,6 +224,8 @@ struct Run<'a> {
     usage: Usage,
     metadata: Map<String, Value>,
     turns: u32,
+    /// The model answered in plain text where the answer tool was wanted.
+    answered_in_text: bool,
 }
 
 /// What one model reply led to.
@@ -235,9 +238,15 @@ enum Step {
 impl Run<'_> {
     async fn go(&mut self) -> CallOutcome {
         let tools = self.spec.tool_specs();
-        let tool_choice = self.tool_choice(&tools);
+        let mut tool_choice = self.tool_choice(&tools);
         while self.turns < self.spec.max_turns {
             self.turns += 1;
+            if self.answered_in_text {
+                // The server let the model answer in text (llama.cpp ignores
+                // `required`): name the answer tool, which every server in
+                // the capability table honours.
+                tool_choice = Some(ToolChoice::Tool(ANSWER_TOOL.to_owned()));
+            }
             let request = ChatRequest {
                 model: self.engine.model.clone(),
                 messages: build_context(
@@ -356,6 +365,7 @@ impl Run<'_> {
             if let Some(map) = &self.spec.text_output {
                 return self.accept_text_answer(map(text));
             }
+            self.answered_in_text = true;
             self.transcript
                 .push(Message::user(plain_text_correction(text)));
             return Step::Continue;

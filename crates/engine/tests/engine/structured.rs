@@ -477,3 +477,27 @@ async fn attachments_are_sent_but_stored_as_placeholders() {
         }
     );
 }
+
+#[tokio::test]
+async fn after_a_plain_text_answer_the_answer_tool_is_named() {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let server = server(vec![
+        Reply::text("It is ACME-1, total 3."),
+        Reply::tool_call("submit_output", json!({"number": "ACME-1", "total": 3})),
+    ])
+    .await;
+    let mut spec = invoice_spec();
+    spec.toolkits = vec![Toolkit::new().with(lookup_tool(Arc::clone(&calls)))];
+    let outcome = run_structured_call(
+        &engine(&server),
+        &spec,
+        initial_transcript(&spec, Message::user("go")).await,
+    )
+    .await;
+    assert_eq!(outcome.status, CallStatus::Completed);
+    assert_eq!(server.requests()[0].body["tool_choice"], json!("required"));
+    assert_eq!(
+        server.requests()[1].body["tool_choice"],
+        json!({"type": "function", "function": {"name": "submit_output"}})
+    );
+}
