@@ -27,11 +27,14 @@ step "UI: type check, unit tests, build"
 step "cargo test (with the real llama.cpp tier)"
 # The ignored tests are the ones that need the local model server or a
 # keychain; the set-up above installed both, so they run here, in a private
-# D-Bus session with its own unlocked GNOME Keyring (no real keys touched).
+# D-Bus session with its own GNOME Keyring, kept in a scratch folder (no
+# real keys touched, and no keyring left from an earlier run to unlock).
+keyring_home="$(mktemp -d)"
+trap 'rm -rf "$keyring_home"' EXIT
 dbus-run-session -- bash -c '
-  printf sift-tests | gnome-keyring-daemon --unlock --components=secrets >/dev/null
+  printf sift-tests | XDG_DATA_HOME="$1" gnome-keyring-daemon --unlock --components=secrets >/dev/null
   cargo test --workspace --locked -- --include-ignored
-' 2> >(grep -v "Failed to set fd limit" >&2)
+' keyring "$keyring_home" 2> >(grep -v "Failed to set fd limit" >&2)
 
 step "desktop window under Xvfb"
 bash tests/e2e/window-smoke.sh

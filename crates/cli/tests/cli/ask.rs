@@ -293,7 +293,9 @@ async fn a_key_in_the_keychain_is_sent_and_can_be_removed() {
     let account = format!("sift-test-{}", std::process::id());
     let mut set = sift();
     set.args(["key", "set", &account])
-        .stdin(std::process::Stdio::piped());
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
     let mut child = set.spawn().unwrap();
     child
         .stdin
