@@ -10,7 +10,9 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use sift_documents::{ReadOptions, read_documents};
 
 fn corpus(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/corpus")
+        .join(name)
 }
 
 /// The files each benchmark reads; the peers script reads the same ones.
@@ -37,11 +39,40 @@ pub const CASES: &[(&str, &[&str])] = &[
         ],
     ),
     // Scans: 7 pages rendered to a long edge of 1568 px and encoded.
-    ("pdf_render", &["mustang_rasterized_viewer_invoice.pdf", "ocrmypdf_c02-22.pdf", "docling_ocr_test.pdf"]),
-    ("xlsx", &["docling_xlsx_06_edge_cases.xlsx", "calamine_table-multiple.xlsx", "calamine_merge_cells.xlsx", "calamine_date.xlsx"]),
-    ("docx", &["docling_word_tables.docx", "docling_docx_rich_cells.docx", "docling_unit_test_headers.docx"]),
+    (
+        "pdf_render",
+        &[
+            "mustang_rasterized_viewer_invoice.pdf",
+            "ocrmypdf_c02-22.pdf",
+            "docling_ocr_test.pdf",
+        ],
+    ),
+    (
+        "xlsx",
+        &[
+            "docling_xlsx_06_edge_cases.xlsx",
+            "calamine_table-multiple.xlsx",
+            "calamine_merge_cells.xlsx",
+            "calamine_date.xlsx",
+        ],
+    ),
+    (
+        "docx",
+        &[
+            "docling_word_tables.docx",
+            "docling_docx_rich_cells.docx",
+            "docling_unit_test_headers.docx",
+        ],
+    ),
     // Images scaled to a long edge of 1568 px (and encoded).
-    ("image_scale", &["i2d_AmazonWebServices.png", "i2d_oyo.png", "docling_qr_bill_example.jpg"]),
+    (
+        "image_scale",
+        &[
+            "i2d_AmazonWebServices.png",
+            "i2d_oyo.png",
+            "docling_qr_bill_example.jpg",
+        ],
+    ),
 ];
 
 fn bench(c: &mut Criterion) {
@@ -50,7 +81,9 @@ fn bench(c: &mut Criterion) {
         let paths: Vec<PathBuf> = files.iter().map(|f| corpus(f)).collect();
         // Bound once, outside the measurement (PDFium is loaded on first use).
         read_documents(&paths, &options).expect("the corpus files read");
-        c.bench_function(name, |b| b.iter(|| read_documents(&paths, &options).expect("read")));
+        c.bench_function(name, |b| {
+            b.iter(|| read_documents(&paths, &options).expect("read"));
+        });
     }
 }
 

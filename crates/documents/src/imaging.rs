@@ -212,12 +212,21 @@ pub fn encode_jpeg(image: &DynamicImage) -> Option<Vec<u8>> {
     let mut out = Vec::new();
     match (u16::try_from(image.width()), u16::try_from(image.height())) {
         (Ok(width), Ok(height)) => {
-            jpeg_encoder::Encoder::new(&mut out, JPEG_QUALITY).encode(image.as_bytes(), width, height, color).ok()?;
+            jpeg_encoder::Encoder::new(&mut out, JPEG_QUALITY)
+                .encode(image.as_bytes(), width, height, color)
+                .ok()?;
         }
         // Beyond what the SIMD encoder takes (only with raised limits).
         _ => {
             let encoder = JpegEncoder::new_with_quality(&mut out, JPEG_QUALITY);
-            encoder.write_image(image.as_bytes(), image.width(), image.height(), image.color().into()).ok()?;
+            encoder
+                .write_image(
+                    image.as_bytes(),
+                    image.width(),
+                    image.height(),
+                    image.color().into(),
+                )
+                .ok()?;
         }
     }
     Some(out)

@@ -5,14 +5,17 @@
 //! ```text
 //! resolve_files(specs, working_dir) -> paths
 //! read_documents(&paths, &ReadOptions) -> Documents      (all refusals happen here)
+//! render_text(&documents) -> String                      (the blocks, exactly as sent)
 //! attach(&mut messages, &documents)                      (text ahead of the last user message, images after it)
+//! read_bytes(path, bytes, &ReadOptions) -> Document      (one file already in memory)
 //! ```
 //!
 //! # Kinds
 //!
 //! - Text (`.txt .md .csv .tsv .json .jsonl .yaml .yml .xml .html .htm .log`):
 //!   decoded from UTF-8, UTF-8 or UTF-16 with a byte-order mark, or
-//!   Shift_JIS, detected from the bytes; line ends become `\n`.
+//!   Shift_JIS, detected from the bytes (anything else as Windows-1252;
+//!   binary data is refused); line ends become `\n`.
 //! - Word (`.docx`): a paragraph a line; a table a row a line, its cells
 //!   separated by ` | ` (a cell's paragraphs joined by a space).
 //! - Excel (`.xlsx .xlsm`): each sheet introduced by a `--- sheet NAME ---`
@@ -22,7 +25,9 @@
 //!   (`#DIV/0!`); a merged cell's value repeated in every cell it covers.
 //! - PDF (PDFium): page by page. A page with no visible text of its own (a
 //!   scan) is rendered to an image whose long edge is at most 1568 px; any
-//!   invisible text it holds (an OCR layer) follows its marker.
+//!   invisible text it holds (an OCR layer) follows its marker. A page with
+//!   nothing on it stays an empty page; a page box under 1 pt is refused as
+//!   malformed; a PDF without pages is refused.
 //! - Images (PNG, JPEG, GIF first frame, WebP): EXIF orientation applied,
 //!   scaled down to a long edge of 1568 px, re-encoded compactly (JPEG, or
 //!   PNG when the image has transparency or PNG is smaller).
@@ -87,6 +92,6 @@ pub use error::DocumentError;
 pub use pdf::pdfium_library_candidates;
 pub use read::{
     Content, DocImage, Document, Documents, Kind, Limits, Page, ReadOptions, default_data_dir,
-    kind_of, read_documents,
+    kind_of, read_bytes, read_documents,
 };
 pub use resolve::resolve_files;

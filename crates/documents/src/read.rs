@@ -261,8 +261,14 @@ impl Budget {
 /// Files are read in parallel (one thread a core, at most 4); each is
 /// bounded by the limits on its own while read, and the totals are then
 /// charged in order, so the outcome is the same as reading one by one.
-pub fn read_documents(paths: &[PathBuf], options: &ReadOptions) -> Result<Documents, DocumentError> {
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(paths.len()).min(4);
+pub fn read_documents(
+    paths: &[PathBuf],
+    options: &ReadOptions,
+) -> Result<Documents, DocumentError> {
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(paths.len())
+        .min(4);
     let results: Vec<Result<Document, DocumentError>> = if workers <= 1 {
         let mut results = Vec::with_capacity(paths.len());
         for path in paths {
@@ -287,13 +293,18 @@ pub fn read_documents(paths: &[PathBuf], options: &ReadOptions) -> Result<Docume
     Ok(Documents { files })
 }
 
-fn read_parallel(paths: &[PathBuf], options: &ReadOptions, workers: usize) -> Vec<Result<Document, DocumentError>> {
+fn read_parallel(
+    paths: &[PathBuf],
+    options: &ReadOptions,
+    workers: usize,
+) -> Vec<Result<Document, DocumentError>> {
     use std::sync::Mutex;
     use std::sync::atomic::{AtomicUsize, Ordering};
     let next = AtomicUsize::new(0);
     // Files after the first refused one need not be read.
     let first_error = AtomicUsize::new(usize::MAX);
-    let slots: Vec<Mutex<Option<Result<Document, DocumentError>>>> = paths.iter().map(|_| Mutex::new(None)).collect();
+    let slots: Vec<Mutex<Option<Result<Document, DocumentError>>>> =
+        paths.iter().map(|_| Mutex::new(None)).collect();
     std::thread::scope(|scope| {
         for _ in 0..workers {
             scope.spawn(|| {
@@ -302,7 +313,8 @@ fn read_parallel(paths: &[PathBuf], options: &ReadOptions, workers: usize) -> Ve
                     if index >= paths.len() || index > first_error.load(Ordering::SeqCst) {
                         break;
                     }
-                    let result = read_one(&paths[index], options, &mut Budget::new(&options.limits));
+                    let result =
+                        read_one(&paths[index], options, &mut Budget::new(&options.limits));
                     if result.is_err() {
                         first_error.fetch_min(index, Ordering::SeqCst);
                     }
@@ -325,22 +337,9 @@ fn read_one(
     budget: &mut Budget,
 ) -> Result<Document, DocumentError> {
     let limits = &options.limits;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| path.display().to_string());
     // The kind is checked before the file is opened: a kind Sift does not
     // read is refused without reading it.
-    let Some(kind) = kind_of(path) else {
-        let kind = match path.extension() {
-            Some(ext) => format!(".{}", ext.to_string_lossy()),
-            None => "no extension".to_string(),
-        };
-        return Err(DocumentError::Unsupported {
-            path: path.to_path_buf(),
-            kind,
-        });
-    };
+    kind_or_refusal(path)?;
     let meta = std::fs::metadata(path).map_err(|source| match source.kind() {
         std::io::ErrorKind::NotFound => DocumentError::NotFound {
             path: path.to_path_buf(),
@@ -363,6 +362,51 @@ fn read_one(
         });
     }
     let bytes = read_bounded(path, limits.max_file_bytes)?;
+    read_content(path, bytes, options, budget)
+}
+
+fn kind_or_refusal(path: &Path) -> Result<Kind, DocumentError> {
+    kind_of(path).ok_or_else(|| DocumentError::Unsupported {
+        path: path.to_path_buf(),
+        kind: match path.extension() {
+            Some(ext) => format!(".{}", ext.to_string_lossy()),
+            None => "no extension".to_string(),
+        },
+    })
+}
+
+/// Reads one file that is already in memory (an attachment, say): `path`
+/// gives its name and kind (from the extension) and names it in refusals.
+/// The per-file limits apply; the totals are those of this file alone.
+pub fn read_bytes(
+    path: &Path,
+    bytes: Vec<u8>,
+    options: &ReadOptions,
+) -> Result<Document, DocumentError> {
+    kind_or_refusal(path)?;
+    let limits = &options.limits;
+    if bytes.len() as u64 > limits.max_file_bytes {
+        return Err(DocumentError::TooLarge {
+            path: path.to_path_buf(),
+            bytes: bytes.len() as u64,
+            limit: limits.max_file_bytes,
+        });
+    }
+    read_content(path, bytes, options, &mut Budget::new(limits))
+}
+
+fn read_content(
+    path: &Path,
+    bytes: Vec<u8>,
+    options: &ReadOptions,
+    budget: &mut Budget,
+) -> Result<Document, DocumentError> {
+    let limits = &options.limits;
+    let kind = kind_or_refusal(path)?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string());
     let content = match kind {
         Kind::Text => Content::Text(text::decode(path, &bytes)?),
         Kind::Word => Content::Text(docx::read(path, &bytes, limits)?),

@@ -8,8 +8,8 @@ use encoding_rs::{Encoding, SHIFT_JIS, WINDOWS_1252};
 use crate::DocumentError;
 
 /// Decodes a text file: a UTF-8 or UTF-16 byte-order mark decides; else
-/// valid UTF-8 is UTF-8; else text that is valid Shift_JIS is Shift_JIS;
-/// else Windows-1252 (which decodes any bytes). Bytes that hold NUL
+/// valid UTF-8 is UTF-8; else text that is valid Shift_JIS and holds kana
+/// or kanji is Shift_JIS; else Windows-1252 (which decodes any bytes). Bytes that hold NUL
 /// characters without a UTF-16 mark are not text and are refused.
 /// Line ends (`\r\n`, `\r`) become `\n`.
 pub fn decode(path: &Path, bytes: &[u8]) -> Result<String, DocumentError> {
@@ -30,7 +30,9 @@ pub fn decode_bytes(bytes: &[u8]) -> Option<String> {
     if let Ok(text) = std::str::from_utf8(bytes) {
         return Some(text.to_string());
     }
-    if let Some(text) = SHIFT_JIS.decode_without_bom_handling_and_without_replacement(bytes) {
+    if let Some(text) = SHIFT_JIS.decode_without_bom_handling_and_without_replacement(bytes)
+        && text.chars().any(is_japanese)
+    {
         return Some(text.into_owned());
     }
     let (text, _) = WINDOWS_1252.decode_without_bom_handling(bytes);
@@ -42,4 +44,10 @@ pub fn normalize_newlines(text: String) -> String {
         return text;
     }
     text.replace("\r\n", "\n").replace('\r', "\n")
+}
+
+/// Hiragana, katakana (full-width) and CJK ideographs: what a Shift_JIS
+/// text holds and a Western single-byte text misread as Shift_JIS rarely does.
+fn is_japanese(c: char) -> bool {
+    matches!(c, '\u{3040}'..='\u{30FF}' | '\u{4E00}'..='\u{9FFF}')
 }

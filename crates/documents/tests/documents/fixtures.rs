@@ -136,8 +136,12 @@ pub fn zip(entries: &[(&str, &str)]) -> Vec<u8> {
     let options = zip::write::SimpleFileOptions::default()
         .compression_method(zip::CompressionMethod::Deflated);
     for (name, content) in entries {
-        writer.start_file(*name, options).expect("generating a fixture");
-        writer.write_all(content.as_bytes()).expect("generating a fixture");
+        writer
+            .start_file(*name, options)
+            .expect("generating a fixture");
+        writer
+            .write_all(content.as_bytes())
+            .expect("generating a fixture");
     }
     writer.finish().expect("generating a fixture").into_inner()
 }

@@ -105,7 +105,10 @@ fn a_compact_original_that_needs_no_change_is_sent_as_it_is() {
     let original = png(4, 4, [12, 34, 56]);
     let documents = read_one(&dir.write("icon.png", &original)).unwrap();
     let image = documents.images()[0];
-    assert_eq!((image.mime.as_str(), image.width, image.height), ("image/png", 4, 4));
+    assert_eq!(
+        (image.mime.as_str(), image.width, image.height),
+        ("image/png", 4, 4)
+    );
     assert_eq!(image.data, original);
 }
 

@@ -8,6 +8,7 @@ mod images;
 mod limits;
 mod office;
 mod resolve;
+mod robustness;
 mod text;
 
 use std::path::{Path, PathBuf};

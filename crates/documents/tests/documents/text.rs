@@ -61,3 +61,9 @@ fn line_ends_become_newlines() {
         "one\ntwo\nthree\n"
     );
 }
+
+#[test]
+fn western_text_that_happens_to_be_valid_shift_jis_is_not_misread() {
+    // "°C ©" in Windows-1252: each high byte is a half-width katakana in Shift_JIS.
+    assert_eq!(text_of("temp.txt", b"20\xB0C \xA9"), "20°C ©");
+}
