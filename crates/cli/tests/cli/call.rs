@@ -431,3 +431,68 @@ async fn files_go_ahead_of_the_prompt_and_refused_ones_stop_the_call() {
     assert!(stderr(&output).contains(&missing), "{}", stderr(&output));
     assert_eq!(server.requests().len(), 1);
 }
+
+#[tokio::test]
+async fn revising_a_call_in_a_session_adds_another_structured_turn() {
+    let scratch = Scratch::new("revise-session");
+    let store = Store::open(scratch.db()).unwrap();
+    let session = store.create_session(NewSession::default()).unwrap();
+    let server = ScriptedServer::start(Script::new().with(
+        "m",
+        [
+            Reply::tool_call("submit_output", json!({"number": "B-1", "total": 10})),
+            Reply::tool_call("submit_output", json!({"number": "B-1", "total": 12})),
+        ],
+    ))
+    .await
+    .unwrap();
+    let mut args = call_args(&scratch, &server);
+    args.extend([
+        "--prompt".into(),
+        "invoice B-1".into(),
+        "--session".into(),
+        session.id.clone(),
+        "--json".into(),
+    ]);
+    let first = json_line(&stdout(&run(sift().args(&args)).await));
+    let parent = first["id"].as_str().unwrap();
+    let output = run(sift().args([
+        "--db",
+        &scratch.db(),
+        "revise",
+        parent,
+        "The total is 12.",
+        "--json",
+        "--provider",
+        "openai",
+        "--base-url",
+        &server.openai_base_url(),
+        "--model",
+        "m",
+    ]))
+    .await;
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let revised = json_line(&stdout(&output));
+    assert_eq!(
+        (revised["parent"].clone(), revised["session"].clone()),
+        (json!(parent), json!(session.id))
+    );
+    // The correction is the next user turn of the session, after the first call's turn.
+    let messages = server.requests()[1].body["messages"].clone();
+    assert_eq!(
+        messages[0],
+        json!({"role": "user", "content": "invoice B-1"})
+    );
+    assert_eq!(
+        messages[3],
+        json!({"role": "user", "content": "The total is 12."})
+    );
+    let calls = store.calls_in_session(&session.id).unwrap();
+    assert_eq!(calls.len(), 2);
+    let revision = calls
+        .iter()
+        .find(|c| c.parent_id.as_deref() == Some(parent))
+        .unwrap();
+    assert_eq!((revision.first_seq, revision.last_seq), (Some(5), Some(8)));
+    assert_eq!(store.revisions(parent).unwrap().len(), 1);
+}
