@@ -3,6 +3,8 @@
 mod ask;
 mod call;
 mod chat;
+mod eval;
+mod extract;
 mod key;
 mod model_args;
 mod read;
@@ -56,6 +58,15 @@ enum Command {
     /// refused turn to the next one, in order; other sessions use the
     /// first. Exit 1 on failure (nothing stored), 3 at the turn limit.
     Chat(chat::ChatArgs),
+    /// Run one structured call per file and compare the answers with
+    /// ground truth (a TSV): accuracy per field and overall. Exit 0 when
+    /// it ran, whatever the accuracy.
+    Eval(eval::EvalArgs),
+    /// Extract typed values from documents: one structured call per file,
+    /// at most --jobs at once, recorded as a job (--resume continues it).
+    /// Progress and a summary go to stderr. Exit 0 when every document
+    /// succeeds, 1 when any fails (the other rows are still written).
+    Extract(extract::ExtractArgs),
 }
 
 /// How a command ended. Exit codes: 0 success, 1 failure, 2 usage error.
@@ -107,6 +118,8 @@ fn main() -> ExitCode {
             Command::Session(command) => session::run(command, cli.db.as_deref()).await,
             Command::Turn(args) => turn::run(args, cli.db.as_deref()).await,
             Command::Chat(args) => chat::run(args, cli.db.as_deref()).await,
+            Command::Eval(args) => eval::run(args, cli.db.as_deref()).await,
+            Command::Extract(args) => extract::run(args, cli.db.as_deref()).await,
         }
     });
     match result {

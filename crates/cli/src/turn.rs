@@ -11,6 +11,7 @@ use sift_core::{CoreError, HostToolResult, TurnRequest, host_turn, open_store};
 
 use crate::Failure;
 use crate::model_args::ModelArgs;
+use sift_core::calls::canonical_json;
 
 #[derive(Debug, Args)]
 #[command(group(clap::ArgGroup::new("input").required(true).args(["message", "tool_results"])))]
@@ -64,12 +65,12 @@ pub async fn run(args: TurnArgs, db: Option<&Path>) -> Result<(), Failure> {
                 "pending": result.pending,
                 "signals": result.signals,
             });
-            print_line(&line.to_string());
+            print_line(&canonical_json(&line));
             Ok(())
         }
         Err(CoreError::ToolResultsRequired { ids }) => {
             let error = CoreError::ToolResultsRequired { ids: ids.clone() };
-            print_line(&json!({"error": error.code(), "ids": ids}).to_string());
+            print_line(&canonical_json(&json!({"error": error.code(), "ids": ids})));
             Err(Failure::Failed {
                 category: error.code().to_owned(),
                 message: error.to_string(),

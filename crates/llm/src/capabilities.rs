@@ -52,6 +52,10 @@ pub struct Capabilities {
     pub json_schema_response_format: bool,
     /// Accepts images in user messages (the model may still ignore them).
     pub images: bool,
+    /// Accepts an assistant message whose `content` is `null` beside its
+    /// `tool_calls`, as the OpenAI API defines it. llama-cpp-python answers
+    /// such a message with HTTP 500; it takes `""`.
+    pub null_content_with_tool_calls: bool,
 }
 
 impl Capabilities {
@@ -61,6 +65,7 @@ impl Capabilities {
             stream_usage: true,
             json_schema_response_format: true,
             images: true,
+            null_content_with_tool_calls: true,
         };
         match (kind, flavor) {
             (ProviderKind::Anthropic, _) | (_, ServerFlavor::Anthropic) => Self {
@@ -68,6 +73,7 @@ impl Capabilities {
                 stream_usage: true,
                 json_schema_response_format: false,
                 images: true,
+                null_content_with_tool_calls: true,
             },
             (_, ServerFlavor::OpenAi) => Self {
                 forced_tool: ForcedTool::Required,
@@ -78,6 +84,7 @@ impl Capabilities {
             (_, ServerFlavor::LlamaCpp) => Self {
                 json_schema_response_format: false,
                 stream_usage: false,
+                null_content_with_tool_calls: false,
                 ..openai_like
             },
             // A named function is the one form that all of these honour.
@@ -112,6 +119,7 @@ mod tests {
             ToolChoice::Tool("respond".into())
         );
         assert!(!llama.json_schema_response_format);
+        assert!(!llama.null_content_with_tool_calls);
         let openai = Capabilities::for_server(ProviderKind::OpenAi, ServerFlavor::OpenAi);
         assert_eq!(openai.force_tool("respond"), ToolChoice::Required);
         let anthropic = Capabilities::for_server(ProviderKind::Anthropic, ServerFlavor::Anthropic);

@@ -189,9 +189,7 @@ impl Client {
 
     fn request_body(&self, req: &ChatRequest, stream: bool) -> Value {
         match self.config.kind {
-            ProviderKind::OpenAi => {
-                openai::request_body(req, stream, self.capabilities().stream_usage)
-            }
+            ProviderKind::OpenAi => openai::request_body(req, stream, &self.capabilities()),
             ProviderKind::Anthropic => anthropic::request_body(req, stream),
         }
     }

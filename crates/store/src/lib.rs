@@ -55,8 +55,15 @@
 //! `sessions`); `pending_turns` (one per session) with its
 //! `pending_tool_calls` and `pending_approvals`. Deleting a session
 //! deletes its messages, calls and pending turn.
+//!
+//! Migration 2 adds the schema library (`schemas`, `PRIMARY KEY(name,
+//! version)`) and extraction jobs: `extraction_jobs` (with a snapshot of
+//! the schema), `extraction_documents` (`PRIMARY KEY(job_id, position)`,
+//! `call_id` → `structured_calls`) and `extraction_revisions`, a user's
+//! corrections kept beside the model's values.
 
 mod error;
+mod extraction;
 mod ids;
 mod model;
 mod read;
@@ -70,6 +77,10 @@ use std::time::Duration;
 use rusqlite::{Connection, OpenFlags};
 
 pub use error::{Result, StoreError};
+pub use extraction::{
+    DocumentResult, DocumentStatus, ExtractionDocument, ExtractionJob, ExtractionRevision,
+    JOB_PREFIX, JobStatus, NewExtractionJob, SchemaVersion,
+};
 pub use ids::{new_call_id, now_ms};
 pub use model::{
     CallStatus, Message, NewMessage, NewPendingTurn, NewSession, NewStructuredCall,

@@ -93,6 +93,55 @@ CREATE TABLE pending_approvals (
     UNIQUE (session_id, position)
 ) STRICT;
 "#,
+    // 2: the schema library and extraction jobs, their documents and the
+    // user's revisions of a document's values.
+    r#"
+CREATE TABLE schemas (
+    name       TEXT NOT NULL CHECK (name <> ''),
+    version    INTEGER NOT NULL CHECK (version >= 1),
+    schema     TEXT NOT NULL CHECK (json_valid(schema) AND json_type(schema) = 'object'),
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (name, version)
+) STRICT;
+
+CREATE TABLE extraction_jobs (
+    id             TEXT PRIMARY KEY NOT NULL,
+    schema_name    TEXT NOT NULL,
+    schema_version INTEGER NOT NULL,
+    schema         TEXT NOT NULL CHECK (json_valid(schema)),
+    prompt         TEXT NOT NULL,
+    models         TEXT NOT NULL CHECK (json_valid(models) AND json_type(models) = 'array'),
+    status         TEXT NOT NULL CHECK (status IN ('running', 'completed', 'cancelled', 'failed')),
+    created_at     INTEGER NOT NULL,
+    finished_at    INTEGER,
+    FOREIGN KEY (schema_name, schema_version) REFERENCES schemas (name, version)
+) STRICT;
+
+CREATE TABLE extraction_documents (
+    job_id         TEXT NOT NULL REFERENCES extraction_jobs (id) ON DELETE CASCADE,
+    position       INTEGER NOT NULL CHECK (position >= 0),
+    path           TEXT NOT NULL,
+    status         TEXT NOT NULL CHECK (status IN ('pending', 'completed', 'failed')),
+    "values"       TEXT CHECK ("values" IS NULL OR json_valid("values")),
+    error          TEXT,
+    error_category TEXT,
+    input_tokens   INTEGER NOT NULL DEFAULT 0 CHECK (input_tokens >= 0),
+    output_tokens  INTEGER NOT NULL DEFAULT 0 CHECK (output_tokens >= 0),
+    call_id        TEXT REFERENCES structured_calls (id) ON DELETE SET NULL,
+    updated_at     INTEGER NOT NULL,
+    PRIMARY KEY (job_id, position)
+) STRICT;
+
+CREATE TABLE extraction_revisions (
+    id         INTEGER PRIMARY KEY,
+    job_id     TEXT NOT NULL,
+    position   INTEGER NOT NULL,
+    "values"   TEXT NOT NULL CHECK (json_valid("values")),
+    created_at INTEGER NOT NULL,
+    FOREIGN KEY (job_id, position) REFERENCES extraction_documents (job_id, position) ON DELETE CASCADE
+) STRICT;
+CREATE INDEX extraction_revisions_by_document ON extraction_revisions (job_id, position, id);
+"#,
 ];
 
 /// The schema version this build writes: the number of migrations.

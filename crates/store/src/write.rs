@@ -119,7 +119,8 @@ fn encode_pending(pending: &NewPendingTurn) -> Result<EncodedPending> {
 
 enum PendingWrite {
     Keep,
-    Set(NewPendingTurn, EncodedPending),
+    // Boxed: the rest of the enum carries nothing.
+    Set(Box<(NewPendingTurn, EncodedPending)>),
     Clear,
 }
 
@@ -368,7 +369,7 @@ impl Store {
             PendingChange::Keep => PendingWrite::Keep,
             PendingChange::Set(p) => {
                 let encoded = encode_pending(&p)?;
-                PendingWrite::Set(p, encoded)
+                PendingWrite::Set(Box::new((p, encoded)))
             }
             PendingChange::Clear => PendingWrite::Clear,
         };
@@ -452,7 +453,10 @@ impl Store {
 
         let pending = match pending {
             PendingWrite::Keep => read_pending(&tx, &session_id)?,
-            PendingWrite::Set(p, encoded) => Some(set_pending(&tx, &session_id, p, encoded, now)?),
+            PendingWrite::Set(set) => {
+                let (p, encoded) = *set;
+                Some(set_pending(&tx, &session_id, p, encoded, now)?)
+            }
             PendingWrite::Clear => {
                 tx.prepare_cached("DELETE FROM pending_turns WHERE session_id = ?1")?
                     .execute([&session_id])?;

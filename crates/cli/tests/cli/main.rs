@@ -7,6 +7,8 @@ mod ask;
 mod call;
 mod chat;
 mod crash;
+mod eval;
+mod extract;
 mod read;
 mod turn;
 

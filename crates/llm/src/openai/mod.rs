@@ -8,6 +8,7 @@ use serde_json::{Map, Value, json};
 
 pub(crate) use stream::OpenAiStream;
 
+use crate::capabilities::Capabilities;
 use crate::error::LlmError;
 use crate::json::str_field;
 use crate::message::{
@@ -16,16 +17,19 @@ use crate::message::{
 
 /// The request body. `stream` is omitted when false, and unset sampling
 /// fields are omitted, so a server applies its own defaults.
-pub(crate) fn request_body(req: &ChatRequest, stream: bool, stream_usage: bool) -> Value {
+pub(crate) fn request_body(req: &ChatRequest, stream: bool, capabilities: &Capabilities) -> Value {
     let mut body = Map::new();
     body.insert("model".into(), json!(req.model));
     body.insert(
         "messages".into(),
-        Value::Array(encode_messages(&req.messages)),
+        Value::Array(encode_messages(
+            &req.messages,
+            capabilities.null_content_with_tool_calls,
+        )),
     );
     if stream {
         body.insert("stream".into(), json!(true));
-        if stream_usage {
+        if capabilities.stream_usage {
             body.insert("stream_options".into(), json!({"include_usage": true}));
         }
     }
@@ -76,7 +80,7 @@ fn role_name(role: Role) -> &'static str {
 
 /// One neutral message may become several wire messages: each tool result
 /// is its own `tool` message.
-fn encode_messages(messages: &[Message]) -> Vec<Value> {
+fn encode_messages(messages: &[Message], null_content_with_tool_calls: bool) -> Vec<Value> {
     let mut out = Vec::with_capacity(messages.len());
     for message in messages {
         let mut content: Vec<Value> = Vec::new();
@@ -118,7 +122,7 @@ fn encode_messages(messages: &[Message]) -> Vec<Value> {
         // content arrays are only needed (and not always accepted) for images.
         let content_value = if has_image {
             Value::Array(content)
-        } else if content.is_empty() && !tool_calls.is_empty() {
+        } else if content.is_empty() && !tool_calls.is_empty() && null_content_with_tool_calls {
             Value::Null
         } else {
             json!(message.text_content())

@@ -283,3 +283,28 @@ async fn invalid_tool_arguments_are_kept_as_sent() {
     assert_eq!(call.arguments, "{\"city\": Oslo");
     assert!(call.parsed_arguments().is_err());
 }
+
+#[tokio::test]
+async fn llama_cpp_gets_empty_content_beside_tool_calls() {
+    let server = server(Script::new().with("m", [Reply::text("ok")])).await;
+    let mut config =
+        sift_llm::ClientConfig::new(sift_llm::ProviderKind::OpenAi, server.openai_base_url());
+    config.flavor = sift_llm::ServerFlavor::LlamaCpp;
+    let client = sift_llm::Client::new(config).unwrap();
+    let req = ChatRequest::new(
+        "m",
+        vec![
+            Message::user("weather?"),
+            Message {
+                role: Role::Assistant,
+                parts: vec![Part::ToolCall(ToolCall::new("c1", "weather", &json!({})))],
+            },
+            Message::tool_result("c1", "sunny", false),
+        ],
+    );
+    client.complete(&req).await.unwrap();
+    assert_eq!(
+        server.requests()[0].body["messages"][1]["content"],
+        json!("")
+    );
+}

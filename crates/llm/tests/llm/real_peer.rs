@@ -166,3 +166,31 @@ async fn real_concurrent_requests_queue_instead_of_interrupting() {
     assert!(!a.unwrap().message.text_content().trim().is_empty());
     assert!(!b.unwrap().message.text_content().trim().is_empty());
 }
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the local llama.cpp server: run scripts/test.sh"]
+async fn real_server_takes_a_tool_call_history() {
+    // llama-cpp-python answers `content: null` beside tool calls with a 500.
+    let (client, model) = client().await;
+    let mut req = request(&model, "What is the weather in Oslo?");
+    req.messages.push(Message {
+        role: sift_llm::Role::Assistant,
+        parts: vec![sift_llm::Part::ToolCall(sift_llm::ToolCall::new(
+            "call_1",
+            "weather",
+            &json!({"city": "Oslo"}),
+        ))],
+    });
+    req.messages
+        .push(Message::tool_result("call_1", "sunny, 21 C", false));
+    req.tools = vec![ToolSpec {
+        name: "weather".into(),
+        description: "The weather in a city".into(),
+        parameters: json!({"type": "object", "properties": {"city": {"type": "string"}}}),
+    }];
+    let response = client.complete(&req).await.unwrap();
+    assert!(
+        !response.message.text_content().trim().is_empty()
+            || response.message.tool_calls().next().is_some()
+    );
+}

@@ -5,6 +5,7 @@
 
 mod calls;
 mod crash;
+mod extraction;
 mod json;
 mod pending;
 mod schema;

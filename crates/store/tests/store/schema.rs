@@ -43,9 +43,9 @@ fn migrates_an_empty_file_and_reopens_without_change() {
     let dir = TempDir::new("migrate");
     let path = dir.path().join("nested").join("folders").join("sift.db");
     let store = Store::open(&path).unwrap();
-    assert_eq!(SCHEMA_VERSION, 1);
-    assert_eq!(store.schema_version().unwrap(), 1);
-    assert_eq!(user_version(&path), 1);
+    assert_eq!(SCHEMA_VERSION, 2);
+    assert_eq!(store.schema_version().unwrap(), 2);
+    assert_eq!(user_version(&path), 2);
     let journal: String = raw(&path)
         .query_row("PRAGMA journal_mode", [], |row| row.get(0))
         .unwrap();
@@ -62,7 +62,7 @@ fn migrates_an_empty_file_and_reopens_without_change() {
 
     for _ in 0..2 {
         let store = Store::open(&path).unwrap();
-        assert_eq!(store.schema_version().unwrap(), 1);
+        assert_eq!(store.schema_version().unwrap(), 2);
         assert_eq!(columns(&path), schema_before);
         assert_eq!(store.messages(&s.id).unwrap(), committed.messages);
         assert_eq!(
@@ -90,19 +90,19 @@ fn refuses_a_newer_schema_and_leaves_the_file_untouched() {
             supported,
         } => {
             assert_eq!(path, &dir.db());
-            assert_eq!(*found, 2);
-            assert_eq!(*supported, 1);
+            assert_eq!(*found, 3);
+            assert_eq!(*supported, 2);
         }
         other => panic!("expected NewerSchema, got {other:?}"),
     }
     assert_eq!(
         err.to_string(),
         format!(
-            "the database {} has schema version 2, but this build of Sift knows versions up to 1; open it with a newer Sift",
+            "the database {} has schema version 3, but this build of Sift knows versions up to 2; open it with a newer Sift",
             dir.db().display()
         )
     );
-    assert_eq!(user_version(&dir.db()), 2);
+    assert_eq!(user_version(&dir.db()), 3);
     assert_eq!(columns(&dir.db()), schema_before);
     assert_eq!(count(&dir.db(), "sessions"), 1);
     let id: String = raw(&dir.db())
@@ -217,6 +217,41 @@ fn the_schema_is_exactly_this() {
                 "created_at",
             ][..],
         ),
+        ("schemas", &["name", "version", "schema", "created_at"][..]),
+        (
+            "extraction_jobs",
+            &[
+                "id",
+                "schema_name",
+                "schema_version",
+                "schema",
+                "prompt",
+                "models",
+                "status",
+                "created_at",
+                "finished_at",
+            ][..],
+        ),
+        (
+            "extraction_documents",
+            &[
+                "job_id",
+                "position",
+                "path",
+                "status",
+                "values",
+                "error",
+                "error_category",
+                "input_tokens",
+                "output_tokens",
+                "call_id",
+                "updated_at",
+            ][..],
+        ),
+        (
+            "extraction_revisions",
+            &["id", "job_id", "position", "values", "created_at"][..],
+        ),
     ]
     .into_iter()
     .map(|(t, cols)| (t.to_owned(), cols.iter().map(|c| c.to_string()).collect()))
@@ -245,7 +280,7 @@ fn no_column_can_hold_a_credential() {
         "config",
     ];
     let all = columns(&dir.db());
-    assert_eq!(all.len(), 6);
+    assert_eq!(all.len(), 10);
     for (table, names) in all {
         for name in names {
             let lower = name.to_lowercase();

@@ -1,0 +1,118 @@
+//! `sift eval`: one structured call per file, the answers compared with
+//! ground truth field by field (see `sift_core::eval`).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use serde_json::Value;
+use sift_core::calls::{CallRequest, canonical_json, run_call};
+use sift_core::config::load_config;
+use sift_core::eval::{EvalDocument, format_table, parse_truth, report_json, score, scored_fields};
+use sift_core::export::schema_columns_from_text;
+use sift_core::open_store;
+use sift_core::store::CallStatus;
+
+use crate::Failure;
+use crate::model_args::ModelArgs;
+
+pub const DEFAULT_PROMPT: &str = "Extract the fields of the schema from this document.";
+
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// The answers' JSON Schema (a `.json` file).
+    #[arg(long, value_name = "FILE")]
+    schema: PathBuf,
+    /// The ground truth: a TSV with a `file` column and one column per
+    /// field (named as the schema's property, `a.b` when nested).
+    #[arg(long, value_name = "FILE.tsv")]
+    truth: PathBuf,
+    /// What to ask for each file.
+    #[arg(long, default_value = DEFAULT_PROMPT)]
+    prompt: String,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    model: ModelArgs,
+    /// The documents (paths or globs).
+    #[arg(required = true, value_name = "FILES")]
+    files: Vec<String>,
+}
+
+fn read(path: &Path, what: &str) -> Result<String, Failure> {
+    std::fs::read_to_string(path)
+        .map_err(|e| Failure::Usage(format!("cannot read the {what} {}: {e}", path.display())))
+}
+
+/// Exit 0 when it ran, whatever the accuracy; a failed call counts as
+/// wrong on every scored field and is reported on stderr.
+#[allow(clippy::print_stderr)]
+pub async fn run(args: EvalArgs, db: Option<&Path>) -> Result<(), Failure> {
+    let schema_text = read(&args.schema, "schema")?;
+    let not_json = |e: serde_json::Error| {
+        Failure::Usage(format!(
+            "the schema {} is not JSON: {e}",
+            args.schema.display()
+        ))
+    };
+    let schema: Value = serde_json::from_str(&schema_text).map_err(not_json)?;
+    // The text keeps the properties' order; a parsed `Value` sorts them.
+    let columns = schema_columns_from_text(&schema_text).map_err(not_json)?;
+    let truth = parse_truth(&read(&args.truth, "truth file")?)?;
+    let fields = scored_fields(&columns, &truth);
+    if fields.is_empty() {
+        return Err(Failure::Usage(format!(
+            "no property of the schema has a column in {}",
+            args.truth.display()
+        )));
+    }
+    let working_dir = std::env::current_dir().map_err(|e| Failure::Failed {
+        category: "other".into(),
+        message: format!("no working directory: {e}"),
+    })?;
+    let files = sift_documents::resolve_files(&args.files, &working_dir)?;
+    let store = open_store(db)?;
+    let context = load_config(None)?.context;
+    let mut documents = Vec::with_capacity(files.len());
+    for path in files {
+        let file = path.display().to_string();
+        let mut request = CallRequest::new(args.model.selection(), args.prompt.clone());
+        request.kind = "eval".into();
+        request.schema = Some(schema.clone());
+        request.context = context.clone();
+        request.files = vec![path];
+        let (values, error) = match run_call(&store, &request).await {
+            Ok(call) if call.status == CallStatus::Completed => (call.output, None),
+            Ok(call) => (
+                None,
+                Some(format!(
+                    "call {} {}: {}",
+                    call.id,
+                    call.status.as_str(),
+                    call.error.as_deref().unwrap_or("no output")
+                )),
+            ),
+            Err(e) => (None, Some(e.to_string())),
+        };
+        if let Some(error) = &error {
+            eprintln!("{file}: {error}");
+        }
+        documents.push(EvalDocument {
+            file,
+            values,
+            error,
+        });
+    }
+    let report = score(&fields, &truth, &documents);
+    for file in &report.unmatched {
+        eprintln!("{file}: no ground truth, not scored");
+    }
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let _ = writeln!(out, "{}", canonical_json(&report_json(&report)));
+    } else {
+        let _ = write!(out, "{}", format_table(&report));
+    }
+    Ok(())
+}

@@ -1,0 +1,327 @@
+//! `sift extract`: exact CSV and JSONL, a failing document, and a killed
+//! job resumed. (The concurrency bound is tested at the API surface, in
+//! `crates/core/tests/core/extract.rs`, where the job's events can be
+//! counted.)
+
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::time::Duration;
+
+use serde_json::json;
+use sift_scripted_server::{Reply, Script, ScriptedServer};
+use sift_store::{DocumentStatus, Store};
+use tokio::io::{AsyncBufReadExt, BufReader};
+
+use crate::{run, sift, stderr};
+
+/// A folder with a schema and text files, removed when dropped.
+struct Scratch {
+    dir: PathBuf,
+}
+
+impl Scratch {
+    fn new(name: &str, files: usize) -> Self {
+        let dir = std::env::temp_dir().join(format!("sift-cli-x-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        // Properties named in alphabetical order too, so the columns are
+        // the same whether or not JSON objects keep their order.
+        let schema = r#"{"type": "object", "properties": {
+            "number": {"type": "string"},
+            "total": {"type": "number"},
+            "vendor": {"type": "object", "properties": {
+                "city": {"type": "string"}, "name": {"type": "string"}}}},
+            "required": ["number", "total"]}"#;
+        std::fs::write(dir.join("invoice.json"), schema).unwrap();
+        for i in 0..files {
+            std::fs::write(dir.join(format!("doc{i}.txt")), format!("document {i}\n")).unwrap();
+        }
+        Self { dir }
+    }
+
+    fn path(&self, name: &str) -> String {
+        self.dir.join(name).display().to_string()
+    }
+
+    fn read(&self, name: &str) -> String {
+        std::fs::read_to_string(self.dir.join(name)).unwrap()
+    }
+
+    fn args(&self, server: &ScriptedServer) -> Vec<String> {
+        [
+            "--db",
+            &self.path("sift.db"),
+            "extract",
+            "--schema",
+            &self.path("invoice.json"),
+            "--provider",
+            "openai",
+            "--base-url",
+            &server.openai_base_url(),
+            "--model",
+            "m",
+        ]
+        .map(str::to_owned)
+        .to_vec()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn answer(number: &str, name: &str, total: f64) -> Reply {
+    Reply::tool_call(
+        "submit_output",
+        json!({"number": number, "vendor": {"name": name, "city": "Lyon"}, "total": total}),
+    )
+    .usage(20, 5)
+}
+
+/// Which document a request was for: the `document N` its text holds.
+fn document_of(body: &serde_json::Value) -> usize {
+    let text = body.to_string();
+    (0..10)
+        .find(|i| text.contains(&format!("document {i}\\n")))
+        .expect("a request without a document")
+}
+
+#[tokio::test]
+async fn three_documents_give_exact_csv_and_jsonl_and_revisions_are_exported() {
+    let scratch = Scratch::new("exact", 3);
+    let server = ScriptedServer::start(Script::new().with(
+        "m",
+        [
+            answer("A-1", "Acme, Inc.", 12.5),
+            answer("B-2", "The \"Best\" Co", 7.0),
+            answer("C-3", "Plain", 100.25),
+        ],
+    ))
+    .await
+    .unwrap();
+    let mut args = scratch.args(&server);
+    args.extend(["--jobs", "1", "--csv"].map(str::to_owned));
+    args.push(scratch.path("out.csv"));
+    args.push("--jsonl".into());
+    args.push(scratch.path("out.jsonl"));
+    args.push(scratch.path("doc*.txt"));
+    let output = run(sift().args(&args)).await;
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let (d0, d1, d2) = (
+        scratch.path("doc0.txt"),
+        scratch.path("doc1.txt"),
+        scratch.path("doc2.txt"),
+    );
+    assert_eq!(
+        scratch.read("out.csv"),
+        format!(
+            "file,number,total,vendor.city,vendor.name,status,error\r\n\
+             {d0},A-1,12.5,Lyon,\"Acme, Inc.\",completed,\r\n\
+             {d1},B-2,7.0,Lyon,\"The \"\"Best\"\" Co\",completed,\r\n\
+             {d2},C-3,100.25,Lyon,Plain,completed,\r\n"
+        )
+    );
+    assert_eq!(
+        scratch.read("out.jsonl"),
+        format!(
+            "{{\"error\":null,\"file\":\"{d0}\",\"status\":\"completed\",\"values\":{{\"number\":\"A-1\",\"total\":12.5,\"vendor\":{{\"city\":\"Lyon\",\"name\":\"Acme, Inc.\"}}}}}}\n\
+             {{\"error\":null,\"file\":\"{d1}\",\"status\":\"completed\",\"values\":{{\"number\":\"B-2\",\"total\":7.0,\"vendor\":{{\"city\":\"Lyon\",\"name\":\"The \\\"Best\\\" Co\"}}}}}}\n\
+             {{\"error\":null,\"file\":\"{d2}\",\"status\":\"completed\",\"values\":{{\"number\":\"C-3\",\"total\":100.25,\"vendor\":{{\"city\":\"Lyon\",\"name\":\"Plain\"}}}}}}\n"
+        )
+    );
+    let err = stderr(&output);
+    assert!(err.starts_with("job job_"), "{err}");
+    assert!(
+        err.contains(&format!("[1/3] completed {d0} (20 in, 5 out tokens)\n")),
+        "{err}"
+    );
+    assert!(
+        err.ends_with("done 3, failed 0, tokens 60 in, 15 out\n"),
+        "{err}"
+    );
+    // Each request carried its own document only.
+    let seen: Vec<usize> = server
+        .requests()
+        .iter()
+        .map(|r| document_of(&r.body))
+        .collect();
+    assert_eq!(seen, [0, 1, 2]);
+
+    // A user's revision is exported in place of the model's values; the
+    // resumed job calls nothing.
+    let job_id = err.lines().next().unwrap()["job ".len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .to_owned();
+    let store = Store::open(scratch.path("sift.db")).unwrap();
+    store
+        .add_extraction_revision(
+            &job_id,
+            1,
+            &json!({"number": "B-2", "total": 8, "vendor": {"name": "Best", "city": "Nice"}}),
+        )
+        .unwrap();
+    let output = run(sift().args([
+        "--db",
+        &scratch.path("sift.db"),
+        "extract",
+        "--resume",
+        &job_id,
+        "--csv",
+        &scratch.path("revised.csv"),
+    ]))
+    .await;
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(
+        scratch.read("revised.csv"),
+        format!(
+            "file,number,total,vendor.city,vendor.name,status,error\r\n\
+             {d0},A-1,12.5,Lyon,\"Acme, Inc.\",completed,\r\n\
+             {d1},B-2,8,Nice,Best,completed,\r\n\
+             {d2},C-3,100.25,Lyon,Plain,completed,\r\n"
+        )
+    );
+    assert_eq!(server.requests().len(), 3);
+    // The model's values are kept beside the revision.
+    assert_eq!(
+        store.extraction_documents(&job_id).unwrap()[1]
+            .values
+            .as_ref()
+            .unwrap()["total"],
+        json!(7.0)
+    );
+}
+
+#[tokio::test]
+async fn a_failing_document_leaves_the_others_and_exits_1() {
+    let scratch = Scratch::new("fail", 3);
+    let server = ScriptedServer::start(Script::new().with(
+        "m",
+        [
+            answer("A-1", "Acme", 1.0),
+            Reply::fault(400, r#"{"error":{"message":"bad document"}}"#),
+            answer("C-3", "Cee", 3.0),
+        ],
+    ))
+    .await
+    .unwrap();
+    let mut args = scratch.args(&server);
+    args.extend(["--jobs", "1", "--csv"].map(str::to_owned));
+    args.push(scratch.path("out.csv"));
+    for i in 0..3 {
+        args.push(scratch.path(&format!("doc{i}.txt")));
+    }
+    let output = run(sift().args(&args)).await;
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let csv = scratch.read("out.csv");
+    let lines: Vec<&str> = csv.split("\r\n").collect();
+    assert_eq!(lines.len(), 5, "{csv}");
+    assert_eq!(
+        lines[1],
+        format!("{},A-1,1.0,Lyon,Acme,completed,", scratch.path("doc0.txt"))
+    );
+    assert!(
+        lines[2].starts_with(&format!("{},,,,,failed,", scratch.path("doc1.txt"))),
+        "{}",
+        lines[2]
+    );
+    assert!(lines[2].contains("bad document"), "{}", lines[2]);
+    assert_eq!(
+        lines[3],
+        format!("{},C-3,3.0,Lyon,Cee,completed,", scratch.path("doc2.txt"))
+    );
+    assert_eq!(lines[4], "");
+    let err = stderr(&output);
+    assert!(
+        err.contains("done 2, failed 1, tokens 40 in, 10 out\n"),
+        "{err}"
+    );
+    assert!(
+        err.contains("error: 1 of 3 documents failed (job job_"),
+        "{err}"
+    );
+}
+
+/// `sift extract` killed (SIGKILL) once its first documents completed, then
+/// run again with `--resume`: the documents completed before the kill are
+/// never asked for again, and every row ends completed.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_killed_job_resumes_without_calling_completed_documents_again() {
+    let scratch = Scratch::new("resume", 5);
+    let server = ScriptedServer::start(
+        Script::new().with("m", [answer("N", "Slow", 1.0).delay_ms(300).repeated()]),
+    )
+    .await
+    .unwrap();
+    let mut args = scratch.args(&server);
+    args.extend(["--jobs", "1"].map(str::to_owned));
+    args.push(scratch.path("doc*.txt"));
+    let mut child = sift()
+        .args(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let first = lines.next_line().await.unwrap().unwrap();
+    let job_id = first
+        .strip_prefix("job ")
+        .and_then(|rest| rest.split(' ').next())
+        .unwrap()
+        .to_owned();
+    assert_eq!(first, format!("job {job_id} (5 documents)"));
+    loop {
+        let line = tokio::time::timeout(Duration::from_secs(20), lines.next_line())
+            .await
+            .unwrap()
+            .unwrap()
+            .unwrap();
+        if line.starts_with("[2/5] completed") {
+            break;
+        }
+    }
+    child.start_kill().unwrap();
+    let status = child.wait().await.unwrap();
+    assert!(!status.success());
+
+    let store = Store::open(scratch.path("sift.db")).unwrap();
+    let before: Vec<usize> = store
+        .extraction_documents(&job_id)
+        .unwrap()
+        .iter()
+        .filter(|d| d.status == DocumentStatus::Completed)
+        .map(|d| d.position as usize)
+        .collect();
+    assert!(before.len() >= 2 && before.len() < 5, "{before:?}");
+
+    let output = run(sift().args([
+        "--db",
+        &scratch.path("sift.db"),
+        "extract",
+        "--resume",
+        &job_id,
+        "--provider",
+        "openai",
+        "--base-url",
+        &server.openai_base_url(),
+        "--jsonl",
+        &scratch.path("out.jsonl"),
+    ]))
+    .await;
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let docs = store.extraction_documents(&job_id).unwrap();
+    assert!(docs.iter().all(|d| d.status == DocumentStatus::Completed));
+    assert_eq!(scratch.read("out.jsonl").lines().count(), 5);
+    let mut per_document = [0; 5];
+    for request in server.requests() {
+        per_document[document_of(&request.body)] += 1;
+    }
+    for position in before {
+        assert_eq!(per_document[position], 1, "{per_document:?}");
+    }
+    assert!(per_document.iter().all(|&n| n >= 1), "{per_document:?}");
+    assert!(stderr(&output).ends_with("done 5, failed 0, tokens 100 in, 25 out\n"));
+}

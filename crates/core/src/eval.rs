@@ -1,0 +1,693 @@
+//! Evaluation: extraction results compared with ground truth, field by
+//! field.
+//!
+//! The ground truth is a TSV (like the corpus's `MANIFEST.tsv`): a header
+//! with a `file` column and one column per field; a cell wrapped in double
+//! quotes is unquoted (`""` is a quote). Fields are the schema's columns as
+//! the CSV export names them (`a.b` for nested objects) that have a truth
+//! column of the same name. Documents are matched to truth rows by file
+//! name (the path's last component).
+//!
+//! Before comparing, both sides are normalised ([`normalize`]): a date (ISO,
+//! `dd/mm/yyyy`, `dd.mm.yyyy`, `dd-mm-yyyy`, `d Month yyyy`, `Month d,
+//! yyyy`, …) becomes `yyyy-mm-dd`; an amount (`1.021,91`, `1,021.91`,
+//! `€ 12.50`, `12.5 USD`) becomes a number, compared numerically; anything
+//! else is compared without case and without whitespace. An empty truth
+//! cell is not scored; a document whose call failed is wrong on every
+//! scored field.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use crate::error::CoreError;
+
+/// Ground truth: its columns (after `file`) and, per file name, its cells.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Truth {
+    pub columns: Vec<String>,
+    pub rows: BTreeMap<String, BTreeMap<String, String>>,
+}
+
+impl Truth {
+    /// The truth row of a document, by its file name.
+    pub fn row_for(&self, file: &str) -> Option<&BTreeMap<String, String>> {
+        let name = Path::new(file)
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or(file);
+        self.rows.get(name).or_else(|| self.rows.get(file))
+    }
+}
+
+fn unquote(cell: &str) -> String {
+    let cell = cell.trim();
+    if cell.len() >= 2 && cell.starts_with('"') && cell.ends_with('"') {
+        cell[1..cell.len() - 1].replace("\"\"", "\"")
+    } else {
+        cell.to_owned()
+    }
+}
+
+/// Parses a ground-truth TSV.
+pub fn parse_truth(text: &str) -> Result<Truth, CoreError> {
+    let mut lines = text
+        .trim_start_matches('\u{feff}')
+        .lines()
+        .filter(|l| !l.trim().is_empty());
+    let header: Vec<String> = lines
+        .next()
+        .ok_or_else(|| CoreError::Usage("the truth file is empty".into()))?
+        .split('\t')
+        .map(unquote)
+        .collect();
+    let file_index = header
+        .iter()
+        .position(|c| c == "file")
+        .ok_or_else(|| CoreError::Usage("the truth file has no `file` column".into()))?;
+    let mut truth = Truth {
+        columns: header
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != file_index)
+            .map(|(_, c)| c.clone())
+            .collect(),
+        rows: BTreeMap::new(),
+    };
+    for line in lines {
+        let cells: Vec<String> = line.split('\t').map(unquote).collect();
+        let Some(file) = cells.get(file_index).filter(|f| !f.is_empty()) else {
+            continue;
+        };
+        let row = header
+            .iter()
+            .zip(cells.iter())
+            .enumerate()
+            .filter(|(i, _)| *i != file_index)
+            .map(|(_, (c, v))| (c.clone(), v.clone()))
+            .collect();
+        truth.rows.insert(file.clone(), row);
+    }
+    Ok(truth)
+}
+
+/// The fields to score: the schema's columns (see
+/// [`crate::export::schema_columns_from_text`]) that the truth has, in the
+/// columns' order.
+pub fn scored_fields(columns: &[Vec<String>], truth: &Truth) -> Vec<String> {
+    columns
+        .iter()
+        .map(|p| p.join("."))
+        .filter(|f| truth.columns.contains(f))
+        .collect()
+}
+
+/// A value made comparable.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Normalized {
+    /// `yyyy-mm-dd`.
+    Date(String),
+    Number(f64),
+    /// Lower case, without whitespace.
+    Text(String),
+}
+
+/// Normalises one value (see the module docs).
+pub fn normalize(value: &str) -> Normalized {
+    let value = value.trim();
+    if let Some(date) = normalize_date(value) {
+        return Normalized::Date(date);
+    }
+    if let Some(number) = normalize_amount(value) {
+        return Normalized::Number(number);
+    }
+    Normalized::Text(
+        value
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .flat_map(char::to_lowercase)
+            .collect(),
+    )
+}
+
+const MONTHS: &[(&str, u32)] = &[
+    ("january", 1),
+    ("jan", 1),
+    ("januar", 1),
+    ("janvier", 1),
+    ("januari", 1),
+    ("february", 2),
+    ("feb", 2),
+    ("februar", 2),
+    ("février", 2),
+    ("fevrier", 2),
+    ("févr", 2),
+    ("februari", 2),
+    ("march", 3),
+    ("mar", 3),
+    ("märz", 3),
+    ("maerz", 3),
+    ("mars", 3),
+    ("maart", 3),
+    ("mrt", 3),
+    ("april", 4),
+    ("apr", 4),
+    ("avril", 4),
+    ("avr", 4),
+    ("may", 5),
+    ("mai", 5),
+    ("mei", 5),
+    ("june", 6),
+    ("jun", 6),
+    ("juni", 6),
+    ("juin", 6),
+    ("july", 7),
+    ("jul", 7),
+    ("juli", 7),
+    ("juillet", 7),
+    ("juil", 7),
+    ("august", 8),
+    ("aug", 8),
+    ("août", 8),
+    ("aout", 8),
+    ("augustus", 8),
+    ("september", 9),
+    ("sep", 9),
+    ("sept", 9),
+    ("septembre", 9),
+    ("october", 10),
+    ("oct", 10),
+    ("oktober", 10),
+    ("okt", 10),
+    ("octobre", 10),
+    ("november", 11),
+    ("nov", 11),
+    ("novembre", 11),
+    ("december", 12),
+    ("dec", 12),
+    ("dezember", 12),
+    ("dez", 12),
+    ("décembre", 12),
+    ("decembre", 12),
+    ("déc", 12),
+];
+
+fn month_named(token: &str) -> Option<u32> {
+    let token = token.to_lowercase();
+    MONTHS.iter().find(|(n, _)| *n == token).map(|(_, m)| *m)
+}
+
+fn ymd(year: &str, month: u32, day: &str) -> Option<String> {
+    let day: u32 = day.parse().ok()?;
+    let mut year_n: u32 = year.parse().ok()?;
+    if year.len() == 2 {
+        year_n += 2000;
+    } else if year.len() != 4 {
+        return None;
+    }
+    ((1..=12).contains(&month) && (1..=31).contains(&day) && day <= days_in(month, year_n))
+        .then(|| format!("{year_n:04}-{month:02}-{day:02}"))
+}
+
+fn days_in(month: u32, year: u32) -> u32 {
+    match month {
+        2 if year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400)) => {
+            29
+        }
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// A date as `yyyy-mm-dd`, or `None` when `value` is not one.
+pub fn normalize_date(value: &str) -> Option<String> {
+    let value = value.trim();
+    // An ISO date-time: its date.
+    let value = match value.split_once('T') {
+        Some((date, _)) if date.len() == 10 && date.as_bytes().get(4) == Some(&b'-') => date,
+        _ => value,
+    };
+    let all_numeric = value
+        .chars()
+        .all(|c| c.is_ascii_digit() || "-/.".contains(c));
+    if all_numeric {
+        // One kind of separator, used twice: `1.021,91` is not a date.
+        let separators: Vec<char> = value.chars().filter(|c| !c.is_ascii_digit()).collect();
+        if separators.len() != 2 || separators[0] != separators[1] {
+            return None;
+        }
+        let parts: Vec<&str> = value.split(separators[0]).collect();
+        let [a, b, c] = parts[..] else { return None };
+        if a.len() == 4 {
+            return ymd(a, b.parse().ok()?, c);
+        }
+        if a.len() > 2 || b.len() > 2 || !(c.len() == 4 || c.len() == 2) {
+            return None;
+        }
+        let (first, second): (u32, u32) = (a.parse().ok()?, b.parse().ok()?);
+        // Day first, unless only month-first makes sense (US `mm/dd/yyyy`).
+        return if second > 12 && first <= 12 {
+            ymd(c, first, b)
+        } else {
+            ymd(c, second, a)
+        };
+    }
+    // With a month's name: `3 August 2014`, `3. Aug. 2014`, `August 3, 2014`, `03-Aug-2014`.
+    let tokens: Vec<&str> = value
+        .split(|c: char| c.is_whitespace() || ",./-".contains(c))
+        .filter(|t| !t.is_empty())
+        .collect();
+    if tokens.len() != 3 {
+        return None;
+    }
+    let month_at = tokens.iter().position(|t| month_named(t).is_some())?;
+    let month = month_named(tokens[month_at])?;
+    let rest: Vec<&str> = tokens
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != month_at)
+        .map(|(_, t)| *t)
+        .collect();
+    let [x, y] = rest[..] else { return None };
+    let (day, year) = if x.len() == 4 { (y, x) } else { (x, y) };
+    let day = day
+        .trim_end_matches(|c: char| c.is_ascii_alphabetic())
+        .trim();
+    if !day.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    ymd(year, month, day)
+}
+
+/// An amount as a number, or `None` when `value` is not one. Currency
+/// symbols and codes around it are dropped; with both `.` and `,` the last
+/// is the decimal mark; a lone `,` before exactly three digits, or a mark
+/// used more than once, groups thousands.
+pub fn normalize_amount(value: &str) -> Option<f64> {
+    let value = value.trim();
+    let first = value.find(|c: char| c.is_ascii_digit())?;
+    let last = value.rfind(|c: char| c.is_ascii_digit())?;
+    let (prefix, core, suffix) = (&value[..first], &value[first..=last], &value[last + 1..]);
+    let (negative, prefix) = match prefix.trim_end().strip_suffix('-') {
+        Some(rest) => (true, rest),
+        None => (false, prefix.trim_end().strip_suffix('+').unwrap_or(prefix)),
+    };
+    // What surrounds the number may only be a currency: `€`, `US$`, `EUR`.
+    let currency = |affix: &str| {
+        let affix = affix.trim();
+        affix.chars().count() <= 4
+            && affix
+                .chars()
+                .all(|c| c.is_alphabetic() || "€$£¥₹₽₩¢".contains(c))
+    };
+    if !currency(prefix) || !currency(suffix.trim_end_matches('.')) {
+        return None;
+    }
+    if !core
+        .chars()
+        .all(|c| c.is_ascii_digit() || ".,' \u{a0}\u{202f}".contains(c))
+    {
+        return None;
+    }
+    let core: String = core
+        .chars()
+        .filter(|c| !"' \u{a0}\u{202f}".contains(*c))
+        .collect();
+    let dots = core.matches('.').count();
+    let commas = core.matches(',').count();
+    let decimal = match (dots, commas) {
+        (0, 0) => None,
+        (_, 0) if dots > 1 => None,
+        (0, _) if commas > 1 => None,
+        (1, 0) => Some('.'),
+        (0, 1) => {
+            let after = core.len() - core.find(',')? - 1;
+            (after != 3).then_some(',')
+        }
+        _ => {
+            let last_dot = core.rfind('.')?;
+            let last_comma = core.rfind(',')?;
+            let mark = if last_dot > last_comma { '.' } else { ',' };
+            if core.matches(mark).count() > 1 {
+                return None;
+            }
+            Some(mark)
+        }
+    };
+    let plain: String = core
+        .chars()
+        .filter_map(|c| match c {
+            '0'..='9' => Some(c),
+            c if Some(c) == decimal => Some('.'),
+            _ => None,
+        })
+        .collect();
+    let number: f64 = plain.parse().ok()?;
+    Some(if negative { -number } else { number })
+}
+
+/// A result value as text to normalise: strings as they are, numbers and
+/// booleans as JSON writes them; null or missing as empty.
+fn value_text(value: Option<&Value>) -> String {
+    match value {
+        None | Some(Value::Null) => String::new(),
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => other.to_string(),
+    }
+}
+
+/// Whether a result value matches a truth cell after normalisation.
+pub fn matches(truth: &str, value: Option<&Value>) -> bool {
+    let got = value_text(value);
+    if got.trim().is_empty() {
+        return truth.trim().is_empty();
+    }
+    match (normalize(truth), normalize(&got)) {
+        (Normalized::Number(a), Normalized::Number(b)) => {
+            (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
+        }
+        (Normalized::Date(a), Normalized::Date(b)) => a == b,
+        (a, b) => text_of(&a) == text_of(&b),
+    }
+}
+
+fn text_of(n: &Normalized) -> String {
+    match n {
+        Normalized::Date(d) => d.clone(),
+        Normalized::Number(x) => x.to_string(),
+        Normalized::Text(t) => t.clone(),
+    }
+}
+
+/// One document's result for scoring: `values` is `None` when its call
+/// failed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EvalDocument {
+    pub file: String,
+    pub values: Option<Value>,
+    pub error: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldScore {
+    pub field: String,
+    pub correct: usize,
+    pub scored: usize,
+}
+
+impl FieldScore {
+    /// `correct / scored`, or `None` when nothing was scored.
+    pub fn accuracy(&self) -> Option<f64> {
+        (self.scored > 0).then(|| self.correct as f64 / self.scored as f64)
+    }
+}
+
+/// One scored cell.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Comparison {
+    pub file: String,
+    pub field: String,
+    pub truth: String,
+    pub got: Option<Value>,
+    pub correct: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct EvalReport {
+    pub fields: Vec<FieldScore>,
+    pub overall: FieldScore,
+    pub comparisons: Vec<Comparison>,
+    /// Documents without a truth row (not scored).
+    pub unmatched: Vec<String>,
+}
+
+/// Scores `documents` against `truth` on `fields`.
+pub fn score(fields: &[String], truth: &Truth, documents: &[EvalDocument]) -> EvalReport {
+    let mut scores: Vec<FieldScore> = fields
+        .iter()
+        .map(|f| FieldScore {
+            field: f.clone(),
+            correct: 0,
+            scored: 0,
+        })
+        .collect();
+    let mut comparisons = Vec::new();
+    let mut unmatched = Vec::new();
+    for document in documents {
+        let Some(row) = truth.row_for(&document.file) else {
+            unmatched.push(document.file.clone());
+            continue;
+        };
+        for score in &mut scores {
+            let expected = row.get(&score.field).map(|s| s.trim()).unwrap_or_default();
+            if expected.is_empty() {
+                continue;
+            }
+            let got = document
+                .values
+                .as_ref()
+                .and_then(|values| score.field.split('.').try_fold(values, |v, key| v.get(key)));
+            let correct = document.values.is_some() && matches(expected, got);
+            score.scored += 1;
+            score.correct += usize::from(correct);
+            comparisons.push(Comparison {
+                file: document.file.clone(),
+                field: score.field.clone(),
+                truth: expected.to_owned(),
+                got: got.cloned(),
+                correct,
+            });
+        }
+    }
+    let overall = FieldScore {
+        field: "overall".into(),
+        correct: scores.iter().map(|s| s.correct).sum(),
+        scored: scores.iter().map(|s| s.scored).sum(),
+    };
+    EvalReport {
+        fields: scores,
+        overall,
+        comparisons,
+        unmatched,
+    }
+}
+
+fn percent(score: &FieldScore) -> String {
+    match score.accuracy() {
+        Some(a) => format!("{:.1}%", a * 100.0),
+        None => "-".into(),
+    }
+}
+
+/// The report as a table: `FIELD  correct/scored  PCT%` per field, then
+/// `overall`.
+pub fn format_table(report: &EvalReport) -> String {
+    let rows: Vec<&FieldScore> = report.fields.iter().chain([&report.overall]).collect();
+    let name_width = rows.iter().map(|s| s.field.len()).max().unwrap_or(0);
+    let counts: Vec<String> = rows
+        .iter()
+        .map(|s| format!("{}/{}", s.correct, s.scored))
+        .collect();
+    let count_width = counts.iter().map(String::len).max().unwrap_or(0);
+    let mut out = String::new();
+    for (score, count) in rows.iter().zip(&counts) {
+        out.push_str(&format!(
+            "{:<name_width$}  {:>count_width$}  {:>6}\n",
+            score.field,
+            count,
+            percent(score)
+        ));
+    }
+    out
+}
+
+/// The report as JSON (`sift eval --json`).
+pub fn report_json(report: &EvalReport) -> Value {
+    let score_json = |s: &FieldScore| {
+        json!({
+            "field": s.field,
+            "correct": s.correct,
+            "scored": s.scored,
+            "accuracy": s.accuracy(),
+        })
+    };
+    json!({
+        "fields": report.fields.iter().map(score_json).collect::<Vec<_>>(),
+        "overall": score_json(&report.overall),
+        "comparisons": report.comparisons.iter().map(|c| json!({
+            "file": c.file,
+            "field": c.field,
+            "truth": c.truth,
+            "got": c.got,
+            "correct": c.correct,
+        })).collect::<Vec<_>>(),
+        "unmatched": report.unmatched,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_normalise_to_iso() {
+        for (input, iso) in [
+            ("2014-08-03", "2014-08-03"),
+            ("2014-08-03T10:00:00Z", "2014-08-03"),
+            ("2014/08/03", "2014-08-03"),
+            ("03/08/2014", "2014-08-03"),
+            ("3.8.2014", "2014-08-03"),
+            ("03-08-2014", "2014-08-03"),
+            ("08/31/2014", "2014-08-31"),
+            ("3 August 2014", "2014-08-03"),
+            ("3. Aug. 2014", "2014-08-03"),
+            ("August 3, 2014", "2014-08-03"),
+            ("Aug 3rd, 2014", "2014-08-03"),
+            ("03-Aug-2014", "2014-08-03"),
+            ("20 octobre 2015", "2015-10-20"),
+            ("9. März 2017", "2017-03-09"),
+            ("03.08.14", "2014-08-03"),
+        ] {
+            assert_eq!(normalize_date(input).as_deref(), Some(iso), "{input}");
+        }
+        for input in [
+            "1.021,91",
+            "1,021.91",
+            "31/02/2014",
+            "42183017",
+            "12.500.000",
+            "Amazon",
+        ] {
+            assert_eq!(normalize_date(input), None, "{input}");
+        }
+    }
+
+    #[test]
+    fn amounts_normalise_to_numbers() {
+        for (input, number) in [
+            ("1.021,91", 1021.91),
+            ("1,021.91", 1021.91),
+            ("€ 12.50", 12.5),
+            ("12.5", 12.5),
+            ("12,50 €", 12.5),
+            ("USD 4.11", 4.11),
+            ("$4.11", 4.11),
+            ("319.0", 319.0),
+            ("₹319", 319.0),
+            ("1,000", 1000.0),
+            ("1.000.000", 1_000_000.0),
+            ("1 234,5", 1234.5),
+            ("-7.25", -7.25),
+            ("42183017", 42_183_017.0),
+        ] {
+            assert_eq!(normalize_amount(input), Some(number), "{input}");
+        }
+        for input in ["Amazon", "INV-2014-1", "1.2.3,4,5", ""] {
+            assert_eq!(normalize_amount(input), None, "{input}");
+        }
+    }
+
+    #[test]
+    fn text_ignores_case_and_spaces() {
+        assert_eq!(
+            normalize(" # BLR_wfld 2015 "),
+            Normalized::Text("#blr_wfld2015".into())
+        );
+        assert!(matches(
+            "#BLR_WFLD20151000982590",
+            Some(&json!("# blr_WFLD20151000982590"))
+        ));
+        assert!(matches("USD", Some(&json!("usd"))));
+        assert!(!matches("USD", Some(&json!("EUR"))));
+        assert!(matches("4.11", Some(&json!(4.11))));
+        assert!(matches("319.0", Some(&json!(319))));
+        assert!(matches("1.021,91", Some(&json!("1,021.91"))));
+        assert!(matches("2014-08-03", Some(&json!("3 August 2014"))));
+        assert!(!matches("2014-08-03", Some(&json!("2014-08-04"))));
+        assert!(!matches("4.11", None));
+        assert!(!matches("4.11", Some(&Value::Null)));
+    }
+
+    fn truth() -> Truth {
+        parse_truth(
+            "file\tinvoice_number\tdate\ttotal\tnotes\n\
+             a.pdf\t42\t2014-08-03\t4.11\t\"say \"\"hi\"\"\"\n\
+             b.pdf\tX-1\t\t319.0\t\n\
+             c.pdf\t7\t2015-01-02\t1.021,91\t\n",
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn truth_tsv_parses_with_quoted_cells() {
+        let truth = truth();
+        assert_eq!(truth.columns, ["invoice_number", "date", "total", "notes"]);
+        assert_eq!(truth.rows.len(), 3);
+        assert_eq!(truth.rows["a.pdf"]["notes"], "say \"hi\"");
+        assert_eq!(truth.row_for("/some/dir/b.pdf").unwrap()["total"], "319.0");
+        assert!(parse_truth("name\tx\n").is_err());
+    }
+
+    #[test]
+    fn scoring_counts_per_field_and_overall() {
+        let columns = crate::export::schema_columns_from_text(
+            r#"{"type": "object", "properties": {
+                "invoice_number": {"type": "string"},
+                "date": {"type": "string"},
+                "total": {"type": "number"},
+                "vendor": {"type": "string"}
+            }}"#,
+        )
+        .unwrap();
+        let truth = truth();
+        let fields = scored_fields(&columns, &truth);
+        assert_eq!(fields, ["invoice_number", "date", "total"]);
+        let documents = [
+            EvalDocument {
+                file: "dir/a.pdf".into(),
+                values: Some(json!({"invoice_number": "42", "date": "03/08/2014", "total": 4.11})),
+                error: None,
+            },
+            EvalDocument {
+                file: "b.pdf".into(),
+                // The date has no truth: not scored.
+                values: Some(json!({"invoice_number": "x-1", "date": "nonsense", "total": 391})),
+                error: None,
+            },
+            EvalDocument {
+                file: "c.pdf".into(),
+                values: None,
+                error: Some("failed".into()),
+            },
+            EvalDocument {
+                file: "d.pdf".into(),
+                values: Some(json!({})),
+                error: None,
+            },
+        ];
+        let report = score(&fields, &truth, &documents);
+        let counts: Vec<(&str, usize, usize)> = report
+            .fields
+            .iter()
+            .map(|s| (s.field.as_str(), s.correct, s.scored))
+            .collect();
+        assert_eq!(
+            counts,
+            [("invoice_number", 2, 3), ("date", 1, 2), ("total", 1, 3)]
+        );
+        assert_eq!((report.overall.correct, report.overall.scored), (4, 8));
+        assert_eq!(report.unmatched, ["d.pdf"]);
+        assert_eq!(
+            format_table(&report),
+            "invoice_number  2/3   66.7%\n\
+             date            1/2   50.0%\n\
+             total           1/3   33.3%\n\
+             overall         4/8   50.0%\n"
+        );
+        let json = report_json(&report);
+        assert_eq!(json["overall"]["accuracy"], json!(0.5));
+        assert_eq!(json["comparisons"].as_array().unwrap().len(), 8);
+    }
+}

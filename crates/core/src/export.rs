@@ -1,0 +1,378 @@
+//! Export of extraction results: CSV and JSONL, one row per document,
+//! failed documents too.
+//!
+//! # CSV
+//! - Columns: `file`, then the schema's properties in the schema's order,
+//!   then `status` and `error`. The workspace builds serde_json with
+//!   `preserve_order`, so a parsed [`Value`] (and one read back from the
+//!   store) keeps that order; [`schema_columns_from_text`] reads it from
+//!   the text for callers that hold only that.
+//! - A property that is an object with `properties` is flattened into one
+//!   column per leaf, named `a.b` (recursively: `a.b.c`).
+//! - Arrays (of objects, e.g. line items, or of scalars) are **JSON in a
+//!   cell**, with sorted keys ([`canonical_json`]): one row per document
+//!   always holds, whatever the number of items. An object without
+//!   declared `properties` is JSON in a cell as well.
+//! - Strings go as they are, numbers and booleans as JSON writes them,
+//!   null or missing values (and every value of a failed document) as an
+//!   empty cell.
+//! - RFC 4180: a cell holding a comma, a double quote, CR or LF is quoted,
+//!   its quotes doubled; lines end with `\r\n`. An optional UTF-8 BOM
+//!   helps Excel read the file as UTF-8.
+//!
+//! # JSONL
+//! One object per document, `{"error","file","status","values"}`, keys
+//! sorted at every level, one per line ending in `\n`.
+
+use serde_json::{Value, json};
+
+use crate::calls::canonical_json;
+
+/// One document's result as exported.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExportRow {
+    pub file: String,
+    pub status: String,
+    pub error: Option<String>,
+    pub values: Option<Value>,
+}
+
+/// The CSV columns a schema gives (without `file`, `status`, `error`), each
+/// as its path of property names.
+pub fn schema_columns(schema: &Value) -> Vec<Vec<String>> {
+    fn walk(
+        properties: &serde_json::Map<String, Value>,
+        prefix: &[String],
+        out: &mut Vec<Vec<String>>,
+    ) {
+        for (name, property) in properties {
+            let mut path = prefix.to_vec();
+            path.push(name.clone());
+            let nested = property
+                .get("properties")
+                .and_then(Value::as_object)
+                .filter(|p| !p.is_empty() && is_object_type(property));
+            match nested {
+                Some(nested) => walk(nested, &path, out),
+                None => out.push(path),
+            }
+        }
+    }
+    let mut out = Vec::new();
+    if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
+        walk(properties, &[], &mut out);
+    }
+    out
+}
+
+fn is_object_type(property: &Value) -> bool {
+    match property.get("type") {
+        None => true,
+        Some(Value::String(t)) => t == "object",
+        Some(Value::Array(types)) => types.iter().any(|t| t == "object"),
+        Some(_) => false,
+    }
+}
+
+/// The columns of a schema given as JSON text, in the order its text
+/// lists the properties (at every level).
+pub fn schema_columns_from_text(schema_text: &str) -> Result<Vec<Vec<String>>, serde_json::Error> {
+    let schema: Ordered = serde_json::from_str(schema_text)?;
+    let mut out = Vec::new();
+    if let Some(properties) = schema.get("properties") {
+        ordered_walk(properties, &[], &mut out);
+    }
+    Ok(out)
+}
+
+fn ordered_walk(properties: &Ordered, prefix: &[String], out: &mut Vec<Vec<String>>) {
+    let Ordered::Object(entries) = properties else {
+        return;
+    };
+    for (name, property) in entries {
+        let mut path = prefix.to_vec();
+        path.push(name.clone());
+        let nested = property
+            .get("properties")
+            .filter(|p| matches!(p, Ordered::Object(e) if !e.is_empty()));
+        let object_type = match property.get("type") {
+            None => true,
+            Some(Ordered::Scalar(t)) => is_object_type(&json!({ "type": t })),
+            Some(_) => false,
+        };
+        match nested {
+            Some(nested) if object_type => ordered_walk(nested, &path, out),
+            _ => out.push(path),
+        }
+    }
+}
+
+/// JSON that keeps its objects' key order (only what column order needs).
+#[derive(Debug)]
+enum Ordered {
+    Object(Vec<(String, Ordered)>),
+    /// Anything else, as a `Value` (arrays of types included).
+    Scalar(Value),
+}
+
+impl Ordered {
+    fn get(&self, key: &str) -> Option<&Ordered> {
+        match self {
+            Self::Object(entries) => entries.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            Self::Scalar(_) => None,
+        }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Ordered {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Ordered;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("JSON")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Ordered, A::Error> {
+                let mut entries = Vec::new();
+                while let Some((k, v)) = map.next_entry::<String, Ordered>()? {
+                    entries.push((k, v));
+                }
+                Ok(Ordered::Object(entries))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Ordered, A::Error> {
+                let mut items = Vec::new();
+                while let Some(item) = seq.next_element::<Value>()? {
+                    items.push(item);
+                }
+                Ok(Ordered::Scalar(Value::Array(items)))
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<Ordered, E> {
+                Ok(Ordered::Scalar(Value::Bool(v)))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<Ordered, E> {
+                Ok(Ordered::Scalar(v.into()))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Ordered, E> {
+                Ok(Ordered::Scalar(v.into()))
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<Ordered, E> {
+                Ok(Ordered::Scalar(v.into()))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Ordered, E> {
+                Ok(Ordered::Scalar(v.into()))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Ordered, E> {
+                Ok(Ordered::Scalar(v.into()))
+            }
+            fn visit_unit<E>(self) -> Result<Ordered, E> {
+                Ok(Ordered::Scalar(Value::Null))
+            }
+        }
+        deserializer.deserialize_any(Visitor)
+    }
+}
+
+/// The CSV of `rows` under `schema` (see the module docs): property
+/// columns in the order of `schema`'s `properties` map.
+pub fn to_csv(schema: &Value, rows: &[ExportRow], bom: bool) -> String {
+    to_csv_with_columns(&schema_columns(schema), rows, bom)
+}
+
+/// The CSV of `rows` with these property columns (each a path of names,
+/// e.g. from [`schema_columns_from_text`]).
+pub fn to_csv_with_columns(columns: &[Vec<String>], rows: &[ExportRow], bom: bool) -> String {
+    let mut out = String::new();
+    if bom {
+        out.push('\u{feff}');
+    }
+    let mut header = vec!["file".to_owned()];
+    header.extend(columns.iter().map(|path| path.join(".")));
+    header.push("status".to_owned());
+    header.push("error".to_owned());
+    push_record(&mut out, &header);
+    for row in rows {
+        let mut record = vec![row.file.clone()];
+        for path in columns {
+            let value = row.values.as_ref().and_then(|values| {
+                path.iter()
+                    .try_fold(values, |value, key| value.get(key.as_str()))
+            });
+            record.push(cell(value));
+        }
+        record.push(row.status.clone());
+        record.push(row.error.clone().unwrap_or_default());
+        push_record(&mut out, &record);
+    }
+    out
+}
+
+fn cell(value: Option<&Value>) -> String {
+    match value {
+        None | Some(Value::Null) => String::new(),
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Bool(b)) => b.to_string(),
+        Some(Value::Number(n)) => n.to_string(),
+        Some(other) => canonical_json(other),
+    }
+}
+
+fn push_record(out: &mut String, cells: &[String]) {
+    for (i, cell) in cells.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        if cell.contains([',', '"', '\r', '\n']) {
+            out.push('"');
+            out.push_str(&cell.replace('"', "\"\""));
+            out.push('"');
+        } else {
+            out.push_str(cell);
+        }
+    }
+    out.push_str("\r\n");
+}
+
+/// The JSONL of `rows`: one sorted-key object per document and line.
+pub fn to_jsonl(rows: &[ExportRow]) -> String {
+    let mut out = String::new();
+    for row in rows {
+        let object = json!({
+            "file": row.file,
+            "status": row.status,
+            "error": row.error,
+            "values": row.values,
+        });
+        out.push_str(&canonical_json(&object));
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SCHEMA: &str = r#"{"type":"object","properties":{
+                "vendor":{"type":"string"},
+                "total":{"type":"number"},
+                "address":{"type":"object","properties":{
+                    "street":{"type":"string"},
+                    "city":{"type":"string"}}},
+                "items":{"type":"array","items":{"type":"object","properties":{
+                    "name":{"type":"string"},"qty":{"type":"integer"}}}},
+                "paid":{"type":"boolean"}
+            },"required":["vendor"]}"#;
+
+    fn schema() -> Value {
+        serde_json::from_str(SCHEMA).unwrap()
+    }
+
+    fn columns() -> Vec<Vec<String>> {
+        schema_columns_from_text(SCHEMA).unwrap()
+    }
+
+    fn rows() -> Vec<ExportRow> {
+        vec![
+            ExportRow {
+                file: "a.pdf".into(),
+                status: "completed".into(),
+                error: None,
+                values: Some(json!({
+                    "vendor": "ACME, Inc. \"the best\"",
+                    "total": 12.5,
+                    "address": {"street": "1 Main St\nSuite 2", "city": "Zürich"},
+                    "items": [{"qty": 2, "name": "bolt"}, {"name": "nut", "qty": 1}],
+                    "paid": true
+                })),
+            },
+            ExportRow {
+                file: "b, c.pdf".into(),
+                status: "failed".into(),
+                error: Some("model said \"no\"".into()),
+                values: None,
+            },
+            ExportRow {
+                file: "d.pdf".into(),
+                status: "completed".into(),
+                error: None,
+                values: Some(json!({"vendor": "Solo", "address": null, "total": 3})),
+            },
+        ]
+    }
+
+    #[test]
+    fn columns_follow_schema_text_order_and_flatten_objects() {
+        let columns: Vec<String> = columns().iter().map(|p| p.join(".")).collect();
+        assert_eq!(
+            columns,
+            [
+                "vendor",
+                "total",
+                "address.street",
+                "address.city",
+                "items",
+                "paid"
+            ]
+        );
+        // With the workspace's `preserve_order`, a parsed `Value` keeps the
+        // schema's order too.
+        let from_value: Vec<String> = schema_columns(&schema())
+            .iter()
+            .map(|p| p.join("."))
+            .collect();
+        assert_eq!(from_value, columns);
+    }
+
+    #[test]
+    fn csv_is_exact_with_quoting_nesting_and_failures() {
+        let csv = to_csv_with_columns(&columns(), &rows(), false);
+        let expected = concat!(
+            "file,vendor,total,address.street,address.city,items,paid,status,error\r\n",
+            "a.pdf,\"ACME, Inc. \"\"the best\"\"\",12.5,\"1 Main St\nSuite 2\",Zürich,",
+            "\"[{\"\"name\"\":\"\"bolt\"\",\"\"qty\"\":2},{\"\"name\"\":\"\"nut\"\",\"\"qty\"\":1}]\",",
+            "true,completed,\r\n",
+            "\"b, c.pdf\",,,,,,,failed,\"model said \"\"no\"\"\"\r\n",
+            "d.pdf,Solo,3,,,,,completed,\r\n",
+        );
+        assert_eq!(csv, expected);
+    }
+
+    #[test]
+    fn csv_bom_is_optional() {
+        let schema = json!({"type":"object","properties":{"x":{"type":"string"}}});
+        let rows = [ExportRow {
+            file: "f".into(),
+            status: "completed".into(),
+            error: None,
+            values: Some(json!({"x": "y"})),
+        }];
+        assert_eq!(
+            to_csv(&schema, &rows, true),
+            "\u{feff}file,x,status,error\r\nf,y,completed,\r\n"
+        );
+        assert_eq!(
+            to_csv(&schema, &rows, false),
+            "file,x,status,error\r\nf,y,completed,\r\n"
+        );
+    }
+
+    #[test]
+    fn jsonl_is_one_sorted_object_per_document() {
+        let jsonl = to_jsonl(&rows()[1..]);
+        assert_eq!(
+            jsonl,
+            concat!(
+                r#"{"error":"model said \"no\"","file":"b, c.pdf","status":"failed","values":null}"#,
+                "\n",
+                r#"{"error":null,"file":"d.pdf","status":"completed","values":{"address":null,"total":3,"vendor":"Solo"}}"#,
+                "\n",
+            )
+        );
+    }
+}

@@ -1,0 +1,372 @@
+//! Extraction jobs: files × one schema × models. Each document is one
+//! structured call; at most `concurrency` run at once; each document's
+//! result is written as soon as its call finishes, so a job run again
+//! after a crash (or a cancel) calls only the documents not yet completed.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use serde::Serialize;
+use serde_json::{Value, json};
+use sift_engine::{ContextSettings, OutputSchema};
+use sift_store::{
+    CallStatus, DocumentResult, DocumentStatus, ExtractionDocument, ExtractionJob, JobStatus,
+    NewExtractionJob, Store,
+};
+use tokio::sync::Semaphore;
+use tokio::task::JoinSet;
+
+use crate::calls::{CallRequest, run_call};
+use crate::error::CoreError;
+use crate::local::ensure_local_server;
+use crate::models::ModelSelection;
+use crate::provider::ProviderChoice;
+
+/// The prompt of a job created without one.
+pub const DEFAULT_PROMPT: &str = "Extract the fields of the schema from this document.";
+/// Documents called at once unless told otherwise.
+pub const DEFAULT_CONCURRENCY: usize = 4;
+/// The `kind` of an extraction's structured calls.
+pub const EXTRACT_KIND: &str = "extract";
+
+/// How to run a job.
+#[derive(Debug, Clone)]
+pub struct ExtractOptions {
+    /// The most documents called at once (at least 1).
+    pub concurrency: usize,
+    pub selection: ModelSelection,
+    pub context: ContextSettings,
+}
+
+impl ExtractOptions {
+    pub fn new(selection: ModelSelection) -> Self {
+        Self {
+            concurrency: DEFAULT_CONCURRENCY,
+            selection,
+            context: ContextSettings::default(),
+        }
+    }
+}
+
+/// Where a document is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProgressStatus {
+    /// Its call starts now.
+    Started,
+    Completed,
+    Failed,
+}
+
+/// A progress event: one when a document's call starts, one when it ends.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Progress {
+    pub position: i64,
+    pub path: String,
+    pub status: ProgressStatus,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    pub error: Option<String>,
+}
+
+/// The job after a run: every document, not only those of this run.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct JobSummary {
+    pub done: usize,
+    pub failed: usize,
+    /// Documents not called (the run was cancelled first).
+    pub pending: usize,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    pub cancelled: bool,
+}
+
+/// One document's result with the user's latest revision.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct JobResult {
+    pub document: ExtractionDocument,
+    /// The latest revision's values, if the user corrected the model's.
+    pub revised: Option<Value>,
+    /// Top-level fields whose revised value differs from the model's.
+    pub changed: Vec<String>,
+}
+
+impl JobResult {
+    /// The values to use: the revision's when there is one.
+    pub fn values(&self) -> Option<&Value> {
+        self.revised.as_ref().or(self.document.values.as_ref())
+    }
+}
+
+/// Saves `schema` to the library under `schema_name` (checked as an
+/// output schema first) and creates a running job over `files`.
+pub fn create_job(
+    store: &Store,
+    schema_name: &str,
+    schema: &Value,
+    prompt: Option<&str>,
+    files: &[PathBuf],
+    models: &[String],
+) -> Result<ExtractionJob, CoreError> {
+    OutputSchema::new(schema.clone())?;
+    if files.is_empty() {
+        return Err(CoreError::Usage(
+            "an extraction needs at least one file".into(),
+        ));
+    }
+    let version = store.save_schema(schema_name, schema)?;
+    let prompt = prompt
+        .filter(|p| !p.trim().is_empty())
+        .unwrap_or(DEFAULT_PROMPT);
+    Ok(store.create_extraction_job(NewExtractionJob {
+        schema_name: schema_name.to_owned(),
+        schema_version: version,
+        prompt: prompt.to_owned(),
+        models: json!(models),
+        paths: files.iter().map(|f| f.display().to_string()).collect(),
+    })?)
+}
+
+fn summarize(documents: &[ExtractionDocument]) -> JobSummary {
+    let mut summary = JobSummary::default();
+    for d in documents {
+        match d.status {
+            DocumentStatus::Completed => summary.done += 1,
+            DocumentStatus::Failed => summary.failed += 1,
+            DocumentStatus::Pending => summary.pending += 1,
+        }
+        summary.input_tokens += d.input_tokens;
+        summary.output_tokens += d.output_tokens;
+    }
+    summary
+}
+
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, CoreError> + Send + 'static,
+) -> Result<T, CoreError> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| CoreError::Usage(format!("a store task stopped: {e}")))?
+}
+
+/// Calls one document and writes its result.
+async fn run_document(
+    store: Store,
+    job: Arc<ExtractionJob>,
+    options: Arc<ExtractOptions>,
+    document: ExtractionDocument,
+) -> Result<ExtractionDocument, CoreError> {
+    let mut request = CallRequest::new(options.selection.clone(), job.prompt.clone());
+    request.kind = EXTRACT_KIND.to_owned();
+    request.schema = Some(job.schema.clone());
+    request.files = vec![PathBuf::from(&document.path)];
+    request.context = options.context.clone();
+    let result = match run_call(&store, &request).await {
+        Ok(call) => DocumentResult {
+            status: if call.status == CallStatus::Completed {
+                DocumentStatus::Completed
+            } else {
+                DocumentStatus::Failed
+            },
+            values: call
+                .output
+                .clone()
+                .filter(|_| call.status == CallStatus::Completed),
+            error: call.error.clone(),
+            error_category: call.error_category.clone(),
+            input_tokens: call.input_tokens,
+            output_tokens: call.output_tokens,
+            call_id: Some(call.id.clone()),
+        },
+        // Refused before any request (an unreadable file, ...): this
+        // document fails, the others go on.
+        Err(error) => DocumentResult {
+            status: DocumentStatus::Failed,
+            values: None,
+            error: Some(error.to_string()),
+            error_category: Some(error.code().to_owned()),
+            input_tokens: 0,
+            output_tokens: 0,
+            call_id: None,
+        },
+    };
+    let job_id = job.id.clone();
+    let position = document.position;
+    blocking(move || Ok(store.set_document_result(&job_id, position, result)?)).await
+}
+
+/// Runs (or resumes) a job: calls every document not yet completed, at
+/// most `options.concurrency` at once. A document's failure is written on
+/// its row and leaves the others unharmed. Once `cancel` is set no new
+/// document starts; those already started finish and are written, and
+/// the job is marked cancelled.
+pub async fn run_job(
+    store: &Store,
+    job_id: &str,
+    options: ExtractOptions,
+    on_progress: impl Fn(Progress) + Send + Sync + 'static,
+    cancel: Arc<AtomicBool>,
+) -> Result<JobSummary, CoreError> {
+    let job = store
+        .get_extraction_job(job_id)?
+        .ok_or_else(|| CoreError::NotFound(format!("no extraction job {job_id}")))?;
+    if job.status != JobStatus::Running {
+        store.set_job_status(job_id, JobStatus::Running)?;
+    }
+    let todo: Vec<ExtractionDocument> = store
+        .extraction_documents(job_id)?
+        .into_iter()
+        .filter(|d| d.status != DocumentStatus::Completed)
+        .collect();
+    let job = Arc::new(job);
+    let options = Arc::new(ExtractOptions {
+        concurrency: options.concurrency.max(1),
+        ..options
+    });
+    let on_progress = Arc::new(on_progress);
+    // The local server, when it is the provider, is started once for the
+    // whole job (each call then finds it running), not once per call.
+    let local = match (todo.is_empty(), local_provider(&options.selection)?) {
+        (false, true) => Some(ensure_local_server().await?),
+        _ => None,
+    };
+    let semaphore = Arc::new(Semaphore::new(options.concurrency));
+    let mut tasks = JoinSet::new();
+    let mut first_error = None;
+    for document in todo {
+        let Ok(permit) = semaphore.clone().acquire_owned().await else {
+            break;
+        };
+        if cancel.load(Ordering::SeqCst) {
+            break;
+        }
+        // Collect what has finished meanwhile, so errors surface early.
+        while let Some(joined) = tasks.try_join_next() {
+            if let Err(e) = flatten(joined) {
+                first_error.get_or_insert(e);
+            }
+        }
+        on_progress(Progress {
+            position: document.position,
+            path: document.path.clone(),
+            status: ProgressStatus::Started,
+            input_tokens: 0,
+            output_tokens: 0,
+            error: None,
+        });
+        let (store, job, options, on_progress) = (
+            store.clone(),
+            job.clone(),
+            options.clone(),
+            on_progress.clone(),
+        );
+        tasks.spawn(async move {
+            let row = run_document(store, job, options, document).await;
+            if let Ok(row) = &row {
+                on_progress(Progress {
+                    position: row.position,
+                    path: row.path.clone(),
+                    status: if row.status == DocumentStatus::Completed {
+                        ProgressStatus::Completed
+                    } else {
+                        ProgressStatus::Failed
+                    },
+                    input_tokens: row.input_tokens,
+                    output_tokens: row.output_tokens,
+                    error: row.error.clone(),
+                });
+            }
+            // Released only after the event, so a listener never sees
+            // more than `concurrency` documents between their events.
+            drop(permit);
+            row
+        });
+    }
+    while let Some(joined) = tasks.join_next().await {
+        if let Err(e) = flatten(joined) {
+            first_error.get_or_insert(e);
+        }
+    }
+    if let Some(local) = local {
+        local.release().await;
+    }
+    if let Some(error) = first_error {
+        store.set_job_status(job_id, JobStatus::Failed)?;
+        return Err(error);
+    }
+    let mut summary = summarize(&store.extraction_documents(job_id)?);
+    summary.cancelled = summary.pending > 0 && cancel.load(Ordering::SeqCst);
+    let status = if summary.cancelled {
+        JobStatus::Cancelled
+    } else if summary.failed > 0 {
+        JobStatus::Failed
+    } else {
+        JobStatus::Completed
+    };
+    store.set_job_status(job_id, status)?;
+    Ok(summary)
+}
+
+/// Whether the calls go to the local server at its well-known address.
+fn local_provider(selection: &ModelSelection) -> Result<bool, CoreError> {
+    let provider = selection.provider.clone().with_env_defaults()?;
+    Ok(provider.choice() == ProviderChoice::Local && provider.base_url.is_none())
+}
+
+fn flatten(
+    joined: Result<Result<ExtractionDocument, CoreError>, tokio::task::JoinError>,
+) -> Result<ExtractionDocument, CoreError> {
+    joined.map_err(|e| CoreError::Usage(format!("a document's task stopped: {e}")))?
+}
+
+/// Records a user's correction of a document's values.
+pub fn revise_value(
+    store: &Store,
+    job_id: &str,
+    position: i64,
+    values: &Value,
+) -> Result<(), CoreError> {
+    store.add_extraction_revision(job_id, position, values)?;
+    Ok(())
+}
+
+/// A job's rows, by position: the model's values, the latest revision's
+/// and the names of the fields the revision changed.
+pub fn job_results(store: &Store, job_id: &str) -> Result<Vec<JobResult>, CoreError> {
+    if store.get_extraction_job(job_id)?.is_none() {
+        return Err(CoreError::NotFound(format!("no extraction job {job_id}")));
+    }
+    let mut results = Vec::new();
+    for document in store.extraction_documents(job_id)? {
+        let revised = store
+            .extraction_revisions(job_id, document.position)?
+            .pop()
+            .map(|r| r.values);
+        let changed = match &revised {
+            Some(revised) => changed_fields(document.values.as_ref(), revised),
+            None => Vec::new(),
+        };
+        results.push(JobResult {
+            document,
+            revised,
+            changed,
+        });
+    }
+    Ok(results)
+}
+
+/// Top-level fields that differ, in the revision's order then the
+/// model's.
+fn changed_fields(model: Option<&Value>, revised: &Value) -> Vec<String> {
+    let empty = serde_json::Map::new();
+    let model = model.and_then(Value::as_object).unwrap_or(&empty);
+    let revised = revised.as_object().unwrap_or(&empty);
+    let mut names: Vec<String> = revised
+        .iter()
+        .filter(|(k, v)| model.get(*k) != Some(*v))
+        .map(|(k, _)| k.clone())
+        .collect();
+    names.extend(model.keys().filter(|k| !revised.contains_key(*k)).cloned());
+    names
+}
