@@ -8,6 +8,7 @@ mod extract;
 mod key;
 mod model_args;
 mod read;
+mod schema;
 mod session;
 mod turn;
 
@@ -41,6 +42,9 @@ enum Command {
     Calls(call::CallsCommand),
     /// Revise a structured call with a correction.
     Revise(call::ReviseArgs),
+    /// The schema library: import, export, list.
+    #[command(subcommand)]
+    Schema(schema::SchemaCommand),
     /// Store or remove an API key in the OS keychain.
     #[command(subcommand)]
     Key(key::KeyCommand),
@@ -111,6 +115,7 @@ fn main() -> ExitCode {
         match cli.command {
             Command::Ask(args) => ask::run(args).await,
             Command::Key(command) => key::run(command),
+            Command::Schema(command) => schema::run(command, cli.db.as_deref()),
             Command::Call(args) => call::run(args, cli.db.as_deref()).await,
             Command::Calls(command) => call::calls(command, cli.db.as_deref()),
             Command::Revise(args) => call::revise(args, cli.db.as_deref()).await,

@@ -18,6 +18,7 @@ mod local;
 pub mod models;
 pub mod paths;
 pub mod provider;
+pub mod schemas;
 pub mod storage;
 pub mod turns;
 

@@ -496,3 +496,69 @@ async fn revising_a_call_in_a_session_adds_another_structured_turn() {
     assert_eq!((revision.first_seq, revision.last_seq), (Some(5), Some(8)));
     assert_eq!(store.revisions(parent).unwrap().len(), 1);
 }
+
+#[tokio::test]
+async fn the_schema_library_imports_versions_and_exports() {
+    let scratch = Scratch::new("schemas");
+    let db = scratch.db();
+    let output = run(sift().args(["--db", &db, "schema", "import", &scratch.schema()])).await;
+    assert_eq!(
+        (output.status.code(), stdout(&output).as_str()),
+        (Some(0), "invoice 1\n"),
+        "{}",
+        stderr(&output)
+    );
+    // The same schema again: no new version.
+    let output = run(sift().args(["--db", &db, "schema", "import", &scratch.schema()])).await;
+    assert_eq!(stdout(&output), "invoice 1\n");
+    // A changed schema under another name, then under the same name.
+    let changed = scratch.dir.join("v2.json");
+    std::fs::write(
+        &changed,
+        json!({"type": "object", "properties": {"number": {"type": "string"}}}).to_string(),
+    )
+    .unwrap();
+    let output = run(sift().args([
+        "--db",
+        &db,
+        "schema",
+        "import",
+        &changed.display().to_string(),
+        "--name",
+        "invoice",
+    ]))
+    .await;
+    assert_eq!(stdout(&output), "invoice 2\n");
+    let list = run(sift().args(["--db", &db, "schema", "list"])).await;
+    assert_eq!(stdout(&list), "invoice 2\n");
+
+    let exported =
+        run(sift().args(["--db", &db, "schema", "export", "invoice", "--version", "1"])).await;
+    let text = stdout(&exported);
+    assert_eq!(
+        serde_json::from_str::<Value>(&text).unwrap(),
+        serde_json::from_str::<Value>(&std::fs::read_to_string(scratch.schema()).unwrap()).unwrap()
+    );
+    // Properties keep their order through the library.
+    assert!(text.find("\"number\"").unwrap() < text.find("\"total\"").unwrap());
+
+    // The answer-schema rules are checked before anything is saved.
+    let bad = scratch.dir.join("bad.json");
+    std::fs::write(
+        &bad,
+        json!({"type": "object", "properties": {}}).to_string(),
+    )
+    .unwrap();
+    let output =
+        run(sift().args(["--db", &db, "schema", "import", &bad.display().to_string()])).await;
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        stderr(&output),
+        "error (other): invalid schema: the schema must list at least one property under \"properties\"\n"
+    );
+    let missing = run(sift().args(["--db", &db, "schema", "export", "nope"])).await;
+    assert_eq!(
+        (missing.status.code(), stderr(&missing).as_str()),
+        (Some(1), "error (other): no schema nope\n")
+    );
+}
