@@ -11,6 +11,15 @@ mod eval;
 mod extract;
 mod read;
 mod turn;
+mod workflow_chat;
+mod workflow_dag;
+mod workflow_files;
+mod workflow_real_peer;
+mod workflow_sessions;
+mod workflow_structured;
+mod workflow_support;
+mod workflow_tools;
+mod workflow_validate;
 
 use std::process::Output;
 

@@ -1,0 +1,380 @@
+//! `with.tools`: other DAGs of the same file as tools (dagu's
+//! `TestToolCallingBasic`, `TestUnknownTool`, `TestFailedTool`,
+//! `TestToolIterationLimit`, and the tool-message contents of the
+//! reference's behaviour checklist).
+
+use serde_json::{Value, json};
+use sift_scripted_server::{Reply, Script, ScriptedServer};
+
+use crate::stdout;
+use crate::workflow_support::{Scratch, assert_exit, bodies, server};
+
+/// The seed's weather example: the main DAG asks, `get-weather` runs
+/// `fetch-weather.sh "$CITY"` and publishes `WEATHER_JSON`.
+fn weather_flow(with: &[&str]) -> String {
+    let mut yaml = String::from(
+        "steps:
+  - id: ask
+    action: chat.completion
+    with:
+      provider: local
+      model: test-model
+      base_url: BASE_URL
+      prompt: What is the weather in Paris?
+      tools:
+        - get-weather
+",
+    );
+    for line in with {
+        yaml.push_str("      ");
+        yaml.push_str(line);
+        yaml.push('\n');
+    }
+    yaml.push_str(WEATHER_DAG);
+    yaml
+}
+
+const WEATHER_DAG: &str = "---
+name: get-weather
+description: Current weather for a city
+params: CITY
+steps:
+  - command: ./fetch-weather.sh \"$CITY\"
+    output: WEATHER_JSON
+";
+
+fn weather_scratch(name: &str) -> Scratch {
+    let scratch = Scratch::new(name);
+    scratch.script(
+        "fetch-weather.sh",
+        "#!/bin/sh\nprintf '{\"temp_c\": 22, \"city\": \"%s\"}\\n' \"$1\"\n",
+    );
+    scratch
+}
+
+/// `get-weather` as the model is offered it: the DAG's name and
+/// description; a bare `CITY` param is a required string.
+fn weather_tool() -> Value {
+    json!({"type": "function", "function": {
+        "name": "get-weather",
+        "description": "Current weather for a city",
+        "parameters": {
+            "type": "object",
+            "properties": {"CITY": {"type": "string", "description": "CITY parameter"}},
+            "required": ["CITY"],
+        },
+    }})
+}
+
+fn call(id: &str, name: &str, arguments: &str) -> Value {
+    json!({"id": id, "type": "function", "function": {"name": name, "arguments": arguments}})
+}
+
+fn tool_message(id: &str, content: &str) -> Value {
+    json!({"role": "tool", "tool_call_id": id, "content": content})
+}
+
+/// The assistant turn that asked for tools, as it is sent back. Its text
+/// content is `""` or `null` by the server's capabilities (llama.cpp
+/// refuses `null`), so it is checked apart and set to `""` here.
+fn normalise_tool_call_content(mut body: Value) -> Value {
+    for message in body["messages"].as_array_mut().unwrap() {
+        if message.get("tool_calls").is_some() && message["role"] == "assistant" {
+            let content = &message["content"];
+            assert!(
+                content.is_null() || *content == "",
+                "assistant content beside tool calls: {content}"
+            );
+            message["content"] = json!("");
+        }
+    }
+    body
+}
+
+fn normalised(server: &ScriptedServer) -> Vec<Value> {
+    bodies(server)
+        .into_iter()
+        .map(normalise_tool_call_content)
+        .collect()
+}
+
+const WEATHER_RESULT: &str = r#"{"WEATHER_JSON":"{\"temp_c\": 22, \"city\": \"Paris\"}"}"#;
+
+#[tokio::test]
+async fn a_tool_call_runs_the_tool_dag_and_feeds_its_outputs_back() {
+    let server = server(Script::new().with(
+        "test-model",
+        [
+            Reply::tool_call("get-weather", json!({"CITY": "Paris"})),
+            Reply::text("It is 22C in Paris."),
+        ],
+    ))
+    .await;
+    let scratch = weather_scratch("basic");
+    let file = scratch.flow(&weather_flow(&["max_tool_iterations: 5"]), Some(&server));
+    let output = scratch.run(file, &[]).await;
+    assert_exit(&output, 0);
+    assert_eq!(stdout(&output), "It is 22C in Paris.\n");
+    let user = json!({"role": "user", "content": "What is the weather in Paris?"});
+    // Tool requests are never streamed, though `stream` defaults to true.
+    assert_eq!(
+        normalised(&server),
+        vec![
+            json!({"model": "test-model", "messages": [user],
+                   "tools": [weather_tool()], "tool_choice": "auto"}),
+            json!({"model": "test-model", "messages": [
+                user,
+                {"role": "assistant", "content": "",
+                 "tool_calls": [call("call_1", "get-weather", r#"{"CITY":"Paris"}"#)]},
+                tool_message("call_1", WEATHER_RESULT),
+            ], "tools": [weather_tool()], "tool_choice": "auto"}),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn several_calls_in_one_turn_each_get_a_tool_message_in_order() {
+    let server = server(
+        Script::new().with(
+            "test-model",
+            [
+                Reply::tool_call("get-weather", json!({"CITY": "Paris"}))
+                    .and_tool_call("get-weather", json!({"CITY": "Rome"})),
+                Reply::text("Both are 22C."),
+            ],
+        ),
+    )
+    .await;
+    let scratch = weather_scratch("two-calls");
+    let file = scratch.flow(&weather_flow(&[]), Some(&server));
+    let output = scratch.run(file, &[]).await;
+    assert_exit(&output, 0);
+    assert_eq!(stdout(&output), "Both are 22C.\n");
+    let second = &normalised(&server)[1];
+    assert_eq!(
+        second["messages"].as_array().unwrap()[1..],
+        [
+            json!({"role": "assistant", "content": "", "tool_calls": [
+                call("call_1", "get-weather", r#"{"CITY":"Paris"}"#),
+                call("call_2", "get-weather", r#"{"CITY":"Rome"}"#),
+            ]}),
+            tool_message("call_1", WEATHER_RESULT),
+            tool_message(
+                "call_2",
+                r#"{"WEATHER_JSON":"{\"temp_c\": 22, \"city\": \"Rome\"}"}"#
+            ),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn an_unknown_tool_is_reported_to_the_model_and_the_step_goes_on() {
+    let server = server(Script::new().with(
+        "test-model",
+        [
+            Reply::tool_call("not-a-real-tool", json!({})),
+            Reply::text("I could not check."),
+        ],
+    ))
+    .await;
+    let scratch = weather_scratch("unknown");
+    let file = scratch.flow(&weather_flow(&[]), Some(&server));
+    let (output, summary) = scratch.run_json(file, &[]).await;
+    assert_exit(&output, 0);
+    assert_eq!(summary["steps"][0]["status"], "succeeded");
+    assert_eq!(summary["steps"][0]["stdout"], "I could not check.\n");
+    let requests = normalised(&server);
+    assert_eq!(requests.len(), 2);
+    assert_eq!(
+        requests[1]["messages"][2],
+        tool_message("call_1", r#"Error: tool "not-a-real-tool" not found"#)
+    );
+}
+
+#[tokio::test]
+async fn a_failed_tool_dag_is_reported_to_the_model_and_the_step_goes_on() {
+    let server = server(Script::new().with(
+        "test-model",
+        [
+            Reply::tool_call("broken", json!({"X": "1"})),
+            Reply::text("The tool failed."),
+        ],
+    ))
+    .await;
+    let scratch = Scratch::new("failed-tool");
+    let yaml = "steps:
+  - id: ask
+    action: chat.completion
+    with:
+      provider: local
+      model: test-model
+      base_url: BASE_URL
+      prompt: try it
+      tools: [broken]
+---
+name: broken
+params: X
+steps:
+  - command: exit 1
+    output: NEVER
+";
+    let file = scratch.flow(yaml, Some(&server));
+    let (output, summary) = scratch.run_json(file, &[]).await;
+    assert_exit(&output, 0);
+    assert_eq!(summary["steps"][0]["status"], "succeeded");
+    assert_eq!(summary["steps"][0]["stdout"], "The tool failed.\n");
+    assert_eq!(
+        normalised(&server)[1]["messages"][2],
+        tool_message("call_1", "Error: execution failed: exit status 1")
+    );
+}
+
+/// Outputs go back as one JSON object with sorted keys.
+#[tokio::test]
+async fn a_tool_with_several_outputs_returns_them_with_sorted_keys() {
+    let server = server(Script::new().with(
+        "test-model",
+        [Reply::tool_call("two", json!({})), Reply::text("done")],
+    ))
+    .await;
+    let scratch = Scratch::new("two-outputs");
+    let yaml = "steps:
+  - id: ask
+    action: chat.completion
+    with:
+      provider: local
+      model: test-model
+      base_url: BASE_URL
+      prompt: go
+      tools: [two]
+---
+name: two
+steps:
+  - id: z
+    command: echo last
+    output: ZETA
+  - id: a
+    command: echo first
+    output: ALPHA
+";
+    let file = scratch.flow(yaml, Some(&server));
+    let output = scratch.run(file, &[]).await;
+    assert_exit(&output, 0);
+    assert_eq!(stdout(&output), "done\n");
+    assert_eq!(
+        normalised(&server)[1]["messages"][2],
+        tool_message("call_1", r#"{"ALPHA":"first","ZETA":"last"}"#)
+    );
+}
+
+#[tokio::test]
+async fn a_tool_without_outputs_reports_success() {
+    let server = server(Script::new().with(
+        "test-model",
+        [Reply::tool_call("quiet", json!({})), Reply::text("done")],
+    ))
+    .await;
+    let scratch = Scratch::new("no-outputs");
+    let yaml = "steps:
+  - id: ask
+    action: chat.completion
+    with:
+      provider: local
+      model: test-model
+      base_url: BASE_URL
+      prompt: go
+      tools: [quiet]
+---
+name: quiet
+steps:
+  - command: \"true\"
+";
+    let file = scratch.flow(yaml, Some(&server));
+    let output = scratch.run(file, &[]).await;
+    assert_exit(&output, 0);
+    assert_eq!(
+        normalised(&server)[1]["messages"][2],
+        tool_message("call_1", "Tool execution completed successfully")
+    );
+}
+
+/// The model's arguments become the DAG's params, a value with spaces
+/// kept whole.
+#[tokio::test]
+async fn arguments_become_the_tool_dags_params() {
+    let server = server(Script::new().with(
+        "test-model",
+        [
+            Reply::tool_call("echo-tool", json!({"TEXT": "got ping and pong"})),
+            Reply::text("done"),
+        ],
+    ))
+    .await;
+    let scratch = Scratch::new("params");
+    let yaml = "steps:
+  - id: ask
+    action: chat.completion
+    with:
+      provider: local
+      model: test-model
+      base_url: BASE_URL
+      prompt: ping
+      tools: [echo-tool]
+---
+name: echo-tool
+params: TEXT
+steps:
+  - command: echo \"[$TEXT]\"
+    output: RESULT
+";
+    let file = scratch.flow(yaml, Some(&server));
+    let output = scratch.run(file, &[]).await;
+    assert_exit(&output, 0);
+    assert_eq!(stdout(&output), "done\n");
+    assert_eq!(
+        normalised(&server)[1]["messages"][2],
+        tool_message("call_1", r#"{"RESULT":"[got ping and pong]"}"#)
+    );
+}
+
+/// Reaching `max_tool_iterations` (default 10) is a success that prints
+/// the last assistant content.
+#[tokio::test]
+async fn the_default_limit_is_ten_requests_and_reaching_it_succeeds() {
+    let server = server(
+        Script::new().with(
+            "test-model",
+            [Reply::text("still working")
+                .and_tool_call("get-weather", json!({"CITY": "Paris"}))
+                .repeated()],
+        ),
+    )
+    .await;
+    let scratch = weather_scratch("default-limit");
+    let file = scratch.flow(&weather_flow(&[]), Some(&server));
+    let (output, summary) = scratch.run_json(file, &[]).await;
+    assert_exit(&output, 0);
+    assert_eq!(server.requests().len(), 10);
+    assert_eq!(summary["status"], "succeeded");
+    assert_eq!(summary["steps"][0]["status"], "succeeded");
+    assert_eq!(summary["steps"][0]["stdout"], "still working\n");
+}
+
+#[tokio::test]
+async fn a_custom_limit_bounds_the_requests() {
+    let server = server(
+        Script::new().with(
+            "test-model",
+            [Reply::text("still working")
+                .and_tool_call("get-weather", json!({"CITY": "Paris"}))
+                .repeated()],
+        ),
+    )
+    .await;
+    let scratch = weather_scratch("custom-limit");
+    let file = scratch.flow(&weather_flow(&["max_tool_iterations: 3"]), Some(&server));
+    let output = scratch.run(file, &[]).await;
+    assert_exit(&output, 0);
+    assert_eq!(stdout(&output), "still working\n");
+    assert_eq!(server.requests().len(), 3);
+}
