@@ -5,27 +5,32 @@ use serde::{Deserialize, Serialize};
 use sift_core::{AskRequest, ProviderChoice, ProviderSettings};
 use tauri::State;
 use tauri::ipc::Channel;
+use ts_rs::TS;
 
 use crate::error::IpcError;
 use crate::local_model::LocalModel;
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct AskArgs {
     pub prompt: String,
+    #[ts(optional = nullable)]
     #[serde(default)]
     pub system: Option<String>,
     /// `openai`, `anthropic` or `local`; unset means the configured default.
+    #[ts(optional = nullable)]
     #[serde(default)]
     pub provider: Option<String>,
+    #[ts(optional = nullable)]
     #[serde(default)]
     pub base_url: Option<String>,
+    #[ts(optional = nullable)]
     #[serde(default)]
     pub model: Option<String>,
 }
 
 /// What the UI receives while a reply is produced.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum AskEvent {
     /// Something slow is happening before the first word, such as starting
@@ -39,7 +44,9 @@ pub enum AskEvent {
     #[serde(rename_all = "camelCase")]
     Done {
         model: String,
+        #[ts(type = "number")]
         input_tokens: u64,
+        #[ts(type = "number")]
         output_tokens: u64,
     },
 }

@@ -1,75 +1,80 @@
 //! The Sift desktop app: a Tauri shell around the engine crates.
 //!
 //! Commands stay thin: they read their arguments, call into the engine
-//! (`sift-core`) and return serializable values. The UI reaches them only
-//! through `ui/src/ipc.ts`.
+//! (`sift-core`) and return serializable values or one error,
+//! `{code, message}`. Streams (an extraction's progress, a reply) go over
+//! a `tauri::ipc::Channel`. The UI reaches them only through
+//! `ui/src/ipc.ts`, whose types are generated from these (see
+//! `bindings.rs`).
 
 mod ask;
+#[cfg(test)]
+mod bindings;
+pub mod commands;
 mod error;
 mod local_model;
+mod state;
 
-use serde::Serialize;
-use tauri::{AppHandle, Manager, RunEvent, Runtime};
+use tauri::{Manager, RunEvent};
 
 pub use ask::{AskArgs, AskEvent};
-pub use error::IpcError;
-use local_model::LocalModel;
-
-/// What the UI shows about the running app (`app_info` command).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct AppInfo {
-    /// The product name from `tauri.conf.json` ("Sift").
-    pub name: String,
-    /// The package version, e.g. "0.1.0".
-    pub version: String,
-}
-
-impl AppInfo {
-    /// Describes the app `app` belongs to.
-    pub fn of<R: Runtime>(app: &AppHandle<R>) -> Self {
-        let package = app.package_info();
-        Self {
-            name: package.name.clone(),
-            version: package.version.to_string(),
-        }
-    }
-}
-
-#[tauri::command]
-fn app_info<R: Runtime>(app: AppHandle<R>) -> AppInfo {
-    AppInfo::of(&app)
-}
+pub use error::{IpcError, IpcResult};
+pub use local_model::{LocalModel, LocalServerStatus};
+pub use state::{AppState, LaunchOptions};
 
 /// Builds and runs the app; returns when the last window has closed.
 pub fn run() -> tauri::Result<()> {
+    let launch = LaunchOptions::from_args(std::env::args().skip(1));
+    let local = LocalModel::default();
     let app = tauri::Builder::default()
-        .manage(LocalModel::default())
-        .invoke_handler(tauri::generate_handler![app_info, ask::ask])
+        .plugin(tauri_plugin_dialog::init())
+        .manage(AppState::new(launch))
+        .manage(local.clone())
+        .setup(move |app| {
+            // The default provider is the local server: start it now, so
+            // that it is warm by the first extraction.
+            if let Ok(settings) = app.state::<AppState>().settings() {
+                local.start_if_default(&settings);
+            }
+            Ok(())
+        })
+        .invoke_handler(tauri::generate_handler![
+            commands::app::app_info,
+            commands::app::local_server_status,
+            commands::app::start_local_server,
+            commands::settings::get_settings,
+            commands::settings::save_settings,
+            commands::settings::api_key_status,
+            commands::settings::set_api_key,
+            commands::settings::delete_api_key,
+            commands::settings::list_models,
+            commands::settings::test_connection,
+            commands::schemas::list_schemas,
+            commands::schemas::get_schema,
+            commands::schemas::save_schema,
+            commands::schemas::check_schema,
+            commands::schemas::import_schema,
+            commands::schemas::export_schema,
+            commands::extract::start_extraction,
+            commands::extract::resume_extraction,
+            commands::extract::cancel_extraction,
+            commands::extract::job_results,
+            commands::extract::revise_value,
+            commands::extract::export_results,
+            commands::documents::preview_document,
+            commands::documents::call_transcript,
+            commands::dialogs::pick_files,
+            commands::dialogs::pick_save_path,
+            ask::ask,
+        ])
         .build(tauri::generate_context!())?;
     app.run(|app, event| {
         if let RunEvent::Exit = event {
+            app.state::<AppState>().cancel_all_jobs();
             // Stop the local model server before the process goes; its
             // stdin watchdog would end it anyway, but not wait for it.
             tauri::async_runtime::block_on(app.state::<LocalModel>().stop());
         }
     });
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn app_info_serializes_as_the_ui_expects() {
-        let info = AppInfo {
-            name: "Sift".to_owned(),
-            version: "0.1.0".to_owned(),
-        };
-        // ui/src/ipc.ts reads exactly these two fields.
-        assert_eq!(
-            serde_json::to_value(&info).unwrap(),
-            serde_json::json!({ "name": "Sift", "version": "0.1.0" })
-        );
-    }
 }

@@ -1,44 +1,293 @@
 // The one place the UI talks to the Rust side. Every `invoke` goes through a
 // typed function here, so components never name a command or its payload.
-// (The payload types will be generated from the Rust structs with ts-rs.)
+// The payload types are generated from the Rust structs with ts-rs into
+// ./bindings (regenerate: `cargo test -p sift-app --lib bindings`; CI fails
+// when the committed files differ).
+//
+// Every command rejects with an `IpcError` ({code, message}); see
+// `isIpcError`. Arguments are camelCase, as Tauri maps them to the Rust
+// command's snake_case parameters.
 import { Channel, invoke, isTauri } from "@tauri-apps/api/core";
+import type { UnlistenFn } from "@tauri-apps/api/event";
+import { getCurrentWebview } from "@tauri-apps/api/webview";
 
-/** Mirrors `sift_app::AppInfo` (src-tauri/lib.rs). */
-export interface AppInfo {
-  name: string;
-  version: string;
-}
+import type { AppInfo } from "./bindings/AppInfo";
+import type { AskArgs } from "./bindings/AskArgs";
+import type { AskEvent } from "./bindings/AskEvent";
+import type { CallTranscript } from "./bindings/CallTranscript";
+import type { ConnectionReport } from "./bindings/ConnectionReport";
+import type { DocumentPreview } from "./bindings/DocumentPreview";
+import type { ExportFormat } from "./bindings/ExportFormat";
+import type { ExportReport } from "./bindings/ExportReport";
+import type { ExtractEvent } from "./bindings/ExtractEvent";
+import type { ExtractRequest } from "./bindings/ExtractRequest";
+import type { IpcError } from "./bindings/IpcError";
+import type { JobRow } from "./bindings/JobRow";
+import type { JobView } from "./bindings/JobView";
+import type { KeyStatus } from "./bindings/KeyStatus";
+import type { LocalServerStatus } from "./bindings/LocalServerStatus";
+import type { OpenDialogOptions } from "./bindings/OpenDialogOptions";
+import type { ProviderConfig } from "./bindings/ProviderConfig";
+import type { SaveDialogOptions } from "./bindings/SaveDialogOptions";
+import type { SavedSchema } from "./bindings/SavedSchema";
+import type { SchemaDoc } from "./bindings/SchemaDoc";
+import type { SchemaProblem } from "./bindings/SchemaProblem";
+import type { SchemaSummary } from "./bindings/SchemaSummary";
+import type { Settings } from "./bindings/Settings";
+import type { SettingsView } from "./bindings/SettingsView";
+import type { JsonValue } from "./bindings/serde_json/JsonValue";
+
+// Re-exported so that screens import every IPC type from here.
+export type { AppInfo } from "./bindings/AppInfo";
+export type { AskArgs } from "./bindings/AskArgs";
+export type { AskEvent } from "./bindings/AskEvent";
+export type { CallTranscript } from "./bindings/CallTranscript";
+export type { Column } from "./bindings/Column";
+export type { ConnectionReport } from "./bindings/ConnectionReport";
+export type { DefaultBaseUrls } from "./bindings/DefaultBaseUrls";
+export type { DocumentPreview } from "./bindings/DocumentPreview";
+export type { ExportFormat } from "./bindings/ExportFormat";
+export type { ExportReport } from "./bindings/ExportReport";
+export type { ExtractEvent } from "./bindings/ExtractEvent";
+export type { ExtractRequest } from "./bindings/ExtractRequest";
+export type { FileFilter } from "./bindings/FileFilter";
+export type { IpcError } from "./bindings/IpcError";
+export type { JobRow } from "./bindings/JobRow";
+export type { JobState } from "./bindings/JobState";
+export type { JobTotals } from "./bindings/JobTotals";
+export type { JobView } from "./bindings/JobView";
+export type { KeySource } from "./bindings/KeySource";
+export type { KeyStatus } from "./bindings/KeyStatus";
+export type { LocalServerStatus } from "./bindings/LocalServerStatus";
+export type { OpenDialogOptions } from "./bindings/OpenDialogOptions";
+export type { ProblemSeverity } from "./bindings/ProblemSeverity";
+export type { ProviderConfig } from "./bindings/ProviderConfig";
+export type { ProviderKind } from "./bindings/ProviderKind";
+export type { RowStatus } from "./bindings/RowStatus";
+export type { SaveDialogOptions } from "./bindings/SaveDialogOptions";
+export type { SavedSchema } from "./bindings/SavedSchema";
+export type { SchemaDoc } from "./bindings/SchemaDoc";
+export type { SchemaProblem } from "./bindings/SchemaProblem";
+export type { SchemaSummary } from "./bindings/SchemaSummary";
+export type { Settings } from "./bindings/Settings";
+export type { SettingsView } from "./bindings/SettingsView";
+export type { JsonValue } from "./bindings/serde_json/JsonValue";
 
 /** True inside the desktop app; false when the UI runs in a plain browser. */
 export function isDesktopApp(): boolean {
   return isTauri();
 }
 
-/** The running app's name and version (`app_info` command). */
+/** Whether a rejection came from a command (rather than from the bridge). */
+export function isIpcError(error: unknown): error is IpcError {
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    typeof (error as IpcError).code === "string" &&
+    typeof (error as IpcError).message === "string"
+  );
+}
+
+// ---------------------------------------------------------------- the app
+
+/** Name, version, and where the data, database and settings are. */
 export function appInfo(): Promise<AppInfo> {
   return invoke<AppInfo>("app_info");
 }
 
-/** Mirrors `sift_app::IpcError`: every command rejects with this. */
-export interface IpcError {
-  code: string;
-  message: string;
+/** The local model server as the app runs it. */
+export function localServerStatus(): Promise<LocalServerStatus> {
+  return invoke<LocalServerStatus>("local_server_status");
 }
 
-/** Mirrors `sift_app::AskArgs`. Unset fields use the configured defaults. */
-export interface AskArgs {
-  prompt: string;
-  system?: string;
-  provider?: "openai" | "anthropic" | "local";
-  baseUrl?: string;
-  model?: string;
+/** Starts the local model server now (it also starts on its own when needed). */
+export function startLocalServer(): Promise<LocalServerStatus> {
+  return invoke<LocalServerStatus>("start_local_server");
 }
 
-/** Mirrors `sift_app::AskEvent`. */
-export type AskEvent =
-  | { kind: "status"; message: string }
-  | { kind: "text"; text: string }
-  | { kind: "done"; model: string; inputTokens: number; outputTokens: number };
+// ---------------------------------------------------------------- settings
+
+export function getSettings(): Promise<SettingsView> {
+  return invoke<SettingsView>("get_settings");
+}
+
+/** Saves to the configuration file; rejects with `usage` on a bad value (duplicate id, ...). */
+export function saveSettings(settings: Settings): Promise<SettingsView> {
+  return invoke<SettingsView>("save_settings", { settings });
+}
+
+/** Where the saved provider's key would come from. Never the key. */
+export function apiKeyStatus(providerId: string): Promise<KeyStatus> {
+  return invoke<KeyStatus>("api_key_status", { providerId });
+}
+
+/** Stores the key in the OS keychain under the provider's id. */
+export function setApiKey(providerId: string, key: string): Promise<KeyStatus> {
+  return invoke<KeyStatus>("set_api_key", { providerId, key });
+}
+
+export function deleteApiKey(providerId: string): Promise<KeyStatus> {
+  return invoke<KeyStatus>("delete_api_key", { providerId });
+}
+
+/** The model ids the provider's server lists at `/models` (the provider need not be saved). */
+export function listModels(provider: ProviderConfig): Promise<string[]> {
+  return invoke<string[]>("list_models", { provider });
+}
+
+/** Asks the provider's `/models`; a failure resolves with `ok: false`, it does not reject. */
+export function testConnection(provider: ProviderConfig): Promise<ConnectionReport> {
+  return invoke<ConnectionReport>("test_connection", { provider });
+}
+
+// ---------------------------------------------------------------- schemas
+
+export function listSchemas(): Promise<SchemaSummary[]> {
+  return invoke<SchemaSummary[]>("list_schemas");
+}
+
+/** A version of a schema; `version` null or absent: the latest. */
+export function getSchema(name: string, version?: number | null): Promise<SchemaDoc> {
+  return invoke<SchemaDoc>("get_schema", { name, version: version ?? null });
+}
+
+/** A new version unless equal to the latest; rejects with code `schema` (one problem a line) on errors. */
+export function saveSchema(name: string, schema: JsonValue): Promise<SavedSchema> {
+  return invoke<SavedSchema>("save_schema", { name, schema });
+}
+
+/** Every problem with its JSON Pointer path, errors first. Never rejects on a bad schema. */
+export function checkSchema(schema: JsonValue): Promise<SchemaProblem[]> {
+  return invoke<SchemaProblem[]>("check_schema", { schema });
+}
+
+/** Saves a `.json` schema file under `name` (default: the file's stem). */
+export function importSchema(path: string, name?: string | null): Promise<SchemaDoc> {
+  return invoke<SchemaDoc>("import_schema", { path, name: name ?? null });
+}
+
+export function exportSchema(name: string, version: number | null, path: string): Promise<void> {
+  return invoke<void>("export_schema", { name, version, path });
+}
+
+// ---------------------------------------------------------------- extract
+
+/**
+ * Creates a job and starts it. Resolves at once with the job's table (every
+ * row pending); `onEvent` then sees `status`, `started` and `row` events and
+ * finally exactly one `finished` or `error`.
+ */
+export function startExtraction(
+  request: ExtractRequest,
+  onEvent: (event: ExtractEvent) => void,
+): Promise<JobView> {
+  const events = new Channel<ExtractEvent>();
+  events.onmessage = onEvent;
+  return invoke<JobView>("start_extraction", { request, events });
+}
+
+/** Runs a job's documents not yet completed again (after a cancel or failure). */
+export function resumeExtraction(
+  jobId: string,
+  onEvent: (event: ExtractEvent) => void,
+  providerId?: string | null,
+  model?: string | null,
+): Promise<JobView> {
+  const events = new Channel<ExtractEvent>();
+  events.onmessage = onEvent;
+  return invoke<JobView>("resume_extraction", {
+    jobId,
+    providerId: providerId ?? null,
+    model: model ?? null,
+    events,
+  });
+}
+
+/** No new document starts; those in flight finish. False when the job is not running. */
+export function cancelExtraction(jobId: string): Promise<boolean> {
+  return invoke<boolean>("cancel_extraction", { jobId });
+}
+
+/** A job's table as stored now. */
+export function jobResults(jobId: string): Promise<JobView> {
+  return invoke<JobView>("job_results", { jobId });
+}
+
+/**
+ * Corrects one field of a completed document (`path`: property names from
+ * the top, as `Column.path`). Saved as a revision; returns the row with
+ * `values` and `changed` updated.
+ */
+export function reviseValue(
+  jobId: string,
+  position: number,
+  path: string[],
+  value: JsonValue,
+): Promise<JobRow> {
+  return invoke<JobRow>("revise_value", { jobId, position, path, value });
+}
+
+/** Writes the results (revisions win) to `path`, e.g. from `pickSavePath`. */
+export function exportResults(
+  jobId: string,
+  format: ExportFormat,
+  path: string,
+  bom = false,
+): Promise<ExportReport> {
+  return invoke<ExportReport>("export_results", { jobId, format, path, bom });
+}
+
+/** Page `page` (0-based) of a document as a data URL, or its text. */
+export function previewDocument(path: string, page = 0): Promise<DocumentPreview> {
+  return invoke<DocumentPreview>("preview_document", { path, page });
+}
+
+/** The structured call behind a row (`JobRow.callId`). */
+export function callTranscript(callId: string): Promise<CallTranscript> {
+  return invoke<CallTranscript>("call_transcript", { callId });
+}
+
+// ---------------------------------------------------------------- files
+
+/** The native open dialog; resolves with the picked paths, empty when cancelled. */
+export function pickFiles(options: OpenDialogOptions = {}): Promise<string[]> {
+  return invoke<string[]>("pick_files", { options });
+}
+
+/** The native save dialog; resolves with the chosen path, null when cancelled. */
+export function pickSavePath(options: SaveDialogOptions = {}): Promise<string | null> {
+  return invoke<string | null>("pick_save_path", { options });
+}
+
+/** Files dragged over or dropped on the window: paths, never bytes. */
+export type FileDropEvent =
+  | { kind: "enter"; paths: string[] }
+  | { kind: "over" }
+  | { kind: "drop"; paths: string[] }
+  | { kind: "leave" };
+
+/** Listens to the window's native file drag and drop; resolves with the function that stops it. */
+export function onFileDrop(handler: (event: FileDropEvent) => void): Promise<UnlistenFn> {
+  return getCurrentWebview().onDragDropEvent((event) => {
+    const payload = event.payload;
+    switch (payload.type) {
+      case "enter":
+        handler({ kind: "enter", paths: payload.paths });
+        break;
+      case "over":
+        handler({ kind: "over" });
+        break;
+      case "drop":
+        handler({ kind: "drop", paths: payload.paths });
+        break;
+      case "leave":
+        handler({ kind: "leave" });
+        break;
+    }
+  });
+}
+
+// ---------------------------------------------------------------- ask
 
 /** Sends one prompt; `onEvent` sees the reply as it streams in. */
 export function ask(args: AskArgs, onEvent: (event: AskEvent) => void): Promise<void> {

@@ -29,6 +29,11 @@ pub struct Config {
 struct ConfigFile {
     #[serde(default)]
     context: ContextTable,
+    // The app's settings, read and checked by `settings.rs`.
+    #[serde(default, rename = "defaults")]
+    _defaults: Option<toml::Value>,
+    #[serde(default, rename = "providers")]
+    _providers: Option<toml::Value>,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -13,12 +13,17 @@ pub mod eval;
 pub mod export;
 pub mod extract;
 pub mod history;
+pub mod job_export;
 pub mod keychain;
 mod local;
 pub mod models;
 pub mod paths;
+pub mod preview;
 pub mod provider;
+pub mod schema_check;
 pub mod schemas;
+pub mod server_models;
+pub mod settings;
 pub mod storage;
 pub mod turns;
 

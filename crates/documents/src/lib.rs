@@ -89,7 +89,7 @@ mod zipguard;
 
 pub use assemble::{attach, block_name, render_text};
 pub use error::DocumentError;
-pub use pdf::pdfium_library_candidates;
+pub use pdf::{pdfium_library_candidates, render_pdf_page};
 pub use read::{
     Content, DocImage, Document, Documents, Kind, Limits, Page, ReadOptions, default_data_dir,
     kind_of, read_bytes, read_documents,

@@ -18,7 +18,7 @@ use pdfium_render::prelude::*;
 use crate::imaging::encode_compact;
 use crate::read::Budget;
 use crate::text::normalize_newlines;
-use crate::{DocumentError, Page, ReadOptions, default_data_dir};
+use crate::{DocImage, DocumentError, Page, ReadOptions, default_data_dir};
 
 /// The smallest page side PDFium can show anything on: a side under one
 /// point (0.35 mm) is a malformed page box, not a page.
@@ -248,6 +248,52 @@ fn clean_text(text: &str) -> String {
 
 /// The page rendered with its long edge at `edge` pixels, or at 300 dpi
 /// when that is smaller.
+/// One page of a PDF (0-based `index`) rendered for people to look at,
+/// such as a preview beside the values read from it, whatever it holds
+/// (text or scan): its long edge at most `edge` pixels. Returns the image
+/// and the number of pages.
+pub fn render_pdf_page(
+    path: &Path,
+    index: usize,
+    edge: u32,
+    options: &ReadOptions,
+) -> Result<(DocImage, usize), DocumentError> {
+    let pdfium = pdfium(options).map_err(|detail| DocumentError::PdfiumMissing {
+        path: path.to_path_buf(),
+        detail,
+        install_dir: install_dir(options),
+    })?;
+    let document = pdfium
+        .load_pdf_from_file(path, options.pdf_password.as_deref())
+        .map_err(|e| DocumentError::corrupt(path, format_args!("cannot be opened ({e})")))?;
+    let pages = document.pages();
+    let count = usize::try_from(pages.len()).unwrap_or(0);
+    let page = i32::try_from(index)
+        .ok()
+        .filter(|_| index < count)
+        .and_then(|i| pages.get(i).ok())
+        .ok_or_else(|| {
+            DocumentError::corrupt(
+                path,
+                format_args!("has no page {} ({count} pages)", index + 1),
+            )
+        })?;
+    let image = render(&page, edge).map_err(|e| {
+        DocumentError::corrupt(
+            path,
+            format_args!("page {} cannot be rendered ({e})", index + 1),
+        )
+    })?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    Ok((
+        encode_compact(image, format!("{name} page {}", index + 1), None),
+        count,
+    ))
+}
+
 fn render(page: &PdfPage<'_>, edge: u32) -> Result<image::DynamicImage, PdfiumError> {
     let (width_pt, height_pt) = (page.width().value.max(1.0), page.height().value.max(1.0));
     let dpi_edge = (width_pt.max(height_pt) * MAX_DPI / 72.0).round() as u32;

@@ -1,0 +1,126 @@
+//! What a model server offers: its `/models` list, and a connection test
+//! built on it (the cheapest request that proves the address, the key and
+//! the API all work, and costs no tokens).
+
+use std::time::{Duration, Instant};
+
+use serde::Deserialize;
+use sift_llm::{ApiKey, DEFAULT_ANTHROPIC_VERSION, ErrorCategory, LlmError};
+
+use crate::error::CoreError;
+use crate::provider::{ProviderChoice, ProviderSettings};
+
+const TIMEOUT: Duration = Duration::from_secs(15);
+
+#[derive(Debug, Deserialize)]
+struct ModelList {
+    data: Vec<ModelEntry>,
+}
+
+#[derive(Debug, Deserialize)]
+struct ModelEntry {
+    id: String,
+}
+
+/// The outcome of a connection test. A failure is an outcome, not an
+/// error: the message says what went wrong, for the settings screen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConnectionReport {
+    pub ok: bool,
+    /// The `/models` URL asked.
+    pub url: String,
+    pub message: String,
+    /// The error's category when it failed (`auth`, `network`, ...).
+    pub code: Option<String>,
+    pub models: Vec<String>,
+    pub elapsed_ms: u64,
+}
+
+/// The model ids the provider's server lists, sorted.
+pub async fn list_models(provider: &ProviderSettings) -> Result<Vec<String>, CoreError> {
+    let url = models_url(provider);
+    let key = provider.api_key();
+    let mut request = reqwest::Client::new().get(&url).timeout(TIMEOUT);
+    if let Some(key) = &key {
+        request = match provider.choice() {
+            ProviderChoice::Anthropic => request
+                .header("x-api-key", key.expose())
+                .header("anthropic-version", DEFAULT_ANTHROPIC_VERSION),
+            ProviderChoice::OpenAi | ProviderChoice::Local => request.bearer_auth(key.expose()),
+        };
+    } else if provider.choice() == ProviderChoice::Anthropic {
+        request = request.header("anthropic-version", DEFAULT_ANTHROPIC_VERSION);
+    }
+    let response = request.send().await.map_err(|e| {
+        CoreError::Llm(LlmError::new(
+            ErrorCategory::Network,
+            format!(
+                "cannot reach {url}: {}",
+                scrub(&e.to_string(), key.as_ref())
+            ),
+        ))
+    })?;
+    let status = response.status();
+    let body = response.text().await.unwrap_or_default();
+    if !status.is_success() {
+        let mut error = LlmError::from_status(status.as_u16(), scrub(&body, key.as_ref()));
+        error.message = format!("{url}: {}", error.message);
+        return Err(CoreError::Llm(error));
+    }
+    let list: ModelList = serde_json::from_str(&body).map_err(|e| {
+        CoreError::Usage(format!(
+            "{url} did not answer with a model list ({{\"data\": [{{\"id\": ...}}]}}): {e}"
+        ))
+    })?;
+    let mut ids: Vec<String> = list.data.into_iter().map(|m| m.id).collect();
+    ids.sort();
+    ids.dedup();
+    Ok(ids)
+}
+
+/// Asks the provider's `/models` and reports how it went.
+pub async fn test_connection(provider: &ProviderSettings) -> ConnectionReport {
+    let url = models_url(provider);
+    let started = Instant::now();
+    let outcome = list_models(provider).await;
+    let elapsed_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    match outcome {
+        Ok(models) => ConnectionReport {
+            ok: true,
+            message: format!(
+                "connected: {} model{} listed",
+                models.len(),
+                if models.len() == 1 { "" } else { "s" }
+            ),
+            url,
+            code: None,
+            models,
+            elapsed_ms,
+        },
+        Err(error) => ConnectionReport {
+            ok: false,
+            url,
+            message: error.to_string(),
+            code: Some(error.code().to_owned()),
+            models: Vec::new(),
+            elapsed_ms,
+        },
+    }
+}
+
+/// `{base}/models`; Anthropic's base URL stops before `/v1`.
+pub fn models_url(provider: &ProviderSettings) -> String {
+    let base = provider.effective_base_url();
+    let base = base.trim_end_matches('/');
+    match provider.choice() {
+        ProviderChoice::Anthropic if !base.ends_with("/v1") => format!("{base}/v1/models"),
+        _ => format!("{base}/models"),
+    }
+}
+
+fn scrub(text: &str, key: Option<&ApiKey>) -> String {
+    match key {
+        Some(key) => key.scrub(text),
+        None => text.to_owned(),
+    }
+}

@@ -1,0 +1,349 @@
+//! The desktop app's settings: the model providers the user set up, the
+//! default provider and model, and the data folder. They live in the
+//! configuration file ([`crate::config::config_path`]) beside `[context]`:
+//!
+//! ```toml
+//! [defaults]
+//! provider = "work"            # the id of one of the providers below
+//! model = "gpt-4o-mini"
+//! data_dir = "/home/me/sift"   # where sift.db lives; unset: the data directory
+//!
+//! [[providers]]
+//! id = "work"                  # also the keychain account of its API key
+//! kind = "openai"              # openai (any OpenAI-compatible server), anthropic or local
+//! label = "Work gateway"
+//! base_url = "https://llm.example.com/v1"
+//! api_key_env = "WORK_KEY"     # optional: the variable holding the key, instead of the keychain
+//! ```
+//!
+//! Saving rewrites only these two tables, so the user's comments and the
+//! `[context]` table stay as they were. API keys are never written here.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use toml_edit::{ArrayOfTables, DocumentMut, Item, Table, value};
+
+use crate::config::config_path;
+use crate::error::CoreError;
+use crate::models::ModelSelection;
+use crate::provider::{ProviderChoice, ProviderSettings};
+
+/// One model server the user can pick.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProviderEntry {
+    /// Unique among the providers; the keychain account of its key.
+    pub id: String,
+    pub kind: ProviderChoice,
+    /// For people; the id when empty.
+    pub label: String,
+    /// `None`: the kind's default (OpenAI's, Anthropic's, or the local
+    /// server's address).
+    pub base_url: Option<String>,
+    /// The environment variable holding the key, instead of the keychain.
+    pub api_key_env: Option<String>,
+}
+
+impl ProviderEntry {
+    /// What the engine needs to reach this provider. The key is looked up
+    /// when a client is built, never stored here.
+    pub fn provider_settings(&self) -> ProviderSettings {
+        ProviderSettings {
+            provider: Some(self.kind),
+            base_url: self.base_url.clone(),
+            api_key_env: self.api_key_env.clone(),
+            api_key_account: (self.kind != ProviderChoice::Local).then(|| self.id.clone()),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AppSettings {
+    pub providers: Vec<ProviderEntry>,
+    /// The id of the provider used unless another is picked.
+    pub default_provider: String,
+    pub default_model: Option<String>,
+    /// Where the database lives; `None`: the data directory.
+    pub data_dir: Option<PathBuf>,
+}
+
+impl AppSettings {
+    /// The settings of a configuration file without them: the three kinds
+    /// of provider, the local one chosen unless `SIFT_PROVIDER`,
+    /// `SIFT_BASE_URL` and `SIFT_MODEL` say otherwise (as they do for the
+    /// CLI).
+    pub fn defaults() -> Self {
+        let mut providers = vec![
+            ProviderEntry {
+                id: "local".into(),
+                kind: ProviderChoice::Local,
+                label: "Local model".into(),
+                base_url: None,
+                api_key_env: None,
+            },
+            ProviderEntry {
+                id: "openai".into(),
+                kind: ProviderChoice::OpenAi,
+                label: "OpenAI".into(),
+                base_url: None,
+                api_key_env: None,
+            },
+            ProviderEntry {
+                id: "anthropic".into(),
+                kind: ProviderChoice::Anthropic,
+                label: "Anthropic".into(),
+                base_url: None,
+                api_key_env: None,
+            },
+        ];
+        let mut default_provider = "local".to_owned();
+        if let Ok(from_env) = ProviderSettings::default().with_env_defaults()
+            && from_env.provider.is_some()
+        {
+            let kind = from_env.choice();
+            default_provider = kind.as_str().to_owned();
+            if let Some(entry) = providers.iter_mut().find(|p| p.kind == kind) {
+                entry.base_url = from_env.base_url;
+            }
+        }
+        Self {
+            providers,
+            default_provider,
+            default_model: env_value("SIFT_MODEL"),
+            data_dir: None,
+        }
+    }
+
+    pub fn provider(&self, id: &str) -> Option<&ProviderEntry> {
+        self.providers.iter().find(|p| p.id == id)
+    }
+
+    /// The provider `id` (the default one when `None`).
+    pub fn provider_or_default(&self, id: Option<&str>) -> Result<&ProviderEntry, CoreError> {
+        let id = id
+            .filter(|i| !i.trim().is_empty())
+            .unwrap_or(&self.default_provider);
+        self.provider(id)
+            .ok_or_else(|| CoreError::NotFound(format!("no provider {id:?} in the settings")))
+    }
+
+    /// The provider and model to call: those given, else the defaults.
+    /// The default model goes only with the default provider; the local
+    /// provider falls back to its own model.
+    pub fn selection(
+        &self,
+        provider_id: Option<&str>,
+        model: Option<&str>,
+    ) -> Result<ModelSelection, CoreError> {
+        let entry = self.provider_or_default(provider_id)?;
+        let model = model
+            .map(str::trim)
+            .filter(|m| !m.is_empty())
+            .map(str::to_owned)
+            .or_else(|| {
+                (entry.id == self.default_provider)
+                    .then(|| self.default_model.clone())
+                    .flatten()
+            });
+        let models = match (model, entry.kind) {
+            (Some(model), _) => vec![model],
+            (None, ProviderChoice::Local) => vec![crate::LOCAL_DEFAULT_MODEL.to_owned()],
+            (None, _) => {
+                return Err(CoreError::Usage(format!(
+                    "no model chosen for {}: pick one, or set a default model in Settings",
+                    entry.label_or_id()
+                )));
+            }
+        };
+        Ok(ModelSelection {
+            provider: entry.provider_settings(),
+            models,
+        })
+    }
+
+    /// Checks what a save would write: unique, non-empty ids; a default
+    /// provider that exists; base URLs over http(s).
+    pub fn validate(&self) -> Result<(), CoreError> {
+        if self.providers.is_empty() {
+            return Err(CoreError::Usage("at least one provider is needed".into()));
+        }
+        for (i, p) in self.providers.iter().enumerate() {
+            if p.id.trim().is_empty() || p.id.trim() != p.id {
+                return Err(CoreError::Usage(format!(
+                    "provider {} needs an id without surrounding spaces",
+                    i + 1
+                )));
+            }
+            if self.providers[..i].iter().any(|q| q.id == p.id) {
+                return Err(CoreError::Usage(format!(
+                    "two providers have the id {:?}",
+                    p.id
+                )));
+            }
+            if let Some(url) = &p.base_url
+                && !(url.starts_with("http://") || url.starts_with("https://"))
+            {
+                return Err(CoreError::Usage(format!(
+                    "the base URL of {:?} must start with http:// or https://",
+                    p.id
+                )));
+            }
+        }
+        if self.provider(&self.default_provider).is_none() {
+            return Err(CoreError::Usage(format!(
+                "the default provider {:?} is not among the providers",
+                self.default_provider
+            )));
+        }
+        Ok(())
+    }
+}
+
+impl ProviderEntry {
+    fn label_or_id(&self) -> &str {
+        if self.label.trim().is_empty() {
+            &self.id
+        } else {
+            &self.label
+        }
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct SettingsFile {
+    defaults: Option<DefaultsTable>,
+    providers: Option<Vec<ProviderTable>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DefaultsTable {
+    provider: Option<String>,
+    model: Option<String>,
+    data_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ProviderTable {
+    id: String,
+    kind: String,
+    #[serde(default)]
+    label: String,
+    base_url: Option<String>,
+    api_key_env: Option<String>,
+}
+
+/// The settings in the file at `path` (default: [`config_path`]); the
+/// defaults for whatever it does not set.
+pub fn load_settings(path: Option<&Path>) -> Result<AppSettings, CoreError> {
+    let path = path.map_or_else(config_path, Path::to_path_buf);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => {
+            return Err(CoreError::Config(format!(
+                "cannot read {}: {e}",
+                path.display()
+            )));
+        }
+    };
+    parse_settings(&text).map_err(|e| CoreError::Config(format!("{}: {e}", path.display())))
+}
+
+pub fn parse_settings(text: &str) -> Result<AppSettings, String> {
+    let file: SettingsFile =
+        toml::from_str(text).map_err(|e| e.to_string().trim_end().to_owned())?;
+    let mut settings = AppSettings::defaults();
+    if let Some(tables) = file.providers {
+        settings.providers = tables
+            .into_iter()
+            .map(|t| {
+                Ok(ProviderEntry {
+                    kind: t.kind.parse().map_err(|e: CoreError| e.to_string())?,
+                    id: t.id,
+                    label: t.label,
+                    base_url: t.base_url.filter(|u| !u.trim().is_empty()),
+                    api_key_env: t.api_key_env.filter(|v| !v.trim().is_empty()),
+                })
+            })
+            .collect::<Result<_, String>>()?;
+    }
+    if let Some(defaults) = file.defaults {
+        if let Some(provider) = defaults.provider {
+            settings.default_provider = provider;
+        }
+        if defaults.model.is_some() {
+            settings.default_model = defaults.model.filter(|m| !m.trim().is_empty());
+        }
+        settings.data_dir = defaults.data_dir.filter(|d| !d.as_os_str().is_empty());
+    }
+    Ok(settings)
+}
+
+/// Writes `settings` into the file at `path` (default: [`config_path`]),
+/// replacing its `[defaults]` and `[[providers]]` and keeping the rest.
+pub fn save_settings(path: Option<&Path>, settings: &AppSettings) -> Result<(), CoreError> {
+    settings.validate()?;
+    let path = path.map_or_else(config_path, Path::to_path_buf);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => {
+            return Err(CoreError::Config(format!(
+                "cannot read {}: {e}",
+                path.display()
+            )));
+        }
+    };
+    let updated = render_settings(&text, settings)
+        .map_err(|e| CoreError::Config(format!("{}: {e}", path.display())))?;
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| CoreError::Config(format!("cannot create {}: {e}", parent.display())))?;
+    }
+    // Written beside and renamed, so a crash never leaves half a file.
+    let partial = path.with_extension("toml.partial");
+    std::fs::write(&partial, updated)
+        .and_then(|()| std::fs::rename(&partial, &path))
+        .map_err(|e| CoreError::Config(format!("cannot write {}: {e}", path.display())))
+}
+
+/// `text` (a configuration file) with the settings' tables replaced.
+pub fn render_settings(text: &str, settings: &AppSettings) -> Result<String, String> {
+    let mut document: DocumentMut = text
+        .parse()
+        .map_err(|e: toml_edit::TomlError| e.to_string().trim_end().to_owned())?;
+    let mut defaults = Table::new();
+    defaults["provider"] = value(settings.default_provider.as_str());
+    if let Some(model) = &settings.default_model {
+        defaults["model"] = value(model.as_str());
+    }
+    if let Some(dir) = &settings.data_dir {
+        defaults["data_dir"] = value(dir.display().to_string());
+    }
+    document["defaults"] = Item::Table(defaults);
+    let mut providers = ArrayOfTables::new();
+    for p in &settings.providers {
+        let mut table = Table::new();
+        table["id"] = value(p.id.as_str());
+        table["kind"] = value(p.kind.as_str());
+        table["label"] = value(p.label.as_str());
+        if let Some(url) = &p.base_url {
+            table["base_url"] = value(url.as_str());
+        }
+        if let Some(var) = &p.api_key_env {
+            table["api_key_env"] = value(var.as_str());
+        }
+        providers.push(table);
+    }
+    document["providers"] = Item::ArrayOfTables(providers);
+    Ok(document.to_string())
+}
+
+fn env_value(var: &str) -> Option<String> {
+    std::env::var(var)
+        .ok()
+        .map(|v| v.trim().to_owned())
+        .filter(|v| !v.is_empty())
+}

@@ -1,0 +1,71 @@
+//! The TypeScript types of the IPC, generated from the Rust types with
+//! ts-rs into `ui/src/bindings/` (committed). This test writes them;
+//! `scripts/check-bindings.sh` (run by `scripts/test.sh` and CI) runs it
+//! and fails when the committed files differ.
+//!
+//! ```sh
+//! cargo test -p sift-app --lib bindings   # regenerate
+//! ```
+
+use std::path::PathBuf;
+
+use ts_rs::{Config, TS};
+
+use crate::commands::{app, dialogs, documents, extract, schemas, settings};
+use crate::{AskArgs, AskEvent, IpcError, LocalServerStatus};
+
+fn out_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("ui/src/bindings")
+}
+
+#[test]
+fn bindings_are_written_for_every_ipc_type() {
+    let dir = out_dir();
+    // Regenerated from scratch, so a type that is gone leaves no file.
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+    // i64/u64 counts (tokens, positions, times) are far below 2^53.
+    let config = Config::new().with_out_dir(&dir).with_large_int("number");
+    macro_rules! export {
+        ($($t:ty),* $(,)?) => {
+            $( <$t as TS>::export_all(&config).unwrap(); )*
+        };
+    }
+    export!(
+        IpcError,
+        LocalServerStatus,
+        AskArgs,
+        AskEvent,
+        app::AppInfo,
+        settings::ProviderKind,
+        settings::ProviderConfig,
+        settings::Settings,
+        settings::SettingsView,
+        settings::DefaultBaseUrls,
+        settings::KeySource,
+        settings::KeyStatus,
+        settings::ConnectionReport,
+        schemas::SchemaSummary,
+        schemas::SchemaDoc,
+        schemas::SchemaProblem,
+        schemas::ProblemSeverity,
+        schemas::SavedSchema,
+        extract::ExtractRequest,
+        extract::JobState,
+        extract::RowStatus,
+        extract::JobRow,
+        extract::Column,
+        extract::JobTotals,
+        extract::JobView,
+        extract::ExtractEvent,
+        extract::ExportFormat,
+        extract::ExportReport,
+        documents::DocumentPreview,
+        documents::CallTranscript,
+        dialogs::FileFilter,
+        dialogs::OpenDialogOptions,
+        dialogs::SaveDialogOptions,
+    );
+    assert!(dir.join("JobView.ts").is_file());
+}

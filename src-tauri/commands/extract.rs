@@ -1,0 +1,575 @@
+//! Extraction jobs from the window: start (events over a channel),
+//! cancel, resume, the table of results, revisions of a value, export.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sift_core::ModelSelection;
+use sift_core::config::load_config;
+use sift_core::export::schema_columns;
+use sift_core::extract::{
+    DEFAULT_CONCURRENCY, ExtractOptions, JobResult, Progress, ProgressStatus, create_job,
+    job_results as core_job_results, revise_value as record_revision, run_job,
+};
+use sift_core::job_export::{self, ExportFormat as CoreFormat};
+use sift_core::store::{DocumentStatus, ExtractionJob, JobStatus, Store};
+use tauri::ipc::Channel;
+use tauri::{AppHandle, Manager, Runtime, State};
+use ts_rs::TS;
+
+use crate::error::{IpcError, IpcResult};
+use crate::local_model::LocalModel;
+use crate::state::AppState;
+
+/// What to extract, with what.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ExtractRequest {
+    /// Absolute paths, in the table's order.
+    pub files: Vec<String>,
+    pub schema_name: String,
+    /// `null`: the latest version.
+    #[ts(optional = nullable)]
+    #[serde(default)]
+    pub schema_version: Option<i64>,
+    /// A provider id from the settings; `null`: the default provider.
+    #[ts(optional = nullable)]
+    #[serde(default)]
+    pub provider_id: Option<String>,
+    /// `null`: the default model (or the local server's).
+    #[ts(optional = nullable)]
+    #[serde(default)]
+    pub model: Option<String>,
+    /// `null`: "Extract the fields of the schema from this document."
+    #[ts(optional = nullable)]
+    #[serde(default)]
+    pub prompt: Option<String>,
+    /// Documents called at once; `null`: 4.
+    #[ts(optional = nullable)]
+    #[serde(default)]
+    pub concurrency: Option<u32>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum JobState {
+    Running,
+    Completed,
+    Cancelled,
+    Failed,
+}
+
+impl From<JobStatus> for JobState {
+    fn from(status: JobStatus) -> Self {
+        match status {
+            JobStatus::Running => Self::Running,
+            JobStatus::Completed => Self::Completed,
+            JobStatus::Cancelled => Self::Cancelled,
+            JobStatus::Failed => Self::Failed,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum RowStatus {
+    /// Not called yet (or its call is running: see the `started` event).
+    Pending,
+    Completed,
+    Failed,
+}
+
+impl From<DocumentStatus> for RowStatus {
+    fn from(status: DocumentStatus) -> Self {
+        match status {
+            DocumentStatus::Pending => Self::Pending,
+            DocumentStatus::Completed => Self::Completed,
+            DocumentStatus::Failed => Self::Failed,
+        }
+    }
+}
+
+/// One document of a job: a row of the table.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct JobRow {
+    /// 0-based, in the job's file order; a row's identity in the job.
+    #[ts(type = "number")]
+    pub position: i64,
+    pub path: String,
+    /// The file's name without its folder.
+    pub file_name: String,
+    pub status: RowStatus,
+    /// The values to show and export: the latest revision's, else the
+    /// model's. `null` until completed.
+    pub values: Option<Value>,
+    /// The model's values as it gave them.
+    pub model_values: Option<Value>,
+    /// Top-level fields whose value the user changed.
+    pub changed: Vec<String>,
+    pub error: Option<String>,
+    /// The error's code (`auth`, `network`, `document`, ...).
+    pub error_code: Option<String>,
+    #[ts(type = "number")]
+    pub input_tokens: u64,
+    #[ts(type = "number")]
+    pub output_tokens: u64,
+    /// The structured call behind the values: its transcript is
+    /// `callTranscript(callId)` (or `sift calls show ID`).
+    pub call_id: Option<String>,
+}
+
+impl From<JobResult> for JobRow {
+    fn from(result: JobResult) -> Self {
+        let values = result.values().cloned();
+        let d = result.document;
+        Self {
+            position: d.position,
+            file_name: std::path::Path::new(&d.path)
+                .file_name()
+                .map_or_else(|| d.path.clone(), |n| n.to_string_lossy().into_owned()),
+            path: d.path,
+            status: d.status.into(),
+            values,
+            model_values: d.values,
+            changed: result.changed,
+            error: d.error,
+            error_code: d.error_category,
+            input_tokens: d.input_tokens,
+            output_tokens: d.output_tokens,
+            call_id: d.call_id,
+        }
+    }
+}
+
+/// A column of the table: a leaf of the schema, as the CSV names it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct Column {
+    /// `a.b` for a nested field, as the CSV header.
+    pub key: String,
+    /// The property names from the top.
+    pub path: Vec<String>,
+    /// The field's JSON type (`string`, `number`, `integer`, `boolean`,
+    /// `array`, `object`), or `""` when the schema gives none.
+    pub field_type: String,
+}
+
+/// Totals over a job's documents.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct JobTotals {
+    pub done: u32,
+    pub failed: u32,
+    pub pending: u32,
+    #[ts(type = "number")]
+    pub input_tokens: u64,
+    #[ts(type = "number")]
+    pub output_tokens: u64,
+}
+
+/// A job with its table.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct JobView {
+    pub job_id: String,
+    pub schema_name: String,
+    #[ts(type = "number")]
+    pub schema_version: i64,
+    /// The schema the job runs with.
+    pub schema: Value,
+    pub models: Vec<String>,
+    pub status: JobState,
+    pub columns: Vec<Column>,
+    pub rows: Vec<JobRow>,
+    pub totals: JobTotals,
+    #[ts(type = "number")]
+    pub created_at: i64,
+    #[ts(type = "number | null")]
+    pub finished_at: Option<i64>,
+}
+
+/// What the UI receives while a job runs, each tagged with its job.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum ExtractEvent {
+    /// Something slow before the first call, such as starting the local
+    /// model server.
+    #[serde(rename_all = "camelCase")]
+    Status { job_id: String, message: String },
+    /// A document's call starts now.
+    #[serde(rename_all = "camelCase")]
+    Started {
+        job_id: String,
+        #[ts(type = "number")]
+        position: i64,
+    },
+    /// A document finished (completed or failed): its row as it now is.
+    #[serde(rename_all = "camelCase")]
+    Row { job_id: String, row: JobRow },
+    /// The run ended: completed, failed (some documents did) or
+    /// cancelled. The last event of a run.
+    #[serde(rename_all = "camelCase")]
+    Finished {
+        job_id: String,
+        status: JobState,
+        totals: JobTotals,
+    },
+    /// The run stopped on an error that is not one document's (the
+    /// database, the local server). The last event of a run.
+    #[serde(rename_all = "camelCase")]
+    Error { job_id: String, error: IpcError },
+}
+
+/// The format of an export file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum ExportFormat {
+    Csv,
+    Jsonl,
+}
+
+/// A written export.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ExportReport {
+    pub path: String,
+    pub rows: u32,
+    #[ts(type = "number")]
+    pub bytes: u64,
+}
+
+fn field_type(schema: &Value, path: &[String]) -> String {
+    let mut node = schema;
+    for name in path {
+        match node.get("properties").and_then(|p| p.get(name.as_str())) {
+            Some(next) => node = next,
+            None => return String::new(),
+        }
+    }
+    match node.get("type") {
+        Some(Value::String(t)) => t.clone(),
+        // ["string", "null"]: the non-null one.
+        Some(Value::Array(types)) => types
+            .iter()
+            .filter_map(Value::as_str)
+            .find(|t| *t != "null")
+            .unwrap_or_default()
+            .to_owned(),
+        _ => String::new(),
+    }
+}
+
+pub(crate) fn columns(schema: &Value) -> Vec<Column> {
+    schema_columns(schema)
+        .into_iter()
+        .map(|path| Column {
+            key: path.join("."),
+            field_type: field_type(schema, &path),
+            path,
+        })
+        .collect()
+}
+
+fn totals(rows: &[JobRow]) -> JobTotals {
+    let mut totals = JobTotals::default();
+    for row in rows {
+        match row.status {
+            RowStatus::Completed => totals.done += 1,
+            RowStatus::Failed => totals.failed += 1,
+            RowStatus::Pending => totals.pending += 1,
+        }
+        totals.input_tokens += row.input_tokens;
+        totals.output_tokens += row.output_tokens;
+    }
+    totals
+}
+
+fn job_of(store: &Store, job_id: &str) -> IpcResult<ExtractionJob> {
+    store
+        .get_extraction_job(job_id)?
+        .ok_or_else(|| IpcError::not_found(format!("no extraction job {job_id}")))
+}
+
+pub(crate) fn job_view(store: &Store, job_id: &str) -> IpcResult<JobView> {
+    let job = job_of(store, job_id)?;
+    let rows: Vec<JobRow> = core_job_results(store, job_id)?
+        .into_iter()
+        .map(JobRow::from)
+        .collect();
+    Ok(JobView {
+        columns: columns(&job.schema),
+        totals: totals(&rows),
+        rows,
+        job_id: job.id,
+        schema_name: job.schema_name,
+        schema_version: job.schema_version,
+        models: serde_json::from_value(job.models).unwrap_or_default(),
+        schema: job.schema,
+        status: job.status.into(),
+        created_at: job.created_at,
+        finished_at: job.finished_at,
+    })
+}
+
+pub(crate) fn row(store: &Store, job_id: &str, position: i64) -> IpcResult<JobRow> {
+    core_job_results(store, job_id)?
+        .into_iter()
+        .find(|r| r.document.position == position)
+        .map(JobRow::from)
+        .ok_or_else(|| IpcError::not_found(format!("job {job_id} has no document {position}")))
+}
+
+/// `values` with the field at `path` set to `value` (objects made on the
+/// way as needed).
+pub(crate) fn with_field(
+    values: Option<&Value>,
+    path: &[String],
+    value: Value,
+) -> IpcResult<Value> {
+    let Some((last, parents)) = path.split_last() else {
+        return Err(IpcError::usage("a revision names the field it changes"));
+    };
+    let mut root = match values {
+        Some(Value::Object(map)) => Value::Object(map.clone()),
+        _ => Value::Object(serde_json::Map::new()),
+    };
+    let mut node = &mut root;
+    for name in parents {
+        let map = node
+            .as_object_mut()
+            .ok_or_else(|| IpcError::usage(format!("{} is not an object", path.join("."))))?;
+        let child = map
+            .entry(name.clone())
+            .or_insert_with(|| Value::Object(serde_json::Map::new()));
+        if !child.is_object() {
+            *child = Value::Object(serde_json::Map::new());
+        }
+        node = child;
+    }
+    node.as_object_mut()
+        .ok_or_else(|| IpcError::usage(format!("{} is not an object", path.join("."))))?
+        .insert(last.clone(), value);
+    Ok(root)
+}
+
+/// Records a revision of one field of a document and returns its row.
+pub(crate) fn revise(
+    store: &Store,
+    job_id: &str,
+    position: i64,
+    path: &[String],
+    value: Value,
+) -> IpcResult<JobRow> {
+    let current = row(store, job_id, position)?;
+    if current.status != RowStatus::Completed {
+        return Err(IpcError::usage(
+            "only a completed document's values can be corrected",
+        ));
+    }
+    let values = with_field(current.values.as_ref(), path, value)?;
+    record_revision(store, job_id, position, &values)?;
+    row(store, job_id, position)
+}
+
+/// Runs (or resumes) a job, sending its events; returns when it ends.
+pub(crate) async fn run_and_report<R: Runtime>(
+    app: AppHandle<R>,
+    store: Store,
+    job_id: String,
+    options: ExtractOptions,
+    cancel: Arc<AtomicBool>,
+    events: Channel<ExtractEvent>,
+) {
+    let local = app.state::<LocalModel>().inner().clone();
+    let outcome = run(&local, &store, &job_id, options, cancel, &events).await;
+    let last = match outcome.and_then(|()| job_view(&store, &job_id)) {
+        Ok(view) => ExtractEvent::Finished {
+            job_id: job_id.clone(),
+            status: view.status,
+            totals: view.totals,
+        },
+        Err(error) => ExtractEvent::Error {
+            job_id: job_id.clone(),
+            error,
+        },
+    };
+    app.state::<AppState>().job_finished(&job_id);
+    // The window may be gone; nothing else to tell then.
+    let _ = events.send(last);
+}
+
+async fn run(
+    local: &LocalModel,
+    store: &Store,
+    job_id: &str,
+    options: ExtractOptions,
+    cancel: Arc<AtomicBool>,
+    events: &Channel<ExtractEvent>,
+) -> IpcResult<()> {
+    let provider = options.selection.provider.clone().with_env_defaults()?;
+    if provider.choice() == sift_core::ProviderChoice::Local && provider.base_url.is_none() {
+        let _ = events.send(ExtractEvent::Status {
+            job_id: job_id.to_owned(),
+            message: "Starting the local model…".to_owned(),
+        });
+        // The app keeps the server for its life, so the job finds it up.
+        local.ensure_running().await?;
+    }
+    let (reader, sender, id) = (store.clone(), events.clone(), job_id.to_owned());
+    let on_progress = move |p: Progress| {
+        let event = match p.status {
+            ProgressStatus::Started => ExtractEvent::Started {
+                job_id: id.clone(),
+                position: p.position,
+            },
+            ProgressStatus::Completed | ProgressStatus::Failed => {
+                match row(&reader, &id, p.position) {
+                    Ok(row) => ExtractEvent::Row {
+                        job_id: id.clone(),
+                        row,
+                    },
+                    // The row is written; the UI reloads the job at the end.
+                    Err(_) => return,
+                }
+            }
+        };
+        let _ = sender.send(event);
+    };
+    run_job(store, job_id, options, on_progress, cancel).await?;
+    Ok(())
+}
+
+pub(crate) fn options_for(
+    state: &AppState,
+    selection: ModelSelection,
+    concurrency: Option<u32>,
+) -> IpcResult<ExtractOptions> {
+    let config = load_config(state.config_path())?;
+    Ok(ExtractOptions {
+        concurrency: concurrency.map_or(DEFAULT_CONCURRENCY, |c| c.max(1) as usize),
+        selection,
+        context: config.context,
+    })
+}
+
+/// Creates a job over the files and starts it; returns at once with the
+/// job's table (every row pending). Events follow on `events`, the last
+/// one `finished` or `error`.
+#[tauri::command]
+pub async fn start_extraction<R: Runtime>(
+    request: ExtractRequest,
+    events: Channel<ExtractEvent>,
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+) -> IpcResult<JobView> {
+    let settings = state.settings()?;
+    let selection = settings.selection(request.provider_id.as_deref(), request.model.as_deref())?;
+    let store = state.store()?;
+    let schema = store
+        .get_schema(&request.schema_name, request.schema_version)?
+        .ok_or_else(|| IpcError::not_found(format!("no schema {}", request.schema_name)))?;
+    let files: Vec<PathBuf> = request.files.iter().map(PathBuf::from).collect();
+    let job = create_job(
+        &store,
+        &schema.name,
+        &schema.schema,
+        request.prompt.as_deref(),
+        &files,
+        &selection.models,
+    )?;
+    let options = options_for(&state, selection, request.concurrency)?;
+    let view = job_view(&store, &job.id)?;
+    let cancel = state.job_started(&job.id);
+    tauri::async_runtime::spawn(run_and_report(app, store, job.id, options, cancel, events));
+    Ok(view)
+}
+
+/// Runs a job again for its documents not yet completed (after a cancel,
+/// a failure or a restart), with the provider and model given (default:
+/// the settings' defaults).
+#[tauri::command]
+pub async fn resume_extraction<R: Runtime>(
+    job_id: String,
+    provider_id: Option<String>,
+    model: Option<String>,
+    events: Channel<ExtractEvent>,
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+) -> IpcResult<JobView> {
+    let store = state.store()?;
+    let job = job_of(&store, &job_id)?;
+    let model = model.or_else(|| {
+        serde_json::from_value::<Vec<String>>(job.models.clone())
+            .ok()
+            .and_then(|m| m.into_iter().next())
+    });
+    let selection = state
+        .settings()?
+        .selection(provider_id.as_deref(), model.as_deref())?;
+    let options = options_for(&state, selection, None)?;
+    let view = job_view(&store, &job_id)?;
+    let cancel = state.job_started(&job_id);
+    tauri::async_runtime::spawn(run_and_report(app, store, job_id, options, cancel, events));
+    Ok(view)
+}
+
+/// Stops a running job: no new document starts; those in flight finish.
+/// False when the job is not running.
+#[tauri::command]
+pub fn cancel_extraction(job_id: String, state: State<'_, AppState>) -> bool {
+    state.cancel_job(&job_id)
+}
+
+#[tauri::command]
+pub fn job_results(job_id: String, state: State<'_, AppState>) -> IpcResult<JobView> {
+    job_view(&state.store()?, &job_id)
+}
+
+/// Corrects one field of a document (`path`: property names from the
+/// top); saved as a revision beside the model's values.
+#[tauri::command]
+pub fn revise_value(
+    job_id: String,
+    position: i64,
+    path: Vec<String>,
+    value: Value,
+    state: State<'_, AppState>,
+) -> IpcResult<JobRow> {
+    revise(&state.store()?, &job_id, position, &path, value)
+}
+
+/// Writes the job's results to `path` (from `pickSavePath`).
+#[tauri::command]
+pub fn export_results(
+    job_id: String,
+    format: ExportFormat,
+    path: PathBuf,
+    bom: bool,
+    state: State<'_, AppState>,
+) -> IpcResult<ExportReport> {
+    export_to(&state.store()?, &job_id, format, &path, bom)
+}
+
+pub(crate) fn export_to(
+    store: &Store,
+    job_id: &str,
+    format: ExportFormat,
+    path: &std::path::Path,
+    bom: bool,
+) -> IpcResult<ExportReport> {
+    let format = match format {
+        ExportFormat::Csv => CoreFormat::Csv,
+        ExportFormat::Jsonl => CoreFormat::Jsonl,
+    };
+    let (text, rows) = job_export::export_job(store, job_id, format, bom)?;
+    std::fs::write(path, &text).map_err(|e| IpcError::io("write", path, &e))?;
+    Ok(ExportReport {
+        path: path.display().to_string(),
+        rows: u32::try_from(rows).unwrap_or(u32::MAX),
+        bytes: text.len() as u64,
+    })
+}

@@ -1,0 +1,9 @@
+//! The commands the UI calls (through `ui/src/ipc.ts` only). Each parses
+//! its arguments, calls `sift-core` and maps the error to [`crate::IpcError`].
+
+pub mod app;
+pub mod dialogs;
+pub mod documents;
+pub mod extract;
+pub mod schemas;
+pub mod settings;

@@ -1,0 +1,186 @@
+//! What the app keeps between commands: where its configuration and
+//! database are, the open database, and the cancel flags of running jobs.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use sift_core::settings::{AppSettings, load_settings};
+use sift_core::store::{Store, default_path};
+
+use crate::error::IpcResult;
+
+/// The database file's name inside a data folder.
+const DB_FILE_NAME: &str = "sift.db";
+
+/// Where the app reads its configuration and database, from its command
+/// line: `--config PATH` (else `SIFT_CONFIG`, else the default), `--db
+/// PATH` (else `SIFT_DB`, else `sift.db` in the data folder of the
+/// settings, else in the data directory).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LaunchOptions {
+    pub config: Option<PathBuf>,
+    pub db: Option<PathBuf>,
+}
+
+impl LaunchOptions {
+    /// Reads `--db` and `--config` (as `--db PATH` or `--db=PATH`) and
+    /// ignores everything else, such as arguments a WebDriver passes.
+    pub fn from_args(args: impl IntoIterator<Item = String>) -> Self {
+        let mut options = Self::default();
+        let mut args = args.into_iter();
+        while let Some(arg) = args.next() {
+            let (name, inline) = match arg.split_once('=') {
+                Some((name, value)) => (name.to_owned(), Some(value.to_owned())),
+                None => (arg, None),
+            };
+            let slot = match name.as_str() {
+                "--db" => &mut options.db,
+                "--config" => &mut options.config,
+                _ => continue,
+            };
+            if let Some(value) = inline.or_else(|| args.next()) {
+                *slot = Some(PathBuf::from(value));
+            }
+        }
+        options.config = options.config.or_else(|| env_path("SIFT_CONFIG"));
+        options.db = options.db.or_else(|| env_path("SIFT_DB"));
+        options
+    }
+}
+
+fn env_path(var: &str) -> Option<PathBuf> {
+    std::env::var_os(var)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+}
+
+#[derive(Debug)]
+pub struct AppState {
+    launch: LaunchOptions,
+    /// The open database; reopened when the data folder changes.
+    store: Mutex<Option<Store>>,
+    /// The cancel flag of each running job, by job id.
+    jobs: Mutex<HashMap<String, Arc<AtomicBool>>>,
+}
+
+/// A poisoned lock only means another command panicked while holding
+/// it; the data behind these locks stays consistent, so go on.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl AppState {
+    pub fn new(launch: LaunchOptions) -> Self {
+        Self {
+            launch,
+            store: Mutex::new(None),
+            jobs: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The configuration file the settings live in (`None`: the default).
+    pub fn config_path(&self) -> Option<&Path> {
+        self.launch.config.as_deref()
+    }
+
+    pub fn settings(&self) -> IpcResult<AppSettings> {
+        Ok(load_settings(self.config_path())?)
+    }
+
+    /// The database file to use under `settings`.
+    pub fn db_path(&self, settings: &AppSettings) -> IpcResult<PathBuf> {
+        if let Some(db) = &self.launch.db {
+            return Ok(db.clone());
+        }
+        if let Some(dir) = &settings.data_dir {
+            return Ok(dir.join(DB_FILE_NAME));
+        }
+        Ok(default_path()?)
+    }
+
+    /// The database, opened on first use and whenever its path changed.
+    pub fn store(&self) -> IpcResult<Store> {
+        let path = self.db_path(&self.settings()?)?;
+        let mut open = lock(&self.store);
+        match open.as_ref() {
+            Some(store) if store.path() == path => Ok(store.clone()),
+            _ => {
+                let store = Store::open(&path)?;
+                *open = Some(store.clone());
+                Ok(store)
+            }
+        }
+    }
+
+    /// Registers a running job and returns its cancel flag.
+    pub fn job_started(&self, job_id: &str) -> Arc<AtomicBool> {
+        let flag = Arc::new(AtomicBool::new(false));
+        lock(&self.jobs).insert(job_id.to_owned(), flag.clone());
+        flag
+    }
+
+    pub fn job_finished(&self, job_id: &str) {
+        lock(&self.jobs).remove(job_id);
+    }
+
+    /// Asks a running job to stop; false when no such job runs.
+    pub fn cancel_job(&self, job_id: &str) -> bool {
+        match lock(&self.jobs).get(job_id) {
+            Some(flag) => {
+                flag.store(true, Ordering::SeqCst);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Every running job stops starting new documents (on exit).
+    pub fn cancel_all_jobs(&self) {
+        for flag in lock(&self.jobs).values() {
+            flag.store(true, Ordering::SeqCst);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn launch_options_read_db_and_config_in_both_forms() {
+        let options = LaunchOptions::from_args(args(&[
+            "sift-app",
+            "--db",
+            "/tmp/a.db",
+            "--config=/tmp/c.toml",
+        ]));
+        assert_eq!(options.db, Some(PathBuf::from("/tmp/a.db")));
+        assert_eq!(options.config, Some(PathBuf::from("/tmp/c.toml")));
+    }
+
+    #[test]
+    fn unknown_arguments_are_ignored() {
+        let options = LaunchOptions::from_args(args(&["sift-app", "--webdriver", "x", "--db"]));
+        // A trailing --db without a value sets nothing.
+        assert_eq!(options.db, env_path("SIFT_DB"));
+    }
+
+    #[test]
+    fn jobs_can_be_cancelled_while_registered() {
+        let state = AppState::new(LaunchOptions::default());
+        let flag = state.job_started("job_1");
+        assert!(!state.cancel_job("job_2"));
+        assert!(state.cancel_job("job_1"));
+        assert!(flag.load(Ordering::SeqCst));
+        state.job_finished("job_1");
+        assert!(!state.cancel_job("job_1"));
+    }
+}
