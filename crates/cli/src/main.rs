@@ -11,6 +11,7 @@ mod read;
 mod schema;
 mod session;
 mod turn;
+mod workflow;
 
 use std::process::ExitCode;
 
@@ -71,6 +72,13 @@ enum Command {
     /// Progress and a summary go to stderr. Exit 0 when every document
     /// succeeds, 1 when any fails (the other rows are still written).
     Extract(extract::ExtractArgs),
+    /// Check a workflow file: `ok` and exit 0, or `Validation failed for
+    /// FILE` and one `- problem` line each on stderr, exit 1.
+    Validate(workflow::ValidateArgs),
+    /// Run a workflow file: each step's stdout streams as it runs (or,
+    /// with --json, the run is printed at the end). Exit 0 when the run
+    /// succeeds, 1 when it fails.
+    Run(workflow::RunArgs),
 }
 
 /// How a command ended. Exit codes: 0 success, 1 failure, 2 usage error.
@@ -82,6 +90,8 @@ pub enum Failure {
     Usage(String),
     /// Printed as `error: MESSAGE`; exit `code` (e.g. 3, turn-limited).
     Exit { code: u8, message: String },
+    /// Already reported on stderr; exit `code`.
+    Reported { code: u8 },
 }
 
 impl From<sift_core::CoreError> for Failure {
@@ -125,6 +135,8 @@ fn main() -> ExitCode {
             Command::Chat(args) => chat::run(args, cli.db.as_deref()).await,
             Command::Eval(args) => eval::run(args, cli.db.as_deref()).await,
             Command::Extract(args) => extract::run(args, cli.db.as_deref()).await,
+            Command::Validate(args) => workflow::validate(args),
+            Command::Run(args) => workflow::run(args, cli.db.as_deref()).await,
         }
     });
     match result {
@@ -148,5 +160,6 @@ fn report(failure: Failure) -> ExitCode {
             eprintln!("error: {message}");
             ExitCode::from(code)
         }
+        Failure::Reported { code } => ExitCode::from(code),
     }
 }

@@ -26,6 +26,7 @@ pub mod server_models;
 pub mod settings;
 pub mod storage;
 pub mod turns;
+pub mod workflows;
 
 pub use ask::{AskOutcome, AskRequest, LOCAL_DEFAULT_MODEL, ask};
 pub use error::CoreError;
@@ -35,6 +36,7 @@ pub use provider::{ProviderChoice, ProviderSettings};
 pub use sift_engine as engine;
 pub use sift_llm as llm;
 pub use sift_store as store;
+pub use sift_workflow as workflow;
 pub use storage::open_store;
 pub use turns::{
     HostToolResult, PendingCall, TurnRequest, TurnResult, host_turn, new_session, session_messages,

@@ -68,6 +68,7 @@ mod ids;
 mod model;
 mod read;
 mod schema;
+mod workflow;
 mod write;
 
 use std::path::{Path, PathBuf};
@@ -88,6 +89,7 @@ pub use model::{
     SessionUpdate, StructuredCall, TurnCommit, TurnWrite,
 };
 pub use schema::SCHEMA_VERSION;
+pub use workflow::{NewWorkflowRun, RUN_PREFIX, StoredStep, WorkflowRun};
 
 /// How long a write waits for another process's write to finish.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);

@@ -142,6 +142,39 @@ CREATE TABLE extraction_revisions (
 ) STRICT;
 CREATE INDEX extraction_revisions_by_document ON extraction_revisions (job_id, position, id);
 "#,
+    // 3: workflow runs and their steps, written as each step ends.
+    r#"
+CREATE TABLE workflow_runs (
+    id          TEXT PRIMARY KEY NOT NULL,
+    file        TEXT NOT NULL,
+    yaml        TEXT NOT NULL,
+    params      TEXT NOT NULL CHECK (json_valid(params) AND json_type(params) = 'array'),
+    status      TEXT NOT NULL CHECK (status IN ('running', 'succeeded', 'failed', 'cancelled')),
+    from_run    TEXT REFERENCES workflow_runs (id) ON DELETE SET NULL,
+    from_step   TEXT,
+    created_at  INTEGER NOT NULL,
+    finished_at INTEGER
+) STRICT;
+
+CREATE TABLE workflow_steps (
+    run_id        TEXT NOT NULL REFERENCES workflow_runs (id) ON DELETE CASCADE,
+    position      INTEGER NOT NULL CHECK (position >= 0),
+    name          TEXT NOT NULL,
+    step_id       TEXT,
+    status        TEXT NOT NULL CHECK (status IN ('running', 'succeeded', 'failed', 'skipped', 'cancelled')),
+    stdout        TEXT NOT NULL DEFAULT '',
+    stderr        TEXT NOT NULL DEFAULT '',
+    outputs       TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(outputs) AND json_type(outputs) = 'object'),
+    messages      TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(messages) AND json_type(messages) = 'array'),
+    error         TEXT,
+    input_tokens  INTEGER NOT NULL DEFAULT 0 CHECK (input_tokens >= 0),
+    output_tokens INTEGER NOT NULL DEFAULT 0 CHECK (output_tokens >= 0),
+    elapsed_ms    INTEGER NOT NULL DEFAULT 0 CHECK (elapsed_ms >= 0),
+    reused        INTEGER NOT NULL DEFAULT 0 CHECK (reused IN (0, 1)),
+    updated_at    INTEGER NOT NULL,
+    PRIMARY KEY (run_id, name)
+) STRICT;
+"#,
 ];
 
 /// The schema version this build writes: the number of migrations.

@@ -1,0 +1,317 @@
+//! Workflow files: validate, run (each step stored as it ends), re-run
+//! from a step reusing the stored outputs of the steps before it, and the
+//! JSON form `sift run --json` prints.
+
+use std::path::{Path, PathBuf};
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+
+use serde_json::{Value, json};
+use sift_documents::ReadOptions;
+use sift_llm::Client;
+use sift_store::{NewWorkflowRun, Store, StoredStep};
+use sift_workflow::{
+    EventSink, ModelConnector, ModelEndpoint, RunError, RunEvent, RunOptions, RunRecord, Runtime,
+    StepRecord, StepStatus, Workflow,
+};
+use tokio_util::sync::CancellationToken;
+
+use crate::error::CoreError;
+use crate::local::{LocalServerHandle, ensure_local_server};
+use crate::provider::{ProviderChoice, ProviderSettings};
+
+#[derive(Debug, thiserror::Error)]
+pub enum WorkflowError {
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// Every problem `validate` found, one message each.
+    #[error("the workflow is not valid: {}", .0.join("; "))]
+    Invalid(Vec<String>),
+    #[error(transparent)]
+    Run(#[from] RunError),
+    #[error(transparent)]
+    Core(#[from] CoreError),
+}
+
+/// Reads and validates a workflow file: the workflow, or its problems.
+pub fn load_file(path: &Path) -> Result<(String, Workflow), WorkflowError> {
+    let text = std::fs::read_to_string(path).map_err(|source| WorkflowError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let workflow = sift_workflow::load(&text).map_err(WorkflowError::Invalid)?;
+    Ok((text, workflow))
+}
+
+/// Connects steps to their models the way the rest of Sift does: the
+/// keychain for keys, and Sift's local server, started on demand, for
+/// `provider: local` without a `base_url`.
+#[derive(Debug, Default)]
+pub struct SiftConnector {
+    local: tokio::sync::Mutex<Option<LocalServerHandle>>,
+}
+
+impl SiftConnector {
+    /// Stops the local server if this connector started it.
+    pub async fn release(&self) {
+        if let Some(local) = self.local.lock().await.take() {
+            local.release().await;
+        }
+    }
+
+    async fn client(&self, endpoint: &ModelEndpoint) -> Result<Client, CoreError> {
+        let provider: ProviderChoice = endpoint.provider.parse()?;
+        let settings = ProviderSettings {
+            provider: Some(provider),
+            base_url: endpoint.base_url.clone(),
+            api_key_env: endpoint.api_key_name.clone(),
+            api_key_account: None,
+        };
+        if provider == ProviderChoice::Local && endpoint.base_url.is_none() {
+            let mut local = self.local.lock().await;
+            if local.is_none() {
+                *local = Some(ensure_local_server().await?);
+            }
+        }
+        if let Some(var) = &endpoint.api_key_name
+            && settings.api_key().is_none()
+        {
+            return Err(CoreError::Usage(format!(
+                "the environment variable {var} holds no API key"
+            )));
+        }
+        let mut config = settings.client_config();
+        if provider == ProviderChoice::Local && endpoint.base_url.is_some() {
+            // Some OpenAI-compatible server, not Sift's own llama.cpp:
+            // assume only what they all do.
+            config.flavor = sift_llm::ServerFlavor::Generic;
+        }
+        Ok(Client::new(config)?)
+    }
+}
+
+impl ModelConnector for SiftConnector {
+    fn connect<'a>(
+        &'a self,
+        endpoint: &'a ModelEndpoint,
+    ) -> Pin<Box<dyn Future<Output = Result<Client, String>> + Send + 'a>> {
+        Box::pin(async move { self.client(endpoint).await.map_err(|e| e.to_string()) })
+    }
+}
+
+/// A run to start.
+#[derive(Debug, Clone, Default)]
+pub struct WorkflowRunRequest {
+    pub file: PathBuf,
+    pub params: Vec<(String, String)>,
+    /// Re-run from this step of an earlier run (`--from STEP --run RUN_ID`).
+    pub from: Option<RerunFrom>,
+    pub cancel: CancellationToken,
+}
+
+#[derive(Debug, Clone)]
+pub struct RerunFrom {
+    pub run_id: String,
+    pub step: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct WorkflowRunOutcome {
+    pub run_id: String,
+    pub record: RunRecord,
+}
+
+/// Runs a workflow file, storing the run and each step as it ends;
+/// `on_event` sees the run's events as they happen.
+pub async fn run_workflow(
+    store: &Store,
+    request: WorkflowRunRequest,
+    on_event: EventSink,
+) -> Result<WorkflowRunOutcome, WorkflowError> {
+    let (text, workflow) = load_file(&request.file)?;
+    let reuse = match &request.from {
+        None => Default::default(),
+        Some(from) => reused_steps(store, &workflow, from)?,
+    };
+    let run = store
+        .create_workflow_run(&NewWorkflowRun {
+            file: request.file.display().to_string(),
+            yaml: text,
+            params: request.params.clone(),
+            from_run: request.from.as_ref().map(|f| f.run_id.clone()),
+            from_step: request.from.as_ref().map(|f| f.step.clone()),
+        })
+        .map_err(CoreError::from)?;
+    let positions: Vec<String> = workflow
+        .main()
+        .steps
+        .iter()
+        .map(|s| s.name.clone())
+        .collect();
+    let connector = Arc::new(SiftConnector::default());
+    // Absolute, so that messages about files name them in full.
+    let base_dir = std::path::absolute(&request.file)
+        .ok()
+        .and_then(|f| f.parent().map(Path::to_path_buf))
+        .unwrap_or_else(|| PathBuf::from("."));
+    let runtime = Arc::new(Runtime {
+        workflow,
+        base_dir,
+        connector: connector.clone(),
+        read_options: ReadOptions::default(),
+    });
+    let store_error: Arc<Mutex<Option<CoreError>>> = Arc::default();
+    let sink: EventSink = {
+        let store = store.clone();
+        let run_id = run.id.clone();
+        let store_error = store_error.clone();
+        Arc::new(move |event: RunEvent| {
+            let written = match &event {
+                RunEvent::StepStarted { name } => {
+                    let position = positions.iter().position(|n| n == name).unwrap_or(0);
+                    store.save_workflow_step(&running_step(&run_id, position, name))
+                }
+                RunEvent::StepFinished(record) => {
+                    let position = positions
+                        .iter()
+                        .position(|n| *n == record.name)
+                        .unwrap_or(0);
+                    store.save_workflow_step(&stored_step(&run_id, position, record))
+                }
+                RunEvent::Stdout { .. } | RunEvent::Stderr { .. } => Ok(()),
+            };
+            if let Err(e) = written
+                && let Ok(mut slot) = store_error.lock()
+            {
+                slot.get_or_insert(CoreError::from(e));
+            }
+            on_event(event);
+        })
+    };
+    let options = RunOptions {
+        params: request.params.clone(),
+        reuse,
+        cancel: request.cancel.clone(),
+    };
+    let result = sift_workflow::run(runtime, options, sink).await;
+    connector.release().await;
+    let status = match &result {
+        Ok(record) => record.status.as_str(),
+        Err(_) => "failed",
+    };
+    store
+        .finish_workflow_run(&run.id, status)
+        .map_err(CoreError::from)?;
+    if let Some(e) = store_error.lock().ok().and_then(|mut e| e.take()) {
+        return Err(e.into());
+    }
+    Ok(WorkflowRunOutcome {
+        run_id: run.id,
+        record: result?,
+    })
+}
+
+/// The earlier run's records of the steps before `from.step`, for the
+/// steps that succeeded there; the others run again.
+fn reused_steps(
+    store: &Store,
+    workflow: &Workflow,
+    from: &RerunFrom,
+) -> Result<std::collections::HashMap<String, StepRecord>, WorkflowError> {
+    if store
+        .workflow_run(&from.run_id)
+        .map_err(CoreError::from)?
+        .is_none()
+    {
+        return Err(CoreError::NotFound(format!("no workflow run {}", from.run_id)).into());
+    }
+    let before = sift_workflow::steps_before(workflow.main(), &from.step)?;
+    let stored = store
+        .workflow_steps(&from.run_id)
+        .map_err(CoreError::from)?;
+    let mut reuse = std::collections::HashMap::new();
+    for step in stored {
+        if step.status == "succeeded" && before.contains(&step.name) {
+            reuse.insert(step.name.clone(), record_of(&step));
+        }
+    }
+    Ok(reuse)
+}
+
+fn record_of(step: &StoredStep) -> StepRecord {
+    StepRecord {
+        id: step.step_id.clone(),
+        name: step.name.clone(),
+        status: StepStatus::Succeeded,
+        stdout: step.stdout.clone(),
+        stderr: step.stderr.clone(),
+        outputs: step.outputs.as_object().cloned().unwrap_or_default(),
+        error: step.error.clone(),
+        messages: serde_json::from_value(step.messages.clone()).unwrap_or_default(),
+        usage: sift_llm::Usage {
+            input_tokens: step.input_tokens,
+            output_tokens: step.output_tokens,
+        },
+        elapsed_ms: step.elapsed_ms,
+        reused: true,
+        absent_outputs: Vec::new(),
+    }
+}
+
+fn running_step(run_id: &str, position: usize, name: &str) -> StoredStep {
+    StoredStep {
+        run_id: run_id.to_owned(),
+        position: i64::try_from(position).unwrap_or(i64::MAX),
+        name: name.to_owned(),
+        step_id: None,
+        status: "running".to_owned(),
+        stdout: String::new(),
+        stderr: String::new(),
+        outputs: json!({}),
+        messages: json!([]),
+        error: None,
+        input_tokens: 0,
+        output_tokens: 0,
+        elapsed_ms: 0,
+        reused: false,
+    }
+}
+
+fn stored_step(run_id: &str, position: usize, record: &StepRecord) -> StoredStep {
+    StoredStep {
+        run_id: run_id.to_owned(),
+        position: i64::try_from(position).unwrap_or(i64::MAX),
+        name: record.name.clone(),
+        step_id: record.id.clone(),
+        status: record.status.as_str().to_owned(),
+        stdout: record.stdout.clone(),
+        stderr: record.stderr.clone(),
+        outputs: Value::Object(record.outputs.clone()),
+        messages: serde_json::to_value(&record.messages).unwrap_or_else(|_| json!([])),
+        error: record.error.clone(),
+        input_tokens: record.usage.input_tokens,
+        output_tokens: record.usage.output_tokens,
+        elapsed_ms: record.elapsed_ms,
+        reused: record.reused,
+    }
+}
+
+/// The run as `sift run --json` prints it.
+pub fn run_json(outcome: &WorkflowRunOutcome) -> Value {
+    json!({
+        "run_id": outcome.run_id,
+        "status": outcome.record.status.as_str(),
+        "steps": outcome.record.steps.iter().map(|s| json!({
+            "id": s.id,
+            "name": s.name,
+            "status": s.status.as_str(),
+            "stdout": s.stdout,
+            "stderr": s.stderr,
+            "outputs": s.outputs,
+            "error": s.error,
+        })).collect::<Vec<_>>(),
+    })
+}
