@@ -21,6 +21,9 @@ cargo fmt --all --check
 step "cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
+step "IPC bindings (regenerated, must equal the committed ones)"
+bash scripts/check-bindings.sh
+
 step "UI: type check, unit tests, build"
 (cd ui && npm run --silent build && npm test --silent)
 
