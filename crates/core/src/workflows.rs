@@ -131,7 +131,7 @@ pub async fn run_workflow(
     request: WorkflowRunRequest,
     on_event: EventSink,
 ) -> Result<WorkflowRunOutcome, WorkflowError> {
-    let (text, workflow) = load_file(&request.file)?;
+    let (_, workflow) = load_file(&request.file)?;
     let reuse = match &request.from {
         None => Default::default(),
         Some(from) => reused_steps(store, &workflow, from)?,
@@ -139,8 +139,7 @@ pub async fn run_workflow(
     let run = store
         .create_workflow_run(&NewWorkflowRun {
             file: request.file.display().to_string(),
-            yaml: text,
-            params: request.params.clone(),
+            params: masked(&request.params),
             from_run: request.from.as_ref().map(|f| f.run_id.clone()),
             from_step: request.from.as_ref().map(|f| f.step.clone()),
         })
@@ -212,6 +211,28 @@ pub async fn run_workflow(
         run_id: run.id,
         record: result?,
     })
+}
+
+/// Params as stored: the value of one named like a secret (`API_KEY`,
+/// `token`, `password`...) is masked.
+fn masked(params: &[(String, String)]) -> Vec<(String, String)> {
+    params
+        .iter()
+        .map(|(k, v)| {
+            let name = k.to_ascii_lowercase();
+            let secret = ["key", "token", "secret", "password", "passwd", "credential"]
+                .iter()
+                .any(|w| name.contains(w));
+            (
+                k.clone(),
+                if secret {
+                    "*******".to_owned()
+                } else {
+                    v.clone()
+                },
+            )
+        })
+        .collect()
 }
 
 /// The earlier run's records of the steps before `from.step`, for the

@@ -147,7 +147,6 @@ CREATE INDEX extraction_revisions_by_document ON extraction_revisions (job_id, p
 CREATE TABLE workflow_runs (
     id          TEXT PRIMARY KEY NOT NULL,
     file        TEXT NOT NULL,
-    yaml        TEXT NOT NULL,
     params      TEXT NOT NULL CHECK (json_valid(params) AND json_type(params) = 'array'),
     status      TEXT NOT NULL CHECK (status IN ('running', 'succeeded', 'failed', 'cancelled')),
     from_run    TEXT REFERENCES workflow_runs (id) ON DELETE SET NULL,

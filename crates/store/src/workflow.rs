@@ -16,10 +16,10 @@ pub const RUN_PREFIX: &str = "run_";
 
 #[derive(Debug, Clone)]
 pub struct NewWorkflowRun {
-    /// The workflow file's path, as given.
+    /// The workflow file's path, as given. Not its text: a file may hold
+    /// a secret in its `env:`, and nothing secret is stored.
     pub file: String,
-    /// Its text when the run started.
-    pub yaml: String,
+    /// Values of params named like secrets are masked by the caller.
     pub params: Vec<(String, String)>,
     /// A re-run: the run whose steps it reuses, and the step it starts from.
     pub from_run: Option<String>,
@@ -30,7 +30,6 @@ pub struct NewWorkflowRun {
 pub struct WorkflowRun {
     pub id: String,
     pub file: String,
-    pub yaml: String,
     pub params: Vec<(String, String)>,
     /// `running`, `succeeded`, `failed` or `cancelled`.
     pub status: String,
@@ -84,20 +83,18 @@ fn unsigned(row: &Row<'_>, index: usize) -> rusqlite::Result<u64> {
     Ok(u64::try_from(n).unwrap_or(0))
 }
 
-const RUN_COLUMNS: &str =
-    "id, file, yaml, params, status, from_run, from_step, created_at, finished_at";
+const RUN_COLUMNS: &str = "id, file, params, status, from_run, from_step, created_at, finished_at";
 
 fn run_from_row(row: &Row<'_>) -> rusqlite::Result<WorkflowRun> {
     Ok(WorkflowRun {
         id: row.get(0)?,
         file: row.get(1)?,
-        yaml: row.get(2)?,
-        params: json_column(row, 3)?,
-        status: row.get(4)?,
-        from_run: row.get(5)?,
-        from_step: row.get(6)?,
-        created_at: row.get(7)?,
-        finished_at: row.get(8)?,
+        params: json_column(row, 2)?,
+        status: row.get(3)?,
+        from_run: row.get(4)?,
+        from_step: row.get(5)?,
+        created_at: row.get(6)?,
+        finished_at: row.get(7)?,
     })
 }
 
@@ -129,7 +126,6 @@ impl Store {
         let run = WorkflowRun {
             id: new_id(RUN_PREFIX),
             file: new.file.clone(),
-            yaml: new.yaml.clone(),
             params: new.params.clone(),
             status: "running".to_owned(),
             from_run: new.from_run.clone(),
@@ -139,11 +135,12 @@ impl Store {
         };
         let conn = self.lock();
         conn.execute(
-            &format!("INSERT INTO workflow_runs ({RUN_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"),
+            &format!(
+                "INSERT INTO workflow_runs ({RUN_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
+            ),
             params![
                 run.id,
                 run.file,
-                run.yaml,
                 json_text(&run.params, "params")?,
                 run.status,
                 run.from_run,

@@ -252,6 +252,39 @@ fn the_schema_is_exactly_this() {
             "extraction_revisions",
             &["id", "job_id", "position", "values", "created_at"][..],
         ),
+        (
+            "workflow_runs",
+            &[
+                "id",
+                "file",
+                "params",
+                "status",
+                "from_run",
+                "from_step",
+                "created_at",
+                "finished_at",
+            ][..],
+        ),
+        (
+            "workflow_steps",
+            &[
+                "run_id",
+                "position",
+                "name",
+                "step_id",
+                "status",
+                "stdout",
+                "stderr",
+                "outputs",
+                "messages",
+                "error",
+                "input_tokens",
+                "output_tokens",
+                "elapsed_ms",
+                "reused",
+                "updated_at",
+            ][..],
+        ),
     ]
     .into_iter()
     .map(|(t, cols)| (t.to_owned(), cols.iter().map(|c| c.to_string()).collect()))
@@ -280,7 +313,7 @@ fn no_column_can_hold_a_credential() {
         "config",
     ];
     let all = columns(&dir.db());
-    assert_eq!(all.len(), 10);
+    assert_eq!(all.len(), 12);
     for (table, names) in all {
         for name in names {
             let lower = name.to_lowercase();
