@@ -1,95 +1,61 @@
 import { useEffect, useState } from "react";
-import { describeError, formatVersion } from "./format";
-import { AskPanel } from "./AskPanel";
-import { appInfo, isDesktopApp, type AppInfo } from "./ipc";
+import { useBackend } from "./backend/context";
+import { ExtractScreen } from "./extract/ExtractScreen";
+import { SchemasScreen } from "./schemas/SchemasScreen";
+import { SettingsScreen } from "./settings/SettingsScreen";
+import { SCREENS, screenForKey, type ScreenId } from "./frame/screens";
+import { Sidebar } from "./frame/Sidebar";
+import { useTheme } from "./frame/useTheme";
 
-type Version =
-  | { state: "loading" }
-  | { state: "ready"; info: AppInfo }
-  | { state: "unavailable"; reason: string };
-
-function useAppVersion(): Version {
-  const [version, setVersion] = useState<Version>(() =>
-    isDesktopApp()
-      ? { state: "loading" }
-      : { state: "unavailable", reason: "not running inside the desktop app" },
-  );
+/** The window: the sidebar and one section at a time (the others stay mounted, so a running job keeps its table). */
+export function App() {
+  const backend = useBackend();
+  const [screen, setScreen] = useState<ScreenId>("extract");
+  const [version, setVersion] = useState<string | null>(null);
+  // Bumped when the schema library changes, so Extract's schema list follows.
+  const [libraryRevision, setLibraryRevision] = useState(0);
+  const { preference, theme, cycle } = useTheme();
 
   useEffect(() => {
-    if (!isDesktopApp()) return;
-    let live = true;
-    appInfo().then(
-      (info) => live && setVersion({ state: "ready", info }),
-      (error: unknown) => live && setVersion({ state: "unavailable", reason: describeError(error) }),
-    );
-    return () => {
-      live = false;
+    backend.appVersion().then(setVersion, () => setVersion(null));
+  }, [backend]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!e.altKey || e.ctrlKey || e.metaKey) return;
+      const target = screenForKey(e.key);
+      if (target !== null) {
+        e.preventDefault();
+        navigate(target);
+      }
     };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
   }, []);
 
-  return version;
-}
-
-function Mark() {
-  return (
-    <svg className="mark" viewBox="0 0 64 64" aria-hidden="true">
-      <defs>
-        <linearGradient id="mark-gradient" x1="0" y1="0" x2="1" y2="1">
-          <stop offset="0" stopColor="#6366f1" />
-          <stop offset="1" stopColor="#0e7490" />
-        </linearGradient>
-      </defs>
-      <rect x="2" y="2" width="60" height="60" rx="14" fill="url(#mark-gradient)" />
-      <path d="M15.5 22.5h33L35.75 37.75V50.75h-7.5V37.75z" fill="#fff" />
-      <g fill="#fff" fillOpacity="0.78">
-        <circle cx="24.25" cy="14.75" r="2.4" />
-        <circle cx="32" cy="12.75" r="2.4" />
-        <circle cx="39.75" cy="14.75" r="2.4" />
-      </g>
-    </svg>
-  );
-}
-
-function VersionBadge({ version }: { version: Version }) {
-  switch (version.state) {
-    case "loading":
-      return <span className="badge badge-muted">loading…</span>;
-    case "ready":
-      return (
-        <span className="badge" title={`${version.info.name} ${version.info.version}`}>
-          {formatVersion(version.info.version)}
-        </span>
-      );
-    case "unavailable":
-      return (
-        <span className="badge badge-muted" title={version.reason}>
-          version unavailable
-        </span>
-      );
+  function navigate(id: ScreenId) {
+    setScreen(id);
+    // Move focus to the section's heading so keyboard and screen-reader users land in it.
+    requestAnimationFrame(() => document.getElementById(`${id}-title`)?.focus());
   }
-}
-
-export function App() {
-  const version = useAppVersion();
-  const name = version.state === "ready" ? version.info.name : "Sift";
 
   return (
-    <main className="page">
-      <header className="hero">
-        <Mark />
-        <div>
-          <h1>
-            {name} <VersionBadge version={version} />
-          </h1>
-          <p className="tagline">Turn documents into typed data with language models.</p>
+    <div className="app">
+      <a className="skip-link" href="#content">
+        Skip to content
+      </a>
+      <Sidebar current={screen} onNavigate={navigate} preference={preference} theme={theme} onCycleTheme={cycle} version={version} />
+      <main id="content" className="content" aria-label={SCREENS.find((s) => s.id === screen)?.label}>
+        <div hidden={screen !== "extract"}>
+          <ExtractScreen active={screen === "extract"} libraryRevision={libraryRevision} onEditSchemas={() => navigate("schemas")} />
         </div>
-      </header>
-      {version.state === "unavailable" && (
-        <p className="note" role="status">
-          Version unavailable: {version.reason}.
-        </p>
-      )}
-      <AskPanel />
-    </main>
+        <div hidden={screen !== "schemas"}>
+          <SchemasScreen active={screen === "schemas"} onLibraryChanged={() => setLibraryRevision((n) => n + 1)} />
+        </div>
+        <div hidden={screen !== "settings"}>
+          <SettingsScreen active={screen === "settings"} />
+        </div>
+      </main>
+    </div>
   );
 }

@@ -35,7 +35,6 @@ export function AskPanel() {
           value={prompt}
           rows={3}
           placeholder="Ask something…"
-          autoFocus
           onChange={(e) => setPrompt(e.target.value)}
           onKeyDown={(e) => {
             if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) void submit(e);

@@ -1,6 +1,8 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
+import { BackendProvider } from "./backend/context";
+import { tauriBackend } from "./backend/tauri";
 import "./styles.css";
 
 const root = document.getElementById("root");
@@ -8,6 +10,8 @@ if (root === null) throw new Error("index.html has no #root element");
 
 createRoot(root).render(
   <StrictMode>
-    <App />
+    <BackendProvider backend={tauriBackend}>
+      <App />
+    </BackendProvider>
   </StrictMode>,
 );

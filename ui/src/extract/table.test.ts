@@ -4,6 +4,7 @@ import {
   applyJobEvent,
   applyResults,
   applyRevision,
+  applyRow,
   cellText,
   changedColumns,
   idleTable,
@@ -144,6 +145,13 @@ describe("stored results and revisions", () => {
     expect(changedColumns(state.rows[1]!, columns)).toEqual([]);
   });
 
+  it("keep a document that is still running as running while its result is pending", () => {
+    const running = run(created, { kind: "progress", position: 2, path: paths[2]!, status: "started", inputTokens: 0, outputTokens: 0, error: null });
+    const state = applyResults(running, "job-1", results.map((r) => ({ ...r })));
+    expect(state.rows.map((r) => r.status)).toEqual(["completed", "failed", "running"]);
+    expect(state.phase).toBe("running");
+  });
+
   it("mark a nested cell only where the revision differs, and unmark when it goes back", () => {
     let state = applyResults(run(created), "job-1", results.map((r) => ({ ...r })));
     const columns: Column[] = schemaColumns(schema);
@@ -154,6 +162,23 @@ describe("stored results and revisions", () => {
     state = applyRevision(state, 0, { invoice_number: "1", total: 10, vendor: { name: "A" } });
     expect(changedColumns(state.rows[0]!, columns)).toEqual([]);
     expect(isChanged(state.rows[0]!, vendorName)).toBe(false);
+  });
+
+  it("replace one row with the stored result a revision returns", () => {
+    let state = applyResults(run(created), "job-1", results.map((r) => ({ ...r })));
+    state = applyRow(state, { ...results[0], status: "completed", values: { total: 4 }, revised: { total: 5 }, error: null, callId: "c9" });
+    const columns = schemaColumns(schema);
+    expect(state.rows[1]!.status).toBe("completed");
+    expect(cellText(state.rows[1]!, columns[1]!)).toBe("5");
+    expect(changedColumns(state.rows[1]!, columns)).toEqual(["total"]);
+    expect(state.rows[1]!.callId).toBe("c9");
+    expect(state.rows.map((r) => r.position)).toEqual([0, 1, 2]);
+  });
+
+  it("keep the run's status message until it finishes", () => {
+    const state = run(created, { kind: "status", message: "Starting the local model…" });
+    expect(state.message).toBe("Starting the local model…");
+    expect(applyJobEvent(state, { kind: "finished", cancelled: false }).message).toBeNull();
   });
 
   it("sets nested values without touching the rest", () => {

@@ -39,6 +39,8 @@ export interface TableState {
   jobId: string | null;
   phase: Phase;
   rows: DocRow[];
+  /** The latest status message of the run (e.g. starting the local model). */
+  message: string | null;
 }
 
 /** What the job reports, as the screen's adapter hands it over. */
@@ -55,7 +57,8 @@ export type JobEvent =
       values?: JsonValue | null;
       callId?: string | null;
     }
-  | { kind: "finished"; cancelled: boolean };
+  | { kind: "finished"; cancelled: boolean }
+  | { kind: "status"; message: string };
 
 /** One document's stored result (after a run, or for an older job). */
 export interface ResultRow {
@@ -70,7 +73,7 @@ export interface ResultRow {
   callId: string | null;
 }
 
-export const idleTable: TableState = { jobId: null, phase: "idle", rows: [] };
+export const idleTable: TableState = { jobId: null, phase: "idle", rows: [], message: null };
 
 function typeName(schema: JsonObject): string {
   const t = schema.type;
@@ -136,7 +139,9 @@ function patchRow(state: TableState, position: number, patch: (row: DocRow) => D
 export function applyJobEvent(state: TableState, event: JobEvent): TableState {
   switch (event.kind) {
     case "created":
-      return { jobId: event.jobId, phase: "running", rows: event.paths.map((p, i) => queuedRow(i, p)) };
+      return { jobId: event.jobId, phase: "running", rows: event.paths.map((p, i) => queuedRow(i, p)), message: null };
+    case "status":
+      return { ...state, message: event.message };
     case "progress": {
       const known = state.rows.some((r) => r.position === event.position);
       const base = known ? state : { ...state, rows: [...state.rows, queuedRow(event.position, event.path)].sort((a, b) => a.position - b.position) };
@@ -156,6 +161,7 @@ export function applyJobEvent(state: TableState, event: JobEvent): TableState {
     case "finished":
       return {
         ...state,
+        message: null,
         phase: event.cancelled ? "cancelled" : "finished",
         rows: state.rows.map((r) =>
           event.cancelled && (r.status === "queued" || r.status === "running") ? { ...r, status: "cancelled" } : r,
@@ -172,7 +178,13 @@ export function applyResults(state: TableState, jobId: string, results: readonly
     .map((r): DocRow => {
       const before = previous.get(r.position);
       const status: RowStatus =
-        r.status === "pending" ? (before?.status === "cancelled" || state.phase === "cancelled" ? "cancelled" : "queued") : r.status;
+        r.status !== "pending"
+          ? r.status
+          : before?.status === "cancelled" || state.phase === "cancelled"
+            ? "cancelled"
+            : before?.status === "running"
+              ? "running"
+              : "queued";
       return {
         position: r.position,
         path: r.path,
@@ -192,6 +204,20 @@ export function applyResults(state: TableState, jobId: string, results: readonly
 /** Records the user's revision of a row (the values saved). */
 export function applyRevision(state: TableState, position: number, values: JsonObject): TableState {
   return patchRow(state, position, (row) => ({ ...row, revised: values }));
+}
+
+/** Replaces one row with its stored result (after a revision). */
+export function applyRow(state: TableState, result: ResultRow): TableState {
+  return patchRow(state, result.position, (row) => ({
+    ...row,
+    status: result.status === "pending" ? row.status : result.status,
+    modelValues: asObject(result.values),
+    revised: asObject(result.revised),
+    inputTokens: result.inputTokens,
+    outputTokens: result.outputTokens,
+    error: result.error,
+    callId: result.callId,
+  }));
 }
 
 /** The values shown: the revision's when there is one. */

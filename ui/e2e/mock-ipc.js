@@ -1,0 +1,497 @@
+// The Tauri IPC, faked inside the page for the browser suite: it installs
+// window.__TAURI_INTERNALS__ (what @tauri-apps/api calls) and answers each of
+// the app's commands with realistic data, keeping state (schema library,
+// settings, keys, jobs) so a walk through a screen behaves like the app.
+// Channels get their events the way Tauri delivers them ({index, message}).
+// Every call is recorded in window.__siftMock.calls for the tests to assert.
+//
+// Plain script (no imports): injected with page.addInitScript, then
+// `installSiftMock(scenario)` runs before the app's own code.
+/* eslint-disable */
+function installSiftMock(scenario) {
+  "use strict";
+  scenario = scenario || {};
+  const eventDelay = scenario.eventDelay ?? 80;
+  const callbacks = new Map();
+  let nextCallback = 1;
+  const listeners = new Map(); // event name -> [callback ids]
+  const calls = [];
+
+  function clone(value) {
+    return value === undefined ? null : JSON.parse(JSON.stringify(value));
+  }
+  function ipcError(code, message) {
+    return { code, message };
+  }
+  function now() {
+    return Date.now();
+  }
+
+  // ---------------------------------------------------------------- data
+  const invoiceSchema = {
+    type: "object",
+    properties: {
+      invoice_number: { type: "string", description: "As printed on the invoice" },
+      date: { type: "string", format: "date" },
+      total: { type: "number" },
+      currency: { type: "string", enum: ["EUR", "USD", "GBP"] },
+      vendor: { type: "object", properties: { name: { type: "string" } } },
+    },
+    required: ["invoice_number", "total"],
+  };
+  const receiptSchema = {
+    type: "object",
+    properties: { merchant: { type: "string" }, amount: { type: "number" } },
+    required: ["amount"],
+  };
+  const library = new Map(
+    (scenario.library ?? [
+      { name: "invoice", versions: [invoiceSchema] },
+      { name: "receipt", versions: [receiptSchema] },
+    ]).map((entry) => [
+      entry.name,
+      entry.versions.map((schema, i) => ({ version: i + 1, schema: clone(schema), createdAt: 1764000000000 + i * 86400000 })),
+    ]),
+  );
+
+  // What the "model" answers per file name (by its base name).
+  const answers = {
+    "invoice-001.pdf": { invoice_number: "INV-001", date: "2024-03-01", total: 1234.5, currency: "EUR", vendor: { name: "ACME GmbH" } },
+    "invoice-002.png": { invoice_number: "INV-002", date: "2024-04-15", total: 99, currency: "USD", vendor: { name: "Globex" } },
+    "receipt.jpg": { merchant: "Café", amount: 4.2, invoice_number: "R-77", total: 4.2, currency: "EUR", vendor: { name: "Café" } },
+    ...(scenario.answers ?? {}),
+  };
+  const failures = { "broken.pdf": { error: "the PDF is damaged (document)", code: "document" }, ...(scenario.failures ?? {}) };
+
+  let settings = clone(
+    scenario.settings ?? {
+      providers: [
+        { id: "local", kind: "local", label: "Local model", baseUrl: null, apiKeyEnv: null },
+        { id: "openai", kind: "openai", label: "OpenAI", baseUrl: null, apiKeyEnv: null },
+        { id: "anthropic", kind: "anthropic", label: "Anthropic", baseUrl: null, apiKeyEnv: null },
+      ],
+      defaultProvider: "local",
+      defaultModel: null,
+      dataDir: null,
+    },
+  );
+  const keychain = new Set(scenario.keychain ?? []);
+  const serverModels = scenario.models ?? {
+    local: ["smollm2"],
+    openai: ["gpt-4o-mini", "gpt-4.1"],
+    anthropic: ["claude-sonnet-4-5", "claude-haiku-4-5"],
+  };
+  const defaultBaseUrls = { local: "http://127.0.0.1:39281/v1", openai: "https://api.openai.com/v1", anthropic: "https://api.anthropic.com" };
+
+  function baseName(path) {
+    const parts = String(path).split(/[\\/]/);
+    return parts[parts.length - 1] || path;
+  }
+  function settingsView() {
+    return { settings: clone(settings), configPath: "/home/user/.config/sift/config.toml", dbPath: "/home/user/.local/share/sift/sift.db", defaultBaseUrls };
+  }
+  function keyStatus(id) {
+    const provider = settings.providers.find((p) => p.id === id);
+    if (provider === undefined) throw ipcError("not_found", `no provider "${id}" in the settings`);
+    if (provider.kind === "local") return { source: "notNeeded", envVar: null };
+    if (provider.apiKeyEnv) return { source: "env", envVar: provider.apiKeyEnv };
+    return { source: keychain.has(id) ? "keychain" : "none", envVar: null };
+  }
+
+  // The engine's answer-schema rules (sift_engine::schema::OutputSchema) with paths.
+  function schemaProblems(schema) {
+    const problems = [];
+    if (schema === null || typeof schema !== "object" || Array.isArray(schema) || schema.type !== "object") {
+      problems.push({ path: "/type", message: 'the schema must declare "type": "object"', severity: "error" });
+      return problems;
+    }
+    const props = schema.properties;
+    if (props === null || typeof props !== "object" || Array.isArray(props) || Object.keys(props).length === 0) {
+      problems.push({ path: "/properties", message: 'the schema must list at least one property under "properties"', severity: "error" });
+    }
+    (Array.isArray(schema.required) ? schema.required : []).forEach((name, i) => {
+      if (!props || !(name in props)) {
+        problems.push({ path: `/required/${i}`, message: `"required" names "${name}", which "properties" does not list`, severity: "error" });
+      }
+    });
+    for (const [name, prop] of Object.entries(props && typeof props === "object" ? props : {})) {
+      if (prop && typeof prop === "object" && prop.description === undefined && prop.type !== "object") {
+        problems.push({ path: `/properties/${name}`, message: "no description: the model sees only the name", severity: "warning" });
+      }
+    }
+    return problems;
+  }
+
+  function summaries() {
+    return [...library.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, versions]) => {
+        const latest = versions[versions.length - 1];
+        return { name, latestVersion: latest.version, versions: versions.map((v) => v.version), fields: Object.keys(latest.schema.properties ?? {}), updatedAt: latest.createdAt };
+      });
+  }
+  function schemaDoc(name, version) {
+    const versions = library.get(name);
+    if (versions === undefined) throw ipcError("not_found", `no schema named ${name}`);
+    const found = version === null || version === undefined ? versions[versions.length - 1] : versions.find((v) => v.version === version);
+    if (found === undefined) throw ipcError("not_found", `${name} has no version ${version}`);
+    return { name, version: found.version, schema: clone(found.schema), createdAt: found.createdAt };
+  }
+  function saveSchema(name, schema) {
+    const errors = schemaProblems(schema).filter((p) => p.severity === "error");
+    if (errors.length > 0) throw ipcError("schema", errors.map((e) => e.message).join("; "));
+    const versions = library.get(name) ?? [];
+    const latest = versions[versions.length - 1];
+    if (latest !== undefined && JSON.stringify(latest.schema) === JSON.stringify(schema)) {
+      return { schema: schemaDoc(name, latest.version), newVersion: false };
+    }
+    versions.push({ version: (latest?.version ?? 0) + 1, schema: clone(schema), createdAt: now() });
+    library.set(name, versions);
+    return { schema: schemaDoc(name, null), newVersion: true };
+  }
+
+  // ---------------------------------------------------------------- jobs
+  const jobs = new Map();
+  let jobCounter = 0;
+
+  function columnsOf(schema) {
+    const out = [];
+    const walk = (props, prefix) => {
+      for (const [name, p] of Object.entries(props)) {
+        const path = [...prefix, name];
+        if (p && p.type === "object" && p.properties && Object.keys(p.properties).length > 0) walk(p.properties, path);
+        else out.push({ key: path.join("."), path, fieldType: typeof p?.type === "string" ? p.type : "" });
+      }
+    };
+    walk(schema.properties ?? {}, []);
+    return out;
+  }
+  function pick(values, schema) {
+    const out = {};
+    for (const name of Object.keys(schema.properties ?? {})) if (name in values) out[name] = clone(values[name]);
+    return out;
+  }
+  function changedFields(model, revised) {
+    if (!revised) return [];
+    const keys = [...new Set([...Object.keys(revised), ...Object.keys(model ?? {})])];
+    return keys.filter((k) => JSON.stringify(revised[k]) !== JSON.stringify((model ?? {})[k]));
+  }
+  function rowView(row) {
+    const values = row.revised ?? row.modelValues;
+    return {
+      position: row.position,
+      path: row.path,
+      fileName: baseName(row.path),
+      status: row.status,
+      values: clone(values),
+      modelValues: clone(row.modelValues),
+      changed: changedFields(row.modelValues, row.revised),
+      error: row.error,
+      errorCode: row.errorCode,
+      inputTokens: row.inputTokens,
+      outputTokens: row.outputTokens,
+      callId: row.callId,
+    };
+  }
+  function totals(job) {
+    const t = { done: 0, failed: 0, pending: 0, inputTokens: 0, outputTokens: 0 };
+    for (const r of job.rows) {
+      if (r.status === "completed") t.done += 1;
+      else if (r.status === "failed") t.failed += 1;
+      else t.pending += 1;
+      t.inputTokens += r.inputTokens;
+      t.outputTokens += r.outputTokens;
+    }
+    return t;
+  }
+  function jobView(job) {
+    return {
+      jobId: job.id,
+      schemaName: job.schemaName,
+      schemaVersion: job.schemaVersion,
+      schema: clone(job.schema),
+      models: job.models,
+      status: job.status,
+      columns: columnsOf(job.schema),
+      rows: job.rows.map(rowView),
+      totals: totals(job),
+      createdAt: job.createdAt,
+      finishedAt: job.finishedAt,
+    };
+  }
+  /** One channel message in Tauri's framing; `undefined` closes the channel. */
+  function send(channelId, job, message) {
+    const cb = callbacks.get(channelId);
+    const index = job.nextIndex++;
+    if (!cb) return;
+    cb(message === undefined ? { index, end: true } : { index, message });
+  }
+  function runJob(job, channelId) {
+    const steps = [];
+    if (job.providerId === "local" || job.providerId === null) {
+      steps.push(() => send(channelId, job, { kind: "status", jobId: job.id, message: "Starting the local model…" }));
+    }
+    let holdAt = null;
+    for (const row of job.rows) {
+      steps.push(() => send(channelId, job, { kind: "started", jobId: job.id, position: row.position }));
+      if (holdAt === null) holdAt = steps.length;
+      steps.push(() => {
+        const name = baseName(row.path);
+        const failure = failures[name];
+        row.callId = `call-${job.id}-${row.position}`;
+        if (failure) {
+          Object.assign(row, { status: "failed", error: failure.error, errorCode: failure.code, inputTokens: 310, outputTokens: 0 });
+        } else {
+          const values = pick(answers[name] ?? { invoice_number: `X-${row.position}` }, job.schema);
+          Object.assign(row, { status: "completed", modelValues: values, inputTokens: 800 + 10 * row.position, outputTokens: 40 + row.position });
+        }
+        send(channelId, job, { kind: "row", jobId: job.id, row: rowView(row) });
+      });
+    }
+    steps.push(() => {
+      const t = totals(job);
+      job.status = job.cancelled ? "cancelled" : t.failed > 0 ? "failed" : "completed";
+      job.finishedAt = now();
+      send(channelId, job, { kind: "finished", jobId: job.id, status: job.status, totals: t });
+      send(channelId, job, undefined);
+    });
+    // A held job (scenario.holdJobs) stops after its first document started, until cancelled;
+    // a cancelled job lets nothing else start and finishes.
+    let i = 0;
+    const loop = () => {
+      if (i >= steps.length) return;
+      if (job.cancelled && i < steps.length - 1 && i !== holdAt) i = steps.length - 1;
+      else if (job.hold && !job.cancelled && holdAt !== null && i >= holdAt) {
+        setTimeout(loop, 30);
+        return;
+      }
+      steps[i++]();
+      setTimeout(loop, eventDelay);
+    };
+    setTimeout(loop, eventDelay);
+  }
+
+  function setAt(values, path, value) {
+    const out = clone(values ?? {});
+    let cur = out;
+    path.forEach((key, i) => {
+      if (i === path.length - 1) cur[key] = value;
+      else {
+        if (cur[key] === null || typeof cur[key] !== "object" || Array.isArray(cur[key])) cur[key] = {};
+        cur = cur[key];
+      }
+    });
+    return out;
+  }
+
+  function channelId(channel) {
+    if (channel && typeof channel === "object" && typeof channel.id === "number") return channel.id;
+    const match = /^__CHANNEL__:(\d+)$/.exec(String(channel));
+    return match ? Number(match[1]) : null;
+  }
+
+  // ---------------------------------------------------------------- commands
+  const commands = {
+    app_info: () => ({ name: "Sift", version: "0.1.0", dataDir: "/home/user/.local/share/sift", dbPath: "/home/user/.local/share/sift/sift.db", configPath: "/home/user/.config/sift/config.toml" }),
+    local_server_status: () => ({ state: "running" }),
+    start_local_server: () => ({ state: "running" }),
+
+    pick_files: () => clone(scenario.pickFiles ?? ["/home/user/docs/invoice-001.pdf", "/home/user/docs/invoice-002.png"]),
+    pick_save_path: ({ options }) => (scenario.saveCancelled ? null : `/home/user/out/${options?.defaultName ?? "export"}`),
+
+    list_schemas: () => summaries(),
+    get_schema: ({ name, version }) => schemaDoc(name, version),
+    save_schema: ({ name, schema }) => saveSchema(name, schema),
+    check_schema: ({ schema }) => schemaProblems(schema),
+    import_schema: ({ path, name }) => {
+      const stem = baseName(path).replace(/\.json$/, "");
+      return saveSchema(name || stem, { type: "object", properties: { po_number: { type: "string", description: "Purchase order" } }, required: ["po_number"] }).schema;
+    },
+    export_schema: ({ name, version }) => {
+      schemaDoc(name, version);
+      return null;
+    },
+
+    get_settings: () => settingsView(),
+    save_settings: ({ settings: next }) => {
+      settings = clone(next);
+      return settingsView();
+    },
+    api_key_status: ({ providerId }) => keyStatus(providerId),
+    set_api_key: ({ providerId, key }) => {
+      if (!key) throw ipcError("usage", "the key is empty");
+      keychain.add(providerId);
+      return keyStatus(providerId);
+    },
+    delete_api_key: ({ providerId }) => {
+      keychain.delete(providerId);
+      return keyStatus(providerId);
+    },
+    list_models: ({ provider }) => {
+      if (provider.baseUrl && provider.baseUrl.includes("unreachable")) throw ipcError("network", `could not connect to ${provider.baseUrl}`);
+      return clone(serverModels[provider.kind] ?? []);
+    },
+    test_connection: ({ provider }) => {
+      const url = `${provider.baseUrl || defaultBaseUrls[provider.kind]}/models`;
+      const needsKey = provider.kind !== "local" && !provider.apiKeyEnv && !keychain.has(provider.id);
+      if (needsKey) return { ok: false, url, message: "the server refused the key (401)", code: "auth", models: [], elapsedMs: 41 };
+      return { ok: true, url, message: `${(serverModels[provider.kind] ?? []).length} models`, code: null, models: clone(serverModels[provider.kind] ?? []), elapsedMs: 37 };
+    },
+
+    start_extraction: ({ request, events }) => {
+      const doc = schemaDoc(request.schemaName, request.schemaVersion ?? null);
+      jobCounter += 1;
+      const job = {
+        id: `job-${jobCounter}`,
+        schemaName: doc.name,
+        schemaVersion: doc.version,
+        schema: doc.schema,
+        providerId: request.providerId ?? null,
+        models: [request.model ?? "smollm2"],
+        status: "running",
+        createdAt: now(),
+        finishedAt: null,
+        nextIndex: 0,
+        cancelled: false,
+        hold: Boolean(scenario.holdJobs),
+        rows: request.files.map((path, position) => ({ position, path, status: "pending", modelValues: null, revised: null, error: null, errorCode: null, inputTokens: 0, outputTokens: 0, callId: null })),
+      };
+      jobs.set(job.id, job);
+      const id = channelId(events);
+      if (id === null) throw ipcError("other", "start_extraction needs a channel");
+      runJob(job, id);
+      return jobView(job);
+    },
+    cancel_extraction: ({ jobId }) => {
+      const job = jobs.get(jobId);
+      if (!job || job.status !== "running") return false;
+      job.cancelled = true;
+      return true;
+    },
+    job_results: ({ jobId }) => {
+      const job = jobs.get(jobId);
+      if (!job) throw ipcError("not_found", `no extraction job ${jobId}`);
+      return jobView(job);
+    },
+    revise_value: ({ jobId, position, path, value }) => {
+      const job = jobs.get(jobId);
+      const row = job?.rows.find((r) => r.position === position);
+      if (!row) throw ipcError("not_found", `no document ${position} in ${jobId}`);
+      row.revised = setAt(row.revised ?? row.modelValues, path, value);
+      return rowView(row);
+    },
+    export_results: ({ jobId, format, path }) => {
+      const job = jobs.get(jobId);
+      if (!job) throw ipcError("not_found", `no extraction job ${jobId}`);
+      return { path, rows: job.rows.length, bytes: 321 };
+    },
+    preview_document: ({ path, page }) => {
+      const name = baseName(path);
+      if (/\.(xlsx|csv|txt|docx)$/.test(name)) {
+        return { path, page: 0, pageCount: 1, dataUrl: null, width: 0, height: 0, text: `Text of ${name}` };
+      }
+      const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="300" height="400"><rect width="300" height="400" fill="#fff"/><text x="20" y="40" font-size="18">${name} p${page + 1}</text></svg>`;
+      return { path, page, pageCount: name.endsWith(".pdf") ? 2 : 1, dataUrl: `data:image/svg+xml;base64,${btoa(svg)}`, width: 300, height: 400, text: null };
+    },
+    call_transcript: ({ callId }) => ({
+      id: callId,
+      kind: "extract",
+      status: "completed",
+      request: { prompt: "Extract the fields of the schema from this document." },
+      response: null,
+      output: null,
+      transcript: [{ role: "user", content: "Extract the fields…" }, { role: "assistant", tool: "submit_output" }],
+      error: null,
+      errorCode: null,
+      inputTokens: 800,
+      outputTokens: 40,
+      createdAt: 1764000000000,
+      finishedAt: 1764000001000,
+      cli: `sift calls show ${callId}`,
+    }),
+    ask: ({ events }) => {
+      const id = channelId(events);
+      const job = { nextIndex: 0 };
+      setTimeout(() => {
+        send(id, job, { kind: "text", text: "Hello" });
+        send(id, job, { kind: "done", model: "smollm2", inputTokens: 5, outputTokens: 1 });
+        send(id, job, undefined);
+      }, 20);
+      return null;
+    },
+
+    "plugin:event|listen": ({ event, handler }) => {
+      if (!listeners.has(event)) listeners.set(event, []);
+      listeners.get(event).push(handler);
+      return handler;
+    },
+    "plugin:event|unlisten": ({ event, eventId }) => {
+      const list = listeners.get(event) ?? [];
+      const i = list.indexOf(eventId);
+      if (i >= 0) list.splice(i, 1);
+      return null;
+    },
+  };
+
+  function emit(event, payload) {
+    for (const id of [...(listeners.get(event) ?? [])]) {
+      const cb = callbacks.get(id);
+      if (cb) cb({ event, payload, id });
+    }
+  }
+
+  window.__TAURI_INTERNALS__ = {
+    metadata: { currentWindow: { label: "main" }, currentWebview: { windowLabel: "main", label: "main" } },
+    transformCallback(callback, once) {
+      const id = nextCallback++;
+      callbacks.set(id, (data) => {
+        if (once) callbacks.delete(id);
+        return callback && callback(data);
+      });
+      return id;
+    },
+    unregisterCallback(id) {
+      callbacks.delete(id);
+    },
+    runCallback(id, data) {
+      const cb = callbacks.get(id);
+      if (cb) cb(data);
+    },
+    callbacks,
+    convertFileSrc(path, protocol = "asset") {
+      return `${protocol}://localhost/${encodeURIComponent(path)}`;
+    },
+    async invoke(cmd, args) {
+      const record = { cmd, args: clone(args ?? {}) };
+      if (!cmd.startsWith("plugin:event|")) calls.push(record);
+      const handler = commands[cmd];
+      if (handler === undefined) {
+        calls.push({ cmd: "__unknown__", args: { cmd } });
+        throw ipcError("other", `the mock has no command ${cmd}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, scenario.latency ?? 5));
+      return handler(args ?? {});
+    },
+  };
+  window.__TAURI_EVENT_PLUGIN_INTERNALS__ = {
+    unregisterListener(event, id) {
+      callbacks.delete(id);
+    },
+  };
+  window.isTauri = true;
+
+  window.__siftMock = {
+    calls,
+    emit,
+    listeners,
+    /** A native file drop, as Tauri's webview sends it. */
+    drop(paths) {
+      const position = { x: 400, y: 300 };
+      emit("tauri://drag-enter", { paths, position });
+      emit("tauri://drag-over", { position });
+      emit("tauri://drag-drop", { paths, position });
+    },
+    jobs,
+    library,
+  };
+}

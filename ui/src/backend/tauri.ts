@@ -1,0 +1,190 @@
+// The Backend the app runs with: each method is one function of ../ipc.ts
+// (the only module that calls Tauri), with the IPC's types mapped to the
+// screens' own.
+import * as ipc from "../ipc";
+import type { JobRow } from "../ipc";
+import type { JobEvent, ResultRow } from "../extract/table";
+import type { JsonValue } from "../schema/model";
+import type { AppSettings, Backend, ExportFormat, ProviderEntry, SchemaProblem } from "./types";
+
+const FILTERS: Record<ExportFormat | "json", { name: string; extensions: string[] }> = {
+  csv: { name: "CSV", extensions: ["csv"] },
+  jsonl: { name: "JSON Lines", extensions: ["jsonl"] },
+  json: { name: "JSON Schema", extensions: ["json"] },
+};
+
+const DOCUMENTS = { name: "Documents", extensions: ["pdf", "png", "jpg", "jpeg", "gif", "webp", "txt", "md", "csv", "xlsx", "docx"] };
+
+export function schemaText(schema: JsonValue): string {
+  return `${JSON.stringify(schema, null, 2)}\n`;
+}
+
+function toResult(row: JobRow): ResultRow {
+  // `values` are the revision's when there is one, else the model's.
+  const revised = row.changed.length > 0 ? row.values : null;
+  return {
+    position: row.position,
+    path: row.path,
+    status: row.status,
+    values: row.modelValues,
+    revised,
+    error: row.error,
+    inputTokens: row.inputTokens,
+    outputTokens: row.outputTokens,
+    callId: row.callId,
+  };
+}
+
+function toProvider(p: ipc.ProviderConfig): ProviderEntry {
+  return { id: p.id, kind: p.kind, label: p.label, baseUrl: p.baseUrl ?? null, apiKeyEnv: p.apiKeyEnv ?? null };
+}
+
+function fromProvider(p: ProviderEntry): ipc.ProviderConfig {
+  return { id: p.id, kind: p.kind, label: p.label, baseUrl: p.baseUrl, apiKeyEnv: p.apiKeyEnv };
+}
+
+function fromSettings(s: AppSettings): ipc.Settings {
+  return { providers: s.providers.map(fromProvider), defaultProvider: s.defaultProvider, defaultModel: s.defaultModel, dataDir: s.dataDir };
+}
+
+function parseText(text: string): JsonValue {
+  return JSON.parse(text) as JsonValue;
+}
+
+export const tauriBackend: Backend = {
+  async appVersion() {
+    if (!ipc.isDesktopApp()) return null;
+    const info = await ipc.appInfo();
+    return `${info.name} ${info.version}`;
+  },
+
+  async onFileDrop(handler) {
+    return ipc.onFileDrop((e) => handler({ kind: e.kind, paths: "paths" in e ? e.paths : [] }));
+  },
+  pickFiles: () => ipc.pickFiles({ title: "Add documents", multiple: true, filters: [DOCUMENTS] }),
+  pickSaveFile: (defaultName, format) => ipc.pickSavePath({ defaultName, filters: [FILTERS[format]] }),
+  async pickSchemaFile() {
+    const [path] = await ipc.pickFiles({ title: "Import a JSON Schema", multiple: false, filters: [FILTERS.json] });
+    return path ?? null;
+  },
+
+  async runExtraction(request, onEvent) {
+    let settle: { resolve: () => void; reject: (e: unknown) => void } | null = null;
+    const done = new Promise<void>((resolve, reject) => {
+      settle = { resolve, reject };
+    });
+    // Events may arrive before startExtraction resolves: hold them until the table exists.
+    let created = false;
+    const early: ipc.ExtractEvent[] = [];
+    const deliver = (event: ipc.ExtractEvent) => {
+      switch (event.kind) {
+        case "status":
+          onEvent({ kind: "status", message: event.message });
+          break;
+        case "started": {
+          onEvent({ kind: "progress", position: event.position, path: "", status: "started", inputTokens: 0, outputTokens: 0, error: null });
+          break;
+        }
+        case "row": {
+          const row = event.row;
+          if (row.status === "pending") break;
+          onEvent({
+            kind: "progress",
+            position: row.position,
+            path: row.path,
+            status: row.status,
+            inputTokens: row.inputTokens,
+            outputTokens: row.outputTokens,
+            error: row.error,
+            values: row.modelValues,
+            callId: row.callId,
+          });
+          break;
+        }
+        case "finished":
+          onEvent({ kind: "finished", cancelled: event.status === "cancelled" });
+          settle?.resolve();
+          break;
+        case "error":
+          settle?.reject(event.error);
+          break;
+      }
+    };
+    const job = await ipc.startExtraction(
+      {
+        files: request.files,
+        schemaName: request.schemaName,
+        schemaVersion: request.schemaVersion ?? undefined,
+        providerId: request.providerId,
+        model: request.model,
+      },
+      (event) => (created ? deliver(event) : early.push(event)),
+    );
+    const start: JobEvent = { kind: "created", jobId: job.jobId, paths: job.rows.map((r) => r.path) };
+    onEvent(start);
+    created = true;
+    early.splice(0).forEach(deliver);
+    return done;
+  },
+  async cancelExtraction(jobId) {
+    await ipc.cancelExtraction(jobId);
+  },
+  async jobResults(jobId) {
+    return (await ipc.jobResults(jobId)).rows.map(toResult);
+  },
+  async reviseValue(jobId, position, path, value) {
+    return toResult(await ipc.reviseValue(jobId, position, path, value));
+  },
+  async exportJob(jobId, format, path) {
+    return (await ipc.exportResults(jobId, format, path)).rows;
+  },
+  async documentPreview(path, page) {
+    const p = await ipc.previewDocument(path, page - 1);
+    return { dataUrl: p.dataUrl, text: p.text, page: p.page + 1, pages: p.pageCount };
+  },
+  async callTranscript(callId) {
+    const call = await ipc.callTranscript(callId);
+    const body = call.transcript ?? call.output ?? call.error ?? null;
+    return { status: call.status, body: typeof body === "string" ? body : JSON.stringify(body, null, 2), cli: call.cli };
+  },
+
+  listSchemas: () => ipc.listSchemas(),
+  async getSchema(name, version) {
+    const doc = await ipc.getSchema(name, version);
+    return { name: doc.name, version: doc.version, text: schemaText(doc.schema) };
+  },
+  async saveSchema(name, text) {
+    const saved = await ipc.saveSchema(name, parseText(text));
+    return { version: saved.schema.version, newVersion: saved.newVersion };
+  },
+  async checkSchema(text): Promise<SchemaProblem[]> {
+    return ipc.checkSchema(parseText(text));
+  },
+  async importSchema(path) {
+    const doc = await ipc.importSchema(path);
+    return { name: doc.name, version: doc.version, text: schemaText(doc.schema) };
+  },
+  exportSchema: (name, version, path) => ipc.exportSchema(name, version, path),
+
+  async getSettings() {
+    const view = await ipc.getSettings();
+    const s = view.settings;
+    return {
+      settings: { providers: s.providers.map(toProvider), defaultProvider: s.defaultProvider, defaultModel: s.defaultModel ?? null, dataDir: s.dataDir ?? null },
+      configPath: view.configPath,
+      dbPath: view.dbPath,
+    };
+  },
+  async saveSettings(settings) {
+    await ipc.saveSettings(fromSettings(settings));
+  },
+  listModels: (provider) => ipc.listModels(fromProvider(provider)),
+  async testConnection(provider) {
+    const report = await ipc.testConnection(fromProvider(provider));
+    const message = report.ok ? `${report.url} answered in ${report.elapsedMs} ms (${report.message})` : `${report.message}${report.code !== null ? ` (${report.code})` : ""}`;
+    return { ok: report.ok, message, models: report.models };
+  },
+  setApiKey: (providerId, key) => ipc.setApiKey(providerId, key),
+  deleteApiKey: (providerId) => ipc.deleteApiKey(providerId),
+  keyStatus: (providerId) => ipc.apiKeyStatus(providerId),
+};

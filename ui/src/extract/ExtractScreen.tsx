@@ -1,0 +1,170 @@
+import { useEffect, useMemo, useState } from "react";
+import { useBackend } from "../backend/context";
+import type { ExportFormat, ProviderEntry, SchemaSummary } from "../backend/types";
+import { describeError } from "../format";
+import type { JsonValue } from "../schema/model";
+import { DetailPane } from "./DetailPane";
+import { FileList } from "./FileList";
+import { ResultsTable } from "./ResultsTable";
+import { SetupBar, type Setup } from "./SetupBar";
+import { schemaColumns, totals } from "./table";
+import { useFileDrop } from "./useFileDrop";
+import { useJob } from "./useJob";
+
+interface Props {
+  active: boolean;
+  libraryRevision: number;
+  onEditSchemas: () => void;
+}
+
+export function ExtractScreen({ active, libraryRevision, onEditSchemas }: Props) {
+  const backend = useBackend();
+  const [files, setFiles] = useState<string[]>([]);
+  const [schemas, setSchemas] = useState<SchemaSummary[]>([]);
+  const [providers, setProviders] = useState<ProviderEntry[]>([]);
+  const [models, setModels] = useState<string[]>([]);
+  const [setup, setSetup] = useState<Setup>({ schemaName: "", providerId: "", model: "" });
+  const [schema, setSchema] = useState<{ name: string; version: number; value: JsonValue } | null>(null);
+  const [selected, setSelected] = useState<number | null>(null);
+  const [status, setStatus] = useState("");
+  const { table, run, cancel, revise } = useJob();
+  const running = table.phase === "running";
+
+  const addFiles = (paths: string[]) => setFiles((current) => [...current, ...paths.filter((p) => !current.includes(p))]);
+  const dragging = useFileDrop(active && !running, addFiles);
+
+  useEffect(() => {
+    if (!active) return;
+    backend.listSchemas().then(
+      (list) => {
+        setSchemas(list);
+        setSetup((s) => (s.schemaName === "" && list[0] !== undefined ? { ...s, schemaName: list[0].name } : s));
+      },
+      (error: unknown) => setStatus(`Could not list the schemas: ${describeError(error)}`),
+    );
+  }, [active, libraryRevision, backend]);
+
+  useEffect(() => {
+    if (!active) return;
+    backend.getSettings().then(
+      ({ settings }) => {
+        setProviders(settings.providers);
+        setSetup((s) => (s.providerId === "" ? { ...s, providerId: settings.defaultProvider, model: settings.defaultModel ?? "" } : s));
+      },
+      () => undefined,
+    );
+  }, [active, backend]);
+
+  const provider = providers.find((p) => p.id === setup.providerId) ?? null;
+  useEffect(() => {
+    setModels([]);
+    if (provider === null) return;
+    let live = true;
+    backend.listModels(provider).then((m) => live && setModels(m), () => undefined);
+    return () => {
+      live = false;
+    };
+  }, [provider, backend]);
+
+  // The chosen schema's latest version: its columns head the table.
+  useEffect(() => {
+    if (setup.schemaName === "") return;
+    let live = true;
+    backend.getSchema(setup.schemaName, null).then(
+      (stored) => live && setSchema({ name: stored.name, version: stored.version, value: JSON.parse(stored.text) as JsonValue }),
+      (error: unknown) => live && setStatus(`Could not open ${setup.schemaName}: ${describeError(error)}`),
+    );
+    return () => {
+      live = false;
+    };
+  }, [setup.schemaName, libraryRevision, backend]);
+
+  const columns = useMemo(() => schemaColumns(schema?.value), [schema]);
+  const sums = totals(table);
+  const row = table.rows.find((r) => r.position === selected) ?? null;
+
+  async function pickFiles() {
+    try {
+      addFiles(await backend.pickFiles());
+    } catch (error) {
+      setStatus(`Could not open the file dialog: ${describeError(error)}`);
+    }
+  }
+
+  async function start() {
+    if (schema === null || files.length === 0) return;
+    setSelected(null);
+    setStatus("Running…");
+    const error = await run({
+      schemaName: schema.name,
+      schemaVersion: schema.version,
+      files,
+      providerId: setup.providerId === "" ? null : setup.providerId,
+      model: setup.model.trim() === "" ? null : setup.model.trim(),
+    });
+    setStatus(error === null ? "" : `The run stopped: ${error}`);
+  }
+
+  async function exportAs(format: ExportFormat) {
+    if (table.jobId === null) return;
+    try {
+      const path = await backend.pickSaveFile(`${schema?.name ?? "extraction"}.${format}`, format);
+      if (path === null) return;
+      const rows = await backend.exportJob(table.jobId, format, path);
+      setStatus(`Exported ${rows} documents to ${path}.`);
+    } catch (error) {
+      setStatus(`Could not export: ${describeError(error)}`);
+    }
+  }
+
+  return (
+    <section className="screen" aria-labelledby="extract-title">
+      <header className="screen-head">
+        <h1 id="extract-title" tabIndex={-1}>Extract</h1>
+        <div className="row">
+          <button type="button" onClick={() => exportAs("csv")} disabled={table.jobId === null || running} data-testid="export-csv">Export CSV…</button>
+          <button type="button" onClick={() => exportAs("jsonl")} disabled={table.jobId === null || running} data-testid="export-jsonl">Export JSONL…</button>
+        </div>
+      </header>
+      <div className={`dropzone card${dragging ? " dragging" : ""}`} data-testid="dropzone">
+        <p>{dragging ? "Drop to add the files" : "Drop documents anywhere on the window, or"}</p>
+        <button type="button" onClick={pickFiles} disabled={running} data-testid="add-files">Add files…</button>
+        {files.length > 0 && <button type="button" className="ghost" onClick={() => setFiles([])} disabled={running}>Clear</button>}
+        <FileList files={files} onRemove={(f) => setFiles((fs) => fs.filter((x) => x !== f))} />
+      </div>
+      <div className="row spread">
+        <SetupBar setup={setup} onChange={setSetup} schemas={schemas} providers={providers} models={models} disabled={running} onNewSchema={onEditSchemas} />
+        <div className="row">
+          {running ? (
+            <button type="button" className="danger" onClick={() => cancel().catch((e: unknown) => setStatus(describeError(e)))} data-testid="cancel">Cancel</button>
+          ) : (
+            <button type="button" className="primary" onClick={start} disabled={schema === null || files.length === 0} data-testid="run">
+              Run{files.length > 0 ? ` on ${files.length} file${files.length === 1 ? "" : "s"}` : ""}
+            </button>
+          )}
+        </div>
+      </div>
+      {table.rows.length > 0 && (
+        <div className="progress-line" data-testid="progress">
+          <progress value={sums.done + sums.failed} max={sums.total} aria-label="Documents finished" />
+          <span className="small" aria-live="polite">
+            {sums.done + sums.failed} of {sums.total} finished · {sums.done} done · {sums.failed} failed · {sums.inputTokens} tokens in, {sums.outputTokens} out
+            {table.phase === "cancelled" ? " · cancelled" : ""}
+          </span>
+        </div>
+      )}
+      <p role="status" className="muted small" data-testid="extract-status">{table.message ?? status}</p>
+      {table.rows.length > 0 && (
+        <div className={row !== null ? "results-split" : undefined}>
+          <ResultsTable columns={columns} rows={table.rows} selected={selected} onSelect={setSelected} />
+          {row !== null && (
+            <DetailPane row={row} columns={columns} onRevise={(path, value) => revise(row.position, path, value)} onClose={() => setSelected(null)} />
+          )}
+        </div>
+      )}
+      {table.rows.length === 0 && files.length === 0 && (
+        <p className="muted empty">Add invoices, receipts or spreadsheets, pick a schema, and run: each document becomes a row of typed values.</p>
+      )}
+    </section>
+  );
+}

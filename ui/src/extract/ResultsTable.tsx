@@ -1,0 +1,76 @@
+import type { KeyboardEvent } from "react";
+import { cellText, isChanged, type Column, type DocRow } from "./table";
+
+interface Props {
+  columns: Column[];
+  rows: DocRow[];
+  selected: number | null;
+  onSelect: (position: number) => void;
+}
+
+const STATUS_LABEL: Record<DocRow["status"], string> = {
+  queued: "Queued",
+  running: "Running",
+  completed: "Done",
+  failed: "Failed",
+  cancelled: "Cancelled",
+};
+
+/** Documents × fields. A row is selected with a click, or Enter/Space; arrow keys move between rows. */
+export function ResultsTable({ columns, rows, selected, onSelect }: Props) {
+  function onKey(e: KeyboardEvent<HTMLTableRowElement>, index: number) {
+    const row = rows[index];
+    if (row === undefined) return;
+    if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      onSelect(row.position);
+    } else if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+      e.preventDefault();
+      const next = e.currentTarget.parentElement?.children[index + (e.key === "ArrowDown" ? 1 : -1)];
+      if (next instanceof HTMLElement) next.focus();
+    }
+  }
+
+  return (
+    <div className="table-wrap">
+      <table className="results" data-testid="results-table" aria-label="Extraction results">
+        <thead>
+          <tr>
+            <th scope="col">File</th>
+            <th scope="col">Status</th>
+            {columns.map((c) => <th key={c.key} scope="col">{c.key}</th>)}
+            <th scope="col" className="num">Tokens in / out</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row, index) => (
+            <tr
+              key={row.position}
+              tabIndex={0}
+              aria-selected={selected === row.position}
+              data-testid="result-row"
+              data-status={row.status}
+              onClick={() => onSelect(row.position)}
+              onKeyDown={(e) => onKey(e, index)}
+            >
+              <th scope="row" title={row.path}>{row.name}</th>
+              <td>
+                <span className={`status status-${row.status}`} title={row.error ?? undefined}>{STATUS_LABEL[row.status]}</span>
+              </td>
+              {columns.map((c) => {
+                const changed = isChanged(row, c);
+                return (
+                  <td key={c.key} data-column={c.key} data-changed={changed ? "true" : undefined} className={changed ? "changed" : undefined} title={changed ? "Edited" : undefined}>
+                    {cellText(row, c)}
+                    {changed && <span className="visually-hidden"> (edited)</span>}
+                  </td>
+                );
+              })}
+              <td className="num">{row.status === "completed" || row.status === "failed" ? `${row.inputTokens} / ${row.outputTokens}` : ""}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

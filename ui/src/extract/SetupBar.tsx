@@ -1,0 +1,44 @@
+import type { ProviderEntry, SchemaSummary } from "../backend/types";
+import { providerName } from "../settings/logic";
+
+export interface Setup {
+  schemaName: string;
+  providerId: string;
+  model: string;
+}
+
+interface Props {
+  setup: Setup;
+  onChange: (setup: Setup) => void;
+  schemas: SchemaSummary[];
+  providers: ProviderEntry[];
+  models: string[];
+  disabled: boolean;
+  onNewSchema: () => void;
+}
+
+/** Pick the schema and the model of a run. */
+export function SetupBar({ setup, onChange, schemas, providers, models, disabled, onNewSchema }: Props) {
+  return (
+    <fieldset className="setup row" disabled={disabled}>
+      <legend className="visually-hidden">Run settings</legend>
+      <label htmlFor="run-schema">Schema</label>
+      <select id="run-schema" value={setup.schemaName} onChange={(e) => onChange({ ...setup, schemaName: e.target.value })} data-testid="run-schema">
+        <option value="" disabled>Pick a schema…</option>
+        {schemas.map((s) => (
+          <option key={s.name} value={s.name}>{s.name} (v{s.latestVersion})</option>
+        ))}
+      </select>
+      <button type="button" className="ghost" onClick={onNewSchema}>New schema…</button>
+      <label htmlFor="run-provider">Provider</label>
+      <select id="run-provider" value={setup.providerId} onChange={(e) => onChange({ ...setup, providerId: e.target.value, model: "" })} data-testid="run-provider">
+        {providers.map((p) => <option key={p.id} value={p.id}>{providerName(p)}</option>)}
+      </select>
+      <label htmlFor="run-model">Model</label>
+      <input id="run-model" list="run-models" value={setup.model} placeholder="the default" spellCheck={false} onChange={(e) => onChange({ ...setup, model: e.target.value })} data-testid="run-model" />
+      <datalist id="run-models">
+        {models.map((m) => <option key={m} value={m} />)}
+      </datalist>
+    </fieldset>
+  );
+}

@@ -1,0 +1,167 @@
+import { Suspense, lazy, useCallback, useEffect, useState } from "react";
+import { useBackend } from "../backend/context";
+import type { SchemaSummary } from "../backend/types";
+import { describeError } from "../format";
+import { modelProblems } from "../schema/edit";
+import { isDirty, loadedDoc, nameProblem, newDoc, savedDoc, withModel, withText, type SchemaDoc } from "./doc";
+import { FieldEditor } from "./FieldEditor";
+import { FormPreview } from "./FormPreview";
+import { Library } from "./Library";
+import { useEngineCheck } from "./useEngineCheck";
+
+// CodeMirror is most of the bundle: loaded with the first visit to this screen.
+const JsonEditor = lazy(() => import("./JsonEditor").then((m) => ({ default: m.JsonEditor })));
+
+interface Props {
+  active: boolean;
+  onLibraryChanged: () => void;
+}
+
+export function SchemasScreen({ active, onLibraryChanged }: Props) {
+  const backend = useBackend();
+  const [schemas, setSchemas] = useState<SchemaSummary[]>([]);
+  const [doc, setDoc] = useState<SchemaDoc>(() => newDoc("new_schema"));
+  const [tab, setTab] = useState<"fields" | "preview">("fields");
+  const [status, setStatus] = useState("");
+
+  const refresh = useCallback(async () => {
+    try {
+      setSchemas(await backend.listSchemas());
+    } catch (error) {
+      setStatus(`Could not list the library: ${describeError(error)}`);
+    }
+  }, [backend]);
+
+  useEffect(() => {
+    if (active) void refresh();
+  }, [active, refresh]);
+
+  const engine = useEngineCheck(doc.text, doc.textProblem !== null);
+  const fieldProblems = doc.textProblem === null ? modelProblems(doc.model) : [];
+  const badName = nameProblem(doc.name);
+  const engineErrors = engine.state === "done" ? engine.problems.filter((p) => p.severity === "error") : [];
+  const canSave = badName === null && doc.textProblem === null && fieldProblems.length === 0 && engine.state === "done" && engineErrors.length === 0;
+
+  async function open(name: string, version: number | null) {
+    if (isDirty(doc) && !window.confirm(`Discard the unsaved changes to ${doc.name}?`)) return;
+    try {
+      const stored = await backend.getSchema(name, version);
+      setDoc(loadedDoc(stored.name, stored.version, stored.text));
+      setStatus("");
+    } catch (error) {
+      setStatus(`Could not open ${name}: ${describeError(error)}`);
+    }
+  }
+
+  async function save() {
+    try {
+      const saved = await backend.saveSchema(doc.name, doc.text);
+      setDoc((d) => savedDoc(d, saved.version));
+      setStatus(saved.newVersion ? `Saved ${doc.name} as version ${saved.version}.` : `No change from version ${saved.version}: nothing saved.`);
+      await refresh();
+      onLibraryChanged();
+    } catch (error) {
+      setStatus(`Could not save: ${describeError(error)}`);
+    }
+  }
+
+  async function importFile() {
+    try {
+      const path = await backend.pickSchemaFile();
+      if (path === null) return;
+      const stored = await backend.importSchema(path);
+      setDoc(loadedDoc(stored.name, stored.version, stored.text));
+      setStatus(`Imported ${stored.name} (version ${stored.version}).`);
+      await refresh();
+      onLibraryChanged();
+    } catch (error) {
+      setStatus(`Could not import: ${describeError(error)}`);
+    }
+  }
+
+  async function exportFile() {
+    if (doc.version === null) return;
+    try {
+      const path = await backend.pickSaveFile(`${doc.name}.json`, "json");
+      if (path === null) return;
+      await backend.exportSchema(doc.name, doc.version, path);
+      setStatus(`Exported ${doc.name} version ${doc.version} to ${path}.`);
+    } catch (error) {
+      setStatus(`Could not export: ${describeError(error)}`);
+    }
+  }
+
+  return (
+    <section className="screen" aria-labelledby="schemas-title">
+      <header className="screen-head">
+        <h1 id="schemas-title" tabIndex={-1}>Schemas</h1>
+        <div className="row">
+          <button type="button" onClick={() => { if (!isDirty(doc) || window.confirm("Discard the unsaved changes?")) setDoc(newDoc("new_schema")); }}>New schema</button>
+          <button type="button" onClick={importFile}>Import…</button>
+          <button type="button" onClick={exportFile} disabled={doc.version === null || isDirty(doc)} title={isDirty(doc) ? "Save first" : undefined}>Export…</button>
+          <button type="button" className="primary" onClick={save} disabled={!canSave || !isDirty(doc)} data-testid="schema-save">Save version</button>
+        </div>
+      </header>
+      <div className="schemas-layout">
+        <Library schemas={schemas} current={doc} onOpen={open} />
+        <div className="schema-work">
+          <div className="row">
+            <label htmlFor="schema-name">Name</label>
+            <input id="schema-name" value={doc.name} onChange={(e) => setDoc((d) => ({ ...d, name: e.target.value, version: null, savedText: null }))} aria-invalid={badName !== null} spellCheck={false} />
+            <span className="muted small" data-testid="schema-version">{doc.version !== null ? `version ${doc.version}` : "not saved"}{isDirty(doc) && doc.version !== null ? " · changed" : ""}</span>
+            {badName !== null && <span className="error small">{badName}</span>}
+          </div>
+          <div className="schema-panes">
+            <div className="pane">
+              <div role="tablist" aria-label="Schema view" className="tabs">
+                <button type="button" role="tab" id="tab-fields" aria-selected={tab === "fields"} aria-controls="panel-fields" onClick={() => setTab("fields")}>Fields</button>
+                <button type="button" role="tab" id="tab-preview" aria-selected={tab === "preview"} aria-controls="panel-preview" onClick={() => setTab("preview")}>Form preview</button>
+              </div>
+              <div role="tabpanel" id="panel-fields" aria-labelledby="tab-fields" hidden={tab !== "fields"}>
+                {doc.textProblem !== null && <p className="note small">The fields show the last valid JSON. Fix the text to edit them here.</p>}
+                <FieldEditor model={doc.model} problems={fieldProblems} disabled={doc.textProblem !== null} onChange={(m) => setDoc((d) => withModel(d, m))} />
+              </div>
+              <div role="tabpanel" id="panel-preview" aria-labelledby="tab-preview" hidden={tab !== "preview"}>
+                <FormPreview model={doc.model} />
+              </div>
+            </div>
+            <div className="pane">
+              <h2 className="pane-title" id="json-title">JSON Schema</h2>
+              <Suspense fallback={<p className="muted small">Loading the editor…</p>}>
+                <JsonEditor value={doc.text} label="Schema JSON" onChange={(text) => setDoc((d) => withText(d, text))} />
+              </Suspense>
+              <Checks textProblem={doc.textProblem?.message ?? null} engine={engine} />
+            </div>
+          </div>
+          <p role="status" className="muted" data-testid="schema-status">{status}</p>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function Checks({ textProblem, engine }: { textProblem: string | null; engine: ReturnType<typeof useEngineCheck> }) {
+  if (textProblem !== null) {
+    return <p className="error small" role="alert" data-testid="text-problem">{textProblem}</p>;
+  }
+  switch (engine.state) {
+    case "idle":
+      return null;
+    case "checking":
+      return <p className="muted small" data-testid="engine-problems">Checking…</p>;
+    case "failed":
+      return <p className="error small" role="alert" data-testid="engine-problems">Could not check: {engine.error}</p>;
+    case "done":
+      return engine.problems.length === 0 ? (
+        <p className="ok small" data-testid="engine-problems">The engine accepts this schema.</p>
+      ) : (
+        <ul className="problems" role="alert" data-testid="engine-problems" aria-label="The engine's problems with this schema">
+          {engine.problems.map((p) => (
+            <li key={`${p.path}:${p.message}`} className={p.severity === "error" ? "error" : "warning"} data-severity={p.severity}>
+              <code>{p.path === "" ? "/" : p.path}</code> {p.message}
+            </li>
+          ))}
+        </ul>
+      );
+  }
+}

@@ -1,0 +1,31 @@
+import { useEffect, useState } from "react";
+import { useBackend } from "../backend/context";
+import type { SchemaProblem } from "../backend/types";
+import { describeError } from "../format";
+
+export type EngineCheck = { state: "idle" | "checking" } | { state: "done"; problems: SchemaProblem[] } | { state: "failed"; error: string };
+
+/** The engine's answer-schema rules for `text`, asked again (debounced) whenever it changes; skipped while `skip`. */
+export function useEngineCheck(text: string, skip: boolean): EngineCheck {
+  const backend = useBackend();
+  const [check, setCheck] = useState<EngineCheck>({ state: "idle" });
+  useEffect(() => {
+    if (skip) {
+      setCheck({ state: "idle" });
+      return;
+    }
+    let live = true;
+    setCheck({ state: "checking" });
+    const timer = window.setTimeout(() => {
+      backend.checkSchema(text).then(
+        (problems) => live && setCheck({ state: "done", problems }),
+        (error: unknown) => live && setCheck({ state: "failed", error: describeError(error) }),
+      );
+    }, 300);
+    return () => {
+      live = false;
+      window.clearTimeout(timer);
+    };
+  }, [text, skip, backend]);
+  return check;
+}
