@@ -15,6 +15,7 @@ mod workflow_chat;
 mod workflow_dag;
 mod workflow_files;
 mod workflow_real_peer;
+mod workflow_rerun;
 mod workflow_sessions;
 mod workflow_structured;
 mod workflow_support;
