@@ -209,7 +209,7 @@ pub enum ExtractEvent {
     },
     /// A document finished (completed or failed): its row as it now is.
     #[serde(rename_all = "camelCase")]
-    Row { job_id: String, row: JobRow },
+    Row { job_id: String, row: Box<JobRow> },
     /// The run ended: completed, failed (some documents did) or
     /// cancelled. The last event of a run.
     #[serde(rename_all = "camelCase")]
@@ -402,7 +402,7 @@ pub(crate) async fn run_and_report<R: Runtime>(
     let _ = events.send(last);
 }
 
-async fn run(
+pub(crate) async fn run(
     local: &LocalModel,
     store: &Store,
     job_id: &str,
@@ -430,7 +430,7 @@ async fn run(
                 match row(&reader, &id, p.position) {
                     Ok(row) => ExtractEvent::Row {
                         job_id: id.clone(),
-                        row,
+                        row: Box::new(row),
                     },
                     // The row is written; the UI reloads the job at the end.
                     Err(_) => return,

@@ -7,3 +7,6 @@ pub mod documents;
 pub mod extract;
 pub mod schemas;
 pub mod settings;
+
+#[cfg(test)]
+mod tests;

@@ -124,3 +124,43 @@ fn scrub(text: &str, key: Option<&ApiKey>) -> String {
         None => text.to_owned(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn provider(choice: ProviderChoice, base_url: Option<&str>) -> ProviderSettings {
+        ProviderSettings {
+            provider: Some(choice),
+            base_url: base_url.map(str::to_owned),
+            api_key_env: Some("SIFT_CORE_TESTS_NO_KEY".into()),
+            api_key_account: None,
+        }
+    }
+
+    #[test]
+    fn the_models_url_of_each_kind() {
+        assert_eq!(
+            models_url(&provider(ProviderChoice::OpenAi, None)),
+            "https://api.openai.com/v1/models"
+        );
+        assert_eq!(
+            models_url(&provider(ProviderChoice::Anthropic, None)),
+            "https://api.anthropic.com/v1/models"
+        );
+        assert_eq!(
+            models_url(&provider(
+                ProviderChoice::Anthropic,
+                Some("https://proxy/v1/")
+            )),
+            "https://proxy/v1/models"
+        );
+        assert_eq!(
+            models_url(&provider(
+                ProviderChoice::OpenAi,
+                Some("http://127.0.0.1:8080/v1/")
+            )),
+            "http://127.0.0.1:8080/v1/models"
+        );
+    }
+}

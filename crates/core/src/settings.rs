@@ -347,3 +347,135 @@ fn env_value(var: &str) -> Option<String> {
         .map(|v| v.trim().to_owned())
         .filter(|v| !v.is_empty())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FILE: &str = "# my settings\n[context]\nIMAGES_IN_CONTEXT = 3 # fewer images\n\n[defaults]\nprovider = \"work\"\nmodel = \"m1\"\n\n[[providers]]\nid = \"work\"\nkind = \"openai\"\nlabel = \"Work\"\nbase_url = \"http://127.0.0.1:9/v1\"\napi_key_env = \"WORK_KEY\"\n\n[[providers]]\nid = \"local\"\nkind = \"local\"\n";
+
+    fn work() -> ProviderEntry {
+        ProviderEntry {
+            id: "work".into(),
+            kind: ProviderChoice::OpenAi,
+            label: "Work".into(),
+            base_url: Some("http://127.0.0.1:9/v1".into()),
+            api_key_env: Some("WORK_KEY".into()),
+        }
+    }
+
+    #[test]
+    fn the_file_gives_providers_and_defaults() {
+        let settings = parse_settings(FILE).unwrap();
+        assert_eq!(settings.providers.len(), 2);
+        assert_eq!(settings.providers[0], work());
+        assert_eq!(settings.providers[1].kind, ProviderChoice::Local);
+        assert_eq!(settings.default_provider, "work");
+        assert_eq!(settings.default_model.as_deref(), Some("m1"));
+        assert_eq!(settings.data_dir, None);
+        settings.validate().unwrap();
+    }
+
+    #[test]
+    fn the_cli_still_reads_a_file_with_settings() {
+        let config = crate::config::parse_config(FILE).unwrap();
+        assert_eq!(config.context.images_in_context, Some(3));
+    }
+
+    #[test]
+    fn saving_keeps_the_rest_of_the_file_and_reads_back_equal() {
+        let mut settings = parse_settings(FILE).unwrap();
+        settings.default_model = Some("m2".into());
+        settings.data_dir = Some(PathBuf::from("/data/sift"));
+        settings.providers.pop();
+        settings.providers[0].api_key_env = None;
+        let text = render_settings(FILE, &settings).unwrap();
+        assert!(
+            text.starts_with("# my settings\n[context]\nIMAGES_IN_CONTEXT = 3 # fewer images\n"),
+            "{text}"
+        );
+        assert_eq!(parse_settings(&text).unwrap(), settings);
+        assert_eq!(
+            crate::config::parse_config(&text)
+                .unwrap()
+                .context
+                .images_in_context,
+            Some(3)
+        );
+        // No key, ever: only the variable's name can be there.
+        assert!(!text.contains("api_key ="), "{text}");
+    }
+
+    #[test]
+    fn save_and_load_through_a_file() {
+        let path = std::env::temp_dir().join(format!(
+            "sift-settings-{}-{}/config.toml",
+            std::process::id(),
+            sift_store::now_ms()
+        ));
+        let mut settings = AppSettings::defaults();
+        settings.providers.push(work());
+        settings.default_provider = "work".into();
+        save_settings(Some(&path), &settings).unwrap();
+        assert_eq!(load_settings(Some(&path)).unwrap(), settings);
+        assert!(!path.with_extension("toml.partial").exists());
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    #[test]
+    fn mistakes_are_refused_before_writing() {
+        let mut settings = parse_settings(FILE).unwrap();
+        settings.providers.push(work());
+        assert_eq!(
+            settings.validate().unwrap_err().to_string(),
+            "two providers have the id \"work\""
+        );
+        let mut settings = parse_settings(FILE).unwrap();
+        settings.default_provider = "gone".into();
+        assert_eq!(
+            settings.validate().unwrap_err().to_string(),
+            "the default provider \"gone\" is not among the providers"
+        );
+        let mut settings = parse_settings(FILE).unwrap();
+        settings.providers[0].base_url = Some("ftp://x".into());
+        assert!(settings.validate().is_err());
+        let error = parse_settings("[[providers]]\nid = \"x\"\nkind = \"gpt\"\n").unwrap_err();
+        assert!(error.contains("unknown provider \"gpt\""), "{error}");
+        let error = parse_settings("[defaults]\nmodle = \"x\"\n").unwrap_err();
+        assert!(error.contains("unknown field `modle`"), "{error}");
+    }
+
+    #[test]
+    fn the_selection_uses_the_defaults_only_for_the_default_provider() {
+        let settings = parse_settings(FILE).unwrap();
+        let chosen = settings.selection(None, None).unwrap();
+        assert_eq!(chosen.models, ["m1"]);
+        assert_eq!(chosen.provider.provider, Some(ProviderChoice::OpenAi));
+        assert_eq!(
+            chosen.provider.base_url.as_deref(),
+            Some("http://127.0.0.1:9/v1")
+        );
+        assert_eq!(chosen.provider.api_key_env.as_deref(), Some("WORK_KEY"));
+        assert_eq!(chosen.provider.api_key_account.as_deref(), Some("work"));
+        let local = settings.selection(Some("local"), None).unwrap();
+        assert_eq!(local.models, [crate::LOCAL_DEFAULT_MODEL]);
+        assert_eq!(local.provider.api_key_account, None);
+        assert_eq!(
+            settings
+                .selection(Some("work"), Some(" m3 "))
+                .unwrap()
+                .models,
+            ["m3"]
+        );
+        let mut no_default = settings.clone();
+        no_default.default_model = None;
+        assert_eq!(
+            no_default.selection(None, None).unwrap_err().to_string(),
+            "no model chosen for Work: pick one, or set a default model in Settings"
+        );
+        assert_eq!(
+            settings.selection(Some("nope"), None).unwrap_err().code(),
+            "not_found"
+        );
+    }
+}

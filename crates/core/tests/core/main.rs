@@ -5,6 +5,8 @@
 
 mod chat;
 mod extract;
+mod preview;
+mod server_models;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};

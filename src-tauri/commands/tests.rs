@@ -1,0 +1,385 @@
+//! The commands' logic against a real SQLite file and the scripted model
+//! server: the schema library, a whole extraction with its events, a
+//! revision and the exported CSV, the settings' mapping.
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+
+use serde_json::{Value, json};
+use sift_core::extract::{ExtractOptions, create_job};
+use sift_core::store::Store;
+use sift_core::{ModelSelection, ProviderChoice, ProviderSettings};
+use sift_scripted_server::{Reply, Script, ScriptedServer};
+use tauri::ipc::{Channel, InvokeResponseBody};
+
+use super::extract::{
+    self, ExportFormat, ExtractEvent, JobState, RowStatus, export_to, job_view, revise, with_field,
+};
+use super::schemas::{self, ProblemSeverity};
+use super::settings::{KeySource, ProviderConfig, ProviderKind, Settings, key_status};
+use crate::local_model::LocalModel;
+
+/// A folder removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> Self {
+        static COUNTER: AtomicU32 = AtomicU32::new(0);
+        let path = std::env::temp_dir().join(format!(
+            "sift-app-{name}-{}-{}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&path).unwrap();
+        Self(path)
+    }
+
+    fn store(&self) -> Store {
+        Store::open(self.0.join("sift.db")).unwrap()
+    }
+
+    fn file(&self, name: &str, text: &str) -> PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn invoice_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "number": {"type": "string"},
+            "total": {"type": "number"},
+            "seller": {"type": "object", "properties": {"name": {"type": "string"}}}
+        },
+        "required": ["number", "total"]
+    })
+}
+
+fn scripted(server: &ScriptedServer) -> ModelSelection {
+    ModelSelection {
+        provider: ProviderSettings {
+            provider: Some(ProviderChoice::OpenAi),
+            base_url: Some(server.openai_base_url()),
+            api_key_env: Some("SIFT_APP_TESTS_NO_KEY".into()),
+            api_key_account: None,
+        },
+        models: vec!["m".into()],
+    }
+}
+
+/// A channel whose events land in the returned list, as JSON.
+fn recording_channel() -> (Channel<ExtractEvent>, Arc<Mutex<Vec<Value>>>) {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let sink = seen.clone();
+    let channel = Channel::new(move |body: InvokeResponseBody| {
+        if let InvokeResponseBody::Json(text) = body {
+            sink.lock()
+                .unwrap()
+                .push(serde_json::from_str(&text).unwrap());
+        }
+        Ok(())
+    });
+    (channel, seen)
+}
+
+#[test]
+fn the_library_saves_versions_only_when_the_schema_changes() {
+    let dir = TempDir::new("library");
+    let store = dir.store();
+    let first = schemas::save(&store, " invoice ", &invoice_schema()).unwrap();
+    assert_eq!(
+        (first.schema.name.as_str(), first.schema.version),
+        ("invoice", 1)
+    );
+    assert!(first.new_version);
+    let same = schemas::save(&store, "invoice", &invoice_schema()).unwrap();
+    assert_eq!((same.schema.version, same.new_version), (1, false));
+    let mut changed = invoice_schema();
+    changed["properties"]["currency"] = json!({"type": "string"});
+    let second = schemas::save(&store, "invoice", &changed).unwrap();
+    assert_eq!((second.schema.version, second.new_version), (2, true));
+    let library = schemas::library(&store).unwrap();
+    assert_eq!(library.len(), 1);
+    assert_eq!(library[0].versions, [1, 2]);
+    assert_eq!(library[0].fields, ["number", "total", "seller", "currency"]);
+}
+
+#[test]
+fn a_schema_with_errors_is_not_saved_and_its_problems_have_paths() {
+    let dir = TempDir::new("bad-schema");
+    let store = dir.store();
+    let bad = json!({"type": "object", "properties": {"a": {"type": "text"}}, "required": ["b"]});
+    let problems = schemas::problems(&bad);
+    let errors: Vec<&str> = problems
+        .iter()
+        .filter(|p| p.severity == ProblemSeverity::Error)
+        .map(|p| p.path.as_str())
+        .collect();
+    assert!(errors.contains(&"/required/0"), "{problems:?}");
+    assert!(errors.contains(&"/properties/a/type"), "{problems:?}");
+    let error = schemas::save(&store, "bad", &bad).unwrap_err();
+    assert_eq!(error.code, "schema");
+    assert!(
+        error
+            .message
+            .contains("/required/0: \"required\" names \"b\", which \"properties\" does not list"),
+        "{}",
+        error.message
+    );
+    assert!(schemas::library(&store).unwrap().is_empty());
+    assert_eq!(
+        schemas::save(&store, "  ", &invoice_schema())
+            .unwrap_err()
+            .code,
+        "usage"
+    );
+}
+
+#[test]
+fn a_field_is_set_at_its_path_keeping_the_others() {
+    let values = json!({"number": "A1", "seller": {"name": "X", "city": "Y"}});
+    let path = |p: &[&str]| p.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+    assert_eq!(
+        with_field(Some(&values), &path(&["seller", "name"]), json!("Z")).unwrap(),
+        json!({"number": "A1", "seller": {"name": "Z", "city": "Y"}})
+    );
+    assert_eq!(
+        with_field(None, &path(&["a", "b"]), json!(1)).unwrap(),
+        json!({"a": {"b": 1}})
+    );
+    assert_eq!(
+        with_field(Some(&values), &[], json!(1)).unwrap_err().code,
+        "usage"
+    );
+}
+
+#[tokio::test]
+async fn an_extraction_streams_its_rows_then_a_revision_and_the_csv() {
+    let dir = TempDir::new("extract");
+    let store = dir.store();
+    let good = dir.file("a.txt", "Invoice A-1, total 12.50\n");
+    let bad = dir.file("b, c.txt", "not an invoice\n");
+    let server = ScriptedServer::start(
+        Script::new().with(
+            "m",
+            [
+                Reply::tool_call(
+                    "submit_output",
+                    json!({"number": "A-1", "total": 12.5, "seller": {"name": "ACME"}}),
+                )
+                .usage(100, 20),
+                Reply::fault(400, r#"{"error":{"message":"bad request"}}"#),
+            ],
+        ),
+    )
+    .await
+    .unwrap();
+    let selection = scripted(&server);
+    let job = create_job(
+        &store,
+        "invoice",
+        &invoice_schema(),
+        None,
+        &[good.clone(), bad.clone()],
+        &selection.models,
+    )
+    .unwrap();
+    let before = job_view(&store, &job.id).unwrap();
+    assert_eq!(before.status, JobState::Running);
+    assert_eq!(before.totals.pending, 2);
+    let keys: Vec<&str> = before.columns.iter().map(|c| c.key.as_str()).collect();
+    assert_eq!(keys, ["number", "total", "seller.name"]);
+    assert_eq!(before.columns[1].field_type, "number");
+
+    let options = ExtractOptions {
+        // One at a time, so the scripted replies go to the files in order.
+        concurrency: 1,
+        ..ExtractOptions::new(selection)
+    };
+    let (channel, seen) = recording_channel();
+    extract::run(
+        &LocalModel::default(),
+        &store,
+        &job.id,
+        options,
+        Arc::new(AtomicBool::new(false)),
+        &channel,
+    )
+    .await
+    .unwrap();
+    let events = seen.lock().unwrap().clone();
+    let kinds: Vec<(&str, i64)> = events
+        .iter()
+        .map(|e| {
+            let position = e
+                .get("position")
+                .or_else(|| e.pointer("/row/position"))
+                .and_then(Value::as_i64)
+                .unwrap_or(-1);
+            (e["kind"].as_str().unwrap(), position)
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [("started", 0), ("row", 0), ("started", 1), ("row", 1)]
+    );
+    assert!(events.iter().all(|e| e["jobId"] == json!(job.id)));
+    let first = &events[1]["row"];
+    assert_eq!(first["status"], "completed");
+    assert_eq!(first["fileName"], "a.txt");
+    assert_eq!(
+        first["values"],
+        json!({"number": "A-1", "total": 12.5, "seller": {"name": "ACME"}})
+    );
+    assert_eq!(
+        (
+            first["inputTokens"].as_u64(),
+            first["outputTokens"].as_u64()
+        ),
+        (Some(100), Some(20))
+    );
+    assert!(first["callId"].as_str().unwrap().starts_with("call_"));
+    assert_eq!(events[3]["row"]["status"], "failed");
+    assert_eq!(events[3]["row"]["errorCode"], "model");
+
+    let after = job_view(&store, &job.id).unwrap();
+    assert_eq!(after.status, JobState::Failed);
+    assert_eq!(
+        (after.totals.done, after.totals.failed, after.totals.pending),
+        (1, 1, 0)
+    );
+
+    // A correction: a revision beside the model's values.
+    let path = vec!["seller".to_owned(), "name".to_owned()];
+    let row = revise(&store, &job.id, 0, &path, json!("ACME, Inc. \"East\"")).unwrap();
+    assert_eq!(row.changed, ["seller"]);
+    assert_eq!(
+        row.values.as_ref().unwrap()["seller"]["name"],
+        "ACME, Inc. \"East\""
+    );
+    assert_eq!(row.model_values.as_ref().unwrap()["seller"]["name"], "ACME");
+    let refused = revise(&store, &job.id, 1, &["total".to_owned()], json!(3)).unwrap_err();
+    assert_eq!(refused.code, "usage");
+    assert_eq!(after.rows[1].status, RowStatus::Failed);
+
+    let csv_path = dir.0.join("out.csv");
+    let report = export_to(&store, &job.id, ExportFormat::Csv, &csv_path, false).unwrap();
+    assert_eq!(report.rows, 2);
+    let csv = std::fs::read_to_string(&csv_path).unwrap();
+    let error = after.rows[1].error.clone().unwrap();
+    let expected = format!(
+        "file,number,total,seller.name,status,error\r\n{},A-1,12.5,\"ACME, Inc. \"\"East\"\"\",completed,\r\n\"{}\",,,,failed,{}\r\n",
+        good.display(),
+        bad.display(),
+        if error.contains([',', '"']) {
+            format!("\"{}\"", error.replace('"', "\"\""))
+        } else {
+            error.clone()
+        }
+    );
+    assert_eq!(csv, expected);
+    assert_eq!(report.bytes, expected.len() as u64);
+
+    let jsonl_path = dir.0.join("out.jsonl");
+    export_to(&store, &job.id, ExportFormat::Jsonl, &jsonl_path, false).unwrap();
+    let jsonl = std::fs::read_to_string(&jsonl_path).unwrap();
+    let first_line: Value = serde_json::from_str(jsonl.lines().next().unwrap()).unwrap();
+    assert_eq!(
+        first_line["values"]["seller"]["name"],
+        "ACME, Inc. \"East\""
+    );
+}
+
+#[tokio::test]
+async fn a_cancelled_job_calls_nothing_more() {
+    let dir = TempDir::new("cancel");
+    let store = dir.store();
+    let server = ScriptedServer::start(Script::new().with(
+        "m",
+        [Reply::tool_call("submit_output", json!({"number": "X", "total": 1})).repeated()],
+    ))
+    .await
+    .unwrap();
+    let selection = scripted(&server);
+    let files = [dir.file("a.txt", "a\n"), dir.file("b.txt", "b\n")];
+    let job = create_job(
+        &store,
+        "invoice",
+        &invoice_schema(),
+        None,
+        &files,
+        &selection.models,
+    )
+    .unwrap();
+    let (channel, seen) = recording_channel();
+    extract::run(
+        &LocalModel::default(),
+        &store,
+        &job.id,
+        ExtractOptions::new(selection),
+        Arc::new(AtomicBool::new(true)),
+        &channel,
+    )
+    .await
+    .unwrap();
+    assert!(seen.lock().unwrap().is_empty());
+    let view = job_view(&store, &job.id).unwrap();
+    assert_eq!(view.status, JobState::Cancelled);
+    assert_eq!(view.totals.pending, 2);
+}
+
+#[test]
+fn settings_map_blank_fields_to_unset_and_back() {
+    let settings = Settings {
+        providers: vec![ProviderConfig {
+            id: " work ".into(),
+            kind: ProviderKind::Openai,
+            label: "Work".into(),
+            base_url: Some("  ".into()),
+            api_key_env: Some("WORK_KEY".into()),
+        }],
+        default_provider: "work".into(),
+        default_model: Some(String::new()),
+        data_dir: Some("/tmp/sift-data".into()),
+    };
+    let core = sift_core::settings::AppSettings::from(&settings);
+    assert_eq!(core.providers[0].id, "work");
+    assert_eq!(core.providers[0].base_url, None);
+    assert_eq!(core.default_model, None);
+    assert_eq!(core.data_dir, Some(PathBuf::from("/tmp/sift-data")));
+    let back = Settings::from(&core);
+    assert_eq!(back.providers[0].api_key_env.as_deref(), Some("WORK_KEY"));
+    assert_eq!(
+        serde_json::to_value(&back.providers[0]).unwrap(),
+        json!({"id": "work", "kind": "openai", "label": "Work", "baseUrl": null, "apiKeyEnv": "WORK_KEY"})
+    );
+}
+
+#[test]
+fn a_key_status_never_holds_the_key() {
+    let local = sift_core::settings::AppSettings::defaults().providers[0].clone();
+    assert_eq!(key_status(&local).source, KeySource::NotNeeded);
+    // A provider whose key lives in a variable that is set: `PATH` stands
+    // in for it (tests cannot set variables); its value must not show.
+    let mut work = local.clone();
+    work.kind = ProviderChoice::OpenAi;
+    work.id = "work".into();
+    work.api_key_env = Some("PATH".into());
+    let status = key_status(&work);
+    assert_eq!(status.source, KeySource::Env);
+    assert_eq!(status.env_var.as_deref(), Some("PATH"));
+    let json = serde_json::to_string(&status).unwrap();
+    assert_eq!(json, r#"{"source":"env","envVar":"PATH"}"#);
+    work.api_key_env = Some("SIFT_APP_TESTS_NO_SUCH_VAR".into());
+    assert_eq!(key_status(&work).source, KeySource::None);
+}
