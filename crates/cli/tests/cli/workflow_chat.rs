@@ -427,3 +427,145 @@ async fn stdout_of_successive_steps_comes_in_order() {
         stderr(&output)
     );
 }
+
+/// dagu's quirk, kept for compatibility: a system message in
+/// `with.messages` beats `with.system` (the step's last system message
+/// wins, then system messages are de-duplicated).
+#[tokio::test]
+async fn a_system_message_in_messages_beats_with_system() {
+    let server = server(Script::new().with("test-model", [Reply::text("ok")])).await;
+    let scratch = Scratch::new("system-quirk");
+    let file = scratch.flow(
+        &ask(&[
+            "stream: false",
+            "system: From with.system",
+            "messages:\n        - role: system\n          content: From the messages\n        - role: user\n          content: hi",
+        ]),
+        Some(&server),
+    );
+    let output = scratch.run(file, &[]).await;
+    assert_exit(&output, 0);
+    assert_eq!(
+        bodies(&server)[0]["messages"],
+        json!([
+            {"role": "system", "content": "From the messages"},
+            {"role": "user", "content": "hi"},
+        ])
+    );
+}
+
+/// `${params.*}` resolves in the model fields and in message content
+/// (dagu's spec 003 conformance).
+#[tokio::test]
+async fn params_resolve_in_model_fields_and_messages() {
+    let server = server(Script::new().with("param-model", [Reply::text("ok")])).await;
+    let scratch = Scratch::new("param-model");
+    let yaml = "params:
+  - MODEL: test-model
+  - URL: http://127.0.0.1:9/v1
+  - WHO: world
+steps:
+  - id: ask
+    action: chat.completion
+    with:
+      provider: local
+      model: ${params.MODEL}
+      base_url: ${params.URL}
+      stream: false
+      system: Greet ${params.WHO}.
+      messages:
+        - role: user
+          content: Hello ${params.WHO}
+";
+    let file = scratch.flow(yaml, None);
+    let url = format!("URL={}", server.openai_base_url());
+    let output = scratch
+        .run(file, &["--param", "MODEL=param-model", "--param", &url])
+        .await;
+    assert_exit(&output, 0);
+    assert_eq!(
+        bodies(&server),
+        vec![json!({"model": "param-model", "messages": [
+            {"role": "system", "content": "Greet world."},
+            {"role": "user", "content": "Hello world"},
+        ]})]
+    );
+}
+
+/// A model entry's own fields override the shared ones.
+#[tokio::test]
+async fn a_model_entrys_fields_override_the_shared_ones() {
+    let server = server(
+        Script::new()
+            .with(
+                "bad-model",
+                [Reply::fault(400, r#"{"error":{"message":"no"}}"#)],
+            )
+            .with("good-model", [Reply::text("ok")]),
+    )
+    .await;
+    let scratch = Scratch::new("model-fields");
+    let yaml = "steps:
+  - id: ask
+    action: chat.completion
+    with:
+      base_url: BASE_URL
+      temperature: 0.5
+      model:
+        - provider: local
+          name: bad-model
+          temperature: 0.1
+          max_tokens: 16
+        - provider: local
+          name: good-model
+      prompt: hello
+";
+    let file = scratch.flow(yaml, Some(&server));
+    let output = scratch.run(file, &[]).await;
+    assert_exit(&output, 0);
+    let sampling: Vec<(Value, Value)> = bodies(&server)
+        .iter()
+        .map(|b| (b["temperature"].clone(), b["max_tokens"].clone()))
+        .collect();
+    assert_eq!(
+        sampling,
+        [(json!(0.1), json!(16)), (json!(0.5), Value::Null)]
+    );
+}
+
+/// A stream that fails before its first delta is retried; one cut after a
+/// delta is not (dagu's `RetriesStreamBeforeFirstDelta` and
+/// `DoesNotRetryStreamAfterDelta`).
+#[tokio::test]
+async fn a_stream_is_retried_only_before_its_first_delta() {
+    let first = server(Script::new().with(
+        "test-model",
+        [Reply::dropped_connection(), Reply::text("done")],
+    ))
+    .await;
+    let scratch = Scratch::new("stream-retry");
+    let file = scratch.flow(&ask(&["prompt: hello"]), Some(&first));
+    let output = scratch.run(file, &[]).await;
+    assert_exit(&output, 0);
+    assert_eq!(stdout(&output), "done\n");
+    assert_eq!(first.requests().len(), 2);
+
+    let server = server(
+        Script::new().with(
+            "test-model",
+            [
+                Reply::text("partial answer")
+                    .chunk_chars(4)
+                    .cut_after_events(3),
+                Reply::text("never sent"),
+            ],
+        ),
+    )
+    .await;
+    let scratch = Scratch::new("stream-cut");
+    let file = scratch.flow(&ask(&["prompt: hello"]), Some(&server));
+    let (output, summary) = scratch.run_json(file, &[]).await;
+    assert_exit(&output, 1);
+    assert_eq!(summary["steps"][0]["status"], "failed");
+    assert_eq!(server.requests().len(), 1);
+}

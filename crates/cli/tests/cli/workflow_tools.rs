@@ -378,3 +378,110 @@ async fn a_custom_limit_bounds_the_requests() {
     assert_eq!(stdout(&output), "still working\n");
     assert_eq!(server.requests().len(), 3);
 }
+
+/// When the last turn of a limited loop has no text, a placeholder is
+/// printed (reference, tool loop: `[Max tool iterations (%d) reached. ...]`).
+#[tokio::test]
+async fn reaching_the_limit_without_text_prints_the_placeholder() {
+    let server = server(Script::new().with(
+        "test-model",
+        [Reply::tool_call("get-weather", json!({"CITY": "Paris"})).repeated()],
+    ))
+    .await;
+    let scratch = weather_scratch("limit-no-text");
+    let file = scratch.flow(&weather_flow(&["max_tool_iterations: 2"]), Some(&server));
+    let output = scratch.run(file, &[]).await;
+    assert_exit(&output, 0);
+    assert_eq!(server.requests().len(), 2);
+    assert_eq!(
+        stdout(&output),
+        "[Max tool iterations (2) reached. The LLM may not have provided a complete response.]\n"
+    );
+}
+
+/// Arguments that are not JSON are reported to the model, not fatal.
+#[tokio::test]
+async fn arguments_that_are_not_json_are_reported_to_the_model() {
+    let server = server(Script::new().with(
+        "test-model",
+        [
+            Reply::raw_tool_call("get-weather", "{\"CITY\": "),
+            Reply::text("Let me try again later."),
+        ],
+    ))
+    .await;
+    let scratch = weather_scratch("bad-arguments");
+    let file = scratch.flow(&weather_flow(&[]), Some(&server));
+    let output = scratch.run(file, &[]).await;
+    assert_exit(&output, 0);
+    assert_eq!(stdout(&output), "Let me try again later.\n");
+    let tool = &normalised(&server)[1]["messages"][2];
+    assert_eq!(
+        (&tool["role"], &tool["tool_call_id"]),
+        (&json!("tool"), &json!("call_1"))
+    );
+    let content = tool["content"].as_str().unwrap();
+    assert!(
+        content.starts_with("Error: failed to parse arguments: "),
+        "{content}"
+    );
+}
+
+/// `NAME=default` params: the type is inferred from the default, which is
+/// given; only bare names are required. Numbers given by the model reach
+/// the DAG as their plain text (`5`, not `5.0`).
+#[tokio::test]
+async fn params_with_defaults_become_typed_optional_properties() {
+    let server = server(Script::new().with(
+        "test-model",
+        [
+            Reply::tool_call("forecast", json!({"CITY": "Paris", "DAYS": 5})),
+            Reply::text("done"),
+        ],
+    ))
+    .await;
+    let scratch = Scratch::new("typed-params");
+    let yaml = "steps:
+  - id: ask
+    action: chat.completion
+    with:
+      provider: local
+      model: test-model
+      base_url: BASE_URL
+      prompt: Forecast for Paris?
+      tools: [forecast]
+---
+name: forecast
+description: A forecast
+params: CITY DAYS=3 RATIO=0.7 VERBOSE=true UNITS=metric
+steps:
+  - command: echo \"$CITY $DAYS $RATIO $VERBOSE $UNITS\"
+    output: FORECAST
+";
+    let file = scratch.flow(yaml, Some(&server));
+    let output = scratch.run(file, &[]).await;
+    assert_exit(&output, 0);
+    let requests = normalised(&server);
+    assert_eq!(
+        requests[0]["tools"],
+        json!([{"type": "function", "function": {
+            "name": "forecast",
+            "description": "A forecast",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "CITY": {"type": "string", "description": "CITY parameter"},
+                    "DAYS": {"type": "integer", "description": "DAYS parameter", "default": 3},
+                    "RATIO": {"type": "number", "description": "RATIO parameter", "default": 0.7},
+                    "VERBOSE": {"type": "boolean", "description": "VERBOSE parameter", "default": true},
+                    "UNITS": {"type": "string", "description": "UNITS parameter", "default": "metric"},
+                },
+                "required": ["CITY"],
+            },
+        }}])
+    );
+    assert_eq!(
+        requests[1]["messages"][2],
+        tool_message("call_1", r#"{"FORECAST":"Paris 5 0.7 true metric"}"#)
+    );
+}

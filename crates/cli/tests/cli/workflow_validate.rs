@@ -40,7 +40,7 @@ const MODEL: [&str; 3] = [
     "base_url: http://127.0.0.1:9/v1",
 ];
 
-fn model_and(extra: &[&'static str]) -> Vec<&'static str> {
+fn model_and<'a>(extra: &[&'a str]) -> Vec<&'a str> {
     let mut lines = MODEL.to_vec();
     lines.extend_from_slice(extra);
     lines
@@ -514,4 +514,33 @@ async fn an_invalid_file_is_not_run() {
         )
     );
     assert!(server.requests().is_empty());
+}
+
+/// Message roles (reference, behaviour checklist: `role is required`,
+/// `content is required`, `invalid role %q: must be one of: ...`), each
+/// led by the field it is about, as dagu's `TestBuildStepMessages` names
+/// them (`messages[0].role`, `messages[0].content`).
+#[tokio::test]
+async fn messages_need_a_known_role_and_content() {
+    for (case, message, problem) in [
+        (
+            "role",
+            "- role: robot\n          content: hi",
+            "step 'ask': messages[0].role: invalid role \"robot\": must be one of: system, user, assistant, tool",
+        ),
+        (
+            "no-role",
+            "- content: hi",
+            "step 'ask': messages[0].role: role is required",
+        ),
+        (
+            "no-content",
+            "- role: user\n          content: hi\n        - role: user",
+            "step 'ask': messages[1].content: content is required",
+        ),
+    ] {
+        let messages = format!("messages:\n        {message}");
+        let yaml = ask(&model_and(&[&messages]));
+        assert_invalid(&format!("messages-{case}"), &yaml, &[problem]).await;
+    }
 }
