@@ -4,8 +4,9 @@
 //! the steps they skip, cycles, and the `--json` summary.
 
 use serde_json::json;
+use sift_scripted_server::{Reply, Script};
 
-use crate::workflow_support::{Scratch, assert_exit, step, step_json, summary};
+use crate::workflow_support::{Scratch, assert_exit, server, step, step_json, summary};
 use crate::{stderr, stdout};
 
 #[tokio::test]
@@ -293,4 +294,50 @@ async fn a_cycle_is_not_run() {
         )
     );
     assert!(!scratch.path("a.flag").exists() && !scratch.path("b.flag").exists());
+}
+
+/// Without `--json`, a step's stdout is written as the step runs, not at
+/// the end: the second step waits for a file that the test only creates
+/// once it has read the first step's answer.
+#[tokio::test]
+async fn stdout_is_written_while_the_run_goes_on() {
+    use std::process::Stdio;
+    use std::time::Duration;
+    use tokio::io::{AsyncBufReadExt, BufReader};
+
+    let server = server(Script::new().with("test-model", [Reply::text("first answer")])).await;
+    let scratch = Scratch::new("dag-streams");
+    let yaml = "steps:
+  - id: ask
+    action: chat.completion
+    with:
+      provider: local
+      model: test-model
+      base_url: BASE_URL
+      prompt: hello
+  - id: wait
+    depends: ask
+    run: for i in $(seq 1 300); do [ -f go.flag ] && echo released && exit 0; sleep 0.1; done; exit 1
+";
+    let file = scratch.flow(yaml, Some(&server));
+    let mut child = scratch
+        .run_command(file, &[])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let first = tokio::time::timeout(Duration::from_secs(20), lines.next_line())
+        .await
+        .expect("no stdout while the second step waits")
+        .unwrap();
+    assert_eq!(first.as_deref(), Some("first answer"));
+    assert!(child.try_wait().unwrap().is_none(), "the run already ended");
+    std::fs::write(scratch.path("go.flag"), "").unwrap();
+    assert_eq!(
+        lines.next_line().await.unwrap().as_deref(),
+        Some("released")
+    );
+    assert_eq!(lines.next_line().await.unwrap(), None);
+    assert_eq!(child.wait().await.unwrap().code(), Some(0));
 }

@@ -367,3 +367,81 @@ async fn files_with_output_schema() {
         json!({"role": "user", "content": "<file name=\"invoice-7.txt\">\nInvoice INV-7\nTotal 12.50\n</file>\n\nRead the invoice and give its number, date, and total."})
     );
 }
+
+/// Word, Excel and Shift_JIS text are given as text, as `sift read` shows.
+#[tokio::test]
+async fn office_files_and_shift_jis_text_are_read_as_text() {
+    let server = server(Script::new().with("test-model", [Reply::text("ok")])).await;
+    let scratch = Scratch::new("files-kinds");
+    let names = [
+        corpus("docling_word_tables.docx"),
+        corpus("calamine_date.xlsx"),
+        corpus("cpython_shift_jis.txt"),
+    ];
+    let files: String = names.iter().map(|n| format!("        - {n}\n")).collect();
+    let file = scratch.flow(
+        &ask_files(&format!("      files:\n{files}"), "Summarise."),
+        Some(&server),
+    );
+    let output = scratch.run(file, &[]).await;
+    assert_exit(&output, 0);
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let expected = read(&scratch, &names).await;
+    let text = expected["text"].as_str().unwrap();
+    assert!(
+        text.contains("</file>\n\n<file name=\"calamine_date.xlsx\">\n--- sheet "),
+        "{text}"
+    );
+    assert_eq!(
+        bodies(&server)[0]["messages"],
+        json!([{"role": "user", "content": format!("{text}\n\nSummarise.")}])
+    );
+}
+
+#[tokio::test]
+async fn a_file_over_50_mb_fails_the_step_before_any_request() {
+    let server = server(Script::new().with("test-model", [Reply::text("never")])).await;
+    let scratch = Scratch::new("files-big");
+    // Sparse: the size is what counts, not the bytes written.
+    std::fs::File::create(scratch.path("big.txt"))
+        .unwrap()
+        .set_len(50_000_001)
+        .unwrap();
+    let file = scratch.flow(
+        &ask_files("      files: big.txt\n", "Read it."),
+        Some(&server),
+    );
+    let (output, summary) = scratch.run_json(file, &[]).await;
+    assert_exit(&output, 1);
+    assert!(server.requests().is_empty(), "a request was made");
+    let dir = std::fs::canonicalize(&scratch.dir).unwrap();
+    assert_eq!(
+        step(&summary, "ask")["error"],
+        format!(
+            "{}/big.txt: the file is 50000001 bytes, over the limit of 50000000 bytes (50 MB)",
+            dir.display()
+        )
+    );
+}
+
+/// A leading `~` is the home directory.
+#[tokio::test]
+async fn a_leading_tilde_is_the_home_directory() {
+    let server = server(Script::new().with("test-model", [Reply::text("ok")])).await;
+    let scratch = Scratch::new("files-home");
+    std::fs::create_dir_all(scratch.path("home")).unwrap();
+    std::fs::write(scratch.path("home/note.txt"), "at home\n").unwrap();
+    let file = scratch.flow(
+        &ask_files("      files: ~/note.txt\n", "Where?"),
+        Some(&server),
+    );
+    let output = run(scratch
+        .run_command(file, &[])
+        .env("HOME", scratch.path("home")))
+    .await;
+    assert_exit(&output, 0);
+    assert_eq!(
+        bodies(&server)[0]["messages"][0]["content"],
+        "<file name=\"note.txt\">\nat home\n</file>\n\nWhere?"
+    );
+}

@@ -530,3 +530,28 @@ async fn reaching_the_tool_limit_without_an_answer_fails() {
     );
     assert_eq!(step(&summary, "record")["status"], "skipped");
 }
+
+/// Only listed properties are published: a reference to another one never
+/// gets the dropped value.
+#[tokio::test]
+async fn an_unlisted_property_is_not_published() {
+    let server = server(Script::new().with(
+        "test-model",
+        [Reply::tool_call(
+            "respond",
+            json!({"category": "refund", "note": "dropped-value"}),
+        )],
+    ))
+    .await;
+    let scratch = Scratch::new("unlisted");
+    let yaml = classify_flow(&ONE_MODEL)
+        + "  - id: note\n    depends: classify\n    run: echo \"[${steps.classify.outputs.note}]\"\n";
+    let file = scratch.flow(&yaml, Some(&server));
+    let output = scratch.run(file, &[]).await;
+    let all = format!("{}{}", stdout(&output), crate::stderr(&output));
+    assert!(!all.contains("dropped-value"), "{all}");
+    assert!(
+        stdout(&output).starts_with("{\"category\":\"refund\"}\n"),
+        "{all}"
+    );
+}

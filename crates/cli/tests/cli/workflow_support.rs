@@ -69,11 +69,18 @@ impl Scratch {
 
     /// `sift --db <folder>/sift.db run FILE ARGS...`, run in the folder.
     pub async fn run(&self, file: &str, args: &[&str]) -> Output {
-        run(sift()
+        run(&mut self.run_command(file, args)).await
+    }
+
+    /// The same command, not started: for a test that sets more of its
+    /// environment or reads its output as it comes.
+    pub fn run_command(&self, file: &str, args: &[&str]) -> tokio::process::Command {
+        let mut command = sift();
+        command
             .current_dir(&self.dir)
             .args(["--db", &self.db(), "run", file])
-            .args(args))
-        .await
+            .args(args);
+        command
     }
 
     /// `sift run FILE ARGS... --json`, and the summary it printed.
