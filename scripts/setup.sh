@@ -121,9 +121,18 @@ install_npm() {
 }
 
 install_tauri_driver() {
-  command -v tauri-driver >/dev/null && return 0
+  command -v tauri-driver >/dev/null && tauri-driver --help >/dev/null 2>&1 && return 0
   log "installing tauri-driver"
   cargo install tauri-driver --version 2.1.0 --locked --quiet
+}
+
+# webdriverio for the real-window suite (tests/window), its own small project.
+install_window_tests() {
+  local dir="$ROOT/tests/window" stamp="$ROOT/tests/window/node_modules/.sift-lock-stamp"
+  if [ -f "$stamp" ] && cmp -s "$dir/package-lock.json" "$stamp"; then return 0; fi
+  log "installing the window suite's npm packages (npm ci)"
+  (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+  cp "$dir/package-lock.json" "$stamp"
 }
 
 case "$MODE" in
@@ -137,6 +146,8 @@ case "$MODE" in
   all|--all)
     apt_install "${APT_PACKAGES[@]}" "${APT_TEST_PACKAGES[@]}"
     install_npm
+    install_tauri_driver
+    install_window_tests
     install_pdfium
     install_model
     install_llama_server

@@ -39,5 +39,5 @@ dbus-run-session -- bash -c '
   cargo test --workspace --locked -- --include-ignored
 ' keyring "$keyring_home" 2> >(grep -v "Failed to set fd limit" >&2)
 
-step "desktop window under Xvfb"
-bash tests/e2e/window-smoke.sh
+step "desktop window under Xvfb (WebDriver), and the local model server with it"
+bash tests/window/run.sh

@@ -1,0 +1,220 @@
+// The real window over WebDriver: a corpus invoice extracted end to end
+// against the scripted model server, a value corrected, the CSV exported
+// and compared byte for byte; the Schemas and Settings screens against the
+// same private database and configuration. Run by tests/window/run.sh,
+// which sets the environment read here.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { after, before, describe, test as nodeTest } from "node:test";
+
+import { remote } from "webdriverio";
+
+const env = (name) => {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run tests/window/run.sh`);
+  return value;
+};
+const APP = env("SIFT_APP");
+const SERVER = env("SIFT_SERVER_URL");
+const OUT = env("SIFT_WINDOW_OUT");
+const INVOICE = env("SIFT_TEST_OPEN_PATHS");
+const EXPORT_PATH = env("SIFT_TEST_SAVE_PATH");
+
+// The corpus invoice's ground truth (MANIFEST.tsv), as the model answers it.
+const TRUTH = { invoice_number: "42183017", date: "2014-08-03", total: 4.11, currency: "USD" };
+
+/** A screenshot of the whole (virtual) screen, as a person would see the window. */
+function screenshot(name) {
+  execFileSync("import", ["-window", "root", join(OUT, "shots", `${name}.png`)]);
+}
+
+/** A screenshot once WebKit has painted what the DOM already holds (it paints a few frames behind). */
+async function snap(name) {
+  await browser.pause(800);
+  screenshot(name);
+}
+
+async function scripted(path, method, body) {
+  const response = await fetch(`${SERVER}${path}`, {
+    method,
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  assert.ok(response.ok, `${method} ${path}: ${response.status}`);
+  return method === "GET" ? response.json() : null;
+}
+
+let browser;
+
+before(async () => {
+  await scripted("/_scripted/script", "PUT", {
+    models: {
+      "scripted-model": [
+        { tool_calls: [{ name: "submit_output", arguments: TRUTH }], usage: { input: 1234, output: 56 } },
+      ],
+    },
+  });
+  await scripted("/_scripted/requests", "DELETE");
+  browser = await remote({
+    hostname: "127.0.0.1",
+    port: 4444,
+    logLevel: "warn",
+    capabilities: {
+      browserName: "wry",
+      "wdio:enforceWebDriverClassic": true,
+      "tauri:options": { application: APP },
+    },
+  });
+});
+
+/** A test that leaves a picture of the screen behind when it fails. */
+function test(name, body) {
+  nodeTest(name, async () => {
+    try {
+      await body();
+    } catch (error) {
+      screenshot(`failed-${name.replace(/[^a-z0-9]+/gi, "-")}`);
+      throw error;
+    }
+  });
+}
+
+after(async () => {
+  await browser?.deleteSession();
+});
+
+const byTestId = (id) => browser.$(`[data-testid="${id}"]`);
+
+// WebKitWebDriver's "Get Element Text" answers "" for table cells, so the
+// text a person sees is read as the element's rendered `innerText`.
+const shownText = async (element) => (await element.getProperty("innerText")).trim();
+
+async function waitForText(element, expected, timeout = 15000) {
+  await browser.waitUntil(async () => (await element.getText()).trim() === expected, {
+    timeout,
+    timeoutMsg: `expected ${JSON.stringify(expected)}, saw ${JSON.stringify(await element.getText())}`,
+  });
+}
+
+describe("the Extract screen", () => {
+  test("opens on Extract with the schema from the library", async () => {
+    const title = await browser.$("#extract-title");
+    await title.waitForDisplayed({ timeout: 30000 });
+    assert.equal(await title.getText(), "Extract");
+    const schema = await byTestId("run-schema");
+    await browser.waitUntil(async () => (await schema.getValue()) === "invoice", {
+      timeout: 10000,
+      timeoutMsg: "the schema picker never showed the library's invoice schema",
+    });
+  });
+
+  test("extracts a corpus invoice end to end and shows its typed values", async () => {
+    await (await byTestId("add-files")).click();
+    // The open dialog's test hook "picked" the invoice.
+    const run = await byTestId("run");
+    await waitForText(run, "Run on 1 file");
+    await run.click();
+
+    const row = await byTestId("result-row");
+    await browser.waitUntil(async () => (await row.getAttribute("data-status")) === "completed", {
+      timeout: 60000,
+      timeoutMsg: "the invoice's row never completed",
+    });
+    const cell = async (column) => shownText(await row.$(`td[data-column="${column}"]`));
+    assert.equal(await cell("invoice_number"), "42183017");
+    assert.equal(await cell("date"), "2014-08-03");
+    assert.equal(await cell("total"), "4.11");
+    assert.equal(await cell("currency"), "USD");
+    assert.equal(await shownText(await row.$("th")), basename(INVOICE));
+    assert.match(await (await byTestId("progress")).getText(), /1 of 1 finished · 1 done · 0 failed · 1234 tokens in, 56 out/);
+
+    // The one request the model server saw carried the PDF's text and the answer tool.
+    const requests = await scripted("/_scripted/requests", "GET");
+    const calls = requests.filter((r) => r.path.endsWith("/chat/completions"));
+    assert.equal(calls.length, 1);
+    const body = calls[0].body;
+    assert.equal(body.model, "scripted-model");
+    const user = body.messages.filter((m) => m.role === "user").map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content))).join("\n");
+    assert.ok(user.includes(`<file name="${basename(INVOICE)}">`), user.slice(0, 300));
+    assert.ok(user.includes("42183017"), "the invoice number is in the PDF's text");
+    assert.deepEqual(body.tools.map((t) => t.function.name), ["submit_output"]);
+    await snap("extract-results");
+  });
+
+  test("shows the document beside its values", async () => {
+    // WebKitWebDriver finds a <tr> itself not interactable: click its file cell.
+    await (await (await byTestId("result-row")).$("th")).click();
+    const pane = await byTestId("detail-pane");
+    await pane.waitForDisplayed({ timeout: 10000 });
+    const picture = await pane.$('[data-testid="document-preview"] img');
+    await picture.waitForDisplayed({ timeout: 30000 });
+    assert.match(await picture.getAttribute("src"), /^data:image\/(png|jpeg);base64,/);
+    assert.ok(await browser.execute((img) => img.complete && img.naturalWidth > 0, picture), "the page image loaded");
+    assert.equal(await (await pane.$('[data-testid="value-invoice_number"]')).getValue(), "42183017");
+  });
+
+  test("saves an edited value as a revision and marks it", async () => {
+    const total = await (await byTestId("detail-pane")).$('[data-testid="value-total"]');
+    await total.clearValue();
+    await total.setValue("5.25");
+    await browser.keys("Enter");
+    const cell = await (await byTestId("result-row")).$('td[data-column="total"]');
+    await browser.waitUntil(async () => (await cell.getAttribute("data-changed")) === "true", {
+      timeout: 10000,
+      timeoutMsg: "the edited cell is not marked as changed",
+    });
+    assert.equal(await shownText(cell), "5.25 (edited)");
+    await snap("extract-detail");
+    // Untouched fields stay unmarked.
+    assert.equal(await (await byTestId("result-row")).$('td[data-column="currency"]').getAttribute("data-changed"), null);
+  });
+
+  test("exports the CSV with the corrected value, exactly", async () => {
+    await (await byTestId("export-csv")).click();
+    const status = await byTestId("extract-status");
+    await waitForText(status, `Exported 1 documents to ${EXPORT_PATH}.`);
+    const csv = readFileSync(EXPORT_PATH, "utf8");
+    assert.equal(
+      csv,
+      "file,invoice_number,date,total,currency,status,error\r\n" +
+        `${INVOICE},42183017,2014-08-03,5.25,USD,completed,\r\n`,
+    );
+  });
+});
+
+describe("the other screens", () => {
+  test("Schemas shows the library's schema in the field editor", async () => {
+    await (await byTestId("nav-schemas")).click();
+    const library = await byTestId("schema-library");
+    await library.waitForDisplayed({ timeout: 10000 });
+    const entry = await library.$("button*=invoice");
+    await entry.click();
+    await browser.waitUntil(async () => (await entry.getAttribute("aria-current")) === "true", { timeout: 10000 });
+    assert.equal(await (await browser.$("#schema-name")).getValue(), "invoice");
+    await waitForText(await byTestId("schema-version"), "version 1");
+    const rows = await browser.$$('[data-testid="field-row"]');
+    const paths = [];
+    for (const row of rows) paths.push(await row.getAttribute("data-path"));
+    assert.deepEqual(paths, ["invoice_number", "date", "total", "currency"]);
+    await snap("schemas");
+  });
+
+  test("Settings lists the scripted server's models and tests the connection", async () => {
+    await (await byTestId("nav-settings")).click();
+    const editor = await byTestId("provider-editor");
+    await editor.waitForDisplayed({ timeout: 10000 });
+    await (await editor.$("button=Test connection")).click();
+    const result = await byTestId("connection-result");
+    await result.waitForDisplayed({ timeout: 15000 });
+    const text = await result.getText();
+    assert.ok(text.startsWith(`Connected: ${SERVER}/v1/models answered in `), text);
+    assert.ok(text.endsWith("(connected: 1 model listed)"), text);
+    await (await editor.$("button=List models")).click();
+    const models = await byTestId("model-list");
+    await models.waitForDisplayed({ timeout: 10000 });
+    assert.equal(await models.getText(), "scripted-model");
+    await snap("settings");
+  });
+});
