@@ -2,6 +2,7 @@
 // Tauri IPC mocked (mock-ipc.js) and every console error collected.
 import { chromium } from "playwright-core";
 import { readFile } from "node:fs/promises";
+import { serve } from "./serve.mjs";
 import { fileURLToPath } from "node:url";
 
 const CHROMIUM = process.env.SIFT_CHROMIUM ?? "/usr/bin/chromium";
@@ -28,6 +29,7 @@ export async function launch() {
  */
 export async function openApp(browser, baseUrl, scenario = {}, options = {}) {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: options.colorScheme ?? "light" });
+  context.setDefaultTimeout(10000);
   const page = await context.newPage();
   const errors = [];
   page.on("console", (msg) => {
@@ -37,6 +39,9 @@ export async function openApp(browser, baseUrl, scenario = {}, options = {}) {
   const source = await mockSource;
   await page.addInitScript(`${source}\ninstallSiftMock(${JSON.stringify(scenario)});`);
   await page.goto(baseUrl);
+  // The app has rendered its frame and settled its first IPC calls.
+  await page.getByTestId("nav-extract").waitFor();
+  await page.waitForLoadState("networkidle");
   return { page, context, errors };
 }
 
@@ -49,4 +54,58 @@ export async function ipcCalls(page, cmd) {
 /** Fires a native drag-and-drop of `paths` on the window, as Tauri would. */
 export async function dropFiles(page, paths) {
   await page.evaluate((p) => window.__siftMock.drop(p), paths);
+}
+
+/**
+ * For a node:test file: one server and one browser for the file, and
+ * `open(scenario)` for a fresh page per test. After each test, the page must
+ * have logged no console error and made no call the mock does not know.
+ */
+export function useApp({ before, after, afterEach }) {
+  const state = { server: null, browser: null, pages: [] };
+  before(async () => {
+    state.server = await serve();
+    state.browser = await launch();
+  });
+  after(async () => {
+    await state.browser?.close();
+    await state.server?.close();
+  });
+  afterEach(async () => {
+    const problems = [];
+    for (const { page, context, errors } of state.pages.splice(0)) {
+      const unknown = (await ipcCalls(page).catch(() => [])).filter((c) => c.cmd === "__unknown__");
+      await context.close();
+      if (errors.length > 0) problems.push(`console errors:\n${errors.join("\n")}`);
+      if (unknown.length > 0) problems.push(`unknown IPC commands: ${JSON.stringify(unknown)}`);
+    }
+    if (problems.length > 0) throw new Error(problems.join("\n"));
+  });
+  return {
+    async open(scenario = {}, options = {}) {
+      const opened = await openApp(state.browser, state.server.url, scenario, options);
+      state.pages.push(opened);
+      return opened.page;
+    },
+  };
+}
+
+/** Polls `read` until it deep-equals `expected` (or times out, then asserts). */
+export async function eventually(read, expected, { timeout = 5000, message } = {}) {
+  const { deepStrictEqual } = await import("node:assert/strict");
+  const deadline = Date.now() + timeout;
+  let last;
+  for (;;) {
+    last = await read();
+    try {
+      deepStrictEqual(last, expected);
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) {
+        if (message) error.message = `${message}\n${error.message}`;
+        throw error;
+      }
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { useBackend } from "../backend/context";
 import type { Transcript as TranscriptData } from "../backend/types";
 import { describeError } from "../format";
@@ -49,10 +49,12 @@ function ValueField({ row, column, onRevise }: { row: DocRow; column: Column; on
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const changed = isChanged(row, column);
+  // The text being saved: Enter then the blur that follows (the box is disabled while saving) save once.
+  const inFlight = useRef<string | null>(null);
   useEffect(() => setText(shown), [shown]);
 
   async function commit(next: string) {
-    if (next === shown) return;
+    if (next === shown || next === inFlight.current) return;
     const parsed = parseInput(column, next);
     if (!parsed.ok) {
       setError(parsed.error);
@@ -60,11 +62,13 @@ function ValueField({ row, column, onRevise }: { row: DocRow; column: Column; on
     }
     setError(null);
     setSaving(true);
+    inFlight.current = next;
     try {
       await onRevise(column.path, parsed.value);
     } catch (e) {
       setError(`Not saved: ${describeError(e)}`);
     } finally {
+      inFlight.current = null;
       setSaving(false);
     }
   }

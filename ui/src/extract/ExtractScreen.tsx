@@ -24,6 +24,8 @@ export function ExtractScreen({ active, libraryRevision, onEditSchemas }: Props)
   const [providers, setProviders] = useState<ProviderEntry[]>([]);
   const [models, setModels] = useState<string[]>([]);
   const [setup, setSetup] = useState<Setup>({ schemaName: "", providerId: "", model: "" });
+  // Until the user picks a provider or model here, the run follows the settings' defaults.
+  const [ownChoice, setOwnChoice] = useState(false);
   const [schema, setSchema] = useState<{ name: string; version: number; value: JsonValue } | null>(null);
   const [selected, setSelected] = useState<number | null>(null);
   const [status, setStatus] = useState("");
@@ -49,11 +51,11 @@ export function ExtractScreen({ active, libraryRevision, onEditSchemas }: Props)
     backend.getSettings().then(
       ({ settings }) => {
         setProviders(settings.providers);
-        setSetup((s) => (s.providerId === "" ? { ...s, providerId: settings.defaultProvider, model: settings.defaultModel ?? "" } : s));
+        if (!ownChoice) setSetup((s) => ({ ...s, providerId: settings.defaultProvider, model: settings.defaultModel ?? "" }));
       },
       () => undefined,
     );
-  }, [active, backend]);
+  }, [active, backend, ownChoice]);
 
   const provider = providers.find((p) => p.id === setup.providerId) ?? null;
   useEffect(() => {
@@ -133,7 +135,12 @@ export function ExtractScreen({ active, libraryRevision, onEditSchemas }: Props)
         <FileList files={files} onRemove={(f) => setFiles((fs) => fs.filter((x) => x !== f))} />
       </div>
       <div className="row spread">
-        <SetupBar setup={setup} onChange={setSetup} schemas={schemas} providers={providers} models={models} disabled={running} onNewSchema={onEditSchemas} />
+        <SetupBar
+          setup={setup}
+          onChange={(next) => {
+            if (next.providerId !== setup.providerId || next.model !== setup.model) setOwnChoice(true);
+            setSetup(next);
+          }} schemas={schemas} providers={providers} models={models} disabled={running} onNewSchema={onEditSchemas} />
         <div className="row">
           {running ? (
             <button type="button" className="danger" onClick={() => cancel().catch((e: unknown) => setStatus(describeError(e)))} data-testid="cancel">Cancel</button>

@@ -12,7 +12,7 @@ export function FileList({ files, onRemove }: Props) {
     <ul className="chips" aria-label="Files to extract" data-testid="file-list">
       {files.map((f) => (
         <li key={f} className="chip" title={f}>
-          {baseName(f)}
+          <span className="chip-name">{baseName(f)}</span>
           <button type="button" className="icon" aria-label={`Remove ${baseName(f)}`} onClick={() => onRemove(f)}>✕</button>
         </li>
       ))}

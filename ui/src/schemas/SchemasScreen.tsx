@@ -99,7 +99,7 @@ export function SchemasScreen({ active, onLibraryChanged }: Props) {
           <button type="button" onClick={() => { if (!isDirty(doc) || window.confirm("Discard the unsaved changes?")) setDoc(newDoc("new_schema")); }}>New schema</button>
           <button type="button" onClick={importFile}>Import…</button>
           <button type="button" onClick={exportFile} disabled={doc.version === null || isDirty(doc)} title={isDirty(doc) ? "Save first" : undefined}>Export…</button>
-          <button type="button" className="primary" onClick={save} disabled={!canSave || !isDirty(doc)} data-testid="schema-save">Save version</button>
+          <button type="button" className="primary" onClick={save} disabled={!canSave || (!isDirty(doc) && doc.version !== null)} data-testid="schema-save">Save version</button>
         </div>
       </header>
       <div className="schemas-layout">

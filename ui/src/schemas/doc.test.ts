@@ -5,10 +5,12 @@ import { updateField } from "../schema/edit";
 const text = '{\n  "type": "object",\n  "properties": {\n    "total": { "type": "number" }\n  }\n}\n';
 
 describe("the schema being edited", () => {
-  it("starts a new schema with one required field, unsaved", () => {
+  it("starts a new schema with one required field, not saved and with nothing to lose", () => {
     const doc = newDoc("receipts");
     expect(JSON.parse(doc.text)).toEqual({ type: "object", properties: { field: { type: "string" } }, required: ["field"] });
-    expect(isDirty(doc)).toBe(true);
+    expect(doc.version).toBeNull();
+    expect(isDirty(doc)).toBe(false);
+    expect(isDirty(withText(doc, doc.text.replace("field", "x")))).toBe(true);
   });
 
   it("follows a visual edit in the text", () => {

@@ -18,7 +18,9 @@ export interface SchemaDoc {
 
 export function newDoc(name: string): SchemaDoc {
   const model = addField(emptyModel(), null, { ...newField("field"), required: true }).model;
-  return { name, version: null, savedText: null, text: schemaText(model), model, textProblem: null };
+  // Nothing to lose yet: the template counts as unchanged (it is saved as version 1 when the user saves).
+  const text = schemaText(model);
+  return { name, version: null, savedText: text, text, model, textProblem: null };
 }
 
 export function loadedDoc(name: string, version: number, text: string): SchemaDoc {

@@ -11,6 +11,8 @@ interface Props {
   onChange: (patch: Partial<ProviderEntry>) => void;
   onMakeDefault: (model: string | null) => void;
   onRemove: () => void;
+  /** Saves the settings if they changed (a key goes with a saved provider); false when that failed. */
+  ensureSaved: () => Promise<boolean>;
 }
 
 function keyText(info: KeyInfo | null): string {
@@ -28,7 +30,7 @@ function keyText(info: KeyInfo | null): string {
 }
 
 /** One provider: address, key (keychain or variable), its models and a connection test. */
-export function ProviderEditor({ provider, isDefault, defaultModel, onChange, onMakeDefault, onRemove }: Props) {
+export function ProviderEditor({ provider, isDefault, defaultModel, onChange, onMakeDefault, onRemove, ensureSaved }: Props) {
   const backend = useBackend();
   const id = useId();
   const [models, setModels] = useState<string[]>([]);
@@ -92,6 +94,7 @@ export function ProviderEditor({ provider, isDefault, defaultModel, onChange, on
     if (keyDraft === "") return;
     setBusy("key");
     try {
+      if (!(await ensureSaved())) return;
       setKeyInfo(await backend.setApiKey(provider.id, keyDraft));
       setKeyDraft("");
       setMessage("The key is stored in the system keychain.");
@@ -149,7 +152,7 @@ export function ProviderEditor({ provider, isDefault, defaultModel, onChange, on
               </div>
           ) : (
             <div className="row">
-              <label htmlFor={`${id}-env`}>Variable</label>
+              <label htmlFor={`${id}-env`}>Variable name</label>
               <input id={`${id}-env`} value={provider.apiKeyEnv ?? ""} placeholder="MY_API_KEY" spellCheck={false} onChange={(e) => onChange({ apiKeyEnv: e.target.value })} />
             </div>
           )}

@@ -39,16 +39,18 @@ export function SettingsScreen({ active }: { active: boolean }) {
     setStatus("");
   }
 
-  async function save() {
-    if (settings === null) return;
+  async function save(): Promise<boolean> {
+    if (settings === null) return false;
     const normalised = normaliseSettings(settings);
     try {
       await backend.saveSettings(normalised);
       setSettings(normalised);
       setDirty(false);
       setStatus("Settings saved.");
+      return true;
     } catch (error) {
       setStatus(`Could not save: ${describeError(error)}`);
+      return false;
     }
   }
 
@@ -101,6 +103,7 @@ export function SettingsScreen({ active }: { active: boolean }) {
                 onChange={(patch) => change(updateProvider(settings, provider.id, patch))}
                 onMakeDefault={(model) => change({ ...settings, defaultProvider: provider.id, defaultModel: model })}
                 onRemove={() => { change(removeProvider(settings, provider.id)); setSelected(settings.defaultProvider); }}
+                ensureSaved={async () => !dirty || (problems.length === 0 && (await save()))}
               />
             )}
           </div>

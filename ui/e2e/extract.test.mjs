@@ -1,0 +1,141 @@
+// Extract: add files (dialog and native drop), pick schema and model, run,
+// watch the rows fill in, open a document, correct a value, export.
+import { after, afterEach, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { dropFiles, eventually, ipcCalls, useApp } from "./browser.mjs";
+
+const app = useApp({ before, after, afterEach });
+
+const rowStatuses = (page) => page.getByTestId("result-row").evaluateAll((rows) => rows.map((r) => r.dataset.status));
+const rowCells = (page, index) =>
+  page.getByTestId("result-row").nth(index).locator("th, td").allTextContents();
+
+describe("Extract", () => {
+  it("runs a schema over added and dropped files, fills the table, and saves a correction", async () => {
+    const page = await app.open();
+    await assert.doesNotReject(page.getByRole("heading", { name: "Extract" }).waitFor());
+    // The library's first schema is picked; the default provider from the settings.
+    await eventually(() => page.getByLabel("Schema", { exact: true }).inputValue(), "invoice");
+    await eventually(() => page.getByLabel("Provider", { exact: true }).inputValue(), "local");
+
+    const files = () => page.getByRole("list", { name: "Files to extract" }).locator(".chip-name").allInnerTexts();
+    await page.getByRole("button", { name: "Add files…" }).click();
+    await eventually(files, ["invoice-001.pdf", "invoice-002.png"]);
+    await dropFiles(page, ["/home/user/docs/broken.pdf"]);
+    await eventually(files, ["invoice-001.pdf", "invoice-002.png", "broken.pdf"]);
+    const [pick] = await ipcCalls(page, "pick_files");
+    assert.equal(pick.args.options.multiple, true);
+    assert.ok(pick.args.options.filters[0].extensions.includes("pdf"));
+
+    await page.getByLabel("Model", { exact: true }).fill("smollm2");
+    await page.getByRole("button", { name: "Run on 3 files" }).click();
+
+    // Live: a document is running before all are done.
+    await page.locator('[data-testid="result-row"][data-status="running"]').first().waitFor();
+    await eventually(() => rowStatuses(page), ["completed", "completed", "failed"]);
+
+    const [start] = await ipcCalls(page, "start_extraction");
+    assert.deepEqual(start.args.request, {
+      files: ["/home/user/docs/invoice-001.pdf", "/home/user/docs/invoice-002.png", "/home/user/docs/broken.pdf"],
+      schemaName: "invoice",
+      schemaVersion: 1,
+      providerId: "local",
+      model: "smollm2",
+    });
+    assert.match(start.args.events, /^__CHANNEL__:\d+$/);
+
+    // Columns in the schema's property order, nested objects flattened.
+    assert.deepEqual(await page.getByTestId("results-table").locator("thead th").allInnerTexts(), [
+      "File",
+      "Status",
+      "invoice_number",
+      "date",
+      "total",
+      "currency",
+      "vendor.name",
+      "Tokens in / out",
+    ]);
+    assert.deepEqual(await rowCells(page, 0), ["invoice-001.pdf", "Done", "INV-001", "2024-03-01", "1234.5", "EUR", "ACME GmbH", "800 / 40"]);
+    assert.deepEqual(await rowCells(page, 1), ["invoice-002.png", "Done", "INV-002", "2024-04-15", "99", "USD", "Globex", "810 / 41"]);
+    assert.deepEqual(await rowCells(page, 2), ["broken.pdf", "Failed", "", "", "", "", "", "310 / 0"]);
+    assert.equal(
+      await page.getByTestId("progress").innerText(),
+      "3 of 3 finished · 2 done · 1 failed · 1920 tokens in, 81 out",
+    );
+
+    // A row opens its document beside its values.
+    await page.getByTestId("result-row").first().click();
+    const detail = page.getByTestId("detail-pane");
+    await detail.getByRole("img", { name: "invoice-001.pdf, page 1 of 2" }).waitFor();
+    await detail.getByRole("button", { name: "Next page" }).click();
+    await detail.getByRole("img", { name: "invoice-001.pdf, page 2 of 2" }).waitFor();
+    assert.deepEqual(
+      (await ipcCalls(page, "preview_document")).map((c) => c.args),
+      [
+        { path: "/home/user/docs/invoice-001.pdf", page: 0 },
+        { path: "/home/user/docs/invoice-001.pdf", page: 1 },
+      ],
+    );
+    assert.equal(await detail.getByLabel("total", { exact: true }).inputValue(), "1234.5");
+
+    // Correct the total: a revision of that field, marked in the table and the pane.
+    await detail.getByLabel("total", { exact: true }).fill("1,250.00");
+    await detail.getByLabel("total", { exact: true }).press("Enter");
+    await eventually(() => page.getByTestId("result-row").first().locator('td[data-changed="true"]').evaluateAll((tds) => tds.map((td) => td.dataset.column)), ["total"]);
+    assert.deepEqual((await ipcCalls(page, "revise_value")).map((c) => c.args), [
+      { jobId: "job-1", position: 0, path: ["total"], value: 1250 },
+    ]);
+    assert.deepEqual(await rowCells(page, 0), ["invoice-001.pdf", "Done", "INV-001", "2024-03-01", "1250 (edited)", "EUR", "ACME GmbH", "800 / 40"]);
+    await detail.getByText("Edited · the model said 1234.5").waitFor();
+
+    // A value that is not a number is refused before any call.
+    await detail.getByLabel("total", { exact: true }).fill("twelve");
+    await detail.getByLabel("total", { exact: true }).press("Enter");
+    await detail.getByText("Not a number.").waitFor();
+    assert.equal((await ipcCalls(page, "revise_value")).length, 1);
+
+    // The transcript behind the values.
+    await detail.getByText("Transcript of the call").click();
+    await detail.getByText("sift calls show call-job-1-0").waitFor();
+    assert.deepEqual((await ipcCalls(page, "call_transcript")).map((c) => c.args), [{ callId: "call-job-1-0" }]);
+
+    // Export through the save dialog.
+    await page.getByRole("button", { name: "Export CSV…" }).click();
+    await page.getByText("Exported 3 documents to /home/user/out/invoice.csv.").waitFor();
+    assert.deepEqual((await ipcCalls(page, "pick_save_path")).map((c) => c.args), [
+      { options: { defaultName: "invoice.csv", filters: [{ name: "CSV", extensions: ["csv"] }] } },
+    ]);
+    assert.deepEqual((await ipcCalls(page, "export_results")).map((c) => c.args), [
+      { jobId: "job-1", format: "csv", path: "/home/user/out/invoice.csv", bom: false },
+    ]);
+    await page.getByRole("button", { name: "Export JSONL…" }).click();
+    await page.getByText("Exported 3 documents to /home/user/out/invoice.jsonl.").waitFor();
+    assert.equal((await ipcCalls(page, "export_results"))[1].args.format, "jsonl");
+  });
+
+  it("cancels a running job: the document in flight finishes, the rest never start", async () => {
+    const page = await app.open({ holdJobs: true, pickFiles: ["/d/invoice-001.pdf", "/d/invoice-002.png", "/d/receipt.jpg"] });
+    await eventually(() => page.getByLabel("Schema", { exact: true }).inputValue(), "invoice");
+    await page.getByRole("button", { name: "Add files…" }).click();
+    await page.getByRole("button", { name: "Run on 3 files" }).click();
+    await page.locator('[data-testid="result-row"][data-status="running"]').waitFor();
+    assert.equal(await page.getByRole("button", { name: "Add files…" }).isDisabled(), true);
+    await page.getByRole("button", { name: "Cancel" }).click();
+    await eventually(() => rowStatuses(page), ["completed", "cancelled", "cancelled"]);
+    assert.deepEqual((await ipcCalls(page, "cancel_extraction")).map((c) => c.args), [{ jobId: "job-1" }]);
+    assert.match(await page.getByTestId("progress").innerText(), /1 of 3 finished · 1 done · 0 failed · 800 tokens in, 40 out · cancelled$/);
+    await page.getByRole("button", { name: "Run on 3 files" }).waitFor();
+  });
+
+  it("does not run before a file and a schema are picked, and keeps a cancelled dialog harmless", async () => {
+    const page = await app.open({ pickFiles: [] });
+    await eventually(() => page.getByLabel("Schema", { exact: true }).inputValue(), "invoice");
+    assert.equal(await page.getByTestId("run").isDisabled(), true);
+    await page.getByRole("button", { name: "Add files…" }).click();
+    assert.equal(await page.getByTestId("run").isDisabled(), true);
+    assert.equal((await ipcCalls(page, "start_extraction")).length, 0);
+    // A native drop while dragging highlights the zone, then adds the file.
+    await dropFiles(page, ["/d/receipt.jpg"]);
+    await page.getByRole("button", { name: "Run on 1 file" }).waitFor();
+  });
+});

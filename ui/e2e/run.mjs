@@ -1,0 +1,21 @@
+// The browser suite: the built UI (ui/dist, from `npm run build`) in Debian's
+// Chromium with the IPC mocked. Runs every e2e/*.test.mjs, one file at a time.
+//
+//   npm run build && npm run test:browser
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { distDir } from "./serve.mjs";
+
+const here = fileURLToPath(new URL(".", import.meta.url));
+if (!existsSync(join(distDir, "index.html"))) {
+  console.error(`no built UI in ${distDir}: run \`npm run build\` first`);
+  process.exit(2);
+}
+const files = readdirSync(here)
+  .filter((f) => f.endsWith(".test.mjs"))
+  .sort()
+  .map((f) => join(here, f));
+const result = spawnSync(process.execPath, ["--test", "--test-concurrency=1", "--test-reporter=spec", ...files], { stdio: "inherit" });
+process.exit(result.status ?? 1);

@@ -1,0 +1,95 @@
+// Settings: add a provider, list its models, store a key (never shown back),
+// test the connection, make it the default, save.
+import { after, afterEach, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { eventually, ipcCalls, useApp } from "./browser.mjs";
+
+const app = useApp({ before, after, afterEach });
+
+async function openSettings(page) {
+  await page.getByRole("button", { name: "Settings" }).click();
+  await page.getByRole("heading", { name: "Settings", level: 1 }).waitFor();
+  return page.getByTestId("provider-editor");
+}
+
+describe("Settings", () => {
+  it("adds an OpenAI-compatible provider, lists its models, stores its key, tests it and makes it the default", async () => {
+    const page = await app.open();
+    const editor = await openSettings(page);
+    await editor.getByRole("heading", { name: "Local model" }).waitFor();
+    assert.equal(await editor.getByTestId("key-status").count(), 0, "the local server takes no key");
+
+    await page.getByLabel("Kind of provider to add").selectOption("openai");
+    await page.getByRole("button", { name: "Add provider" }).click();
+    await editor.getByRole("heading", { name: "openai-2" }).waitFor();
+    await editor.getByLabel("Name", { exact: true }).fill("Work gateway");
+    await editor.getByLabel("Base URL").fill("https://llm.example.com/v1");
+    const provider = { id: "openai-2", kind: "openai", label: "Work gateway", baseUrl: "https://llm.example.com/v1", apiKeyEnv: null };
+
+    await editor.getByRole("button", { name: "List models" }).click();
+    await eventually(() => editor.getByRole("list", { name: "Models on this server" }).getByRole("button").allInnerTexts(), ["gpt-4o-mini", "gpt-4.1"]);
+    assert.deepEqual((await ipcCalls(page, "list_models")).map((c) => c.args).slice(-1), [{ provider }]);
+
+    // Without a key the server refuses: the test says so.
+    await editor.getByRole("button", { name: "Test connection" }).click();
+    await editor.getByTestId("connection-result").getByText("Failed: the server refused the key (401) (auth)").waitFor();
+
+    // The key: saved settings first (the key belongs to a saved provider), then the keychain.
+    await editor.getByLabel("API key for Work gateway").fill("sk-test-123");
+    await editor.getByRole("button", { name: "Save key" }).click();
+    await editor.getByTestId("key-status").getByText("Key stored in the keychain").waitFor();
+    const savedFirst = await ipcCalls(page, "save_settings");
+    assert.equal(savedFirst.length, 1);
+    assert.deepEqual(savedFirst[0].args.settings.providers.at(-1), provider);
+    assert.deepEqual((await ipcCalls(page, "set_api_key")).map((c) => c.args), [{ providerId: "openai-2", key: "sk-test-123" }]);
+    assert.equal(await editor.getByLabel("API key for Work gateway").inputValue(), "", "the key is not kept in the page");
+    assert.equal((await page.content()).includes("sk-test-123"), false, "the key is never displayed");
+    assert.equal(await editor.getByLabel("API key for Work gateway").getAttribute("type"), "password");
+
+    await editor.getByRole("button", { name: "Test connection" }).click();
+    await editor.getByTestId("connection-result").getByText("Connected: https://llm.example.com/v1/models answered in 37 ms (2 models)").waitFor();
+    assert.deepEqual((await ipcCalls(page, "test_connection")).map((c) => c.args), [{ provider }, { provider }]);
+
+    // Default provider and model, then save.
+    await editor.getByRole("list", { name: "Models on this server" }).getByRole("button", { name: "gpt-4.1" }).click();
+    await editor.getByRole("button", { name: "Use as default" }).click();
+    await page.getByLabel("Data folder").fill("/srv/sift");
+    await page.getByTestId("settings-save").click();
+    await page.getByTestId("settings-status").getByText("Settings saved.").waitFor();
+    const saved = await ipcCalls(page, "save_settings");
+    assert.deepEqual(saved[1].args.settings, {
+      providers: [
+        { id: "local", kind: "local", label: "Local model", baseUrl: null, apiKeyEnv: null },
+        { id: "openai", kind: "openai", label: "OpenAI", baseUrl: null, apiKeyEnv: null },
+        { id: "anthropic", kind: "anthropic", label: "Anthropic", baseUrl: null, apiKeyEnv: null },
+        provider,
+      ],
+      defaultProvider: "openai-2",
+      defaultModel: "gpt-4.1",
+      dataDir: "/srv/sift",
+    });
+    assert.equal(await page.getByTestId("settings-save").isDisabled(), true);
+
+    // Extract now offers the new provider as the default.
+    await page.getByRole("button", { name: "Extract" }).click();
+    await eventually(() => page.getByTestId("run-provider").inputValue(), "openai-2");
+    await eventually(() => page.getByTestId("run-model").inputValue(), "gpt-4.1");
+  });
+
+  it("takes the key from a named environment variable, and refuses a bad one", async () => {
+    const page = await app.open();
+    const editor = await openSettings(page);
+    await page.getByRole("button", { name: /^Anthropic/ }).click();
+    await editor.getByRole("heading", { name: "Anthropic" }).waitFor();
+    await editor.getByTestId("key-status").getByText("No key found").waitFor();
+    await editor.getByLabel("Environment variable").check();
+    await editor.getByLabel("Variable name").fill("MY-KEY");
+    await page.getByTestId("settings-problems").getByText('Anthropic: "MY-KEY" is not an environment variable name.').waitFor();
+    assert.equal(await page.getByTestId("settings-save").isDisabled(), true);
+    await editor.getByLabel("Variable name").fill("WORK_ANTHROPIC_KEY");
+    await page.getByTestId("settings-save").click();
+    await page.getByTestId("settings-status").getByText("Settings saved.").waitFor();
+    const [save] = await ipcCalls(page, "save_settings");
+    assert.deepEqual(save.args.settings.providers[2], { id: "anthropic", kind: "anthropic", label: "Anthropic", baseUrl: null, apiKeyEnv: "WORK_ANTHROPIC_KEY" });
+  });
+});
