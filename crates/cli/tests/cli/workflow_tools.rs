@@ -485,3 +485,42 @@ steps:
         tool_message("call_1", r#"{"FORECAST":"Paris 5 0.7 true metric"}"#)
     );
 }
+
+/// A tool DAG is a sub-DAG run with its own env: the parent's `env:` does
+/// not reach it (reference, section 3: "sub-DAGs do not inherit the
+/// parent's env").
+#[tokio::test]
+async fn a_tool_dag_does_not_inherit_the_parents_env() {
+    let server = server(Script::new().with(
+        "test-model",
+        [Reply::tool_call("peek", json!({})), Reply::text("done")],
+    ))
+    .await;
+    let scratch = Scratch::new("tool-env");
+    let yaml = "env:
+  - PARENT_ONLY: from-the-parent
+steps:
+  - id: ask
+    action: chat.completion
+    with:
+      provider: local
+      model: test-model
+      base_url: BASE_URL
+      prompt: go
+      tools: [peek]
+---
+name: peek
+env:
+  - OWN: from-the-tool
+steps:
+  - command: echo \"[$PARENT_ONLY] [$OWN]\"
+    output: SEEN
+";
+    let file = scratch.flow(yaml, Some(&server));
+    let output = scratch.run(file, &[]).await;
+    assert_exit(&output, 0);
+    assert_eq!(
+        normalised(&server)[1]["messages"][2],
+        tool_message("call_1", r#"{"SEEN":"[] [from-the-tool]"}"#)
+    );
+}
