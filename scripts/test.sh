@@ -27,6 +27,9 @@ bash scripts/check-bindings.sh
 step "UI: type check, unit tests, build"
 (cd ui && npm run --silent build && npm test --silent)
 
+step "UI in Chromium (Playwright, IPC mocked)"
+(cd ui && npm run --silent test:browser)
+
 step "cargo test (with the real llama.cpp tier)"
 # The ignored tests are the ones that need the local model server or a
 # keychain; the set-up above installed both, so they run here, in a private
