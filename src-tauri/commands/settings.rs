@@ -278,33 +278,56 @@ fn saved_provider(state: &AppState, provider_id: &str) -> IpcResult<ProviderEntr
         .ok_or_else(|| IpcError::not_found(format!("no provider {provider_id:?} in the settings")))
 }
 
+/// Runs a keychain call off the main thread: the Secret Service is a
+/// D-Bus round trip, and may wait for the user to unlock the keyring.
+async fn off_main<T: Send + 'static>(
+    call: impl FnOnce() -> IpcResult<T> + Send + 'static,
+) -> IpcResult<T> {
+    tauri::async_runtime::spawn_blocking(call)
+        .await
+        .map_err(|e| IpcError::new("keychain", format!("the keychain call stopped: {e}")))?
+}
+
 #[tauri::command]
-pub fn api_key_status(provider_id: String, state: State<'_, AppState>) -> IpcResult<KeyStatus> {
-    Ok(key_status(&saved_provider(&state, &provider_id)?))
+pub async fn api_key_status(
+    provider_id: String,
+    state: State<'_, AppState>,
+) -> IpcResult<KeyStatus> {
+    let provider = saved_provider(&state, &provider_id)?;
+    off_main(move || Ok(key_status(&provider))).await
 }
 
 /// Stores the key in the OS keychain under the provider's id. The key
 /// is not echoed back.
 #[tauri::command]
-pub fn set_api_key(
+pub async fn set_api_key(
     provider_id: String,
     key: String,
     state: State<'_, AppState>,
 ) -> IpcResult<KeyStatus> {
     let provider = saved_provider(&state, &provider_id)?;
-    let key = key.trim();
-    if key.is_empty() {
+    let key = ApiKey::new(key.trim());
+    if key.expose().is_empty() {
         return Err(IpcError::usage("the API key is empty"));
     }
-    keychain::store_key(&provider.id, &ApiKey::new(key))?;
-    Ok(key_status(&provider))
+    off_main(move || {
+        keychain::store_key(&provider.id, &key)?;
+        Ok(key_status(&provider))
+    })
+    .await
 }
 
 #[tauri::command]
-pub fn delete_api_key(provider_id: String, state: State<'_, AppState>) -> IpcResult<KeyStatus> {
+pub async fn delete_api_key(
+    provider_id: String,
+    state: State<'_, AppState>,
+) -> IpcResult<KeyStatus> {
     let provider = saved_provider(&state, &provider_id)?;
-    keychain::delete_key(&provider.id)?;
-    Ok(key_status(&provider))
+    off_main(move || {
+        keychain::delete_key(&provider.id)?;
+        Ok(key_status(&provider))
+    })
+    .await
 }
 
 /// The models the provider's server lists at `/models` (the provider

@@ -383,3 +383,18 @@ fn a_key_status_never_holds_the_key() {
     work.api_key_env = Some("SIFT_APP_TESTS_NO_SUCH_VAR".into());
     assert_eq!(key_status(&work).source, KeySource::None);
 }
+
+/// Needs a keychain (`scripts/test.sh` runs it in a private GNOME Keyring).
+#[test]
+#[ignore = "needs the OS keychain"]
+fn a_stored_key_shows_as_in_the_keychain_and_is_gone_once_deleted() {
+    let mut provider = sift_core::settings::AppSettings::defaults().providers[2].clone();
+    provider.id = format!("sift-app-test-{}", std::process::id());
+    let key = sift_core::llm::ApiKey::new("sk-test-not-shown-1234");
+    sift_core::keychain::store_key(&provider.id, &key).unwrap();
+    let status = key_status(&provider);
+    assert_eq!(status.source, KeySource::Keychain);
+    assert!(!serde_json::to_string(&status).unwrap().contains("sk-test"));
+    sift_core::keychain::delete_key(&provider.id).unwrap();
+    assert_ne!(key_status(&provider).source, KeySource::Keychain);
+}
