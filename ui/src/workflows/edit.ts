@@ -398,7 +398,7 @@ export function renameStep(text: string, index: number, value: string, which?: "
   // Entries that named the old value now name the new one.
   for (const other of graph.nodes) {
     if (!other.depends.includes(old)) continue;
-    const depends = stepAt(out, other.index).get("depends", true);
+    const depends: unknown = stepAt(out, other.index).get("depends", true);
     if (isScalar(depends)) out = setPair(out, stepAt(out, other.index), "depends", value);
     else if (isSeq(depends)) {
       for (const item of [...depends.items].reverse()) {

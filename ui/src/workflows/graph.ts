@@ -180,7 +180,7 @@ export function parseWorkflow(source: string): WorkflowGraph {
   }
   const dags = docs
     .slice(1)
-    .map((d) => (isMap(d.contents) ? d.contents.get("name") : undefined))
+    .map((d): unknown => (isMap(d.contents) ? d.contents.toJSON()?.name : undefined))
     .filter((n): n is string => typeof n === "string");
   const main = docs[0];
   const nodes: StepNode[] = [];
