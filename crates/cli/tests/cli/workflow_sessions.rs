@@ -7,7 +7,9 @@ use serde_json::{Value, json};
 use sift_scripted_server::{Reply, Script, ScriptedServer};
 
 use crate::stdout;
-use crate::workflow_structured::{INSTRUCTION, PROMPT, classify_schema, respond_tool};
+use crate::workflow_structured::{
+    FORCED_RESPOND, INSTRUCTION, PROMPT, classify_schema, respond_tool,
+};
 use crate::workflow_support::{Scratch, assert_exit, bodies, server};
 
 /// A chat step against the scripted server, not streamed.
@@ -232,7 +234,7 @@ async fn the_respond_instruction_is_not_kept_in_the_session() {
         json!({"model": "model-a", "messages": [
             {"role": "system", "content": format!("Classify notes.\n\n{INSTRUCTION}")},
             {"role": "user", "content": PROMPT},
-        ], "tools": [respond_tool(classify_schema())], "tool_choice": "required"})
+        ], "tools": [respond_tool(classify_schema())], "tool_choice": FORCED_RESPOND.clone()})
     );
     assert_eq!(
         messages_for(&server, "model-b"),

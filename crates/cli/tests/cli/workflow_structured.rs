@@ -74,7 +74,14 @@ const TWO_MODELS: [&str; 1] = ["model:
           name: strong-model"];
 
 /// The first request of every structured step: not streamed, the
-/// instruction as the first (system) message, `respond` required.
+/// instruction as the first (system) message, `respond` forced. Issue 5
+/// asks for it "forced the way each server supports": `provider: local` is
+/// an OpenAI-compatible server of unknown kind, and a named function is the
+/// form they all honour (llama.cpp ignores `"required"`), where dagu sends
+/// `"required"`. Beside other tools it is `"required"` (see below).
+pub static FORCED_RESPOND: std::sync::LazyLock<Value> =
+    std::sync::LazyLock::new(|| json!({"type": "function", "function": {"name": "respond"}}));
+
 fn first_request(model: &str) -> Value {
     json!({
         "model": model,
@@ -83,7 +90,7 @@ fn first_request(model: &str) -> Value {
             {"role": "user", "content": PROMPT},
         ],
         "tools": [respond_tool(classify_schema())],
-        "tool_choice": "required",
+        "tool_choice": FORCED_RESPOND.clone(),
     })
 }
 
