@@ -184,6 +184,36 @@ describe("the Extract screen", () => {
   });
 });
 
+describe("the window's permissions", () => {
+  const invoke = (command, args) =>
+    browser.executeAsync(
+      (command, args, done) => {
+        window.__TAURI_INTERNALS__.invoke(command, args).then(
+          () => done("allowed"),
+          (error) => done(`denied: ${typeof error === "string" ? error : JSON.stringify(error)}`),
+        );
+      },
+      command,
+      args,
+    );
+  const target = { kind: "Webview", label: "main" };
+
+  test("may listen to the native file drops", async () => {
+    const handler = await browser.execute(() => window.__TAURI_INTERNALS__.transformCallback(() => undefined));
+    assert.equal(await invoke("plugin:event|listen", { event: "tauri://drag-drop", target, handler }), "allowed");
+  });
+
+  test("may not do what it does not need", async () => {
+    for (const [command, args] of [
+      ["plugin:event|emit", { event: "tauri://drag-drop", payload: { paths: ["/etc/passwd"] } }],
+      ["plugin:window|close", { label: "main" }],
+      ["plugin:dialog|open", { options: {} }],
+    ]) {
+      assert.match(await invoke(command, args), /^denied: .*not allowed/, command);
+    }
+  });
+});
+
 describe("the other screens", () => {
   test("Schemas shows the library's schema in the field editor", async () => {
     await (await byTestId("nav-schemas")).click();
@@ -198,7 +228,27 @@ describe("the other screens", () => {
     const paths = [];
     for (const row of rows) paths.push(await row.getAttribute("data-path"));
     assert.deepEqual(paths, ["invoice_number", "date", "total", "currency"]);
+    await waitForText(await byTestId("engine-problems"), "The engine accepts this schema.");
     await snap("schemas");
+  });
+
+  test("Schemas saves an edited schema as a new version, which Extract then offers", async () => {
+    await (await byTestId("add-field")).click();
+    const rows = await browser.$$('[data-testid="field-row"]');
+    assert.equal(rows.length, 5);
+    const name = await rows[4].$("input");
+    await name.clearValue();
+    await name.setValue("seller");
+    await browser.waitUntil(async () => (await rows[4].getAttribute("data-path")) === "seller", { timeout: 5000 });
+    await waitForText(await byTestId("engine-problems"), "The engine accepts this schema.");
+    await (await byTestId("schema-save")).click();
+    await waitForText(await byTestId("schema-version"), "version 2");
+    await (await byTestId("nav-extract")).click();
+    const picked = await byTestId("run-schema");
+    await browser.waitUntil(async () => (await shownText(await picked.$('option[value="invoice"]'))) === "invoice (v2)", {
+      timeout: 10000,
+      timeoutMsg: "Extract does not offer version 2",
+    });
   });
 
   test("Settings lists the scripted server's models and tests the connection", async () => {
