@@ -20,6 +20,7 @@ use super::extract::{
 use super::schemas::{self, ProblemSeverity};
 use super::settings::{KeySource, ProviderConfig, ProviderKind, Settings, key_status};
 use crate::local_model::LocalModel;
+use crate::state::{AppState, LaunchOptions};
 
 /// A folder removed when dropped.
 struct TempDir(PathBuf);
@@ -336,6 +337,82 @@ async fn a_cancelled_job_calls_nothing_more() {
     let view = job_view(&store, &job.id).unwrap();
     assert_eq!(view.status, JobState::Cancelled);
     assert_eq!(view.totals.pending, 2);
+}
+
+/// Cancel as the window does it, through the app's registry of running
+/// jobs, once the first document has started: that document finishes and
+/// is written, no other starts, and the job is cancelled.
+#[tokio::test]
+async fn cancelling_mid_run_lets_the_started_document_finish_and_starts_no_other() {
+    let dir = TempDir::new("cancel-mid");
+    let store = dir.store();
+    let server = ScriptedServer::start(
+        Script::new().with(
+            "m",
+            [
+                Reply::tool_call("submit_output", json!({"number": "X", "total": 1}))
+                    .delay_ms(300)
+                    .repeated(),
+            ],
+        ),
+    )
+    .await
+    .unwrap();
+    let selection = scripted(&server);
+    let files = [
+        dir.file("a.txt", "a\n"),
+        dir.file("b.txt", "b\n"),
+        dir.file("c.txt", "c\n"),
+    ];
+    let job = create_job(
+        &store,
+        "invoice",
+        &invoice_schema(),
+        None,
+        &files,
+        &selection.models,
+    )
+    .unwrap();
+    let state = Arc::new(AppState::new(LaunchOptions::default()));
+    let cancel = state.job_started(&job.id);
+    let seen = Arc::new(Mutex::new(Vec::<Value>::new()));
+    let (sink, registry, job_id) = (seen.clone(), state.clone(), job.id.clone());
+    let channel = Channel::new(move |body: InvokeResponseBody| {
+        if let InvokeResponseBody::Json(text) = body {
+            let event: Value = serde_json::from_str(&text).unwrap();
+            if event["kind"] == "started" {
+                assert!(registry.cancel_job(&job_id));
+            }
+            sink.lock().unwrap().push(event);
+        }
+        Ok(())
+    });
+    let options = ExtractOptions {
+        concurrency: 1,
+        ..ExtractOptions::new(selection)
+    };
+    extract::run(
+        &LocalModel::default(),
+        &store,
+        &job.id,
+        options,
+        cancel,
+        &channel,
+    )
+    .await
+    .unwrap();
+    let kinds: Vec<String> = seen
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(kinds, ["started", "row"]);
+    let view = job_view(&store, &job.id).unwrap();
+    assert_eq!(view.status, JobState::Cancelled);
+    assert_eq!((view.totals.done, view.totals.pending), (1, 2));
+    let requests = server.requests();
+    assert_eq!(requests.len(), 1);
 }
 
 #[test]
