@@ -53,6 +53,8 @@ export async function ipcCalls(page, cmd) {
 
 /** Fires a native drag-and-drop of `paths` on the window, as Tauri would. */
 export async function dropFiles(page, paths) {
+  // The app listens from its first render, but the listen call is async: wait for it.
+  await page.waitForFunction(() => (window.__siftMock.listeners.get("tauri://drag-drop") ?? []).length > 0);
   await page.evaluate((p) => window.__siftMock.drop(p), paths);
 }
 

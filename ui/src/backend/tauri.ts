@@ -2,8 +2,7 @@
 // (the only module that calls Tauri), with the IPC's types mapped to the
 // screens' own.
 import * as ipc from "../ipc";
-import type { JobRow } from "../ipc";
-import type { JobEvent, ResultRow } from "../extract/table";
+import { createdEvent, mapExtractEvent, resultFromRow } from "../extract/fromIpc";
 import type { JsonValue } from "../schema/model";
 import type { AppSettings, Backend, ExportFormat, ProviderEntry, SchemaProblem } from "./types";
 
@@ -17,22 +16,6 @@ const DOCUMENTS = { name: "Documents", extensions: ["pdf", "png", "jpg", "jpeg",
 
 export function schemaText(schema: JsonValue): string {
   return `${JSON.stringify(schema, null, 2)}\n`;
-}
-
-function toResult(row: JobRow): ResultRow {
-  // `values` are the revision's when there is one, else the model's.
-  const revised = row.changed.length > 0 ? row.values : null;
-  return {
-    position: row.position,
-    path: row.path,
-    status: row.status,
-    values: row.modelValues,
-    revised,
-    error: row.error,
-    inputTokens: row.inputTokens,
-    outputTokens: row.outputTokens,
-    callId: row.callId,
-  };
 }
 
 function toProvider(p: ipc.ProviderConfig): ProviderEntry {
@@ -77,37 +60,12 @@ export const tauriBackend: Backend = {
     let created = false;
     const early: ipc.ExtractEvent[] = [];
     const deliver = (event: ipc.ExtractEvent) => {
-      switch (event.kind) {
-        case "status":
-          onEvent({ kind: "status", message: event.message });
-          break;
-        case "started": {
-          onEvent({ kind: "progress", position: event.position, path: "", status: "started", inputTokens: 0, outputTokens: 0, error: null });
-          break;
-        }
-        case "row": {
-          const row = event.row;
-          if (row.status === "pending") break;
-          onEvent({
-            kind: "progress",
-            position: row.position,
-            path: row.path,
-            status: row.status,
-            inputTokens: row.inputTokens,
-            outputTokens: row.outputTokens,
-            error: row.error,
-            values: row.modelValues,
-            callId: row.callId,
-          });
-          break;
-        }
-        case "finished":
-          onEvent({ kind: "finished", cancelled: event.status === "cancelled" });
-          settle?.resolve();
-          break;
-        case "error":
-          settle?.reject(event.error);
-          break;
+      const mapped = mapExtractEvent(event);
+      if (mapped.kind === "event") {
+        onEvent(mapped.event);
+        if (mapped.event.kind === "finished") settle?.resolve();
+      } else if (mapped.kind === "error") {
+        settle?.reject({ code: mapped.code, message: mapped.message });
       }
     };
     const job = await ipc.startExtraction(
@@ -120,8 +78,7 @@ export const tauriBackend: Backend = {
       },
       (event) => (created ? deliver(event) : early.push(event)),
     );
-    const start: JobEvent = { kind: "created", jobId: job.jobId, paths: job.rows.map((r) => r.path) };
-    onEvent(start);
+    onEvent(createdEvent(job));
     created = true;
     early.splice(0).forEach(deliver);
     return done;
@@ -130,10 +87,10 @@ export const tauriBackend: Backend = {
     await ipc.cancelExtraction(jobId);
   },
   async jobResults(jobId) {
-    return (await ipc.jobResults(jobId)).rows.map(toResult);
+    return (await ipc.jobResults(jobId)).rows.map(resultFromRow);
   },
   async reviseValue(jobId, position, path, value) {
-    return toResult(await ipc.reviseValue(jobId, position, path, value));
+    return resultFromRow(await ipc.reviseValue(jobId, position, path, value));
   },
   async exportJob(jobId, format, path) {
     return (await ipc.exportResults(jobId, format, path)).rows;

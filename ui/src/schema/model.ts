@@ -4,6 +4,7 @@
 // through `parseSchemaText`. Keywords the editor has no control for are kept
 // in `extra` (or, for a property it cannot show at all, as a `custom` field
 // holding the property's schema), so a round trip loses nothing.
+import { findJsonError } from "./jsonError";
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
@@ -258,24 +259,6 @@ export function lineColumn(text: string, offset: number): { line: number; column
   return { line: lines.length, column: (lines[lines.length - 1]?.length ?? 0) + 1 };
 }
 
-function offsetOf(text: string, line: number, column: number): number {
-  const lines = text.split("\n");
-  let offset = 0;
-  for (let i = 0; i < line - 1 && i < lines.length; i += 1) offset += (lines[i]?.length ?? 0) + 1;
-  return Math.min(text.length, offset + column - 1);
-}
-
-/** Where JSON.parse failed, from its message (engines word it differently). */
-export function jsonErrorOffset(text: string, message: string): number {
-  const position = /position (\d+)/.exec(message);
-  if (position?.[1] !== undefined) return Math.min(text.length, Number(position[1]));
-  const lineCol = /line (\d+) column (\d+)/.exec(message);
-  if (lineCol?.[1] !== undefined && lineCol[2] !== undefined) {
-    return offsetOf(text, Number(lineCol[1]), Number(lineCol[2]));
-  }
-  return text.length;
-}
-
 function problemAt(text: string, message: string, from: number, to = from): TextProblem {
   const { line, column } = lineColumn(text, from);
   return { message, from, to: Math.max(from, to), line, column };
@@ -288,11 +271,10 @@ export function parseSchemaText(text: string): ParseTextResult {
   try {
     value = JSON.parse(text) as JsonValue;
   } catch (error) {
-    const raw = error instanceof Error ? error.message : String(error);
-    const offset = jsonErrorOffset(text, raw);
-    const { line, column } = lineColumn(text, offset);
-    const message = `Invalid JSON at line ${line}, column ${column}: ${raw.replace(/^JSON\.parse: /, "")}`;
-    return { ok: false, problem: problemAt(text, message, offset, offset + 1) };
+    const found = findJsonError(text) ?? { offset: text.length, message: error instanceof Error ? error.message : String(error) };
+    const { line, column } = lineColumn(text, found.offset);
+    const message = `Invalid JSON at line ${line}, column ${column}: ${found.message}.`;
+    return { ok: false, problem: problemAt(text, message, found.offset, Math.min(text.length, found.offset + 1)) };
   }
   const converted = fromJsonSchema(value);
   if (!converted.ok) return { ok: false, value, problem: problemAt(text, converted.error, 0, 1) };

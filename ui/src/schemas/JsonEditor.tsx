@@ -2,12 +2,11 @@ import { useEffect, useRef } from "react";
 import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
 import { json } from "@codemirror/lang-json";
 import { HighlightStyle, bracketMatching, syntaxHighlighting } from "@codemirror/language";
-import { linter, lintGutter, type Diagnostic } from "@codemirror/lint";
+import { linter, lintGutter } from "@codemirror/lint";
 import { EditorState } from "@codemirror/state";
 import { EditorView, keymap, lineNumbers } from "@codemirror/view";
 import { tags } from "@lezer/highlight";
-import { lintJsonSchema } from "../schema/edit";
-import { parseSchemaText } from "../schema/model";
+import { schemaDiagnostics } from "./diagnostics";
 
 interface Props {
   value: string;
@@ -35,16 +34,6 @@ const look = EditorView.theme({
   ".cm-activeLine": { backgroundColor: "transparent" },
   ".cm-tooltip": { backgroundColor: "var(--panel)", color: "var(--fg)", border: "1px solid var(--border)" },
 });
-
-/** Syntax errors and JSON-Schema keyword problems, as editor diagnostics. */
-export function schemaDiagnostics(text: string): Diagnostic[] {
-  const parsed = parseSchemaText(text);
-  if (!parsed.ok) {
-    const to = Math.min(text.length, Math.max(parsed.problem.to, parsed.problem.from));
-    return [{ from: Math.min(parsed.problem.from, text.length), to, severity: "error", message: parsed.problem.message }];
-  }
-  return lintJsonSchema(parsed.value).map((message) => ({ from: 0, to: Math.min(1, text.length), severity: "error", message }));
-}
 
 /** CodeMirror 6 over the schema's JSON text. `value` replaces the document when it differs (a visual edit). */
 export function JsonEditor({ value, onChange, label }: Props) {
