@@ -11,8 +11,10 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 OUT="$ROOT/target/window/local-model"
 rm -rf "$OUT"
 mkdir -p "$OUT"
+TARGET="${CARGO_TARGET_DIR:-target}"
+case "$TARGET" in /*) ;; *) TARGET="$ROOT/$TARGET" ;; esac
 fail() { printf 'local-model: FAILED: %s\n' "$*" >&2; exit 1; }
-[ -x "$ROOT/target/debug/sift-app" ] || fail "build the app first (tests/window/run.sh does)"
+[ -x "$TARGET/debug/sift-app" ] || fail "build the app first (tests/window/run.sh does)"
 
 # Settings with the local provider as the default; the real data folder
 # holds the server and its model.
@@ -31,7 +33,7 @@ export SIFT_DATA_DIR="${SIFT_REAL_DATA_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}
 SIFT_LOCAL_PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
 export SIFT_LOCAL_PORT
 
-xvfb-run -a -s "-screen 0 1280x800x24" bash -s "$ROOT/target/debug/sift-app" "$OUT" <<'INNER' || fail "see $OUT/app.log"
+xvfb-run -a -s "-screen 0 1280x800x24" bash -s "$TARGET/debug/sift-app" "$OUT" <<'INNER' || fail "see $OUT/app.log"
 set -euo pipefail
 app="$1" out="$2"
 models="http://127.0.0.1:$SIFT_LOCAL_PORT/v1/models"

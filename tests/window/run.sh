@@ -21,6 +21,8 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 OUT="$ROOT/target/window"
 rm -rf "$OUT"
 mkdir -p "$OUT/data" "$OUT/shots"
+TARGET="${CARGO_TARGET_DIR:-target}"
+case "$TARGET" in /*) ;; *) TARGET="$ROOT/$TARGET" ;; esac
 fail() { printf 'window suite: FAILED: %s\n' "$*" >&2; exit 1; }
 
 command -v tauri-driver >/dev/null || fail "tauri-driver is missing: scripts/setup.sh installs it"
@@ -39,7 +41,7 @@ if [ "${SIFT_WINDOW_NO_BUILD:-0}" != 1 ]; then
 fi
 cargo build -q -p sift-scripted-server -p sift-cli
 
-"$ROOT/target/debug/sift-scripted-server" >"$OUT/server.out" 2>&1 &
+"$TARGET/debug/sift-scripted-server" >"$OUT/server.out" 2>&1 &
 server_pid=$!
 cleanup() { kill "$server_pid" 2>/dev/null || true; }
 trap cleanup EXIT
@@ -75,7 +77,7 @@ cat >"$OUT/invoice.json" <<'JSON'
   "required": ["invoice_number", "date", "total", "currency"]
 }
 JSON
-"$ROOT/target/debug/sift" --db "$OUT/sift.db" schema import "$OUT/invoice.json" >/dev/null
+"$TARGET/debug/sift" --db "$OUT/sift.db" schema import "$OUT/invoice.json" >/dev/null
 
 # PDFium is read from the real data folder; everything else is private.
 real_data="${SIFT_REAL_DATA_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/sift}"
@@ -83,7 +85,7 @@ export SIFT_PDFIUM="${SIFT_PDFIUM:-$real_data/lib}"
 export SIFT_CONFIG="$OUT/config.toml" SIFT_DB="$OUT/sift.db" SIFT_DATA_DIR="$OUT/data"
 export SIFT_TEST_OPEN_PATHS="$CORPUS/i2d_AmazonWebServices.pdf"
 export SIFT_TEST_SAVE_PATH="$OUT/export.csv"
-export SIFT_APP="$ROOT/target/debug/sift-app" SIFT_SERVER_URL="$url" SIFT_WINDOW_OUT="$OUT"
+export SIFT_APP="$TARGET/debug/sift-app" SIFT_SERVER_URL="$url" SIFT_WINDOW_OUT="$OUT"
 # No model server of a developer's environment may leak in.
 unset SIFT_PROVIDER SIFT_BASE_URL SIFT_MODEL
 
