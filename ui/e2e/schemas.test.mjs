@@ -46,6 +46,11 @@ describe("Schemas", () => {
     await eventually(() => editorProperties(editor), ["invoice_number", "date", "total", "currency", "vendor"]);
     assert.deepEqual(await fieldPaths(page), ["invoice_number", "date", "total", "currency", "vendor", "vendor.name"]);
     assert.equal(await page.getByTestId("schema-version").innerText(), "version 1");
+    // The engine's problems also show on the field they are about.
+    const dateProblem = page.getByRole("group", { name: "date", exact: true }).getByTestId("field-engine-problem");
+    await dateProblem.getByText("no description: the model sees only the name").waitFor();
+    assert.equal(await dateProblem.getAttribute("data-severity"), "warning");
+    assert.equal(await page.getByRole("group", { name: "invoice_number", exact: true }).getByTestId("field-engine-problem").count(), 0);
 
     // Visual -> JSON: add a field, name it, make it a required number with a description.
     await page.getByTestId("add-field").click();

@@ -188,3 +188,26 @@ export function lintJsonSchema(schema: JsonValue, pointer = ""): string[] {
   }
   return problems;
 }
+
+/**
+ * The field a JSON Pointer into the schema is about, as the editor's dotted
+ * path (`/properties/lines/items/properties/amount/type` -> `lines[].amount`);
+ * null for the schema itself (`""`, `/required/0`, ...).
+ */
+export function fieldPathOfPointer(pointer: string): string | null {
+  const parts = pointer
+    .split("/")
+    .slice(1)
+    .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+  let path = "";
+  let i = 0;
+  while (i + 1 < parts.length && parts[i] === "properties") {
+    path = path === "" ? parts[i + 1]! : `${path}.${parts[i + 1]!}`;
+    i += 2;
+    if (parts[i] === "items" && parts[i + 1] === "properties") {
+      path += "[]";
+      i += 1;
+    }
+  }
+  return path === "" ? null : path;
+}

@@ -12,7 +12,7 @@ import {
   type JsonValue,
   type SchemaModel,
 } from "./model";
-import { addField, lintJsonSchema, modelProblems, moveField, removeField, setItemType, updateField } from "./edit";
+import { addField, fieldPathOfPointer, lintJsonSchema, modelProblems, moveField, removeField, setItemType, updateField } from "./edit";
 
 const invoice = {
   title: "Invoice",
@@ -309,5 +309,19 @@ describe("the enum box", () => {
     expect(parseEnumText("1, 2.5, x, 3", "number")).toEqual([1, 2.5, 3]);
     expect(parseEnumText("1, 2.5, 3", "integer")).toEqual([1, 3]);
     expect(enumText(["EUR", 2, true])).toBe("EUR, 2, true");
+  });
+});
+
+describe("the engine's problem paths", () => {
+  it("name the field they are about", () => {
+    expect(fieldPathOfPointer("/properties/total")).toBe("total");
+    expect(fieldPathOfPointer("/properties/total/type")).toBe("total");
+    expect(fieldPathOfPointer("/properties/vendor/properties/name/enum")).toBe("vendor.name");
+    expect(fieldPathOfPointer("/properties/lines/items/properties/amount/type")).toBe("lines[].amount");
+    expect(fieldPathOfPointer("/properties/lines/items")).toBe("lines");
+    expect(fieldPathOfPointer("/properties/a~1b")).toBe("a/b");
+    expect(fieldPathOfPointer("")).toBeNull();
+    expect(fieldPathOfPointer("/required/0")).toBeNull();
+    expect(fieldPathOfPointer("/type")).toBeNull();
   });
 });

@@ -1,22 +1,25 @@
 import { useEffect, useState } from "react";
+import type { SchemaProblem } from "../backend/types";
 import { addField, moveField, removeField, setItemType, updateField, type FieldProblem } from "../schema/edit";
 import { FIELD_TYPES, ITEM_TYPES, enumText, parseEnumText, type Field, type FieldType, type ItemType, type SchemaModel } from "../schema/model";
 
 interface Props {
   model: SchemaModel;
   problems: FieldProblem[];
+  /** The engine's problems by the field path they are about. */
+  engine: Map<string, SchemaProblem[]>;
   onChange: (model: SchemaModel) => void;
   /** The fields show the last valid text; edits are off until the text is fixed. */
   disabled: boolean;
 }
 
 /** The visual editor: one group per field, nested for objects and arrays of objects. */
-export function FieldEditor({ model, problems, onChange, disabled }: Props) {
+export function FieldEditor({ model, problems, engine, onChange, disabled }: Props) {
   return (
     <div className="field-editor" data-testid="field-editor">
       <fieldset disabled={disabled} className="bare">
         <legend className="visually-hidden">Fields</legend>
-        <FieldList fields={model.fields} prefix="" model={model} problems={problems} onChange={onChange} />
+        <FieldList fields={model.fields} prefix="" model={model} problems={problems} engine={engine} onChange={onChange} />
         <button type="button" onClick={() => onChange(addField(model, null).model)} data-testid="add-field">
           Add field
         </button>
@@ -30,15 +33,16 @@ interface ListProps {
   prefix: string;
   model: SchemaModel;
   problems: FieldProblem[];
+  engine: Map<string, SchemaProblem[]>;
   onChange: (model: SchemaModel) => void;
 }
 
-function FieldList({ fields, prefix, model, problems, onChange }: ListProps) {
+function FieldList({ fields, prefix, model, problems, engine, onChange }: ListProps) {
   return (
     <ol className="field-list">
       {fields.map((field, index) => (
         <li key={field.id}>
-          <FieldRow field={field} path={prefix === "" ? field.name : `${prefix}.${field.name}`} first={index === 0} last={index === fields.length - 1} model={model} problems={problems} onChange={onChange} />
+          <FieldRow field={field} path={prefix === "" ? field.name : `${prefix}.${field.name}`} first={index === 0} last={index === fields.length - 1} model={model} problems={problems} engine={engine} onChange={onChange} />
         </li>
       ))}
     </ol>
@@ -52,10 +56,11 @@ interface RowProps {
   last: boolean;
   model: SchemaModel;
   problems: FieldProblem[];
+  engine: Map<string, SchemaProblem[]>;
   onChange: (model: SchemaModel) => void;
 }
 
-function FieldRow({ field, path, first, last, model, problems, onChange }: RowProps) {
+function FieldRow({ field, path, first, last, model, problems, engine, onChange }: RowProps) {
   const set = (patch: Partial<Field>) => onChange(updateField(model, field.id, patch));
   const mine = problems.filter((p) => p.fieldId === field.id);
   const container = field.type === "object" || (field.type === "array" && field.itemType === "object");
@@ -114,9 +119,14 @@ function FieldRow({ field, path, first, last, model, problems, onChange }: RowPr
       {mine.map((p) => (
         <p key={p.message} className="error small" role="alert">{p.message}</p>
       ))}
+      {(engine.get(path) ?? []).map((p) => (
+        <p key={p.message} className={`${p.severity} small`} data-severity={p.severity} data-testid="field-engine-problem">
+          {p.message}
+        </p>
+      ))}
       {container && (
         <div className="field-children">
-          <FieldList fields={field.children} prefix={field.type === "array" ? `${path}[]` : path} model={model} problems={problems} onChange={onChange} />
+          <FieldList fields={field.children} prefix={field.type === "array" ? `${path}[]` : path} model={model} problems={problems} engine={engine} onChange={onChange} />
           <button type="button" className="small-button" onClick={() => onChange(addField(model, field.id).model)}>
             Add field to {label}
           </button>

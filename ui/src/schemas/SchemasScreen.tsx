@@ -1,8 +1,8 @@
-import { Suspense, lazy, useCallback, useEffect, useState } from "react";
+import { Suspense, lazy, useCallback, useEffect, useMemo, useState } from "react";
 import { useBackend } from "../backend/context";
-import type { SchemaSummary } from "../backend/types";
+import type { SchemaProblem, SchemaSummary } from "../backend/types";
 import { describeError } from "../format";
-import { modelProblems } from "../schema/edit";
+import { fieldPathOfPointer, modelProblems } from "../schema/edit";
 import { isDirty, loadedDoc, nameProblem, newDoc, savedDoc, withModel, withText, type SchemaDoc } from "./doc";
 import { FieldEditor } from "./FieldEditor";
 import { FormPreview } from "./FormPreview";
@@ -39,6 +39,14 @@ export function SchemasScreen({ active, onLibraryChanged }: Props) {
   const engine = useEngineCheck(doc.text, doc.textProblem !== null);
   const fieldProblems = doc.textProblem === null ? modelProblems(doc.model) : [];
   const badName = nameProblem(doc.name);
+  const engineByField = useMemo(() => {
+    const map = new Map<string, SchemaProblem[]>();
+    for (const p of engine.state === "done" ? engine.problems : []) {
+      const field = fieldPathOfPointer(p.path);
+      if (field !== null) map.set(field, [...(map.get(field) ?? []), p]);
+    }
+    return map;
+  }, [engine]);
   const engineErrors = engine.state === "done" ? engine.problems.filter((p) => p.severity === "error") : [];
   const canSave = badName === null && doc.textProblem === null && fieldProblems.length === 0 && engine.state === "done" && engineErrors.length === 0;
 
@@ -119,7 +127,7 @@ export function SchemasScreen({ active, onLibraryChanged }: Props) {
               </div>
               <div role="tabpanel" id="panel-fields" aria-labelledby="tab-fields" hidden={tab !== "fields"}>
                 {doc.textProblem !== null && <p className="note small">The fields show the last valid JSON. Fix the text to edit them here.</p>}
-                <FieldEditor model={doc.model} problems={fieldProblems} disabled={doc.textProblem !== null} onChange={(m) => setDoc((d) => withModel(d, m))} />
+                <FieldEditor model={doc.model} problems={fieldProblems} engine={engineByField} disabled={doc.textProblem !== null} onChange={(m) => setDoc((d) => withModel(d, m))} />
               </div>
               <div role="tabpanel" id="panel-preview" aria-labelledby="tab-preview" hidden={tab !== "preview"}>
                 <FormPreview model={doc.model} />
