@@ -203,6 +203,20 @@ describe("the window's permissions", () => {
     assert.equal(await invoke("plugin:event|listen", { event: "tauri://drag-drop", target, handler }), "allowed");
   });
 
+  test("runs no inline script and reaches no server itself (the CSP)", async () => {
+    const outcome = await browser.executeAsync((server, done) => {
+      const script = document.createElement("script");
+      script.textContent = "window.__inlineRan = true;";
+      document.body.appendChild(script);
+      // An opaque no-cors request would succeed without a connect-src rule.
+      fetch(`${server}/v1/models`, { mode: "no-cors" }).then(
+        () => done({ inline: window.__inlineRan === true, fetch: "reached" }),
+        () => done({ inline: window.__inlineRan === true, fetch: "blocked" }),
+      );
+    }, SERVER);
+    assert.deepEqual(outcome, { inline: false, fetch: "blocked" });
+  });
+
   test("may not do what it does not need", async () => {
     for (const [command, args] of [
       ["plugin:event|emit", { event: "tauri://drag-drop", payload: { paths: ["/etc/passwd"] } }],
