@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use ts_rs::{Config, TS};
 
-use crate::commands::{app, dialogs, documents, extract, schemas, settings};
+use crate::commands::{app, dialogs, documents, extract, job_table, schemas, settings};
 use crate::{AskArgs, AskEvent, IpcError, LocalServerStatus};
 
 fn out_dir() -> PathBuf {
@@ -52,12 +52,12 @@ fn bindings_are_written_for_every_ipc_type() {
         schemas::ProblemSeverity,
         schemas::SavedSchema,
         extract::ExtractRequest,
-        extract::JobState,
-        extract::RowStatus,
-        extract::JobRow,
-        extract::Column,
-        extract::JobTotals,
-        extract::JobView,
+        job_table::JobState,
+        job_table::RowStatus,
+        job_table::JobRow,
+        job_table::Column,
+        job_table::JobTotals,
+        job_table::JobView,
         extract::ExtractEvent,
         extract::ExportFormat,
         extract::ExportReport,

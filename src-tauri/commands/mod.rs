@@ -5,6 +5,7 @@ pub mod app;
 pub mod dialogs;
 pub mod documents;
 pub mod extract;
+pub mod job_table;
 pub mod schemas;
 pub mod settings;
 

@@ -14,9 +14,8 @@ use sift_core::{ModelSelection, ProviderChoice, ProviderSettings};
 use sift_scripted_server::{Reply, Script, ScriptedServer};
 use tauri::ipc::{Channel, InvokeResponseBody};
 
-use super::extract::{
-    self, ExportFormat, ExtractEvent, JobState, RowStatus, export_to, job_view, revise, with_field,
-};
+use super::extract::{self, ExportFormat, ExtractEvent, export_to};
+use super::job_table::{JobState, RowStatus, job_view, revise, with_field};
 use super::schemas::{self, ProblemSeverity};
 use super::settings::{KeySource, ProviderConfig, ProviderKind, Settings, key_status};
 use crate::local_model::LocalModel;
