@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { modelText, parseFiles, parseModel, parseSchemaDraft, schemaText } from "./fields";
+
+describe("side panel fields", () => {
+  it("shows and reads the model as a name, a fallback list or JSON", () => {
+    expect([modelText(null), modelText("m"), modelText(["a", "b"]), modelText([{ provider: "openai", name: "x" }])]).toEqual(["", "m", "a, b", '[{"provider":"openai","name":"x"}]']);
+    expect(parseModel("  m ", null)).toBe("m");
+    expect(parseModel("a, b,", null)).toEqual(["a", "b"]);
+    expect(parseModel("", "m")).toBeUndefined();
+    expect(parseModel('[{"name":"x"}]', null)).toEqual([{ name: "x" }]);
+    expect(parseModel('[{"name":', ["old"])).toEqual(["old"]);
+  });
+
+  it("reads files one per line", () => {
+    expect([parseFiles(""), parseFiles(" a.pdf \n\n"), parseFiles("a\nb/*.png")]).toEqual([undefined, "a.pdf", ["a", "b/*.png"]]);
+  });
+
+  it("keeps a schema draft that does not parse, and lets an outside edit win over a stale one", () => {
+    const current = { type: "object", properties: { a: { type: "string" } } };
+    expect(parseSchemaDraft(null, current)).toEqual({ text: schemaText(current), value: current, error: null });
+    expect(parseSchemaDraft('{"type": ', current)).toEqual({ text: '{"type": ', value: undefined, error: "Not valid JSON" });
+    expect(parseSchemaDraft("[1]", current).error).toBe("The schema must be a JSON object");
+    const typed = '{"type":"object","properties":{"a":{"type":"string"}}}';
+    expect(parseSchemaDraft(typed, current)).toEqual({ text: typed, value: current, error: null });
+    // The YAML changed the schema since: the draft is stale.
+    expect(parseSchemaDraft(typed, { type: "object" })).toEqual({ text: schemaText({ type: "object" }), value: { type: "object" }, error: null });
+    expect(parseSchemaDraft("", null)).toEqual({ text: "", value: undefined, error: null });
+  });
+});
