@@ -125,6 +125,34 @@ describe("Extract", () => {
     assert.deepEqual((await ipcCalls(page, "cancel_extraction")).map((c) => c.args), [{ jobId: "job-1" }]);
     assert.match(await page.getByTestId("progress").innerText(), /1 of 3 finished · 1 done · 0 failed · 800 tokens in, 40 out · cancelled$/);
     await page.getByRole("button", { name: "Run on 3 files" }).waitFor();
+
+    // Retry calls only the two documents that never ran; the first keeps its values.
+    await page.getByRole("button", { name: "Retry 2 not done" }).click();
+    await eventually(() => rowStatuses(page), ["completed", "completed", "completed"]);
+    const [resume] = await ipcCalls(page, "resume_extraction");
+    assert.deepEqual({ ...resume.args, events: typeof resume.args.events }, { jobId: "job-1", providerId: "local", model: null, events: "string" });
+    assert.equal((await ipcCalls(page, "start_extraction")).length, 1);
+    assert.equal(
+      await page.getByTestId("progress").innerText(),
+      "3 of 3 finished · 3 done · 0 failed · 2430 tokens in, 123 out",
+    );
+    assert.equal(await page.getByTestId("resume").count(), 0);
+  });
+
+  it("retries a failed document, which then succeeds", async () => {
+    const page = await app.open({
+      pickFiles: ["/d/broken.pdf"],
+      failures: { "broken.pdf": { error: "the server timed out (network)", code: "network", times: 1 } },
+      answers: { "broken.pdf": { invoice_number: "B-9", total: 7 } },
+    });
+    await eventually(() => page.getByTestId("run-schema").inputValue(), "invoice");
+    await page.getByTestId("add-files").click();
+    await page.getByRole("button", { name: "Run on 1 file" }).click();
+    await eventually(() => rowStatuses(page), ["failed"]);
+    assert.equal(await page.getByTestId("result-row").locator(".status").getAttribute("title"), "the server timed out (network)");
+    await page.getByRole("button", { name: "Retry 1 not done" }).click();
+    await eventually(() => rowStatuses(page), ["completed"]);
+    assert.deepEqual(await rowCells(page, 0), ["broken.pdf", "Done", "B-9", "", "7", "", "", "800 / 40"]);
   });
 
   it("does not run before a file and a schema are picked, and keeps a cancelled dialog harmless", async () => {

@@ -153,6 +153,7 @@ function installSiftMock(scenario) {
   // ---------------------------------------------------------------- jobs
   const jobs = new Map();
   let jobCounter = 0;
+  const failedSoFar = new Map(); // file name -> failures so far (scenario failures may fail only `times` times)
 
   function columnsOf(schema) {
     const out = [];
@@ -232,18 +233,21 @@ function installSiftMock(scenario) {
       steps.push(() => send(channelId, job, { kind: "status", jobId: job.id, message: "Starting the local model…" }));
     }
     let holdAt = null;
-    for (const row of job.rows) {
+    // A run (or a resumed run) calls only the documents not yet completed.
+    for (const row of job.rows.filter((r) => r.status !== "completed")) {
       steps.push(() => send(channelId, job, { kind: "started", jobId: job.id, position: row.position }));
       if (holdAt === null) holdAt = steps.length;
       steps.push(() => {
         const name = baseName(row.path);
         const failure = failures[name];
-        row.callId = `call-${job.id}-${row.position}`;
-        if (failure) {
+        const failsNow = failure !== undefined && (failure.times ?? Infinity) > (failedSoFar.get(name) ?? 0);
+        if (failsNow) failedSoFar.set(name, (failedSoFar.get(name) ?? 0) + 1);
+        row.callId = `call-${job.id}-${row.position}${job.runs > 1 ? `-r${job.runs}` : ""}`;
+        if (failsNow) {
           Object.assign(row, { status: "failed", error: failure.error, errorCode: failure.code, inputTokens: 310, outputTokens: 0 });
         } else {
           const values = pick(answers[name] ?? { invoice_number: `X-${row.position}` }, job.schema);
-          Object.assign(row, { status: "completed", modelValues: values, inputTokens: 800 + 10 * row.position, outputTokens: 40 + row.position });
+          Object.assign(row, { status: "completed", error: null, errorCode: null, modelValues: values, inputTokens: 800 + 10 * row.position, outputTokens: 40 + row.position });
         }
         send(channelId, job, { kind: "row", jobId: job.id, row: rowView(row) });
       });
@@ -354,12 +358,22 @@ function installSiftMock(scenario) {
         nextIndex: 0,
         cancelled: false,
         hold: Boolean(scenario.holdJobs),
+        runs: 1,
         rows: request.files.map((path, position) => ({ position, path, status: "pending", modelValues: null, revised: null, error: null, errorCode: null, inputTokens: 0, outputTokens: 0, callId: null })),
       };
       jobs.set(job.id, job);
       const id = channelId(events);
       if (id === null) throw ipcError("other", "start_extraction needs a channel");
       runJob(job, id);
+      return jobView(job);
+    },
+    resume_extraction: ({ jobId, providerId, model, events }) => {
+      const job = jobs.get(jobId);
+      if (!job) throw ipcError("not_found", `no extraction job ${jobId}`);
+      if (job.status === "running") throw ipcError("usage", `job ${jobId} is running`);
+      Object.assign(job, { status: "running", cancelled: false, hold: false, nextIndex: 0, finishedAt: null, providerId: providerId ?? null, runs: job.runs + 1 });
+      if (model) job.models = [model];
+      runJob(job, channelId(events));
       return jobView(job);
     },
     cancel_extraction: ({ jobId }) => {

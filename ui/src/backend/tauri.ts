@@ -3,6 +3,7 @@
 // screens' own.
 import * as ipc from "../ipc";
 import { createdEvent, mapExtractEvent, resultFromRow } from "../extract/fromIpc";
+import type { JobEvent } from "../extract/table";
 import type { JsonValue } from "../schema/model";
 import type { AppSettings, Backend, ExportFormat, ProviderEntry, SchemaProblem } from "./types";
 
@@ -34,6 +35,36 @@ function parseText(text: string): JsonValue {
   return JSON.parse(text) as JsonValue;
 }
 
+/**
+ * Starts a run and follows its channel until `finished` (resolves) or
+ * `error` (rejects). Events that arrive before the start resolves wait, so the
+ * table exists before its rows change.
+ */
+function follow(
+  start: (events: (event: ipc.ExtractEvent) => void) => Promise<ipc.JobView>,
+  first: (job: ipc.JobView) => JobEvent,
+  onEvent: (event: JobEvent) => void,
+): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let ready = false;
+    const early: ipc.ExtractEvent[] = [];
+    const deliver = (event: ipc.ExtractEvent) => {
+      const mapped = mapExtractEvent(event);
+      if (mapped.kind === "event") {
+        onEvent(mapped.event);
+        if (mapped.event.kind === "finished") resolve();
+      } else if (mapped.kind === "error") {
+        reject({ code: mapped.code, message: mapped.message });
+      }
+    };
+    start((event) => (ready ? deliver(event) : early.push(event))).then((job) => {
+      onEvent(first(job));
+      ready = true;
+      early.splice(0).forEach(deliver);
+    }, reject);
+  });
+}
+
 export const tauriBackend: Backend = {
   async appVersion() {
     if (!ipc.isDesktopApp()) return null;
@@ -51,37 +82,29 @@ export const tauriBackend: Backend = {
     return path ?? null;
   },
 
-  async runExtraction(request, onEvent) {
-    let settle: { resolve: () => void; reject: (e: unknown) => void } | null = null;
-    const done = new Promise<void>((resolve, reject) => {
-      settle = { resolve, reject };
-    });
-    // Events may arrive before startExtraction resolves: hold them until the table exists.
-    let created = false;
-    const early: ipc.ExtractEvent[] = [];
-    const deliver = (event: ipc.ExtractEvent) => {
-      const mapped = mapExtractEvent(event);
-      if (mapped.kind === "event") {
-        onEvent(mapped.event);
-        if (mapped.event.kind === "finished") settle?.resolve();
-      } else if (mapped.kind === "error") {
-        settle?.reject({ code: mapped.code, message: mapped.message });
-      }
-    };
-    const job = await ipc.startExtraction(
-      {
-        files: request.files,
-        schemaName: request.schemaName,
-        schemaVersion: request.schemaVersion ?? undefined,
-        providerId: request.providerId,
-        model: request.model,
-      },
-      (event) => (created ? deliver(event) : early.push(event)),
+  runExtraction(request, onEvent) {
+    return follow(
+      (events) =>
+        ipc.startExtraction(
+          {
+            files: request.files,
+            schemaName: request.schemaName,
+            schemaVersion: request.schemaVersion ?? undefined,
+            providerId: request.providerId,
+            model: request.model,
+          },
+          events,
+        ),
+      createdEvent,
+      onEvent,
     );
-    onEvent(createdEvent(job));
-    created = true;
-    early.splice(0).forEach(deliver);
-    return done;
+  },
+  resumeExtraction(jobId, providerId, model, onEvent) {
+    return follow(
+      (events) => ipc.resumeExtraction(jobId, events, providerId, model),
+      (job) => ({ kind: "resumed", jobId: job.jobId }),
+      onEvent,
+    );
   },
   async cancelExtraction(jobId) {
     await ipc.cancelExtraction(jobId);

@@ -112,6 +112,8 @@ export interface Backend {
   pickSchemaFile(): Promise<string | null>;
 
   runExtraction(request: RunRequest, onEvent: (event: JobEvent) => void): Promise<void>;
+  /** Runs a job's documents not yet completed again; events as for a run (it starts with `resumed`). */
+  resumeExtraction(jobId: string, providerId: string | null, model: string | null, onEvent: (event: JobEvent) => void): Promise<void>;
   cancelExtraction(jobId: string): Promise<void>;
   jobResults(jobId: string): Promise<ResultRow[]>;
   /** Corrects one field (`path` from the top); resolves to the row as it now is. */

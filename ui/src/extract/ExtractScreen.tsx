@@ -7,7 +7,7 @@ import { DetailPane } from "./DetailPane";
 import { FileList } from "./FileList";
 import { ResultsTable } from "./ResultsTable";
 import { SetupBar, type Setup } from "./SetupBar";
-import { schemaColumns, totals } from "./table";
+import { notCompleted, schemaColumns, totals } from "./table";
 import { useFileDrop } from "./useFileDrop";
 import { useJob } from "./useJob";
 
@@ -29,7 +29,7 @@ export function ExtractScreen({ active, libraryRevision, onEditSchemas }: Props)
   const [schema, setSchema] = useState<{ name: string; version: number; value: JsonValue } | null>(null);
   const [selected, setSelected] = useState<number | null>(null);
   const [status, setStatus] = useState("");
-  const { table, run, cancel, revise } = useJob();
+  const { table, run, resume, cancel, revise } = useJob();
   const running = table.phase === "running";
 
   const addFiles = (paths: string[]) => setFiles((current) => [...current, ...paths.filter((p) => !current.includes(p))]);
@@ -107,6 +107,12 @@ export function ExtractScreen({ active, libraryRevision, onEditSchemas }: Props)
     setStatus(error === null ? "" : `The run stopped: ${error}`);
   }
 
+  async function retry() {
+    setStatus("Running…");
+    const error = await resume(setup.providerId === "" ? null : setup.providerId, setup.model.trim() === "" ? null : setup.model.trim());
+    setStatus(error === null ? "" : `The run stopped: ${error}`);
+  }
+
   async function exportAs(format: ExportFormat) {
     if (table.jobId === null) return;
     try {
@@ -145,9 +151,16 @@ export function ExtractScreen({ active, libraryRevision, onEditSchemas }: Props)
           {running ? (
             <button type="button" className="danger" onClick={() => cancel().catch((e: unknown) => setStatus(describeError(e)))} data-testid="cancel">Cancel</button>
           ) : (
-            <button type="button" className="primary" onClick={start} disabled={schema === null || files.length === 0} data-testid="run">
+            <>
+              {table.jobId !== null && notCompleted(table) > 0 && (
+                <button type="button" onClick={retry} data-testid="resume" title="Call again the documents that failed or never ran, keeping the others">
+                  Retry {notCompleted(table)} not done
+                </button>
+              )}
+              <button type="button" className="primary" onClick={start} disabled={schema === null || files.length === 0} data-testid="run">
               Run{files.length > 0 ? ` on ${files.length} file${files.length === 1 ? "" : "s"}` : ""}
-            </button>
+              </button>
+            </>
           )}
         </div>
       </div>

@@ -9,6 +9,7 @@ import {
   changedColumns,
   idleTable,
   isChanged,
+  notCompleted,
   parseInput,
   schemaColumns,
   setValueAt,
@@ -116,6 +117,24 @@ describe("rows from job events", () => {
     expect(run(created, { kind: "finished", cancelled: false }).phase).toBe("finished");
   });
 
+  it("runs again only what is not completed when resumed", () => {
+    let state = run(
+      created,
+      { kind: "progress", position: 0, path: paths[0]!, status: "completed", inputTokens: 5, outputTokens: 6, error: null, values: { total: 1 } },
+      { kind: "progress", position: 1, path: paths[1]!, status: "failed", inputTokens: 3, outputTokens: 0, error: "refused" },
+      { kind: "finished", cancelled: true },
+    );
+    expect(notCompleted(state)).toBe(2);
+    state = applyJobEvent(state, { kind: "resumed", jobId: "job-1" });
+    expect(state.phase).toBe("running");
+    expect(state.rows.map((r) => [r.status, r.error])).toEqual([
+      ["completed", null],
+      ["queued", null],
+      ["queued", null],
+    ]);
+    expect(notCompleted(state)).toBe(2);
+  });
+
   it("adds a row for a position it did not know, in order", () => {
     const state = run({ kind: "created", jobId: "j", paths: ["x"] }, { kind: "progress", position: 3, path: "/d/z.txt", status: "started", inputTokens: 0, outputTokens: 0, error: null });
     expect(state.rows.map((r) => [r.position, r.name, r.status])).toEqual([
@@ -179,6 +198,14 @@ describe("stored results and revisions", () => {
     const state = run(created, { kind: "status", message: "Starting the local model…" });
     expect(state.message).toBe("Starting the local model…");
     expect(applyJobEvent(state, { kind: "finished", cancelled: false }).message).toBeNull();
+  });
+
+  it("show strings exactly as the model gave them, other values as JSON", () => {
+    const state = applyResults(run(created), "job-1", [
+      { position: 0, path: "/a", status: "completed", values: { invoice_number: " INV 7 ", total: 0, paid: true, line_items: [], meta: { k: null } }, revised: null, error: null, inputTokens: 1, outputTokens: 1, callId: null },
+    ]);
+    const columns = schemaColumns(schema);
+    expect(columns.map((c) => cellText(state.rows[0]!, c))).toEqual([" INV 7 ", "0", "", "", "", "[]", '{"k":null}', "true"]);
   });
 
   it("sets nested values without touching the rest", () => {

@@ -58,7 +58,9 @@ export type JobEvent =
       callId?: string | null;
     }
   | { kind: "finished"; cancelled: boolean }
-  | { kind: "status"; message: string };
+  | { kind: "status"; message: string }
+  /** The job runs again for its documents not yet completed. */
+  | { kind: "resumed"; jobId: string };
 
 /** One document's stored result (after a run, or for an older job). */
 export interface ResultRow {
@@ -142,6 +144,13 @@ export function applyJobEvent(state: TableState, event: JobEvent): TableState {
       return { jobId: event.jobId, phase: "running", rows: event.paths.map((p, i) => queuedRow(i, p)), message: null };
     case "status":
       return { ...state, message: event.message };
+    case "resumed":
+      return {
+        jobId: event.jobId,
+        phase: "running",
+        message: null,
+        rows: state.rows.map((r) => (r.status === "completed" ? r : { ...r, status: "queued", error: null })),
+      };
     case "progress": {
       const known = state.rows.some((r) => r.position === event.position);
       const base = known ? state : { ...state, rows: [...state.rows, queuedRow(event.position, event.path)].sort((a, b) => a.position - b.position) };
@@ -310,6 +319,11 @@ export function setValueAt(values: JsonObject | null, path: readonly string[], v
   const inner = base[head];
   base[head] = setValueAt(isObject(inner) ? inner : null, rest, value);
   return base;
+}
+
+/** Documents a resumed run would call: those not completed. */
+export function notCompleted(state: TableState): number {
+  return state.rows.filter((r) => r.status !== "completed").length;
 }
 
 export interface Totals {

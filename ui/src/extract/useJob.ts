@@ -70,6 +70,26 @@ export function useJob() {
     [backend, refresh, scheduleRefresh],
   );
 
+  const resume = useCallback(
+    async (providerId: string | null, model: string | null): Promise<string | null> => {
+      const id = jobId.current;
+      if (id === null) return null;
+      try {
+        await backend.resumeExtraction(id, providerId, model, (event) => {
+          dispatch({ type: "event", event });
+          if (event.kind === "progress" && event.status !== "started" && event.values === undefined) scheduleRefresh();
+        });
+        await refresh();
+        return null;
+      } catch (error) {
+        dispatch({ type: "event", event: { kind: "finished", cancelled: false } });
+        await refresh().catch(() => undefined);
+        return describeError(error);
+      }
+    },
+    [backend, refresh, scheduleRefresh],
+  );
+
   const cancel = useCallback(async () => {
     if (jobId.current !== null) await backend.cancelExtraction(jobId.current);
   }, [backend]);
@@ -83,5 +103,5 @@ export function useJob() {
     [backend],
   );
 
-  return { table, run, cancel, revise };
+  return { table, run, resume, cancel, revise };
 }
