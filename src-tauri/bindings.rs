@@ -11,7 +11,9 @@ use std::path::PathBuf;
 
 use ts_rs::{Config, TS};
 
-use crate::commands::{app, dialogs, documents, extract, job_table, schemas, settings};
+use crate::commands::{
+    app, dialogs, documents, extract, job_table, schemas, settings, workflows,
+};
 use crate::{AskArgs, AskEvent, IpcError, LocalServerStatus};
 
 fn out_dir() -> PathBuf {
@@ -66,6 +68,15 @@ fn bindings_are_written_for_every_ipc_type() {
         dialogs::FileFilter,
         dialogs::OpenDialogOptions,
         dialogs::SaveDialogOptions,
+        workflows::WorkflowFile,
+        workflows::WorkflowText,
+        workflows::WorkflowFileEvent,
+        workflows::ParamValue,
+        workflows::WorkflowRunRequest,
+        workflows::StepView,
+        workflows::WorkflowRunEvent,
+        workflows::WorkflowRunView,
+        workflows::WorkflowRunSummary,
     );
     assert!(dir.join("JobView.ts").is_file());
 }

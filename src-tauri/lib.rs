@@ -30,6 +30,7 @@ pub fn run() -> tauri::Result<()> {
         .plugin(tauri_plugin_dialog::init())
         .manage(AppState::new(launch))
         .manage(local.clone())
+        .manage(commands::workflows::WorkflowState::default())
         .setup(move |app| {
             // The default provider is the local server: start it now, so
             // that it is warm by the first extraction.
@@ -65,12 +66,22 @@ pub fn run() -> tauri::Result<()> {
             commands::documents::call_transcript,
             commands::dialogs::pick_files,
             commands::dialogs::pick_save_path,
+            commands::workflows::list_workflows,
+            commands::workflows::read_workflow,
+            commands::workflows::save_workflow,
+            commands::workflows::check_workflow,
+            commands::workflows::watch_workflows,
+            commands::workflows::run_workflow,
+            commands::workflows::cancel_workflow_run,
+            commands::workflows::workflow_runs,
+            commands::workflows::workflow_run,
             ask::ask,
         ])
         .build(tauri::generate_context!())?;
     app.run(|app, event| {
         if let RunEvent::Exit = event {
             app.state::<AppState>().cancel_all_jobs();
+            app.state::<commands::workflows::WorkflowState>().cancel_all();
             // Stop the local model server before the process goes; its
             // stdin watchdog would end it anyway, but not wait for it.
             tauri::async_runtime::block_on(app.state::<LocalModel>().stop());

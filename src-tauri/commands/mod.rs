@@ -8,6 +8,9 @@ pub mod extract;
 pub mod job_table;
 pub mod schemas;
 pub mod settings;
+pub mod workflows;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod workflows_tests;
