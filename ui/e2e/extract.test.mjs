@@ -155,6 +155,34 @@ describe("Extract", () => {
     assert.deepEqual(await rowCells(page, 0), ["broken.pdf", "Done", "B-9", "", "7", "", "", "800 / 40"]);
   });
 
+  it("reviews the documents from the keyboard", async () => {
+    const page = await app.open();
+    await eventually(() => page.getByTestId("run-schema").inputValue(), "invoice");
+    await page.getByTestId("add-files").click();
+    await page.getByRole("button", { name: "Run on 2 files" }).click();
+    await eventually(() => rowStatuses(page), ["completed", "completed"]);
+    const rows = page.getByTestId("result-row");
+    assert.deepEqual(await rows.evaluateAll((rs) => rs.map((r) => r.tabIndex)), [0, -1]);
+    await rows.first().focus();
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { name: "invoice-001.pdf" }).waitFor();
+    await page.keyboard.press("ArrowDown");
+    await page.getByRole("heading", { name: "invoice-002.png" }).waitFor();
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.position), "1");
+    assert.deepEqual(await rows.evaluateAll((rs) => rs.map((r) => [r.tabIndex, r.getAttribute("aria-selected")])), [
+      [-1, "false"],
+      [0, "true"],
+    ]);
+    await page.keyboard.press("Escape");
+    await eventually(() => page.getByTestId("detail-pane").count(), 0);
+    // From inside the pane, Escape closes it and gives the focus back to the row.
+    await page.keyboard.press("Enter");
+    await page.getByTestId("detail-pane").getByRole("button", { name: "Close the document" }).focus();
+    await page.keyboard.press("Escape");
+    await eventually(() => page.getByTestId("detail-pane").count(), 0);
+    await eventually(() => page.evaluate(() => document.activeElement?.dataset.position), "1");
+  });
+
   it("does not run before a file and a schema are picked, and keeps a cancelled dialog harmless", async () => {
     const page = await app.open({ pickFiles: [] });
     await eventually(() => page.getByLabel("Schema", { exact: true }).inputValue(), "invoice");

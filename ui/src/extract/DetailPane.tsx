@@ -17,7 +17,14 @@ interface Props {
 /** One document: its preview beside its values, which can be corrected. */
 export function DetailPane({ row, columns, onRevise, onClose }: Props) {
   return (
-    <section className="detail card" aria-labelledby="detail-title" data-testid="detail-pane">
+    <section
+      className="detail card"
+      aria-labelledby="detail-title"
+      data-testid="detail-pane"
+      onKeyDown={(e) => {
+        if (e.key === "Escape" && !(e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement)) onClose();
+      }}
+    >
       <header className="row spread">
         <h2 id="detail-title" title={row.path}>{row.name}</h2>
         <button type="button" className="icon" aria-label="Close the document" onClick={onClose}>✕</button>

@@ -176,9 +176,13 @@ export function ExtractScreen({ active, libraryRevision, onEditSchemas }: Props)
       <p role="status" className="muted small" data-testid="extract-status">{table.message ?? status}</p>
       {table.rows.length > 0 && (
         <div className={row !== null ? "results-split" : undefined}>
-          <ResultsTable columns={columns} rows={table.rows} selected={selected} onSelect={setSelected} />
+          <ResultsTable columns={columns} rows={table.rows} selected={selected} onSelect={setSelected} onClear={() => setSelected(null)} />
           {row !== null && (
-            <DetailPane row={row} columns={columns} onRevise={(path, value) => revise(row.position, path, value)} onClose={() => setSelected(null)} />
+            <DetailPane row={row} columns={columns} onRevise={(path, value) => revise(row.position, path, value)} onClose={() => {
+                const position = row.position;
+                setSelected(null);
+                requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-testid="result-row"][data-position="${position}"]`)?.focus());
+              }} />
           )}
         </div>
       )}

@@ -6,6 +6,8 @@ interface Props {
   rows: DocRow[];
   selected: number | null;
   onSelect: (position: number) => void;
+  /** Escape: close the selected document. */
+  onClear: () => void;
 }
 
 const STATUS_LABEL: Record<DocRow["status"], string> = {
@@ -16,18 +18,27 @@ const STATUS_LABEL: Record<DocRow["status"], string> = {
   cancelled: "Cancelled",
 };
 
-/** Documents × fields. A row is selected with a click, or Enter/Space; arrow keys move between rows. */
-export function ResultsTable({ columns, rows, selected, onSelect }: Props) {
+/**
+ * Documents × fields. A row is selected with a click or Enter/Space; the
+ * arrow keys move the selection (and the detail pane) to the next or previous
+ * document. One row is in the tab order: the selected one, else the first.
+ */
+export function ResultsTable({ columns, rows, selected, onSelect, onClear }: Props) {
   function onKey(e: KeyboardEvent<HTMLTableRowElement>, index: number) {
     const row = rows[index];
     if (row === undefined) return;
-    if (e.key === "Enter" || e.key === " ") {
+    if (e.key === "Escape") {
+      onClear();
+    } else if (e.key === "Enter" || e.key === " ") {
       e.preventDefault();
       onSelect(row.position);
     } else if (e.key === "ArrowDown" || e.key === "ArrowUp") {
       e.preventDefault();
+      const target = rows[index + (e.key === "ArrowDown" ? 1 : -1)];
       const next = e.currentTarget.parentElement?.children[index + (e.key === "ArrowDown" ? 1 : -1)];
-      if (next instanceof HTMLElement) next.focus();
+      if (target === undefined || !(next instanceof HTMLElement)) return;
+      onSelect(target.position);
+      next.focus();
     }
   }
 
@@ -46,8 +57,9 @@ export function ResultsTable({ columns, rows, selected, onSelect }: Props) {
           {rows.map((row, index) => (
             <tr
               key={row.position}
-              tabIndex={0}
+              tabIndex={selected === row.position || (selected === null && index === 0) ? 0 : -1}
               aria-selected={selected === row.position}
+              data-position={row.position}
               data-testid="result-row"
               data-status={row.status}
               onClick={() => onSelect(row.position)}
