@@ -11,9 +11,7 @@ use std::path::PathBuf;
 
 use ts_rs::{Config, TS};
 
-use crate::commands::{
-    app, dialogs, documents, extract, job_table, schemas, settings, workflows,
-};
+use crate::commands::{app, dialogs, documents, extract, job_table, schemas, settings, workflows};
 use crate::{AskArgs, AskEvent, IpcError, LocalServerStatus};
 
 fn out_dir() -> PathBuf {
@@ -60,6 +58,7 @@ fn bindings_are_written_for_every_ipc_type() {
         job_table::Column,
         job_table::JobTotals,
         job_table::JobView,
+        job_table::JobSummary,
         extract::ExtractEvent,
         extract::ExportFormat,
         extract::ExportReport,

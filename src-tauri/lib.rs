@@ -59,6 +59,7 @@ pub fn run() -> tauri::Result<()> {
             commands::extract::start_extraction,
             commands::extract::resume_extraction,
             commands::extract::cancel_extraction,
+            commands::extract::list_jobs,
             commands::extract::job_results,
             commands::extract::revise_value,
             commands::extract::export_results,
@@ -81,7 +82,8 @@ pub fn run() -> tauri::Result<()> {
     app.run(|app, event| {
         if let RunEvent::Exit = event {
             app.state::<AppState>().cancel_all_jobs();
-            app.state::<commands::workflows::WorkflowState>().cancel_all();
+            app.state::<commands::workflows::WorkflowState>()
+                .cancel_all();
             // Stop the local model server before the process goes; its
             // stdin watchdog would end it anyway, but not wait for it.
             tauri::async_runtime::block_on(app.state::<LocalModel>().stop());

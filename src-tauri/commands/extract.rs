@@ -18,7 +18,9 @@ use tauri::ipc::Channel;
 use tauri::{AppHandle, Manager, Runtime, State};
 use ts_rs::TS;
 
-use super::job_table::{JobRow, JobState, JobTotals, JobView, job_of, job_view, revise, row};
+use super::job_table::{
+    JobRow, JobState, JobSummary, JobTotals, JobView, job_of, job_view, recent_jobs, revise, row,
+};
 use crate::error::{IpcError, IpcResult};
 use crate::local_model::LocalModel;
 use crate::state::AppState;
@@ -254,6 +256,13 @@ pub async fn resume_extraction<R: Runtime>(
 #[tauri::command]
 pub fn cancel_extraction(job_id: String, state: State<'_, AppState>) -> bool {
     state.cancel_job(&job_id)
+}
+
+/// The most recent jobs (newest first; `limit` null: 50), to reopen one
+/// with `job_results`.
+#[tauri::command]
+pub fn list_jobs(limit: Option<u32>, state: State<'_, AppState>) -> IpcResult<Vec<JobSummary>> {
+    recent_jobs(&state.store()?, limit.unwrap_or(50))
 }
 
 #[tauri::command]

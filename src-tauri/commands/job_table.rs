@@ -284,3 +284,43 @@ pub(crate) fn revise(
     record_revision(store, job_id, position, &values)?;
     row(store, job_id, position)
 }
+
+/// A job in the list of recent ones, to reopen its table.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct JobSummary {
+    pub job_id: String,
+    pub schema_name: String,
+    #[ts(type = "number")]
+    pub schema_version: i64,
+    pub models: Vec<String>,
+    pub status: JobState,
+    pub documents: u32,
+    pub totals: JobTotals,
+    #[ts(type = "number")]
+    pub created_at: i64,
+    #[ts(type = "number | null")]
+    pub finished_at: Option<i64>,
+}
+
+/// The newest jobs first, at most `limit`.
+pub(crate) fn recent_jobs(store: &Store, limit: u32) -> IpcResult<Vec<JobSummary>> {
+    store
+        .list_extraction_jobs(limit)?
+        .into_iter()
+        .map(|job| {
+            let view = job_view(store, &job.id)?;
+            Ok(JobSummary {
+                documents: u32::try_from(view.rows.len()).unwrap_or(u32::MAX),
+                job_id: view.job_id,
+                schema_name: view.schema_name,
+                schema_version: view.schema_version,
+                models: view.models,
+                status: view.status,
+                totals: view.totals,
+                created_at: view.created_at,
+                finished_at: view.finished_at,
+            })
+        })
+        .collect()
+}

@@ -15,7 +15,7 @@ use sift_scripted_server::{Reply, Script, ScriptedServer};
 use tauri::ipc::{Channel, InvokeResponseBody};
 
 use super::extract::{self, ExportFormat, ExtractEvent, export_to};
-use super::job_table::{JobState, RowStatus, job_view, revise, with_field};
+use super::job_table::{JobState, RowStatus, job_view, recent_jobs, revise, with_field};
 use super::schemas::{self, ProblemSeverity};
 use super::settings::{KeySource, ProviderConfig, ProviderKind, Settings, key_status};
 use crate::local_model::LocalModel;
@@ -258,6 +258,16 @@ async fn an_extraction_streams_its_rows_then_a_revision_and_the_csv() {
         (after.totals.done, after.totals.failed, after.totals.pending),
         (1, 1, 0)
     );
+    let listed = recent_jobs(&store, 10).unwrap();
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0].job_id, job.id);
+    assert_eq!(
+        (listed[0].documents, listed[0].status),
+        (2, JobState::Failed)
+    );
+    assert_eq!(listed[0].totals, after.totals);
+    assert_eq!(listed[0].models, ["m"]);
+    assert!(listed[0].finished_at.is_some());
 
     // A correction: a revision beside the model's values.
     let path = vec!["seller".to_owned(), "name".to_owned()];

@@ -23,6 +23,7 @@ import type { ExtractEvent } from "./bindings/ExtractEvent";
 import type { ExtractRequest } from "./bindings/ExtractRequest";
 import type { IpcError } from "./bindings/IpcError";
 import type { JobRow } from "./bindings/JobRow";
+import type { JobSummary } from "./bindings/JobSummary";
 import type { JobView } from "./bindings/JobView";
 import type { KeyStatus } from "./bindings/KeyStatus";
 import type { LocalServerStatus } from "./bindings/LocalServerStatus";
@@ -54,6 +55,7 @@ export type { FileFilter } from "./bindings/FileFilter";
 export type { IpcError } from "./bindings/IpcError";
 export type { JobRow } from "./bindings/JobRow";
 export type { JobState } from "./bindings/JobState";
+export type { JobSummary } from "./bindings/JobSummary";
 export type { JobTotals } from "./bindings/JobTotals";
 export type { JobView } from "./bindings/JobView";
 export type { KeySource } from "./bindings/KeySource";
@@ -206,6 +208,11 @@ export function resumeExtraction(
 /** No new document starts; those in flight finish. False when the job is not running. */
 export function cancelExtraction(jobId: string): Promise<boolean> {
   return invoke<boolean>("cancel_extraction", { jobId });
+}
+
+/** The most recent jobs, newest first (default 50), e.g. to reopen one after a restart. */
+export function listJobs(limit?: number): Promise<JobSummary[]> {
+  return invoke<JobSummary[]>("list_jobs", { limit: limit ?? null });
 }
 
 /** A job's table as stored now. */

@@ -371,6 +371,18 @@ impl Store {
         read_job(&self.lock(), id)
     }
 
+    /// The newest jobs first, at most `limit` of them.
+    pub fn list_extraction_jobs(&self, limit: u32) -> Result<Vec<ExtractionJob>> {
+        let conn = self.lock();
+        let mut stmt = conn.prepare_cached(&format!(
+            "SELECT {JOB_COLUMNS} FROM extraction_jobs ORDER BY created_at DESC, id DESC LIMIT ?1"
+        ))?;
+        let rows = stmt
+            .query_map([limit], job_from_row)?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(rows)
+    }
+
     /// Sets a job's status; a status other than running also sets
     /// `finished_at`.
     pub fn set_job_status(&self, id: &str, status: JobStatus) -> Result<()> {

@@ -150,3 +150,38 @@ fn a_job_needs_a_saved_schema() {
     assert_eq!(count(&dir.db(), "extraction_jobs"), 0);
     assert_eq!(count(&dir.db(), "extraction_documents"), 0);
 }
+
+#[test]
+fn jobs_are_listed_newest_first_up_to_the_limit() {
+    let (_dir, store) = fresh("job-list");
+    let schema = json!({"type": "object", "properties": {"n": {"type": "string"}}});
+    let version = store.save_schema("invoice", &schema).unwrap();
+    let ids: Vec<String> = (0..3)
+        .map(|i| {
+            store
+                .create_extraction_job(NewExtractionJob {
+                    schema_name: "invoice".into(),
+                    schema_version: version,
+                    prompt: format!("p{i}"),
+                    models: json!(["m"]),
+                    paths: vec![format!("{i}.txt")],
+                })
+                .unwrap()
+                .id
+        })
+        .collect();
+    let listed: Vec<String> = store
+        .list_extraction_jobs(10)
+        .unwrap()
+        .into_iter()
+        .map(|j| j.id)
+        .collect();
+    assert_eq!(listed, [ids[2].clone(), ids[1].clone(), ids[0].clone()]);
+    let newest: Vec<String> = store
+        .list_extraction_jobs(2)
+        .unwrap()
+        .into_iter()
+        .map(|j| j.prompt)
+        .collect();
+    assert_eq!(newest, ["p2", "p1"]);
+}
