@@ -108,9 +108,16 @@ describe("Extract", () => {
     assert.deepEqual((await ipcCalls(page, "export_results")).map((c) => c.args), [
       { jobId: "job-1", format: "csv", path: "/home/user/out/invoice.csv", bom: false },
     ]);
+    // "CSV for Excel" adds the byte order mark to CSV only.
+    await page.getByLabel("CSV for Excel").check();
     await page.getByRole("button", { name: "Export JSONL…" }).click();
     await page.getByText("Exported 3 documents to /home/user/out/invoice.jsonl.").waitFor();
-    assert.equal((await ipcCalls(page, "export_results"))[1].args.format, "jsonl");
+    await page.getByRole("button", { name: "Export CSV…" }).click();
+    await eventually(async () => (await ipcCalls(page, "export_results")).length, 3);
+    assert.deepEqual((await ipcCalls(page, "export_results")).slice(1).map((c) => [c.args.format, c.args.bom]), [
+      ["jsonl", false],
+      ["csv", true],
+    ]);
   });
 
   it("cancels a running job: the document in flight finishes, the rest never start", async () => {

@@ -82,6 +82,16 @@ describe("Frame", () => {
     assert.equal(await theme(page), "light"); // back to following the OS
   });
 
+  it("shows the local model server's state, following it while it starts", async () => {
+    const page = await app.open({ serverStates: [{ state: "starting" }, { state: "running" }] });
+    const badge = page.getByTestId("local-server");
+    await eventually(() => badge.innerText(), "Local model: starting…");
+    await eventually(() => badge.innerText(), "Local model: ready");
+    const failed = await app.open({ serverStates: [{ state: "failed", message: "llama.cpp exited with status 1" }] });
+    await eventually(() => failed.getByTestId("local-server").innerText(), "Local model: failed");
+    assert.equal(await failed.getByTestId("local-server").getAttribute("title"), "llama.cpp exited with status 1");
+  });
+
   it("names every control on every screen", async () => {
     const page = await app.open();
     await page.getByRole("button", { name: "Add files…" }).click();

@@ -151,6 +151,7 @@ function installSiftMock(scenario) {
   }
 
   // ---------------------------------------------------------------- jobs
+  const serverStates = clone(scenario.serverStates ?? [{ state: "running" }]);
   const jobs = new Map();
   let jobCounter = 0;
   const failedSoFar = new Map(); // file name -> failures so far (scenario failures may fail only `times` times)
@@ -297,7 +298,7 @@ function installSiftMock(scenario) {
   // ---------------------------------------------------------------- commands
   const commands = {
     app_info: () => ({ name: "Sift", version: "0.1.0", dataDir: "/home/user/.local/share/sift", dbPath: "/home/user/.local/share/sift/sift.db", configPath: "/home/user/.config/sift/config.toml" }),
-    local_server_status: () => ({ state: "running" }),
+    local_server_status: () => (serverStates.length > 1 ? serverStates.shift() : serverStates[0]),
     start_local_server: () => ({ state: "running" }),
 
     pick_files: () => clone(scenario.pickFiles ?? ["/home/user/docs/invoice-001.pdf", "/home/user/docs/invoice-002.png"]),

@@ -72,6 +72,8 @@ export const tauriBackend: Backend = {
     return `${info.name} ${info.version}`;
   },
 
+  localServer: () => ipc.localServerStatus(),
+
   async onFileDrop(handler) {
     return ipc.onFileDrop((e) => handler({ kind: e.kind, paths: "paths" in e ? e.paths : [] }));
   },
@@ -115,8 +117,8 @@ export const tauriBackend: Backend = {
   async reviseValue(jobId, position, path, value) {
     return resultFromRow(await ipc.reviseValue(jobId, position, path, value));
   },
-  async exportJob(jobId, format, path) {
-    return (await ipc.exportResults(jobId, format, path)).rows;
+  async exportJob(jobId, format, path, bom) {
+    return (await ipc.exportResults(jobId, format, path, format === "csv" && bom)).rows;
   },
   async documentPreview(path, page) {
     const p = await ipc.previewDocument(path, page - 1);

@@ -103,9 +103,13 @@ export interface Transcript {
 
 export type ExportFormat = "csv" | "jsonl";
 
+export type LocalServer = { state: "stopped" | "starting" | "running" } | { state: "failed"; message: string };
+
 export interface Backend {
   /** "Sift 0.1.0", or null outside the app. */
   appVersion(): Promise<string | null>;
+  /** The local model server as the app runs it. */
+  localServer(): Promise<LocalServer>;
   onFileDrop(handler: (event: DropEvent) => void): Promise<() => void>;
   pickFiles(): Promise<string[]>;
   pickSaveFile(defaultName: string, format: ExportFormat | "json"): Promise<string | null>;
@@ -118,8 +122,8 @@ export interface Backend {
   jobResults(jobId: string): Promise<ResultRow[]>;
   /** Corrects one field (`path` from the top); resolves to the row as it now is. */
   reviseValue(jobId: string, position: number, path: string[], value: JsonValue): Promise<ResultRow>;
-  /** Resolves to the number of rows written. */
-  exportJob(jobId: string, format: ExportFormat, path: string): Promise<number>;
+  /** Resolves to the number of rows written. `bom`: a UTF-8 byte order mark, for Excel (CSV only). */
+  exportJob(jobId: string, format: ExportFormat, path: string, bom: boolean): Promise<number>;
   documentPreview(path: string, page: number): Promise<Preview>;
   /** The structured call behind a document's values, message by message. */
   callTranscript(callId: string): Promise<Transcript>;

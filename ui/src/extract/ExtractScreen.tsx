@@ -29,6 +29,7 @@ export function ExtractScreen({ active, libraryRevision, onEditSchemas }: Props)
   const [schema, setSchema] = useState<{ name: string; version: number; value: JsonValue } | null>(null);
   const [selected, setSelected] = useState<number | null>(null);
   const [status, setStatus] = useState("");
+  const [bom, setBom] = useState(false);
   const { table, run, resume, cancel, revise } = useJob();
   const running = table.phase === "running";
 
@@ -118,7 +119,7 @@ export function ExtractScreen({ active, libraryRevision, onEditSchemas }: Props)
     try {
       const path = await backend.pickSaveFile(`${schema?.name ?? "extraction"}.${format}`, format);
       if (path === null) return;
-      const rows = await backend.exportJob(table.jobId, format, path);
+      const rows = await backend.exportJob(table.jobId, format, path, bom);
       setStatus(`Exported ${rows} documents to ${path}.`);
     } catch (error) {
       setStatus(`Could not export: ${describeError(error)}`);
@@ -130,6 +131,9 @@ export function ExtractScreen({ active, libraryRevision, onEditSchemas }: Props)
       <header className="screen-head">
         <h1 id="extract-title" tabIndex={-1}>Extract</h1>
         <div className="row">
+          <label className="inline small" title="Starts the CSV with a byte order mark, so Excel reads it as UTF-8">
+            <input type="checkbox" checked={bom} onChange={(e) => setBom(e.target.checked)} data-testid="export-bom" /> CSV for Excel
+          </label>
           <button type="button" onClick={() => exportAs("csv")} disabled={table.jobId === null || running} data-testid="export-csv">Export CSV…</button>
           <button type="button" onClick={() => exportAs("jsonl")} disabled={table.jobId === null || running} data-testid="export-jsonl">Export JSONL…</button>
         </div>

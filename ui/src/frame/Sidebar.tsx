@@ -1,5 +1,6 @@
 import { SCREENS, type ScreenId } from "./screens";
 import { preferenceLabel, type Theme, type ThemePreference } from "./theme";
+import { LocalServerBadge } from "./LocalServerBadge";
 import { Mark } from "./Mark";
 
 interface Props {
@@ -47,6 +48,7 @@ export function Sidebar({ current, onNavigate, preference, theme, onCycleTheme, 
         </ul>
       </nav>
       <div className="sidebar-foot">
+        <LocalServerBadge />
         <button type="button" className="ghost" onClick={onCycleTheme} data-testid="theme-toggle" aria-label={`${preferenceLabel(preference, theme)}. Change theme`}>
           {preferenceLabel(preference, theme)}
         </button>
