@@ -41,6 +41,8 @@ APT_PACKAGES=(
 APT_TEST_PACKAGES=(
   # Real-window and browser tests, screenshots
   xvfb xauth xdotool webkit2gtk-driver imagemagick x11-utils chromium fonts-dejavu-core
+  # The window suite's drag source (a GTK window offering files, dragged with xdotool)
+  python3-gi gir1.2-gtk-3.0
   # A private keychain for the tests that store API keys
   dbus gnome-keyring
 )
