@@ -11,7 +11,9 @@ use std::path::PathBuf;
 
 use ts_rs::{Config, TS};
 
-use crate::commands::{app, dialogs, documents, extract, job_table, schemas, settings, workflows};
+use crate::commands::{
+    app, chat, dialogs, documents, extract, job_table, schemas, settings, workflows,
+};
 use crate::{AskArgs, AskEvent, IpcError, LocalServerStatus};
 
 fn out_dir() -> PathBuf {
@@ -76,6 +78,12 @@ fn bindings_are_written_for_every_ipc_type() {
         workflows::WorkflowRunEvent,
         workflows::WorkflowRunView,
         workflows::WorkflowRunSummary,
+        chat::ApprovalView,
+        chat::SessionView,
+        chat::MessageView,
+        chat::ChatTurnEvent,
+        chat::ChatTurnView,
+        chat::ModelChoice,
     );
     assert!(dir.join("JobView.ts").is_file());
 }

@@ -31,6 +31,7 @@ pub fn run() -> tauri::Result<()> {
         .manage(AppState::new(launch))
         .manage(local.clone())
         .manage(commands::workflows::WorkflowState::default())
+        .manage(commands::chat::ChatState::default())
         .setup(move |app| {
             // The default provider is the local server: start it now, so
             // that it is warm by the first extraction.
@@ -76,6 +77,14 @@ pub fn run() -> tauri::Result<()> {
             commands::workflows::cancel_workflow_run,
             commands::workflows::workflow_runs,
             commands::workflows::workflow_run,
+            commands::chat::list_sessions,
+            commands::chat::new_session,
+            commands::chat::delete_session,
+            commands::chat::session_messages,
+            commands::chat::branch_session,
+            commands::chat::send_chat_message,
+            commands::chat::answer_approval,
+            commands::chat::stop_chat_turn,
             ask::ask,
         ])
         .build(tauri::generate_context!())?;

@@ -2,6 +2,7 @@
 //! its arguments, calls `sift-core` and maps the error to [`crate::IpcError`].
 
 pub mod app;
+pub mod chat;
 pub mod dialogs;
 pub mod documents;
 pub mod extract;
@@ -10,6 +11,8 @@ pub mod schemas;
 pub mod settings;
 pub mod workflows;
 
+#[cfg(test)]
+mod chat_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

@@ -214,7 +214,7 @@ pub enum WorkflowRunEvent {
         text: String,
     },
     StepFinished {
-        step: StepView,
+        step: Box<StepView>,
     },
 }
 
@@ -386,7 +386,7 @@ pub async fn run_with_events(
                 RunEvent::Stdout { name, text } => WorkflowRunEvent::Stdout { name, text },
                 RunEvent::Stderr { name, text } => WorkflowRunEvent::Stderr { name, text },
                 RunEvent::StepFinished(record) => WorkflowRunEvent::StepFinished {
-                    step: StepView::from(record.as_ref()),
+                    step: Box::new(StepView::from(record.as_ref())),
                 },
             };
             let _ = events.send(event);

@@ -6,6 +6,7 @@
 mod ask;
 pub mod calls;
 pub mod chat;
+pub mod chat_tools;
 pub mod config;
 pub mod convert;
 mod error;
