@@ -190,6 +190,32 @@ describe("Extract", () => {
     await eventually(() => page.evaluate(() => document.activeElement?.dataset.position), "1");
   });
 
+  it("reopens an earlier job's table, with its corrections, and exports it", async () => {
+    const page = await app.open({
+      pastJobs: [
+        { schemaName: "receipt", files: ["/d/receipt.jpg"] },
+        { schemaName: "invoice", files: ["/d/invoice-001.pdf", "/d/invoice-002.png"], revisions: [{ position: 1, path: ["currency"], value: "EUR" }] },
+      ],
+    });
+    const recent = page.getByTestId("recent-jobs");
+    await eventually(() => recent.locator("option").count(), 2);
+    assert.match((await recent.locator("option").allInnerTexts())[0], /^invoice · 2 documents · 2 done · /);
+    assert.equal(await recent.inputValue(), "past-2");
+    await page.getByTestId("open-job").click();
+    await eventually(() => rowStatuses(page), ["completed", "completed"]);
+    assert.deepEqual((await ipcCalls(page, "job_results")).map((c) => c.args), [{ jobId: "past-2" }]);
+    assert.deepEqual(await rowCells(page, 1), ["invoice-002.png", "Done", "INV-002", "2024-04-15", "99", "EUR (edited)", "Globex", "700 / 30"]);
+
+    // The other job has the other schema's columns.
+    await recent.selectOption("past-1");
+    await page.getByTestId("open-job").click();
+    await eventually(() => page.getByTestId("results-table").locator("thead th").allInnerTexts(), ["File", "Status", "merchant", "amount", "Tokens in / out"]);
+    assert.deepEqual(await rowCells(page, 0), ["receipt.jpg", "Done", "Café", "4.2", "700 / 30"]);
+    await page.getByRole("button", { name: "Export CSV…" }).click();
+    await page.getByText("Exported 1 documents to /home/user/out/receipt.csv.").waitFor();
+    assert.deepEqual((await ipcCalls(page, "export_results")).map((c) => [c.args.jobId, c.args.path]), [["past-1", "/home/user/out/receipt.csv"]]);
+  });
+
   it("does not run before a file and a schema are picked, and keeps a cancelled dialog harmless", async () => {
     const page = await app.open({ pickFiles: [] });
     await eventually(() => page.getByLabel("Schema", { exact: true }).inputValue(), "invoice");

@@ -377,6 +377,21 @@ function installSiftMock(scenario) {
       runJob(job, channelId(events));
       return jobView(job);
     },
+    list_jobs: ({ limit }) =>
+      [...jobs.values()]
+        .sort((a, b) => b.createdAt - a.createdAt)
+        .slice(0, limit ?? 50)
+        .map((job) => ({
+          jobId: job.id,
+          schemaName: job.schemaName,
+          schemaVersion: job.schemaVersion,
+          models: job.models,
+          status: job.status,
+          documents: job.rows.length,
+          totals: totals(job),
+          createdAt: job.createdAt,
+          finishedAt: job.finishedAt,
+        })),
     cancel_extraction: ({ jobId }) => {
       const job = jobs.get(jobId);
       if (!job || job.status !== "running") return false;
@@ -454,6 +469,43 @@ function installSiftMock(scenario) {
       if (cb) cb({ event, payload, id });
     }
   }
+
+  // Jobs of an earlier session (scenario.pastJobs), finished, with their revisions.
+  (scenario.pastJobs ?? []).forEach((past, n) => {
+    const doc = schemaDoc(past.schemaName, null);
+    const job = {
+      id: `past-${n + 1}`,
+      schemaName: doc.name,
+      schemaVersion: doc.version,
+      schema: doc.schema,
+      providerId: "local",
+      models: ["smollm2"],
+      status: "completed",
+      createdAt: 1764500000000 + n * 3600000,
+      finishedAt: 1764500060000 + n * 3600000,
+      nextIndex: 0,
+      cancelled: false,
+      hold: false,
+      runs: 1,
+      rows: past.files.map((path, position) => ({
+        position,
+        path,
+        status: "completed",
+        modelValues: pick(answers[baseName(path)] ?? { invoice_number: `X-${position}` }, doc.schema),
+        revised: null,
+        error: null,
+        errorCode: null,
+        inputTokens: 700,
+        outputTokens: 30,
+        callId: `call-past-${n + 1}-${position}`,
+      })),
+    };
+    for (const r of past.revisions ?? []) {
+      const row = job.rows[r.position];
+      row.revised = setAt(row.revised ?? row.modelValues, r.path, r.value);
+    }
+    jobs.set(job.id, job);
+  });
 
   window.__TAURI_INTERNALS__ = {
     metadata: { currentWindow: { label: "main" }, currentWebview: { windowLabel: "main", label: "main" } },

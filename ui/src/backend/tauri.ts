@@ -114,6 +114,28 @@ export const tauriBackend: Backend = {
   async jobResults(jobId) {
     return (await ipc.jobResults(jobId)).rows.map(resultFromRow);
   },
+  async recentJobs() {
+    return (await ipc.listJobs(20)).map((j) => ({
+      jobId: j.jobId,
+      schemaName: j.schemaName,
+      documents: j.documents,
+      done: j.totals.done,
+      failed: j.totals.failed,
+      status: j.status,
+      createdAt: j.createdAt,
+    }));
+  },
+  async openJob(jobId) {
+    const job = await ipc.jobResults(jobId);
+    return {
+      jobId: job.jobId,
+      schemaName: job.schemaName,
+      schemaVersion: job.schemaVersion,
+      schema: job.schema,
+      cancelled: job.status === "cancelled",
+      rows: job.rows.map(resultFromRow),
+    };
+  },
   async reviseValue(jobId, position, path, value) {
     return resultFromRow(await ipc.reviseValue(jobId, position, path, value));
   },

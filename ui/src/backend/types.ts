@@ -101,6 +101,27 @@ export interface Transcript {
   cli: string;
 }
 
+export interface JobBrief {
+  jobId: string;
+  schemaName: string;
+  documents: number;
+  done: number;
+  failed: number;
+  status: "running" | "completed" | "cancelled" | "failed";
+  /** Milliseconds since the epoch. */
+  createdAt: number;
+}
+
+export interface StoredJob {
+  jobId: string;
+  schemaName: string;
+  schemaVersion: number;
+  /** The schema the job ran with: its columns head the table. */
+  schema: JsonValue;
+  cancelled: boolean;
+  rows: ResultRow[];
+}
+
 export type ExportFormat = "csv" | "jsonl";
 
 export type LocalServer = { state: "stopped" | "starting" | "running" } | { state: "failed"; message: string };
@@ -120,6 +141,9 @@ export interface Backend {
   resumeExtraction(jobId: string, providerId: string | null, model: string | null, onEvent: (event: JobEvent) => void): Promise<void>;
   cancelExtraction(jobId: string): Promise<void>;
   jobResults(jobId: string): Promise<ResultRow[]>;
+  /** The most recent jobs, newest first. */
+  recentJobs(): Promise<JobBrief[]>;
+  openJob(jobId: string): Promise<StoredJob>;
   /** Corrects one field (`path` from the top); resolves to the row as it now is. */
   reviseValue(jobId: string, position: number, path: string[], value: JsonValue): Promise<ResultRow>;
   /** Resolves to the number of rows written. `bom`: a UTF-8 byte order mark, for Excel (CSV only). */

@@ -5,6 +5,7 @@ import { describeError } from "../format";
 import type { JsonValue } from "../schema/model";
 import { DetailPane } from "./DetailPane";
 import { FileList } from "./FileList";
+import { RecentJobs } from "./RecentJobs";
 import { ResultsTable } from "./ResultsTable";
 import { SetupBar, type Setup } from "./SetupBar";
 import { notCompleted, schemaColumns, totals } from "./table";
@@ -30,7 +31,9 @@ export function ExtractScreen({ active, libraryRevision, onEditSchemas }: Props)
   const [selected, setSelected] = useState<number | null>(null);
   const [status, setStatus] = useState("");
   const [bom, setBom] = useState(false);
-  const { table, run, resume, cancel, revise } = useJob();
+  // The schema of the table shown (the run's, or a reopened job's): its columns head the table.
+  const [shown, setShown] = useState<{ name: string; value: JsonValue } | null>(null);
+  const { table, run, resume, open, cancel, revise } = useJob();
   const running = table.phase === "running";
 
   const addFiles = (paths: string[]) => setFiles((current) => [...current, ...paths.filter((p) => !current.includes(p))]);
@@ -82,7 +85,7 @@ export function ExtractScreen({ active, libraryRevision, onEditSchemas }: Props)
     };
   }, [setup.schemaName, libraryRevision, backend]);
 
-  const columns = useMemo(() => schemaColumns(schema?.value), [schema]);
+  const columns = useMemo(() => schemaColumns(shown?.value ?? schema?.value), [shown, schema]);
   const sums = totals(table);
   const row = table.rows.find((r) => r.position === selected) ?? null;
 
@@ -98,6 +101,7 @@ export function ExtractScreen({ active, libraryRevision, onEditSchemas }: Props)
     if (schema === null || files.length === 0) return;
     setSelected(null);
     setStatus("Running…");
+    setShown({ name: schema.name, value: schema.value });
     const error = await run({
       schemaName: schema.name,
       schemaVersion: schema.version,
@@ -106,6 +110,17 @@ export function ExtractScreen({ active, libraryRevision, onEditSchemas }: Props)
       model: setup.model.trim() === "" ? null : setup.model.trim(),
     });
     setStatus(error === null ? "" : `The run stopped: ${error}`);
+  }
+
+  async function reopen(jobId: string) {
+    try {
+      setSelected(null);
+      const job = await open(jobId);
+      setShown({ name: job.schemaName, value: job.schema });
+      setStatus(`Opened the ${job.schemaName} job of ${job.rows.length} document${job.rows.length === 1 ? "" : "s"}.`);
+    } catch (error) {
+      setStatus(`Could not open the job: ${describeError(error)}`);
+    }
   }
 
   async function retry() {
@@ -117,7 +132,7 @@ export function ExtractScreen({ active, libraryRevision, onEditSchemas }: Props)
   async function exportAs(format: ExportFormat) {
     if (table.jobId === null) return;
     try {
-      const path = await backend.pickSaveFile(`${schema?.name ?? "extraction"}.${format}`, format);
+      const path = await backend.pickSaveFile(`${shown?.name ?? schema?.name ?? "extraction"}.${format}`, format);
       if (path === null) return;
       const rows = await backend.exportJob(table.jobId, format, path, bom);
       setStatus(`Exported ${rows} documents to ${path}.`);
@@ -138,6 +153,7 @@ export function ExtractScreen({ active, libraryRevision, onEditSchemas }: Props)
           <button type="button" onClick={() => exportAs("jsonl")} disabled={table.jobId === null || running} data-testid="export-jsonl">Export JSONL…</button>
         </div>
       </header>
+      <RecentJobs refreshKey={`${active}:${table.phase}:${table.jobId ?? ""}`} disabled={running} onOpen={reopen} />
       <div className={`dropzone card${dragging ? " dragging" : ""}`} data-testid="dropzone">
         <p>{dragging ? "Drop to add the files" : "Drop documents anywhere on the window, or"}</p>
         <button type="button" onClick={pickFiles} disabled={running} data-testid="add-files">Add files…</button>

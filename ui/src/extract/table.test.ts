@@ -9,6 +9,7 @@ import {
   changedColumns,
   idleTable,
   isChanged,
+  loadedTable,
   notCompleted,
   parseInput,
   schemaColumns,
@@ -162,6 +163,19 @@ describe("stored results and revisions", () => {
     expect(cellText(state.rows[0]!, columns[1]!)).toBe("11");
     expect(changedColumns(state.rows[0]!, columns)).toEqual(["total"]);
     expect(changedColumns(state.rows[1]!, columns)).toEqual([]);
+  });
+
+  it("reopen a stored job with its revisions", () => {
+    const state = loadedTable("job-9", false, results.map((r) => ({ ...r })));
+    expect(state.jobId).toBe("job-9");
+    expect(state.phase).toBe("finished");
+    expect(state.rows.map((r) => [r.position, r.status])).toEqual([
+      [0, "completed"],
+      [1, "failed"],
+      [2, "queued"],
+    ]);
+    expect(changedColumns(state.rows[0]!, schemaColumns(schema))).toEqual(["total"]);
+    expect(loadedTable("job-9", true, results.map((r) => ({ ...r }))).rows[2]!.status).toBe("cancelled");
   });
 
   it("keep a document that is still running as running while its result is pending", () => {

@@ -210,6 +210,11 @@ export function applyResults(state: TableState, jobId: string, results: readonly
   return { ...state, jobId, rows };
 }
 
+/** A stored job's table, reopened (e.g. after a restart). */
+export function loadedTable(jobId: string, cancelled: boolean, results: readonly ResultRow[]): TableState {
+  return applyResults({ jobId, phase: cancelled ? "cancelled" : "finished", rows: [], message: null }, jobId, results);
+}
+
 /** Records the user's revision of a row (the values saved). */
 export function applyRevision(state: TableState, position: number, values: JsonObject): TableState {
   return patchRow(state, position, (row) => ({ ...row, revised: values }));

@@ -3,12 +3,13 @@ import { useBackend } from "../backend/context";
 import type { RunRequest } from "../backend/types";
 import { describeError } from "../format";
 import type { JsonValue } from "../schema/model";
-import { applyJobEvent, applyResults, applyRow, idleTable, type JobEvent, type ResultRow, type TableState } from "./table";
+import { applyJobEvent, applyResults, applyRow, idleTable, loadedTable, type JobEvent, type ResultRow, type TableState } from "./table";
 
 type Action =
   | { type: "event"; event: JobEvent }
   | { type: "results"; jobId: string; results: ResultRow[] }
   | { type: "row"; result: ResultRow }
+  | { type: "loaded"; state: TableState }
   | { type: "reset" };
 
 function reducer(state: TableState, action: Action): TableState {
@@ -19,6 +20,8 @@ function reducer(state: TableState, action: Action): TableState {
       return applyResults(state, action.jobId, action.results);
     case "row":
       return applyRow(state, action.result);
+    case "loaded":
+      return action.state;
     case "reset":
       return idleTable;
   }
@@ -90,6 +93,17 @@ export function useJob() {
     [backend, refresh, scheduleRefresh],
   );
 
+  /** Shows a stored job's table; resolves to the schema it ran with. */
+  const open = useCallback(
+    async (id: string) => {
+      const job = await backend.openJob(id);
+      jobId.current = job.jobId;
+      dispatch({ type: "loaded", state: loadedTable(job.jobId, job.cancelled, job.rows) });
+      return job;
+    },
+    [backend],
+  );
+
   const cancel = useCallback(async () => {
     if (jobId.current !== null) await backend.cancelExtraction(jobId.current);
   }, [backend]);
@@ -103,5 +117,5 @@ export function useJob() {
     [backend],
   );
 
-  return { table, run, resume, cancel, revise };
+  return { table, run, resume, open, cancel, revise };
 }
