@@ -312,4 +312,16 @@ describe("the other screens", () => {
     assert.equal(await models.getText(), "scripted-model");
     await snap("settings");
   });
+
+  test("switches to the dark theme and back", async () => {
+    await (await byTestId("nav-extract")).click();
+    const toggle = await byTestId("theme-toggle");
+    const theme = () => browser.execute(() => document.documentElement.dataset.theme);
+    for (let i = 0; i < 3 && (await theme()) !== "dark"; i += 1) await toggle.click();
+    assert.equal(await theme(), "dark");
+    assert.equal(await shownText(toggle), "Theme: dark");
+    await snap("extract-dark");
+    for (let i = 0; i < 3 && !(await shownText(toggle)).startsWith("Theme: system"); i += 1) await toggle.click();
+    assert.match(await shownText(toggle), /^Theme: system/);
+  });
 });

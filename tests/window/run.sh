@@ -81,7 +81,9 @@ JSON
 
 # PDFium is read from the real data folder; everything else is private.
 real_data="${SIFT_REAL_DATA_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/sift}"
-export SIFT_PDFIUM="${SIFT_PDFIUM:-$real_data/lib}"
+export SIFT_PDFIUM="${SIFT_PDFIUM:-$real_data/lib}" SIFT_REAL_DATA_DIR="$real_data"
+# The web view's own storage (the theme chosen, ...) stays private too.
+export XDG_DATA_HOME="$OUT/xdg/data" XDG_CONFIG_HOME="$OUT/xdg/config" XDG_CACHE_HOME="$OUT/xdg/cache"
 export SIFT_CONFIG="$OUT/config.toml" SIFT_DB="$OUT/sift.db" SIFT_DATA_DIR="$OUT/data"
 export SIFT_TEST_OPEN_PATHS="$CORPUS/i2d_AmazonWebServices.pdf"
 export SIFT_TEST_SAVE_PATH="$OUT/export.csv"
