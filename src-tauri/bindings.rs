@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use ts_rs::{Config, TS};
 
 use crate::commands::{
-    app, chat, dialogs, documents, extract, job_table, schemas, settings, workflows,
+    app, chat, dialogs, documents, extract, job_table, schemas, settings, transcripts, workflows,
 };
 use crate::{AskArgs, AskEvent, IpcError, LocalServerStatus};
 
@@ -84,6 +84,8 @@ fn bindings_are_written_for_every_ipc_type() {
         chat::ChatTurnEvent,
         chat::ChatTurnView,
         chat::ModelChoice,
+        transcripts::CallSummary,
+        transcripts::RevisionNode,
     );
     assert!(dir.join("JobView.ts").is_file());
 }

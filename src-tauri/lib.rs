@@ -85,6 +85,8 @@ pub fn run() -> tauri::Result<()> {
             commands::chat::send_chat_message,
             commands::chat::answer_approval,
             commands::chat::stop_chat_turn,
+            commands::transcripts::list_calls,
+            commands::transcripts::call_revisions,
             ask::ask,
         ])
         .build(tauri::generate_context!())?;

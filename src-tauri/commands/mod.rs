@@ -9,6 +9,7 @@ pub mod extract;
 pub mod job_table;
 pub mod schemas;
 pub mod settings;
+pub mod transcripts;
 pub mod workflows;
 
 #[cfg(test)]
