@@ -57,7 +57,8 @@ describe("Extract", () => {
     ]);
     assert.deepEqual(await rowCells(page, 0), ["invoice-001.pdf", "Done", "INV-001", "2024-03-01", "1234.5", "EUR", "ACME GmbH", "800 / 40"]);
     assert.deepEqual(await rowCells(page, 1), ["invoice-002.png", "Done", "INV-002", "2024-04-15", "99", "USD", "Globex", "810 / 41"]);
-    assert.deepEqual(await rowCells(page, 2), ["broken.pdf", "Failed", "", "", "", "", "", "310 / 0"]);
+    // A failed document says why across its value cells.
+    assert.deepEqual(await rowCells(page, 2), ["broken.pdf", "Failed", "the PDF is damaged (document)", "310 / 0"]);
     assert.equal(
       await page.getByTestId("progress").innerText(),
       "3 of 3 finished · 2 done · 1 failed · 1920 tokens in, 81 out",

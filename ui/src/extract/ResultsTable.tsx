@@ -69,15 +69,21 @@ export function ResultsTable({ columns, rows, selected, onSelect, onClear }: Pro
               <td>
                 <span className={`status status-${row.status}`} title={row.error ?? undefined}>{STATUS_LABEL[row.status]}</span>
               </td>
-              {columns.map((c) => {
-                const changed = isChanged(row, c);
-                return (
-                  <td key={c.key} data-column={c.key} data-changed={changed ? "true" : undefined} className={changed ? "changed" : undefined} title={changed ? "Edited" : undefined}>
-                    {cellText(row, c)}
-                    {changed && <span className="visually-hidden"> (edited)</span>}
-                  </td>
-                );
-              })}
+              {row.status === "failed" && row.modelValues === null && columns.length > 0 ? (
+                <td colSpan={columns.length} className="row-error" data-testid="row-error" title={row.error ?? undefined}>
+                  {row.error ?? "failed"}
+                </td>
+              ) : (
+                columns.map((c) => {
+                  const changed = isChanged(row, c);
+                  return (
+                    <td key={c.key} data-column={c.key} data-changed={changed ? "true" : undefined} className={changed ? "changed" : undefined} title={changed ? "Edited" : undefined}>
+                      {cellText(row, c)}
+                      {changed && <span className="visually-hidden"> (edited)</span>}
+                    </td>
+                  );
+                })
+              )}
               <td className="num">{row.status === "completed" || row.status === "failed" ? `${row.inputTokens} / ${row.outputTokens}` : ""}</td>
             </tr>
           ))}
