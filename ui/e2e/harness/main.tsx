@@ -1,0 +1,25 @@
+// The browser suite's harness for the screens of issue 8 before the frame
+// wires them: each screen over its in-memory source, picked by the URL hash.
+// The test reaches the sources through window.__harness.
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import "../../src/styles.css";
+import { demoWorkflowSource } from "../../src/workflows/demo";
+import { WorkflowsScreen } from "../../src/workflows/WorkflowsScreen";
+
+const screen = location.hash.replace(/^#/, "") || "workflows";
+const root = createRoot(document.getElementById("root") as HTMLElement);
+const harness: Record<string, unknown> = {};
+(window as unknown as { __harness: Record<string, unknown> }).__harness = harness;
+
+if (screen === "workflows") {
+  const source = demoWorkflowSource();
+  harness.workflows = source;
+  root.render(
+    <StrictMode>
+      <main className="content">
+        <WorkflowsScreen source={source} folderLabel="~/flows" />
+      </main>
+    </StrictMode>,
+  );
+}

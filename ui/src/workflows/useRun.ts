@@ -1,0 +1,91 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { applyEvent, finishedRun, IDLE, startRun, type RunState } from "./runState";
+import type { RunEvent, RunHandle, WorkflowRunSummary, WorkflowSource } from "./source";
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The run shown on the canvas: a new run, a re-run from a step, or an earlier run picked from the history. */
+export function useRun(source: WorkflowSource, path: string | null) {
+  const [state, setState] = useState<RunState>(IDLE);
+  const [history, setHistory] = useState<WorkflowRunSummary[]>([]);
+  const handle = useRef<RunHandle | null>(null);
+  // Events of a run that is no longer shown are dropped.
+  const generation = useRef(0);
+
+  const loadHistory = useCallback(async () => {
+    if (path === null) return setHistory([]);
+    try {
+      setHistory(await source.runs(path));
+    } catch {
+      setHistory([]);
+    }
+  }, [source, path]);
+
+  useEffect(() => {
+    generation.current++;
+    setState(IDLE);
+    void loadHistory();
+  }, [loadHistory]);
+
+  const begin = useCallback(
+    async (names: string[], from: string | null, start: (onEvent: (e: RunEvent) => void) => Promise<RunHandle>) => {
+      const mine = ++generation.current;
+      setState(startRun(names, null, from));
+      const onEvent = (event: RunEvent) => {
+        if (generation.current !== mine) return;
+        setState((s) => applyEvent(s, event));
+        if (event.kind === "run_finished" || event.kind === "run_error") {
+          handle.current = null;
+          void loadHistory();
+        }
+      };
+      try {
+        const started = await start(onEvent);
+        handle.current = started;
+        if (generation.current === mine) setState((s) => ({ ...s, runId: started.runId }));
+      } catch (error) {
+        onEvent({ kind: "run_error", message: message(error) });
+      }
+    },
+    [loadHistory],
+  );
+
+  const run = useCallback(
+    (names: string[]) => {
+      if (path === null) return Promise.resolve();
+      return begin(names, null, (onEvent) => source.run(path, [], onEvent));
+    },
+    [begin, source, path],
+  );
+
+  const rerunFrom = useCallback(
+    (names: string[], step: string) => {
+      const runId = state.runId;
+      if (path === null || runId === null) return Promise.resolve();
+      return begin(names, step, (onEvent) => source.rerunFrom(path, runId, step, onEvent));
+    },
+    [begin, source, path, state.runId],
+  );
+
+  const cancel = useCallback(async () => {
+    await handle.current?.cancel();
+  }, []);
+
+  const show = useCallback(
+    async (runId: string) => {
+      const mine = ++generation.current;
+      const summary = history.find((r) => r.id === runId);
+      try {
+        const steps = await source.runSteps(runId);
+        if (generation.current === mine) setState(finishedRun(runId, steps, summary?.status ?? "succeeded"));
+      } catch (error) {
+        setState({ ...IDLE, error: message(error), status: "failed" });
+      }
+    },
+    [source, history],
+  );
+
+  return { state, history, run, rerunFrom, cancel, show };
+}
