@@ -44,10 +44,21 @@ describe("Settings", () => {
     assert.deepEqual((await ipcCalls(page, "set_api_key")).map((c) => c.args), [{ providerId: "openai-2", key: "sk-test-123" }]);
     assert.equal(await editor.getByLabel("API key for Work gateway").inputValue(), "", "the key is not kept in the page");
     assert.equal((await page.content()).includes("sk-test-123"), false, "the key is never displayed");
+    assert.equal(await page.evaluate(() => document.body.innerText.includes("sk-test")), false);
     assert.equal(await editor.getByLabel("API key for Work gateway").getAttribute("type"), "password");
 
     await editor.getByRole("button", { name: "Test connection" }).click();
     await editor.getByTestId("connection-result").getByText("Connected: https://llm.example.com/v1/models answered in 37 ms (2 models)").waitFor();
+
+    // A stored key can be removed, and stored again.
+    await editor.getByRole("button", { name: "Remove key" }).click();
+    await editor.getByTestId("key-status").getByText("No key found").waitFor();
+    assert.deepEqual((await ipcCalls(page, "delete_api_key")).map((c) => c.args), [{ providerId: "openai-2" }]);
+    assert.equal(await editor.getByRole("button", { name: "Remove key" }).count(), 0);
+    await editor.getByLabel("API key for Work gateway").fill("sk-test-456");
+    await editor.getByRole("button", { name: "Save key" }).click();
+    await editor.getByTestId("key-status").getByText("Key stored in the keychain").waitFor();
+    assert.equal((await ipcCalls(page, "save_settings")).length, 1, "the provider was already saved");
     assert.deepEqual((await ipcCalls(page, "test_connection")).map((c) => c.args), [{ provider }, { provider }]);
 
     // Default provider and model, then save.
