@@ -116,11 +116,16 @@ impl AppState {
         }
     }
 
-    /// Registers a running job and returns its cancel flag.
-    pub fn job_started(&self, job_id: &str) -> Arc<AtomicBool> {
+    /// Registers a running job and returns its cancel flag; `None` when
+    /// it runs already (a second run would call its documents twice).
+    pub fn job_started(&self, job_id: &str) -> Option<Arc<AtomicBool>> {
+        let mut jobs = lock(&self.jobs);
+        if jobs.contains_key(job_id) {
+            return None;
+        }
         let flag = Arc::new(AtomicBool::new(false));
-        lock(&self.jobs).insert(job_id.to_owned(), flag.clone());
-        flag
+        jobs.insert(job_id.to_owned(), flag.clone());
+        Some(flag)
     }
 
     pub fn job_finished(&self, job_id: &str) {
@@ -176,7 +181,11 @@ mod tests {
     #[test]
     fn jobs_can_be_cancelled_while_registered() {
         let state = AppState::new(LaunchOptions::default());
-        let flag = state.job_started("job_1");
+        let flag = state.job_started("job_1").unwrap();
+        assert!(
+            state.job_started("job_1").is_none(),
+            "a job runs once at a time"
+        );
         assert!(!state.cancel_job("job_2"));
         assert!(state.cancel_job("job_1"));
         assert!(flag.load(Ordering::SeqCst));

@@ -217,7 +217,9 @@ pub async fn start_extraction<R: Runtime>(
     )?;
     let options = options_for(&state, selection, request.concurrency)?;
     let view = job_view(&store, &job.id)?;
-    let cancel = state.job_started(&job.id);
+    let cancel = state
+        .job_started(&job.id)
+        .ok_or_else(|| IpcError::usage(format!("job {} is running", job.id)))?;
     tauri::async_runtime::spawn(run_and_report(app, store, job.id, options, cancel, events));
     Ok(view)
 }
@@ -245,8 +247,21 @@ pub async fn resume_extraction<R: Runtime>(
         .settings()?
         .selection(provider_id.as_deref(), model.as_deref())?;
     let options = options_for(&state, selection, None)?;
-    let view = job_view(&store, &job_id)?;
-    let cancel = state.job_started(&job_id);
+    let cancel = state
+        .job_started(&job_id)
+        .ok_or_else(|| IpcError::usage(format!("job {job_id} is running")))?;
+    // The table comes back as running, as it is from now on.
+    let view = store
+        .set_job_status(&job_id, JobStatus::Running)
+        .map_err(IpcError::from)
+        .and_then(|()| job_view(&store, &job_id));
+    let view = match view {
+        Ok(view) => view,
+        Err(error) => {
+            state.job_finished(&job_id);
+            return Err(error);
+        }
+    };
     tauri::async_runtime::spawn(run_and_report(app, store, job_id, options, cancel, events));
     Ok(view)
 }

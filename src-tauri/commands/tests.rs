@@ -383,7 +383,7 @@ async fn cancelling_mid_run_lets_the_started_document_finish_and_starts_no_other
     )
     .unwrap();
     let state = Arc::new(AppState::new(LaunchOptions::default()));
-    let cancel = state.job_started(&job.id);
+    let cancel = state.job_started(&job.id).unwrap();
     let seen = Arc::new(Mutex::new(Vec::<Value>::new()));
     let (sink, registry, job_id) = (seen.clone(), state.clone(), job.id.clone());
     let channel = Channel::new(move |body: InvokeResponseBody| {
