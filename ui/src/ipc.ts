@@ -37,6 +37,20 @@ import type { SchemaSummary } from "./bindings/SchemaSummary";
 import type { Settings } from "./bindings/Settings";
 import type { SettingsView } from "./bindings/SettingsView";
 import type { JsonValue } from "./bindings/serde_json/JsonValue";
+import type { CallSummary } from "./bindings/CallSummary";
+import type { ChatTurnEvent } from "./bindings/ChatTurnEvent";
+import type { ChatTurnView } from "./bindings/ChatTurnView";
+import type { MessageView } from "./bindings/MessageView";
+import type { ModelChoice } from "./bindings/ModelChoice";
+import type { RevisionNode } from "./bindings/RevisionNode";
+import type { SessionView } from "./bindings/SessionView";
+import type { WorkflowFile } from "./bindings/WorkflowFile";
+import type { WorkflowFileEvent } from "./bindings/WorkflowFileEvent";
+import type { WorkflowRunEvent } from "./bindings/WorkflowRunEvent";
+import type { WorkflowRunRequest } from "./bindings/WorkflowRunRequest";
+import type { WorkflowRunSummary } from "./bindings/WorkflowRunSummary";
+import type { WorkflowRunView } from "./bindings/WorkflowRunView";
+import type { WorkflowText } from "./bindings/WorkflowText";
 
 // Re-exported so that screens import every IPC type from here.
 export type { AppInfo } from "./bindings/AppInfo";
@@ -74,6 +88,23 @@ export type { SchemaSummary } from "./bindings/SchemaSummary";
 export type { Settings } from "./bindings/Settings";
 export type { SettingsView } from "./bindings/SettingsView";
 export type { JsonValue } from "./bindings/serde_json/JsonValue";
+export type { ApprovalView } from "./bindings/ApprovalView";
+export type { CallSummary } from "./bindings/CallSummary";
+export type { ChatTurnEvent } from "./bindings/ChatTurnEvent";
+export type { ChatTurnView } from "./bindings/ChatTurnView";
+export type { MessageView } from "./bindings/MessageView";
+export type { ModelChoice } from "./bindings/ModelChoice";
+export type { ParamValue } from "./bindings/ParamValue";
+export type { RevisionNode } from "./bindings/RevisionNode";
+export type { SessionView } from "./bindings/SessionView";
+export type { StepView } from "./bindings/StepView";
+export type { WorkflowFile } from "./bindings/WorkflowFile";
+export type { WorkflowFileEvent } from "./bindings/WorkflowFileEvent";
+export type { WorkflowRunEvent } from "./bindings/WorkflowRunEvent";
+export type { WorkflowRunRequest } from "./bindings/WorkflowRunRequest";
+export type { WorkflowRunSummary } from "./bindings/WorkflowRunSummary";
+export type { WorkflowRunView } from "./bindings/WorkflowRunView";
+export type { WorkflowText } from "./bindings/WorkflowText";
 
 /** True inside the desktop app; false when the UI runs in a plain browser. */
 export function isDesktopApp(): boolean {
@@ -301,4 +332,129 @@ export function ask(args: AskArgs, onEvent: (event: AskEvent) => void): Promise<
   const events = new Channel<AskEvent>();
   events.onmessage = onEvent;
   return invoke<void>("ask", { args, events });
+}
+
+// ---------------------------------------------------------------- workflows
+
+/** The workflow files (`.yaml`, `.yml`) directly in `dir`, by name. */
+export function listWorkflows(dir: string): Promise<WorkflowFile[]> {
+  return invoke<WorkflowFile[]>("list_workflows", { dir });
+}
+
+/** A file's text and its problems (empty when it may run). */
+export function readWorkflow(path: string): Promise<WorkflowText> {
+  return invoke<WorkflowText>("read_workflow", { path });
+}
+
+/** Writes the text (atomically) and resolves with its problems. */
+export function saveWorkflow(path: string, text: string): Promise<string[]> {
+  return invoke<string[]>("save_workflow", { path, text });
+}
+
+/** What `sift validate` would say of a text not saved yet. */
+export function checkWorkflow(text: string): Promise<string[]> {
+  return invoke<string[]>("check_workflow", { text });
+}
+
+/** Watches `dir` (replacing the previous watch); each change on disk goes to `onChange`. */
+export function watchWorkflows(dir: string, onChange: (event: WorkflowFileEvent) => void): Promise<void> {
+  const channel = new Channel<WorkflowFileEvent>();
+  channel.onmessage = onChange;
+  return invoke<void>("watch_workflows", { dir, onChange: channel });
+}
+
+/**
+ * Runs a workflow file. `onEvent` sees `started` (its key cancels the run),
+ * then each step's `stepStarted`, `stdout`/`stderr` and `stepFinished`; the
+ * promise resolves with the whole run at its end.
+ */
+export function runWorkflow(
+  request: WorkflowRunRequest,
+  onEvent: (event: WorkflowRunEvent) => void,
+): Promise<WorkflowRunView> {
+  const channel = new Channel<WorkflowRunEvent>();
+  channel.onmessage = onEvent;
+  return invoke<WorkflowRunView>("run_workflow", { request, onEvent: channel });
+}
+
+export function cancelWorkflowRun(key: string): Promise<boolean> {
+  return invoke<boolean>("cancel_workflow_run", { key });
+}
+
+/** The most recent runs first. */
+export function workflowRuns(limit = 50): Promise<WorkflowRunSummary[]> {
+  return invoke<WorkflowRunSummary[]>("workflow_runs", { limit });
+}
+
+/** A stored run with its steps' logs, outputs and messages. */
+export function workflowRun(runId: string): Promise<WorkflowRunView> {
+  return invoke<WorkflowRunView>("workflow_run", { runId });
+}
+
+// ---------------------------------------------------------------- chat
+
+/** Sessions, most recently used first; with a query, those with a message containing it. */
+export function listSessions(query = ""): Promise<SessionView[]> {
+  return invoke<SessionView[]>("list_sessions", { query });
+}
+
+export function newSession(title: string, systemPrompt?: string | null): Promise<SessionView> {
+  return invoke<SessionView>("new_session", { title, systemPrompt: systemPrompt ?? null });
+}
+
+export function deleteSession(sessionId: string): Promise<boolean> {
+  return invoke<boolean>("delete_session", { sessionId });
+}
+
+export function sessionMessages(sessionId: string): Promise<MessageView[]> {
+  return invoke<MessageView[]>("session_messages", { sessionId });
+}
+
+/** A new session with the messages before `beforeSeq`: edit and regenerate from there. */
+export function branchSession(sessionId: string, beforeSeq: number): Promise<SessionView> {
+  return invoke<SessionView>("branch_session", { sessionId, beforeSeq });
+}
+
+/**
+ * One chat turn. `onEvent` sees `started` (its key stops the turn), then the
+ * reply's `text`, tool cards, `usage`, and `approvalRequired`, `done` or `error`.
+ */
+export function sendChatMessage(
+  sessionId: string,
+  text: string,
+  choice: ModelChoice,
+  onEvent: (event: ChatTurnEvent) => void,
+): Promise<ChatTurnView> {
+  const channel = new Channel<ChatTurnEvent>();
+  channel.onmessage = onEvent;
+  return invoke<ChatTurnView>("send_chat_message", { sessionId, text, choice, onEvent: channel });
+}
+
+/** Approves or denies a waiting tool call, and runs the rest of the turn. */
+export function answerApproval(
+  sessionId: string,
+  callId: string,
+  approved: boolean,
+  choice: ModelChoice,
+  onEvent: (event: ChatTurnEvent) => void,
+): Promise<ChatTurnView> {
+  const channel = new Channel<ChatTurnEvent>();
+  channel.onmessage = onEvent;
+  return invoke<ChatTurnView>("answer_approval", { sessionId, callId, approved, choice, onEvent: channel });
+}
+
+export function stopChatTurn(key: string): Promise<boolean> {
+  return invoke<boolean>("stop_chat_turn", { key });
+}
+
+// ---------------------------------------------------------------- transcripts
+
+/** Structured calls, the most recently finished first. */
+export function listCalls(kind: string | null = null, limit = 200): Promise<CallSummary[]> {
+  return invoke<CallSummary[]>("list_calls", { kind, limit });
+}
+
+/** The revision tree of the line `callId` belongs to. */
+export function callRevisions(callId: string): Promise<RevisionNode> {
+  return invoke<RevisionNode>("call_revisions", { callId });
 }
