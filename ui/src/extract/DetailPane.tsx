@@ -16,8 +16,14 @@ interface Props {
 
 /** One document: its preview beside its values, which can be corrected. */
 export function DetailPane({ row, columns, onRevise, onClose }: Props) {
+  const self = useRef<HTMLElement>(null);
+  // Bring a newly opened document into view (below the table).
+  useEffect(() => {
+    self.current?.scrollIntoView?.({ block: "nearest" });
+  }, [row.position]);
   return (
     <section
+      ref={self}
       className="detail card"
       aria-labelledby="detail-title"
       data-testid="detail-pane"

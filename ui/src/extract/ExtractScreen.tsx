@@ -145,6 +145,7 @@ export function ExtractScreen({ active, libraryRevision, onEditSchemas }: Props)
     <section className="screen" aria-labelledby="extract-title">
       <header className="screen-head">
         <h1 id="extract-title" tabIndex={-1}>Extract</h1>
+        <RecentJobs refreshKey={`${active}:${table.phase}:${table.jobId ?? ""}`} disabled={running} onOpen={reopen} />
         <div className="row">
           <label className="inline small" title="Starts the CSV with a byte order mark, so Excel reads it as UTF-8">
             <input type="checkbox" checked={bom} onChange={(e) => setBom(e.target.checked)} data-testid="export-bom" /> CSV for Excel
@@ -153,7 +154,6 @@ export function ExtractScreen({ active, libraryRevision, onEditSchemas }: Props)
           <button type="button" onClick={() => exportAs("jsonl")} disabled={table.jobId === null || running} data-testid="export-jsonl">Export JSONL…</button>
         </div>
       </header>
-      <RecentJobs refreshKey={`${active}:${table.phase}:${table.jobId ?? ""}`} disabled={running} onOpen={reopen} />
       <div className={`dropzone card${dragging ? " dragging" : ""}`} data-testid="dropzone">
         <p>{dragging ? "Drop to add the files" : "Drop documents anywhere on the window, or"}</p>
         <button type="button" onClick={pickFiles} disabled={running} data-testid="add-files">Add files…</button>

@@ -10,7 +10,7 @@ interface Props {
 }
 
 export function jobLabel(job: JobBrief): string {
-  const when = new Date(job.createdAt).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  const when = new Date(job.createdAt).toLocaleString(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
   return `${job.schemaName} · ${job.documents} document${job.documents === 1 ? "" : "s"} · ${job.done} done${job.failed > 0 ? `, ${job.failed} failed` : ""} · ${when}`;
 }
 
@@ -37,7 +37,7 @@ export function RecentJobs({ refreshKey, disabled, onOpen }: Props) {
 
   if (jobs.length === 0) return null;
   return (
-    <div className="row recent-jobs">
+    <div className="row recent-jobs small">
       <label htmlFor="recent-jobs">Recent jobs</label>
       <select id="recent-jobs" value={chosen} onChange={(e) => setChosen(e.target.value)} disabled={disabled} data-testid="recent-jobs">
         {jobs.map((j) => (
