@@ -33,6 +33,8 @@ function screenshot(name) {
 
 /** A screenshot once WebKit has painted what the DOM already holds (it paints a few frames behind). */
 async function snap(name) {
+  // The pointer out of the way, so that no tooltip covers the window.
+  execFileSync("xdotool", ["mousemove", "1279", "799"]);
   await browser.pause(800);
   screenshot(name);
 }
@@ -212,6 +214,34 @@ describe("the Extract screen", () => {
       "file,invoice_number,date,total,currency,status,error\r\n" +
         `${INVOICE},42183017,2014-08-03,5.25,USD,completed,\r\n`,
     );
+  });
+});
+
+describe("a failed document", () => {
+  test("is called again by Retry, and its values arrive", async () => {
+    await scripted("/_scripted/script", "PUT", {
+      models: {
+        "scripted-model": [
+          { fault: { status: 400, body: '{"error":{"message":"scripted refusal of the request"}}' } },
+          { tool_calls: [{ name: "submit_output", arguments: TRUTH }], usage: { input: 1000, output: 50 } },
+        ],
+      },
+    });
+    await (await byTestId("run")).click();
+    const row = await byTestId("result-row");
+    await browser.waitUntil(async () => (await row.getAttribute("data-status")) === "failed", {
+      timeout: 30000,
+      timeoutMsg: "the document did not fail as scripted",
+    });
+    const retry = await byTestId("resume");
+    await waitForText(retry, "Retry 1 not done");
+    await retry.click();
+    await browser.waitUntil(async () => (await (await byTestId("result-row")).getAttribute("data-status")) === "completed", {
+      timeout: 30000,
+      timeoutMsg: "the retried document did not complete",
+    });
+    assert.equal(await shownText(await (await byTestId("result-row")).$('td[data-column="invoice_number"]')), "42183017");
+    assert.equal(await (await byTestId("resume")).isExisting(), false);
   });
 });
 
