@@ -60,7 +60,12 @@ before(async () => {
     },
   });
   await scripted("/_scripted/requests", "DELETE");
-  browser = await remote({
+  browser = await launch();
+});
+
+/** Starts the app in a new WebDriver session. */
+function launch() {
+  return remote({
     hostname: "127.0.0.1",
     port: 4444,
     logLevel: "warn",
@@ -70,7 +75,7 @@ before(async () => {
       "tauri:options": { application: APP },
     },
   });
-});
+}
 
 /** A test that leaves a picture of the screen behind when it fails. */
 function test(name, body) {
@@ -353,5 +358,28 @@ describe("the other screens", () => {
     await snap("extract-dark");
     for (let i = 0; i < 3 && !(await shownText(toggle)).startsWith("Theme: system"); i += 1) await toggle.click();
     assert.match(await shownText(toggle), /^Theme: system/);
+  });
+});
+
+describe("after a restart", () => {
+  test("the first job reopens from Recent jobs with its corrected value", async () => {
+    await browser.deleteSession();
+    browser = await launch();
+    const jobs = await byTestId("recent-jobs");
+    await jobs.waitForDisplayed({ timeout: 30000 });
+    const options = await jobs.$$("option");
+    assert.equal(options.length, 2, "the first run and the retried one");
+    // Newest first: the first run is the last.
+    await jobs.selectByIndex(1);
+    await (await byTestId("open-job")).click();
+    const row = await byTestId("result-row");
+    await browser.waitUntil(async () => (await row.isExisting()) && (await row.getAttribute("data-status")) === "completed", {
+      timeout: 10000,
+      timeoutMsg: "the reopened job shows no completed row",
+    });
+    const total = await row.$('td[data-column="total"]');
+    assert.equal(await shownText(total), "5.25 (edited)");
+    assert.equal(await total.getAttribute("data-changed"), "true");
+    assert.match(await (await byTestId("progress")).getText(), /1 of 1 finished · 1 done · 0 failed · 1234 tokens in, 56 out/);
   });
 });
