@@ -6,6 +6,8 @@ import { createRoot } from "react-dom/client";
 import "../../src/styles.css";
 import { demoWorkflowSource } from "../../src/workflows/demo";
 import { WorkflowsScreen } from "../../src/workflows/WorkflowsScreen";
+import { demoTranscriptSource } from "../../src/transcripts/demo";
+import { TranscriptsScreen } from "../../src/transcripts/TranscriptsScreen";
 
 const screen = location.hash.replace(/^#/, "") || "workflows";
 const root = createRoot(document.getElementById("root") as HTMLElement);
@@ -19,6 +21,20 @@ if (screen === "workflows") {
     <StrictMode>
       <main className="content">
         <WorkflowsScreen source={source} folderLabel="~/flows" />
+      </main>
+    </StrictMode>,
+  );
+}
+
+if (screen === "transcripts") {
+  // Built before the first render, so a measurement of opening the long
+  // transcript counts the screen's work, not the demo data's.
+  const source = demoTranscriptSource(10_000);
+  harness.transcripts = source;
+  root.render(
+    <StrictMode>
+      <main className="content">
+        <TranscriptsScreen source={source} />
       </main>
     </StrictMode>,
   );

@@ -47,6 +47,7 @@ export function RowView({ row, expanded, onToggle }: { row: Row; expanded: boole
             <code className="muted">{row.callId}</code>
             {row.valid ? null : <span className="badge tl-badge-error">arguments are not valid JSON</span>}
             {row.attempt !== null ? <span className="muted">attempt {row.attempt}</span> : null}
+            {row.usage !== null ? <span className="muted tl-usage">{usageText(row.usage)}</span> : null}
           </header>
           <Folded text={args.text} expanded={expanded} onToggle={onToggle} what="the arguments" />
         </article>

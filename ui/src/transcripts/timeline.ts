@@ -32,7 +32,8 @@ export interface Transcript {
 
 export type Row =
   | { kind: "message"; key: string; role: Role; text: string; images: number; correction: boolean; usage: Usage | null; attempt: number | null; seq: number | null }
-  | { kind: "tool_call"; key: string; callId: string; name: string; arguments: string; valid: boolean; attempt: number | null }
+  /** `usage` is the reply's, on its first call when the reply has no text of its own. */
+  | { kind: "tool_call"; key: string; callId: string; name: string; arguments: string; valid: boolean; attempt: number | null; usage: Usage | null }
   | { kind: "tool_result"; key: string; callId: string; name: string; content: string; isError: boolean; correction: boolean }
   | { kind: "usage"; key: string; usage: Usage; attempts: number; counted: Usage }
   | { kind: "error"; key: string; message: string; category: string | null };
@@ -77,7 +78,9 @@ export function timelineRows(transcript: Transcript): Row[] {
     const isReply = message.role === "assistant";
     if (isReply) attempt++;
     if (entry.usage) counted = addUsage(counted, entry.usage);
-    if (text !== "" || images > 0 || (message.role !== "tool" && !message.parts.some((p) => p.type === "tool_call" || p.type === "tool_result"))) {
+    const ownRow = text !== "" || images > 0 || (message.role !== "tool" && !message.parts.some((p) => p.type === "tool_call" || p.type === "tool_result"));
+    let usageShown = ownRow;
+    if (ownRow) {
       rows.push({
         kind: "message",
         key,
@@ -93,7 +96,8 @@ export function timelineRows(transcript: Transcript): Row[] {
     message.parts.forEach((part, j) => {
       if (part.type === "tool_call") {
         names.set(part.id, part.name);
-        rows.push({ kind: "tool_call", key: `${key}.${j}`, callId: part.id, name: part.name, arguments: part.arguments, valid: prettyArguments(part.arguments).valid, attempt: isReply ? attempt : null });
+        rows.push({ kind: "tool_call", key: `${key}.${j}`, callId: part.id, name: part.name, arguments: part.arguments, valid: prettyArguments(part.arguments).valid, attempt: isReply ? attempt : null, usage: usageShown ? null : (entry.usage ?? null) });
+        usageShown = true;
       } else if (part.type === "tool_result") {
         const isError = part.is_error ?? false;
         rows.push({ kind: "tool_result", key: `${key}.${j}`, callId: part.call_id, name: names.get(part.call_id) ?? "", content: part.content, isError, correction: isError && isCorrection(part.content) });

@@ -38,9 +38,11 @@ describe("timelineRows", () => {
       ["usage", "usage", ""],
       ["error", "error", ""],
     ]);
+    expect(rows[2]).toMatchObject({ attempt: 1, usage: { input_tokens: 100, output_tokens: 10 } });
     expect(rows[3]).toMatchObject({ isError: true, correction: true });
     expect(rows[4]).toMatchObject({ attempt: 2, usage: { input_tokens: 120, output_tokens: 12 }, text: "Sure." });
-    expect(rows[5]).toMatchObject({ valid: false, attempt: 2 });
+    // The reply's usage is on its text row, not again on its call.
+    expect(rows[5]).toMatchObject({ valid: false, attempt: 2, usage: null });
     expect(rows[6]).toMatchObject({ isError: false, correction: false });
     expect(rows[7]).toMatchObject({ correction: true });
     expect(rows[8]).toEqual({ kind: "usage", key: "usage", usage: { input_tokens: 220, output_tokens: 22 }, attempts: 2, counted: { input_tokens: 220, output_tokens: 22 } });
