@@ -124,6 +124,33 @@ describe("Schemas", () => {
     assert.deepEqual((await ipcCalls(page, "get_schema")).map((c) => c.args).slice(-1), [{ name: "invoice", version: 1 }]);
   });
 
+  it("asks before dropping unsaved changes", async () => {
+    const page = await app.open();
+    const editor = await openSchemas(page);
+    const library = page.getByTestId("schema-library");
+    await library.getByRole("button", { name: /invoice/ }).click();
+    await eventually(() => editorProperties(editor), ["invoice_number", "date", "total", "currency", "vendor"]);
+    await page.getByRole("group", { name: "date", exact: true }).getByLabel("Description").fill("Issue date");
+    await eventually(() => page.getByTestId("schema-version").innerText(), "version 1 · changed");
+
+    await library.getByRole("button", { name: /receipt/ }).click();
+    const ask = page.getByRole("alertdialog");
+    await ask.getByText("invoice has unsaved changes. Discard them to open receipt?").waitFor();
+    await ask.getByRole("button", { name: "Keep editing" }).click();
+    assert.equal(await ask.count(), 0);
+    assert.equal(await page.locator("#schema-name").inputValue(), "invoice");
+    assert.equal((await editorJson(editor)).properties.date.description, "Issue date");
+
+    await library.getByRole("button", { name: /receipt/ }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Discard changes" }).click();
+    await eventually(() => editorProperties(editor), ["merchant", "amount"]);
+    assert.equal(await page.locator("#schema-name").inputValue(), "receipt");
+    // Nothing unsaved now: another schema opens at once.
+    await library.getByRole("button", { name: /invoice/ }).click();
+    await eventually(() => page.locator("#schema-name").inputValue(), "invoice");
+    assert.equal(await page.getByRole("alertdialog").count(), 0);
+  });
+
   it("shows the schema as a form, and imports and exports through the dialogs", async () => {
     const page = await app.open({ pickFiles: ["/home/user/schemas/purchase.json"] });
     const editor = await openSchemas(page);

@@ -23,6 +23,13 @@ export function SchemasScreen({ active, onLibraryChanged }: Props) {
   const [doc, setDoc] = useState<SchemaDoc>(() => newDoc("new_schema"));
   const [tab, setTab] = useState<"fields" | "preview">("fields");
   const [status, setStatus] = useState("");
+  // An action that would drop unsaved changes waits here for the user's word.
+  const [pending, setPending] = useState<{ what: string; go: () => void } | null>(null);
+
+  function guarded(what: string, go: () => void) {
+    if (isDirty(doc)) setPending({ what, go });
+    else go();
+  }
 
   const refresh = useCallback(async () => {
     try {
@@ -51,7 +58,6 @@ export function SchemasScreen({ active, onLibraryChanged }: Props) {
   const canSave = badName === null && doc.textProblem === null && fieldProblems.length === 0 && engine.state === "done" && engineErrors.length === 0;
 
   async function open(name: string, version: number | null) {
-    if (isDirty(doc) && !window.confirm(`Discard the unsaved changes to ${doc.name}?`)) return;
     try {
       const stored = await backend.getSchema(name, version);
       setDoc(loadedDoc(stored.name, stored.version, stored.text));
@@ -104,14 +110,25 @@ export function SchemasScreen({ active, onLibraryChanged }: Props) {
       <header className="screen-head">
         <h1 id="schemas-title" tabIndex={-1}>Schemas</h1>
         <div className="row">
-          <button type="button" onClick={() => { if (!isDirty(doc) || window.confirm("Discard the unsaved changes?")) setDoc(newDoc("new_schema")); }}>New schema</button>
-          <button type="button" onClick={importFile}>Import…</button>
+          <button type="button" onClick={() => guarded("start a new schema", () => setDoc(newDoc("new_schema")))}>New schema</button>
+          <button type="button" onClick={() => guarded("import a schema", () => void importFile())}>Import…</button>
           <button type="button" onClick={exportFile} disabled={doc.version === null || isDirty(doc)} title={isDirty(doc) ? "Save first" : undefined}>Export…</button>
           <button type="button" className="primary" onClick={save} disabled={!canSave || (!isDirty(doc) && doc.version !== null)} data-testid="schema-save">Save version</button>
         </div>
       </header>
+      {pending !== null && (
+        <div className="card row spread confirm" role="alertdialog" aria-labelledby="discard-text" data-testid="discard-confirm">
+          <p id="discard-text">
+            {doc.name} has unsaved changes. Discard them to {pending.what}?
+          </p>
+          <div className="row">
+            <button type="button" className="danger" onClick={() => { const go = pending.go; setPending(null); go(); }}>Discard changes</button>
+            <button type="button" autoFocus onClick={() => setPending(null)}>Keep editing</button>
+          </div>
+        </div>
+      )}
       <div className="schemas-layout">
-        <Library schemas={schemas} current={doc} onOpen={open} />
+        <Library schemas={schemas} current={doc} onOpen={(name, version) => guarded(`open ${name}`, () => void open(name, version))} />
         <div className="schema-work">
           <div className="row">
             <label htmlFor="schema-name">Name</label>
