@@ -224,7 +224,16 @@ describe("Extract", () => {
     await page.getByRole("button", { name: "Add files…" }).click();
     assert.equal(await page.getByTestId("run").isDisabled(), true);
     assert.equal((await ipcCalls(page, "start_extraction")).length, 0);
-    // A native drop while dragging highlights the zone, then adds the file.
+    // Files dragged over the window light the drop zone up; leaving puts it back.
+    await page.waitForFunction(() => (window.__siftMock.listeners.get("tauri://drag-enter") ?? []).length > 0);
+    const zone = page.getByTestId("dropzone");
+    await page.evaluate(() => window.__siftMock.emit("tauri://drag-enter", { paths: ["/d/x.pdf"], position: { x: 1, y: 1 } }));
+    await eventually(() => zone.getAttribute("class"), "dropzone card dragging");
+    assert.equal(await zone.locator("p").innerText(), "Drop to add the files");
+    await page.evaluate(() => window.__siftMock.emit("tauri://drag-leave", null));
+    await eventually(() => zone.getAttribute("class"), "dropzone card");
+    assert.equal(await page.getByTestId("run").isDisabled(), true);
+    // A drop adds the file.
     await dropFiles(page, ["/d/receipt.jpg"]);
     await page.getByRole("button", { name: "Run on 1 file" }).waitFor();
   });
