@@ -4,6 +4,7 @@ import { ExtractScreen } from "./extract/ExtractScreen";
 import { SchemasScreen } from "./schemas/SchemasScreen";
 import { SettingsScreen } from "./settings/SettingsScreen";
 import { SCREENS, screenForKey, type ScreenId } from "./frame/screens";
+import { ScreenBoundary } from "./frame/ScreenBoundary";
 import { Sidebar } from "./frame/Sidebar";
 import { useTheme } from "./frame/useTheme";
 
@@ -47,13 +48,19 @@ export function App() {
       <Sidebar current={screen} onNavigate={navigate} preference={preference} theme={theme} onCycleTheme={cycle} version={version} />
       <main id="content" className="content" aria-label={SCREENS.find((s) => s.id === screen)?.label}>
         <div hidden={screen !== "extract"}>
-          <ExtractScreen active={screen === "extract"} libraryRevision={libraryRevision} onEditSchemas={() => navigate("schemas")} />
+          <ScreenBoundary name="Extract">
+            <ExtractScreen active={screen === "extract"} libraryRevision={libraryRevision} onEditSchemas={() => navigate("schemas")} />
+          </ScreenBoundary>
         </div>
         <div hidden={screen !== "schemas"}>
-          <SchemasScreen active={screen === "schemas"} onLibraryChanged={() => setLibraryRevision((n) => n + 1)} />
+          <ScreenBoundary name="Schemas">
+            <SchemasScreen active={screen === "schemas"} onLibraryChanged={() => setLibraryRevision((n) => n + 1)} />
+          </ScreenBoundary>
         </div>
         <div hidden={screen !== "settings"}>
-          <SettingsScreen active={screen === "settings"} />
+          <ScreenBoundary name="Settings">
+            <SettingsScreen active={screen === "settings"} />
+          </ScreenBoundary>
         </div>
       </main>
     </div>
