@@ -2,7 +2,7 @@
 // toggle, visible focus, and a name on every control of every screen.
 import { after, afterEach, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { eventually, useApp } from "./browser.mjs";
+import { eventually, ipcCalls, useApp } from "./browser.mjs";
 
 const app = useApp({ before, after, afterEach });
 
@@ -46,6 +46,9 @@ describe("Frame", () => {
     await page.keyboard.press("Alt+1");
     assert.equal(await current(page), "Extract");
     assert.equal(await page.getByRole("heading", { name: "Settings", level: 1 }).isVisible(), false);
+    // Coming back does not ask the model server for its models again.
+    await eventually(async () => (await ipcCalls(page, "get_settings")).length, 3);
+    assert.equal((await ipcCalls(page, "list_models")).length, 1);
   });
 
   it("reaches the controls with Tab and shows where the focus is", async () => {

@@ -62,6 +62,8 @@ export function ExtractScreen({ active, libraryRevision, onEditSchemas }: Props)
   }, [active, backend, ownChoice]);
 
   const provider = providers.find((p) => p.id === setup.providerId) ?? null;
+  // Models are asked for again only when the provider itself changes (not on every visit).
+  const providerKey = provider === null ? "" : JSON.stringify(provider);
   useEffect(() => {
     setModels([]);
     if (provider === null) return;
@@ -70,7 +72,8 @@ export function ExtractScreen({ active, libraryRevision, onEditSchemas }: Props)
     return () => {
       live = false;
     };
-  }, [provider, backend]);
+    // `provider` is read through its key.
+  }, [providerKey, backend]);
 
   // The chosen schema's latest version: its columns head the table.
   useEffect(() => {
