@@ -350,19 +350,11 @@ pub async fn send_chat_message(
     app: State<'_, AppState>,
     chat: State<'_, ChatState>,
 ) -> IpcResult<ChatTurnView> {
-    let store = app.store()?;
-    let selection = app
-        .settings()?
-        .selection(choice.provider_id.as_deref(), choice.model.as_deref())?;
-    let context = load_config(app.config_path())?.context;
+    let (selection, context) = turn_settings(&app, &choice)?;
     let mut request = ChatRequest::new(session_id, text, selection);
     request.toolkits = vec![chat_toolkit()];
     request.context = context;
-    let (key, stop) = chat.start();
-    let _ = on_event.send(ChatTurnEvent::Started { key: key.clone() });
-    let outcome = on_own_thread(store, TurnInput::Message(request), stop, on_event).await;
-    chat.finish(&key);
-    outcome
+    run_command(&app, &chat, TurnInput::Message(request), on_event).await
 }
 
 /// Approves or denies a call that waits, and runs the rest of the turn.
@@ -376,16 +368,39 @@ pub async fn answer_approval(
     app: State<'_, AppState>,
     chat: State<'_, ChatState>,
 ) -> IpcResult<ChatTurnView> {
-    let store = app.store()?;
+    let (selection, context) = turn_settings(&app, &choice)?;
+    let mut request = ApprovalRequest::new(session_id, call_id, approved, selection);
+    request.toolkits = vec![chat_toolkit()];
+    request.context = context;
+    run_command(&app, &chat, TurnInput::Approval(request), on_event).await
+}
+
+/// The models the user picked (else the settings' defaults) and the
+/// context windows of the configuration file.
+fn turn_settings(
+    app: &AppState,
+    choice: &ModelChoice,
+) -> IpcResult<(
+    sift_core::ModelSelection,
+    sift_core::engine::ContextSettings,
+)> {
     let selection = app
         .settings()?
         .selection(choice.provider_id.as_deref(), choice.model.as_deref())?;
-    let mut request = ApprovalRequest::new(session_id, call_id, approved, selection);
-    request.toolkits = vec![chat_toolkit()];
-    request.context = load_config(app.config_path())?.context;
+    Ok((selection, load_config(app.config_path())?.context))
+}
+
+/// Registers the turn's stop key, tells it first, and runs the turn.
+async fn run_command(
+    app: &AppState,
+    chat: &ChatState,
+    input: TurnInput,
+    on_event: Channel<ChatTurnEvent>,
+) -> IpcResult<ChatTurnView> {
+    let store = app.store()?;
     let (key, stop) = chat.start();
     let _ = on_event.send(ChatTurnEvent::Started { key: key.clone() });
-    let outcome = on_own_thread(store, TurnInput::Approval(request), stop, on_event).await;
+    let outcome = on_own_thread(store, input, stop, on_event).await;
     chat.finish(&key);
     outcome
 }

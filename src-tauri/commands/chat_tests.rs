@@ -11,12 +11,11 @@ use serde_json::{Value, json};
 use sift_core::chat::{ApprovalRequest, ChatRequest};
 use sift_core::chat_tools::chat_toolkit;
 use sift_core::store::{NewSession, Store};
-use sift_core::{ModelSelection, ProviderChoice, ProviderSettings};
 use sift_scripted_server::{Reply, Script, ScriptedServer};
-use tauri::ipc::{Channel, InvokeResponseBody};
 use tokio_util::sync::CancellationToken;
 
 use super::chat::{ChatTurnEvent, TurnInput, branch, sessions_matching, turn};
+use super::test_support::{collecting, scripted};
 
 struct Folder(PathBuf);
 
@@ -34,32 +33,6 @@ impl Drop for Folder {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
-}
-
-fn scripted(server: &ScriptedServer) -> ModelSelection {
-    ModelSelection {
-        provider: ProviderSettings {
-            provider: Some(ProviderChoice::OpenAi),
-            base_url: Some(server.openai_base_url()),
-            api_key_env: Some("SIFT_APP_TESTS_NO_KEY".into()),
-            api_key_account: None,
-        },
-        models: vec!["m".into()],
-    }
-}
-
-fn collecting() -> (Channel<ChatTurnEvent>, Arc<Mutex<Vec<Value>>>) {
-    let seen = Arc::new(Mutex::new(Vec::new()));
-    let sink = seen.clone();
-    let channel = Channel::new(move |body: InvokeResponseBody| {
-        if let InvokeResponseBody::Json(text) = body {
-            sink.lock()
-                .unwrap()
-                .push(serde_json::from_str(&text).unwrap());
-        }
-        Ok(())
-    });
-    (channel, seen)
 }
 
 fn kinds(seen: &Arc<Mutex<Vec<Value>>>) -> Vec<String> {
@@ -95,7 +68,7 @@ async fn a_tool_call_waits_for_approval_then_the_turn_completes() {
         .unwrap();
     let mut request = ChatRequest::new(&session.id, "What does my note say?", scripted(&server));
     request.toolkits = vec![chat_toolkit()];
-    let (channel, seen) = collecting();
+    let (channel, seen) = collecting::<ChatTurnEvent>();
     let view = turn(
         &store,
         TurnInput::Message(request),
@@ -116,7 +89,7 @@ async fn a_tool_call_waits_for_approval_then_the_turn_completes() {
     let call_id = view.session.approvals[0].call_id.clone();
     let mut approval = ApprovalRequest::new(&session.id, call_id, true, scripted(&server));
     approval.toolkits = vec![chat_toolkit()];
-    let (channel, seen) = collecting();
+    let (channel, seen) = collecting::<ChatTurnEvent>();
     let view = turn(
         &store,
         TurnInput::Approval(approval),
@@ -185,7 +158,7 @@ async fn a_stopped_turn_stores_nothing() {
         tokio::time::sleep(std::time::Duration::from_millis(200)).await;
         stopper.cancel();
     });
-    let (channel, _) = collecting();
+    let (channel, _) = collecting::<ChatTurnEvent>();
     let view = turn(&store, TurnInput::Message(request), stop, &channel)
         .await
         .unwrap();

@@ -4,16 +4,16 @@
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
 
-use serde_json::{Value, json};
+use serde_json::json;
 use sift_core::store::Store;
 use sift_scripted_server::{Reply, Script, ScriptedServer};
-use tauri::ipc::{Channel, InvokeResponseBody};
 use tokio_util::sync::CancellationToken;
 
+use super::test_support::collecting;
 use super::workflows::{
-    ParamValue, WorkflowRunRequest, run_with_events, save_text, stored_run, workflows_in,
+    ParamValue, WorkflowRunEvent, WorkflowRunRequest, run_with_events, save_text, stored_run,
+    workflows_in,
 };
 
 struct Folder(PathBuf);
@@ -31,23 +31,6 @@ impl Drop for Folder {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
-}
-
-fn collecting() -> (
-    Channel<super::workflows::WorkflowRunEvent>,
-    Arc<Mutex<Vec<Value>>>,
-) {
-    let seen = Arc::new(Mutex::new(Vec::new()));
-    let sink = seen.clone();
-    let channel = Channel::new(move |body: InvokeResponseBody| {
-        if let InvokeResponseBody::Json(text) = body {
-            sink.lock()
-                .unwrap()
-                .push(serde_json::from_str(&text).unwrap());
-        }
-        Ok(())
-    });
-    (channel, seen)
 }
 
 #[test]
@@ -112,7 +95,7 @@ steps:
     )
     .unwrap();
     let store = Store::open(folder.0.join("sift.db")).unwrap();
-    let (channel, seen) = collecting();
+    let (channel, seen) = collecting::<WorkflowRunEvent>();
     let request = WorkflowRunRequest {
         path: file.display().to_string(),
         params: vec![ParamValue {
@@ -158,7 +141,7 @@ steps:
     );
 
     // Re-run from `record`: the model is not asked again.
-    let (channel, _) = collecting();
+    let (channel, _) = collecting::<WorkflowRunEvent>();
     let rerun = WorkflowRunRequest {
         path: file.display().to_string(),
         params: Vec::new(),
@@ -171,7 +154,7 @@ steps:
     assert_eq!(server.requests().len(), 1);
     assert!(again.steps[0].reused);
     assert_eq!(again.steps[1].stdout, "refund for you\n");
-    let (channel, _) = collecting();
+    let (channel, _) = collecting::<WorkflowRunEvent>();
     let half = WorkflowRunRequest {
         path: file.display().to_string(),
         params: Vec::new(),
@@ -196,7 +179,7 @@ async fn an_invalid_file_is_refused_with_its_problems() {
     let file = folder.0.join("flow.yaml");
     std::fs::write(&file, "steps:\n  - {id: my-step, run: 'true'}\n").unwrap();
     let store = Store::open(folder.0.join("sift.db")).unwrap();
-    let (channel, seen) = collecting();
+    let (channel, seen) = collecting::<WorkflowRunEvent>();
     let request = WorkflowRunRequest {
         path: file.display().to_string(),
         params: Vec::new(),

@@ -392,25 +392,7 @@ fn row_for(
     row
 }
 
-/// One line of JSON with keys sorted, at every depth.
-pub fn canonical_json(value: &Value) -> String {
-    fn sorted(value: &Value) -> Value {
-        match value {
-            Value::Object(map) => {
-                let mut keys: Vec<&String> = map.keys().collect();
-                keys.sort();
-                Value::Object(
-                    keys.into_iter()
-                        .map(|k| (k.clone(), sorted(&map[k])))
-                        .collect(),
-                )
-            }
-            Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
-            other => other.clone(),
-        }
-    }
-    sorted(value).to_string()
-}
+pub use sift_llm::canonical_json;
 
 /// The summary of a call that `sift call --json` and `sift calls list` print.
 pub fn call_summary(call: &StructuredCall) -> Value {

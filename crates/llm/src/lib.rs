@@ -27,6 +27,7 @@ pub use capabilities::{Capabilities, ForcedTool, ProviderKind, ServerFlavor};
 pub use client::{Client, ClientConfig, DEFAULT_ANTHROPIC_VERSION, RetryNotice, is_retried_status};
 pub use error::{ErrorCategory, LlmError};
 pub use fallback::{ModelRoute, complete_first};
+pub use json::canonical_json;
 pub use message::{
     ChatRequest, ChatResponse, Image, Message, Part, Role, StopReason, StreamDelta, ToolCall,
     ToolChoice, ToolResult, ToolSpec, Usage,

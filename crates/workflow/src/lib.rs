@@ -25,7 +25,7 @@ mod spec;
 mod validate;
 mod watch;
 
-pub use chat::{DirectConnector, ModelConnector, ModelEndpoint, sorted_json};
+pub use chat::{DirectConnector, ModelConnector, ModelEndpoint};
 pub use params::{ParamDef, parse_param_assignment};
 pub use parse::{ParseError, parse};
 pub use plan::cycle;

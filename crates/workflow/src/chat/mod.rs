@@ -17,7 +17,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 use sift_llm::{
     ApiKey, ChatRequest, ChatResponse, Client, ClientConfig, Message, Part, ProviderKind, Role,
-    ServerFlavor, StreamDelta, ToolChoice, Usage,
+    ServerFlavor, StreamDelta, ToolChoice, Usage, canonical_json,
 };
 use tokio_util::sync::CancellationToken;
 
@@ -98,27 +98,6 @@ impl ModelConnector for DirectConnector {
     ) -> Pin<Box<dyn Future<Output = Result<Client, String>> + Send + 'a>> {
         Box::pin(async move { Self::client(endpoint) })
     }
-}
-
-/// JSON with object keys sorted at every level, compact: the form answers
-/// and tool results take, so that the same value always prints the same.
-pub fn sorted_json(value: &Value) -> String {
-    fn sort(value: &Value) -> Value {
-        match value {
-            Value::Object(map) => {
-                let mut keys: Vec<&String> = map.keys().collect();
-                keys.sort();
-                Value::Object(
-                    keys.into_iter()
-                        .map(|k| (k.clone(), sort(&map[k])))
-                        .collect(),
-                )
-            }
-            Value::Array(items) => Value::Array(items.iter().map(sort).collect()),
-            other => other.clone(),
-        }
-    }
-    sort(value).to_string()
 }
 
 pub(crate) struct ChatContext<'a> {
@@ -436,7 +415,7 @@ async fn structured_loop(
         let candidate = structured::candidate(&response);
         match structured::accept(candidate.value, schema, &validator) {
             Ok(answer) => {
-                let line = sorted_json(&Value::Object(answer.clone()));
+                let line = canonical_json(&Value::Object(answer.clone()));
                 attempt.context.output.stdout(&format!("{line}\n"));
                 conversation.push(Message::assistant(line));
                 return Ok((answer, conversation));

@@ -5,10 +5,10 @@
 use sift_llm::{ToolCall, ToolSpec};
 
 use super::ChatContext;
-use super::sorted_json;
 use crate::params::{argument_text, tool_schema};
 use crate::run::{RunStatus, run_error, run_named, run_outputs};
 use crate::spec::Workflow;
+use sift_llm::canonical_json;
 
 /// The tool definitions, in the order the step names them.
 pub(crate) fn specs(workflow: &Workflow, names: &[String]) -> Vec<ToolSpec> {
@@ -77,7 +77,7 @@ pub(crate) async fn call(
                 content: if outputs.is_empty() {
                     "Tool execution completed successfully".to_owned()
                 } else {
-                    sorted_json(&serde_json::Value::Object(outputs))
+                    canonical_json(&serde_json::Value::Object(outputs))
                 },
                 is_error: false,
             }
