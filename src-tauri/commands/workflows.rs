@@ -17,7 +17,7 @@ use sift_core::workflow::{
     ChangeKind, FolderWatch, RunEvent, StepRecord, WorkflowChange, watch_folder,
 };
 use sift_core::workflows::{
-    RerunFrom, WorkflowError, WorkflowRunRequest as CoreRequest, run_workflow as core_run,
+    RerunFrom, WorkflowError, WorkflowRunRequest as CoreRequest, run_workflow_announced,
 };
 use tauri::State;
 use tauri::ipc::Channel;
@@ -201,6 +201,11 @@ pub enum WorkflowRunEvent {
     #[serde(rename_all = "camelCase")]
     Started {
         key: String,
+    },
+    /// Once the run is stored, before any step: its id.
+    #[serde(rename_all = "camelCase")]
+    RunCreated {
+        run_id: String,
     },
     StepStarted {
         name: String,
@@ -402,7 +407,15 @@ pub async fn run_with_events(
         from,
         cancel,
     };
-    let outcome = core_run(store, request, sink).await?;
+    let announce = {
+        let events = events.clone();
+        move |run_id: &str| {
+            let _ = events.send(WorkflowRunEvent::RunCreated {
+                run_id: run_id.to_owned(),
+            });
+        }
+    };
+    let outcome = run_workflow_announced(store, request, &announce, sink).await?;
     Ok(WorkflowRunView {
         run_id: outcome.run_id,
         status: outcome.record.status.as_str().to_owned(),

@@ -116,12 +116,14 @@ steps:
         .map(|e| match e["kind"].as_str().unwrap() {
             "stepFinished" => format!("stepFinished {} {}", e["step"]["name"], e["step"]["status"]),
             "stdout" => format!("stdout {} {:?}", e["name"], e["text"].as_str().unwrap()),
+            "runCreated" => format!("runCreated {}", e["runId"] == view.run_id.as_str()),
             other => format!("{other} {}", e["name"]),
         })
         .collect();
     assert_eq!(
         kinds,
         [
+            "runCreated true",
             "stepStarted \"classify\"",
             "stdout \"classify\" \"{\\\"category\\\":\\\"refund\\\"}\\n\"",
             "stepFinished \"classify\" \"succeeded\"",

@@ -131,6 +131,17 @@ pub async fn run_workflow(
     request: WorkflowRunRequest,
     on_event: EventSink,
 ) -> Result<WorkflowRunOutcome, WorkflowError> {
+    run_workflow_announced(store, request, &|_| {}, on_event).await
+}
+
+/// [`run_workflow`], telling `on_created` the run's id once it is stored
+/// and before any step starts (a window shows it while the run goes).
+pub async fn run_workflow_announced(
+    store: &Store,
+    request: WorkflowRunRequest,
+    on_created: &(dyn Fn(&str) + Send + Sync),
+    on_event: EventSink,
+) -> Result<WorkflowRunOutcome, WorkflowError> {
     let (_, workflow) = load_file(&request.file)?;
     let reuse = match &request.from {
         None => Default::default(),
@@ -144,6 +155,7 @@ pub async fn run_workflow(
             from_step: request.from.as_ref().map(|f| f.step.clone()),
         })
         .map_err(CoreError::from)?;
+    on_created(&run.id);
     let positions: Vec<String> = workflow
         .main()
         .steps

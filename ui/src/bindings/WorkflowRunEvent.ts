@@ -4,4 +4,4 @@ import type { StepView } from "./StepView";
 /**
  * What a running workflow reports.
  */
-export type WorkflowRunEvent = { "kind": "started", key: string, } | { "kind": "stepStarted", name: string, } | { "kind": "stdout", name: string, text: string, } | { "kind": "stderr", name: string, text: string, } | { "kind": "stepFinished", step: StepView, };
+export type WorkflowRunEvent = { "kind": "started", key: string, } | { "kind": "runCreated", runId: string, } | { "kind": "stepStarted", name: string, } | { "kind": "stdout", name: string, text: string, } | { "kind": "stderr", name: string, text: string, } | { "kind": "stepFinished", step: StepView, };
