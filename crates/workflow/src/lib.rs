@@ -22,6 +22,7 @@ mod plan;
 mod run;
 mod shell;
 mod spec;
+mod step;
 mod validate;
 mod watch;
 

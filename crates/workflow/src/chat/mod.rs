@@ -22,8 +22,9 @@ use sift_llm::{
 use tokio_util::sync::CancellationToken;
 
 use crate::interpolate::Scope;
-use crate::run::{Runtime, StepOutput, report_unknown, resolve_with};
+use crate::run::Runtime;
 use crate::spec::{ChatStep, Dag};
+use crate::step::{StepOutput, report_unknown, resolve_with};
 use config::{ChatConfig, ModelEntry, read_config};
 pub(crate) use structured::RESPOND;
 
