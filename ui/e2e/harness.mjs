@@ -19,7 +19,8 @@ async function buildHarness() {
     root: uiDir,
     configFile: join(uiDir, "vite.config.ts"),
     logLevel: "error",
-    build: { outDir, emptyOutDir: true, rollupOptions: { input: join(uiDir, "e2e", "harness", "index.html") } },
+    // HARNESS_MINIFY=0 keeps names readable in stack traces.
+    build: { outDir, emptyOutDir: true, minify: process.env.HARNESS_MINIFY !== "0", rollupOptions: { input: join(uiDir, "e2e", "harness", "index.html") } },
   });
   return outDir;
 }

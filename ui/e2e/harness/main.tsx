@@ -8,6 +8,8 @@ import { demoWorkflowSource } from "../../src/workflows/demo";
 import { WorkflowsScreen } from "../../src/workflows/WorkflowsScreen";
 import { demoTranscriptSource } from "../../src/transcripts/demo";
 import { TranscriptsScreen } from "../../src/transcripts/TranscriptsScreen";
+import { demoChatSource } from "../../src/chat/demo";
+import { ChatScreen } from "../../src/chat/ChatScreen";
 
 const screen = location.hash.replace(/^#/, "") || "workflows";
 const root = createRoot(document.getElementById("root") as HTMLElement);
@@ -35,6 +37,18 @@ if (screen === "transcripts") {
     <StrictMode>
       <main className="content">
         <TranscriptsScreen source={source} />
+      </main>
+    </StrictMode>,
+  );
+}
+
+if (screen === "chat") {
+  const source = demoChatSource();
+  harness.chat = source;
+  root.render(
+    <StrictMode>
+      <main className="content">
+        <ChatScreen source={source} />
       </main>
     </StrictMode>,
   );
