@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde_json::Value;
 use sift_core::export::schema_columns;
 use sift_core::extract::{
-    JobResult, job_results as core_job_results, revise_value as record_revision,
+    JobResult, job_result, job_results as core_job_results, revise_value as record_revision,
 };
 use sift_core::store::{DocumentStatus, ExtractionJob, JobStatus, Store};
 use ts_rs::TS;
@@ -226,11 +226,7 @@ pub(crate) fn job_view(store: &Store, job_id: &str) -> IpcResult<JobView> {
 }
 
 pub(crate) fn row(store: &Store, job_id: &str, position: i64) -> IpcResult<JobRow> {
-    core_job_results(store, job_id)?
-        .into_iter()
-        .find(|r| r.document.position == position)
-        .map(JobRow::from)
-        .ok_or_else(|| IpcError::not_found(format!("job {job_id} has no document {position}")))
+    Ok(job_result(store, job_id, position)?.into())
 }
 
 /// `values` with the field at `path` set to `value` (objects made on the

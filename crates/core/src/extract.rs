@@ -356,6 +356,29 @@ pub fn job_results(store: &Store, job_id: &str) -> Result<Vec<JobResult>, CoreEr
     Ok(results)
 }
 
+/// One document's result (as in [`job_results`]), read alone: a caller
+/// that follows a job document by document need not read them all.
+pub fn job_result(store: &Store, job_id: &str, position: i64) -> Result<JobResult, CoreError> {
+    let document = store
+        .extraction_documents(job_id)?
+        .into_iter()
+        .find(|d| d.position == position)
+        .ok_or_else(|| CoreError::NotFound(format!("job {job_id} has no document {position}")))?;
+    let revised = store
+        .extraction_revisions(job_id, position)?
+        .pop()
+        .map(|r| r.values);
+    let changed = match &revised {
+        Some(revised) => changed_fields(document.values.as_ref(), revised),
+        None => Vec::new(),
+    };
+    Ok(JobResult {
+        document,
+        revised,
+        changed,
+    })
+}
+
 /// Top-level fields that differ, in the revision's order then the
 /// model's.
 fn changed_fields(model: Option<&Value>, revised: &Value) -> Vec<String> {
