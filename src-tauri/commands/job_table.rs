@@ -305,17 +305,28 @@ pub(crate) fn recent_jobs(store: &Store, limit: u32) -> IpcResult<Vec<JobSummary
         .list_extraction_jobs(limit)?
         .into_iter()
         .map(|job| {
-            let view = job_view(store, &job.id)?;
+            // Totals need the documents only, not their revisions.
+            let documents = store.extraction_documents(&job.id)?;
+            let mut totals = JobTotals::default();
+            for d in &documents {
+                match d.status {
+                    DocumentStatus::Completed => totals.done += 1,
+                    DocumentStatus::Failed => totals.failed += 1,
+                    DocumentStatus::Pending => totals.pending += 1,
+                }
+                totals.input_tokens += d.input_tokens;
+                totals.output_tokens += d.output_tokens;
+            }
             Ok(JobSummary {
-                documents: u32::try_from(view.rows.len()).unwrap_or(u32::MAX),
-                job_id: view.job_id,
-                schema_name: view.schema_name,
-                schema_version: view.schema_version,
-                models: view.models,
-                status: view.status,
-                totals: view.totals,
-                created_at: view.created_at,
-                finished_at: view.finished_at,
+                documents: u32::try_from(documents.len()).unwrap_or(u32::MAX),
+                models: serde_json::from_value(job.models).unwrap_or_default(),
+                status: job.status.into(),
+                totals,
+                job_id: job.id,
+                schema_name: job.schema_name,
+                schema_version: job.schema_version,
+                created_at: job.created_at,
+                finished_at: job.finished_at,
             })
         })
         .collect()
