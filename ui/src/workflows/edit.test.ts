@@ -214,3 +214,20 @@ describe("setStepField", () => {
     expect(() => setStepField("steps:\n  - id: a\n    id: b\n", 0, "command", "x")).toThrow(EditError);
   });
 });
+
+describe("CRLF files", () => {
+  it("keeps \\r\\n line ends in every edit", () => {
+    const crlf = CLASSIFY.replace(/\n/g, "\r\n");
+    const lf = (text: string) => text.replace(/\r\n/g, "\n");
+    const added = addStep(crlf, "run").text;
+    expect(added).toBe(addStep(CLASSIFY, "run").text.replace(/\n/g, "\r\n"));
+    expect(lf(deleteStep(crlf, 0))).toBe(deleteStep(CLASSIFY, 0));
+    expect(lf(deleteStep(crlf, 1))).toBe(deleteStep(CLASSIFY, 1));
+    expect(lf(setStepField(crlf, 0, "prompt", "a\nb"))).toBe(setStepField(CLASSIFY, 0, "prompt", "a\nb"));
+    expect(lf(connect(addStep(DIAMOND.replace(/\n/g, "\r\n"), "run", { id: "e" }).text, 4, 3))).toBe(connect(addStep(DIAMOND, "run", { id: "e" }).text, 4, 3));
+    expect(lf(renameStep(crlf, 0, "sort"))).toBe(renameStep(CLASSIFY, 0, "sort"));
+    for (const text of [added, deleteStep(crlf, 0), setStepField(crlf, 0, "prompt", "a\nb"), setStepField(crlf, 0, "output_schema", { type: "object", properties: { x: { type: "string" } } })]) {
+      expect(text.replace(/\r\n/g, "")).not.toContain("\n");
+    }
+  });
+});

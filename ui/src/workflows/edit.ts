@@ -31,8 +31,16 @@ interface Splice {
   insert: string;
 }
 
+/** Applies a splice; inserted lines end the way the file's lines do (`\r\n` or `\n`). */
 function apply(text: string, { from, to, insert }: Splice): string {
-  return text.slice(0, from) + insert + text.slice(to);
+  const crlf = text.includes("\r\n");
+  return text.slice(0, from) + (crlf ? insert.replace(/\r?\n/g, "\r\n") : insert) + text.slice(to);
+}
+
+/** The length of the line break that ends just before `offset` (0, 1 or 2). */
+function breakBefore(text: string, offset: number): number {
+  if (text[offset - 1] !== "\n") return 0;
+  return text[offset - 2] === "\r" ? 2 : 1;
 }
 
 function lineStartAt(text: string, offset: number): number {
@@ -158,7 +166,7 @@ function setPair(text: string, map: YAMLMap, key: string, value: unknown, flow =
     if (!firstInItem) return apply(text, { from: lineStart, to: stop, insert: "" });
     const next = map.items[map.items.indexOf(pair) + 1];
     if (next !== undefined) return apply(text, { from: keyStart, to: start(next.key as Node), insert: "" });
-    return apply(text, { from: keyStart, to: stop - (text[stop - 1] === "\n" ? 1 : 0), insert: "{}" });
+    return apply(text, { from: keyStart, to: stop - breakBefore(text, stop), insert: "{}" });
   }
   const old = pair.value;
   if (isScalar(old) && old.range && old.value !== null && isPlainValue(value) && old.type !== "BLOCK_FOLDED" && old.type !== "BLOCK_LITERAL") {
@@ -362,13 +370,14 @@ export function deleteStep(text: string, index: number): string {
   }
   let to = toLineEnd(out, end(item));
   // Blank lines that separated the item from its neighbours: keep one gap, not two.
-  const blankAfter = (at: number) => /^[ \t]*\n/.exec(out.slice(at))?.[0].length ?? 0;
-  const blankBefore = from > 0 && /^[ \t]*$/.test(out.slice(lineStartAt(out, from - 1), from - 1));
+  const blankAfter = (at: number) => /^[ \t]*\r?\n/.exec(out.slice(at))?.[0].length ?? 0;
+  const blank = (lineEnd: number) => /^[ \t]*\r?$/.test(out.slice(lineStartAt(out, lineEnd - 1), lineEnd - 1));
+  const blankBefore = from > 0 && blank(from);
   const first = index === 0;
   const last = index === steps.items.length - 1;
   if (first || blankBefore) for (let n = blankAfter(to); n > 0; n = blankAfter(to)) to += n;
   if (last && !first) {
-    while (from > 0 && /^[ \t]*$/.test(out.slice(lineStartAt(out, from - 1), from - 1))) from = lineStartAt(out, from - 1);
+    while (from > 0 && blank(from)) from = lineStartAt(out, from - 1);
   }
   return apply(out, { from, to, insert: "" });
 }
