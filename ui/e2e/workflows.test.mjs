@@ -59,6 +59,50 @@ describe("Workflows", () => {
     await eventually(async () => (await yaml(page)).includes("  - id: step3\n    run: echo done\n    depends: record"), true);
   });
 
+  it("fills a chat step's form: prompt, provider, model fallback, tools, files, output_schema through the schema editor, depends", async () => {
+    const page = await harness.open("workflows");
+    await open(page);
+    const original = await yaml(page);
+    await page.getByRole("button", { name: "Add chat step" }).click();
+    await eventually(() => nodes(page), ["classify", "record", "step3"]);
+    const panel = page.getByTestId("step-panel");
+    await panel.getByLabel("Prompt", { exact: true }).fill("Summarise ${steps.record.outputs.LINE}");
+    await panel.getByLabel("Provider").selectOption("openai");
+    await panel.getByLabel("Model", { exact: true }).fill("a, b");
+    await panel.getByRole("checkbox", { name: "get-weather" }).check();
+    await panel.getByLabel("Files").fill("docs/*.pdf");
+    const schema = page.getByRole("textbox", { name: "Output schema of step3" });
+    await schema.click();
+    await page.keyboard.press("Control+A");
+    await page.keyboard.insertText('{"type": "object", "properties": {"total": {"type": "number"}}, "required": ["total"]}');
+    await panel.getByRole("checkbox", { name: "record" }).check();
+    const expected = original.replace(
+      "    output: LINE               # stdout\n",
+      `    output: LINE               # stdout
+  - id: step3
+    action: chat.completion
+    with:
+      prompt: "Summarise \${steps.record.outputs.LINE}"
+      provider: openai
+      model: [a, b]
+      tools: [get-weather]
+      files: docs/*.pdf
+    output_schema:
+      type: object
+      properties:
+        total:
+          type: number
+      required: [total]
+    depends: record
+`,
+    );
+    await eventually(() => yaml(page), expected);
+    assert.deepEqual(await edges(page), ["classify->record", "record->step3"]);
+    // The form reads back what the YAML says.
+    assert.equal(await panel.getByLabel("Model", { exact: true }).inputValue(), "a, b");
+    assert.equal(await page.getByTestId("save-state").textContent(), "unsaved changes");
+  });
+
   it("edits in the text redraw the canvas, and the engine's problems show on the node and in the text", async () => {
     const page = await harness.open("workflows");
     await open(page);
