@@ -68,6 +68,7 @@ pub fn run() -> tauri::Result<()> {
             commands::documents::call_transcript,
             commands::dialogs::pick_files,
             commands::dialogs::pick_save_path,
+            commands::dialogs::pick_folder,
             commands::workflows::list_workflows,
             commands::workflows::read_workflow,
             commands::workflows::save_workflow,

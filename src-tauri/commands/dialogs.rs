@@ -4,7 +4,8 @@
 //! Test hooks (a WebDriver cannot drive a native dialog): when
 //! `SIFT_TEST_OPEN_PATHS` is set, `pick_files` returns its paths (split
 //! like `PATH`, on `:`) without showing a dialog; when
-//! `SIFT_TEST_SAVE_PATH` is set, `pick_save_path` returns it.
+//! `SIFT_TEST_SAVE_PATH` is set, `pick_save_path` returns it; when
+//! `SIFT_TEST_FOLDER_PATH` is set, `pick_folder` returns it.
 
 use std::path::PathBuf;
 
@@ -55,6 +56,7 @@ pub struct SaveDialogOptions {
 
 pub const TEST_OPEN_PATHS: &str = "SIFT_TEST_OPEN_PATHS";
 pub const TEST_SAVE_PATH: &str = "SIFT_TEST_SAVE_PATH";
+pub const TEST_FOLDER_PATH: &str = "SIFT_TEST_FOLDER_PATH";
 
 fn path_text(path: FilePath) -> IpcResult<String> {
     path.into_path()
@@ -116,6 +118,26 @@ pub async fn pick_save_path<R: Runtime>(
         dialog = dialog.add_filter(&filter.name, &extensions);
     }
     let picked = tauri::async_runtime::spawn_blocking(move || dialog.blocking_save_file())
+        .await
+        .map_err(|e| IpcError::new("dialog", format!("the dialog stopped: {e}")))?;
+    picked.map(path_text).transpose()
+}
+
+/// A folder the user picked (such as the data folder); `null` when they
+/// cancelled.
+#[tauri::command]
+pub async fn pick_folder<R: Runtime>(
+    title: Option<String>,
+    app: AppHandle<R>,
+) -> IpcResult<Option<String>> {
+    if let Some(path) = std::env::var_os(TEST_FOLDER_PATH).filter(|p| !p.is_empty()) {
+        return Ok(Some(PathBuf::from(path).display().to_string()));
+    }
+    let mut dialog = app.dialog().file();
+    if let Some(title) = &title {
+        dialog = dialog.set_title(title);
+    }
+    let picked = tauri::async_runtime::spawn_blocking(move || dialog.blocking_pick_folder())
         .await
         .map_err(|e| IpcError::new("dialog", format!("the dialog stopped: {e}")))?;
     picked.map(path_text).transpose()

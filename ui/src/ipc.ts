@@ -297,6 +297,11 @@ export function pickSavePath(options: SaveDialogOptions = {}): Promise<string | 
   return invoke<string | null>("pick_save_path", { options });
 }
 
+/** The native folder dialog (e.g. for the data folder); resolves with the folder, null when cancelled. */
+export function pickFolder(title?: string): Promise<string | null> {
+  return invoke<string | null>("pick_folder", { title: title ?? null });
+}
+
 /** Files dragged over or dropped on the window: paths, never bytes. */
 export type FileDropEvent =
   | { kind: "enter"; paths: string[] }
