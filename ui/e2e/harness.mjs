@@ -73,6 +73,7 @@ export function useHarness({ before, after, afterEach }) {
     async open(screen, { viewport = { width: 1500, height: 950 } } = {}) {
       const context = await state.browser.newContext({ viewport });
       const page = await context.newPage();
+      page.setDefaultTimeout(10_000);
       const errors = [];
       page.on("console", (msg) => {
         if (msg.type() === "error") errors.push(`console: ${msg.text()}`);

@@ -126,6 +126,7 @@ describe("Workflows", () => {
   it("runs with live status per node, shows a step's logs, outputs and messages, and re-runs from a step", async () => {
     const page = await harness.open("workflows");
     await open(page);
+    await page.getByLabel("Params").fill("CODE=7 CITY=Lyon");
     await page.getByTestId("workflow-run").click();
     await eventually(() => statuses(page).then((s) => s.classify), "running", { timeout: 2000 });
     await eventually(() => statuses(page), { classify: "succeeded", record: "succeeded" });
@@ -143,6 +144,7 @@ describe("Workflows", () => {
     await eventually(() => page.getByTestId("run-status").textContent(), "Run succeeded");
     const calls = await page.evaluate(() => window.__harness.workflows.calls);
     assert.deepEqual(calls.map((c) => [c.method, c.from ?? null]), [["run", null], ["rerunFrom", "record"]]);
+    assert.deepEqual(calls[0].params, [["CODE", "7"], ["CITY", "Lyon"]]);
     await page.locator('[data-node="classify"]').click();
     await page.getByTestId("step-run").getByText("reused from the earlier run").waitFor();
     assert.equal(await page.getByTestId("run-history").locator("option").count(), 2);

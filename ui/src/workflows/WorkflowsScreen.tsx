@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from "react";
 import type { Diagnostic } from "@codemirror/lint";
 import { Canvas } from "./Canvas";
+import { parseParams } from "./fields";
 import { addStep, connect, deleteStep, disconnect, EditError, renameStep, setStepField, type StepField } from "./edit";
 import { parseWorkflow, type StepKind } from "./graph";
 import { layout } from "./layout";
@@ -29,6 +30,8 @@ export function WorkflowsScreen({ source, folderLabel }: Props) {
   const [tab, setTab] = useState<"step" | "run">("step");
   const [engine, setEngine] = useState<{ text: string; messages: string[] }>({ text: "", messages: [] });
   const [status, setStatus] = useState("");
+  const [paramsText, setParamsText] = useState("");
+  const params = parseParams(paramsText);
 
   const graph = useMemo(() => parseWorkflow(file.text), [file.text]);
   const drawing = useMemo(() => layout(graph), [graph]);
@@ -90,7 +93,7 @@ export function WorkflowsScreen({ source, folderLabel }: Props) {
   const doRun = async (from: string | null) => {
     if (file.dirty && !(await file.save())) return;
     setTab("run");
-    if (from === null) await startRun(names);
+    if (from === null) await startRun(names, params.params);
     else await rerunFrom(names, from);
   };
 
@@ -149,7 +152,20 @@ export function WorkflowsScreen({ source, folderLabel }: Props) {
           Add dag.run step
         </button>
         <span className="grow" />
-        <button type="button" className="primary" data-testid="workflow-run" disabled={file.path === null || running || graph.nodes.length === 0} onClick={() => void doRun(null)}>
+        <label htmlFor="wf-params" className="small">
+          Params
+        </label>
+        <input
+          id="wf-params"
+          type="text"
+          className="wf-params"
+          placeholder="KEY=value …"
+          value={paramsText}
+          onChange={(e) => setParamsText(e.target.value)}
+          aria-invalid={params.error !== null}
+          title={params.error ?? "Over the defaults of the file's params:"}
+        />
+        <button type="button" className="primary" data-testid="workflow-run" disabled={file.path === null || running || graph.nodes.length === 0 || params.error !== null} onClick={() => void doRun(null)}>
           Run
         </button>
         <button type="button" data-testid="workflow-rerun" disabled={node === null || running || run.runId === null} onClick={() => node && void doRun(node.name)} title="Runs the selected step and those after it again, reusing the stored outputs of the steps before it">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { modelText, parseFiles, parseModel, parseSchemaDraft, schemaText } from "./fields";
+import { modelText, parseFiles, parseModel, parseParams, parseSchemaDraft, schemaText } from "./fields";
 
 describe("side panel fields", () => {
   it("shows and reads the model as a name, a fallback list or JSON", () => {
@@ -25,5 +25,14 @@ describe("side panel fields", () => {
     // The YAML changed the schema since: the draft is stale.
     expect(parseSchemaDraft(typed, { type: "object" })).toEqual({ text: schemaText({ type: "object" }), value: { type: "object" }, error: null });
     expect(parseSchemaDraft("", null)).toEqual({ text: "", value: undefined, error: null });
+  });
+});
+
+describe("run params", () => {
+  it("reads KEY=value pairs and refuses a bare word", () => {
+    expect(parseParams(" CITY=Paris\nCODE=0  EMPTY= ")).toEqual({ params: [["CITY", "Paris"], ["CODE", "0"], ["EMPTY", ""]], error: null });
+    expect(parseParams("")).toEqual({ params: [], error: null });
+    expect(parseParams("A=1 oops")).toEqual({ params: [], error: '"oops" is not KEY=value' });
+    expect(parseParams("=x").error).toBe('"=x" is not KEY=value');
   });
 });

@@ -64,3 +64,14 @@ export function parseSchemaDraft(draft: string | null, current: unknown): { text
   if (current !== undefined && current !== null && !same(parsed, current)) return fromCurrent;
   return { text: draft, value: parsed, error: null };
 }
+
+/** `KEY=value` pairs separated by spaces or new lines (as `sift run --param`); a word without `=` is refused. */
+export function parseParams(text: string): { params: [string, string][]; error: string | null } {
+  const params: [string, string][] = [];
+  for (const word of text.split(/\s+/).filter((w) => w !== "")) {
+    const at = word.indexOf("=");
+    if (at <= 0) return { params: [], error: `"${word}" is not KEY=value` };
+    params.push([word.slice(0, at), word.slice(at + 1)]);
+  }
+  return { params, error: null };
+}

@@ -108,7 +108,7 @@ export interface MemoryWorkflowSource extends WorkflowSource {
   changeOnDisk(path: string, text: string): void;
   files: Map<string, string>;
   /** Every run/rerunFrom call, for assertions. */
-  calls: { method: "run" | "rerunFrom"; path: string; from?: string; runId?: string }[];
+  calls: { method: "run" | "rerunFrom"; path: string; from?: string; runId?: string; params?: [string, string][] }[];
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -181,8 +181,8 @@ export function memoryWorkflowSource(options: MemorySourceOptions): MemoryWorkfl
     async validate(_path, text) {
       return options.validate?.(text) ?? [];
     },
-    async run(path, _params, onEvent) {
-      calls.push({ method: "run", path });
+    async run(path, params, onEvent) {
+      calls.push({ method: "run", path, params });
       return execute(path, new Map(), onEvent);
     },
     async rerunFrom(path, runId, step, onEvent) {

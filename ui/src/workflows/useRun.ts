@@ -53,9 +53,9 @@ export function useRun(source: WorkflowSource, path: string | null) {
   );
 
   const run = useCallback(
-    (names: string[]) => {
+    (names: string[], params: [string, string][] = []) => {
       if (path === null) return Promise.resolve();
-      return begin(names, null, (onEvent) => source.run(path, [], onEvent));
+      return begin(names, null, (onEvent) => source.run(path, params, onEvent));
     },
     [begin, source, path],
   );
