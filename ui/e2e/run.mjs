@@ -3,7 +3,8 @@
 //
 //   npm run build && npm run test:browser
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { distDir } from "./serve.mjs";
@@ -17,5 +18,13 @@ const files = readdirSync(here)
   .filter((f) => f.endsWith(".test.mjs"))
   .sort()
   .map((f) => join(here, f));
-const result = spawnSync(process.execPath, ["--test", "--test-concurrency=1", "--test-reporter=spec", ...files], { stdio: "inherit" });
+// A snapshot of the build: another `npm run build` during the run (the tree is
+// shared) would otherwise replace the lazily loaded chunks mid-test.
+const snapshot = mkdtempSync(join(tmpdir(), "sift-ui-dist-"));
+cpSync(distDir, snapshot, { recursive: true });
+const result = spawnSync(process.execPath, ["--test", "--test-concurrency=1", "--test-reporter=spec", ...files], {
+  stdio: "inherit",
+  env: { ...process.env, SIFT_UI_DIST: snapshot },
+});
+rmSync(snapshot, { recursive: true, force: true });
 process.exit(result.status ?? 1);

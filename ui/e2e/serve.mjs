@@ -7,7 +7,8 @@ import { extname, join, normalize, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
-export const distDir = resolve(here, "..", "dist");
+// The runner (run.mjs) serves a copy, so a build during the run cannot swap files under it.
+export const distDir = process.env.SIFT_UI_DIST ?? resolve(here, "..", "dist");
 const confPath = resolve(here, "..", "..", "tauri.conf.json");
 
 const TYPES = {
