@@ -213,7 +213,7 @@ export function WorkflowsScreen({ source, folderLabel }: Props) {
             value={file.text}
             onChange={file.setText}
             diagnostics={diagnostics}
-            reveal={node === null ? null : { from: node.from, to: node.from }}
+            reveal={node === null ? null : { from: node.from, to: node.to }}
             onCursor={(offset) => {
               const at = graph.nodes.find((n) => offset >= n.from && offset <= n.to);
               if (at !== undefined) setSelected(at.index);

@@ -1,15 +1,18 @@
 import { useEffect, useRef } from "react";
 import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
+import { yaml } from "@codemirror/lang-yaml";
+import { HighlightStyle, syntaxHighlighting } from "@codemirror/language";
+import { tags } from "@lezer/highlight";
 import { lintGutter, setDiagnostics, type Diagnostic } from "@codemirror/lint";
-import { Annotation, EditorSelection, EditorState } from "@codemirror/state";
-import { EditorView, keymap, lineNumbers } from "@codemirror/view";
+import { Annotation, EditorState, StateEffect, StateField, type Range } from "@codemirror/state";
+import { Decoration, EditorView, keymap, lineNumbers, type DecorationSet } from "@codemirror/view";
 
 interface Props {
   value: string;
   onChange: (text: string) => void;
   /** Problems placed in the text (offsets into `value`). */
   diagnostics: Diagnostic[];
-  /** A span to show and select (the selected step), or null. */
+  /** The selected step's span: its lines are marked and scrolled into view. */
   reveal: { from: number; to: number } | null;
   /** The cursor moved to this offset (to select the step there). */
   onCursor: (offset: number) => void;
@@ -19,6 +22,40 @@ interface Props {
 // As the schema editor (src/schemas/JsonEditor.tsx), the editor lives in a
 // shadow root: CodeMirror's run-time styles become a constructed stylesheet,
 // which the window's CSP (style-src 'self') allows, where a <style> would not be.
+// Colours from the theme's custom properties, as the schema editor's.
+const highlight = HighlightStyle.define([
+  { tag: [tags.propertyName, tags.definition(tags.propertyName)], color: "var(--syn-key)" },
+  { tag: [tags.string, tags.special(tags.string)], color: "var(--syn-string)" },
+  { tag: tags.number, color: "var(--syn-number)" },
+  { tag: [tags.bool, tags.null, tags.keyword], color: "var(--syn-keyword)" },
+  { tag: [tags.lineComment, tags.comment], color: "var(--muted)", fontStyle: "italic" },
+  { tag: [tags.meta, tags.separator], color: "var(--muted)" },
+]);
+
+/** The selected step's lines, marked; moved with edits. */
+const markStep = StateEffect.define<{ from: number; to: number } | null>();
+const stepLine = Decoration.line({ class: "cm-selectedStep" });
+const selectedStep = StateField.define<DecorationSet>({
+  create: () => Decoration.none,
+  update(marks, tr) {
+    let next = marks.map(tr.changes);
+    for (const effect of tr.effects) {
+      if (!effect.is(markStep)) continue;
+      if (effect.value === null) next = Decoration.none;
+      else {
+        const doc = tr.state.doc;
+        const first = doc.lineAt(Math.min(effect.value.from, doc.length)).number;
+        const last = doc.lineAt(Math.min(effect.value.to, doc.length)).number;
+        const lines: Range<Decoration>[] = [];
+        for (let n = first; n <= last; n++) lines.push(stepLine.range(doc.line(n).from));
+        next = Decoration.set(lines);
+      }
+    }
+    return next;
+  },
+  provide: (field) => EditorView.decorations.from(field),
+});
+
 /** Marks changes that came from outside (the canvas), which must not echo back. */
 const external = Annotation.define<boolean>();
 
@@ -31,6 +68,7 @@ const look = EditorView.theme({
   ".cm-activeLine": { backgroundColor: "transparent" },
   ".cm-selectionBackground, &.cm-focused .cm-selectionBackground": { backgroundColor: "var(--accent-soft)" },
   ".cm-tooltip": { backgroundColor: "var(--panel)", color: "var(--fg)", border: "1px solid var(--border)" },
+  ".cm-selectedStep": { backgroundColor: "var(--accent-soft)" },
 });
 
 function showProblems(editor: EditorView, diagnostics: Diagnostic[]) {
@@ -62,6 +100,9 @@ export function YamlEditor({ value, onChange, diagnostics, reveal, onCursor, lab
         extensions: [
           lineNumbers(),
           history(),
+          yaml(),
+          syntaxHighlighting(highlight),
+          selectedStep,
           lintGutter(),
           keymap.of([...defaultKeymap, ...historyKeymap]),
           look,
@@ -110,10 +151,15 @@ export function YamlEditor({ value, onChange, diagnostics, reveal, onCursor, lab
 
   useEffect(() => {
     const editor = view.current;
-    if (editor === null || reveal === null || editor.hasFocus) return;
-    const length = editor.state.doc.length;
-    const from = Math.min(reveal.from, length);
-    editor.dispatch({ selection: EditorSelection.range(from, Math.min(reveal.to, length)), effects: EditorView.scrollIntoView(from, { y: "center" }) });
+    if (editor === null) return;
+    if (reveal === null) {
+      editor.dispatch({ effects: markStep.of(null) });
+      return;
+    }
+    const from = Math.min(reveal.from, editor.state.doc.length);
+    // While the user types in the text, the view stays where it is.
+    const effects = editor.hasFocus ? [markStep.of(reveal)] : [markStep.of(reveal), EditorView.scrollIntoView(from, { y: "center" })];
+    editor.dispatch({ effects });
   }, [reveal?.from, reveal?.to]); // eslint-disable-line react-hooks/exhaustive-deps
 
   return <div ref={host} className="wf-yaml" />;
