@@ -155,8 +155,22 @@ describe("Extract", () => {
     });
     await eventually(() => page.getByTestId("run-schema").inputValue(), "invoice");
     await page.getByTestId("add-files").click();
+    // Instructions for the model and how many documents at once travel with the run.
+    await page.getByText("Options", { exact: true }).click();
+    await page.getByLabel("Instructions").fill("Totals include VAT.");
+    await page.getByLabel("Documents at once").fill("2");
     await page.getByRole("button", { name: "Run on 1 file" }).click();
     await eventually(() => rowStatuses(page), ["failed"]);
+    const [start] = await ipcCalls(page, "start_extraction");
+    assert.deepEqual(start.args.request, {
+      files: ["/d/broken.pdf"],
+      schemaName: "invoice",
+      schemaVersion: 1,
+      providerId: "local",
+      model: null,
+      prompt: "Totals include VAT.",
+      concurrency: 2,
+    });
     assert.equal(await page.getByTestId("result-row").locator(".status").getAttribute("title"), "the server timed out (network)");
     await page.getByRole("button", { name: "Retry 1 not done" }).click();
     await eventually(() => rowStatuses(page), ["completed"]);

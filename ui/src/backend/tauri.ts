@@ -94,6 +94,8 @@ export const tauriBackend: Backend = {
             schemaVersion: request.schemaVersion ?? undefined,
             providerId: request.providerId,
             model: request.model,
+            ...(request.prompt !== null ? { prompt: request.prompt } : {}),
+            ...(request.concurrency !== null ? { concurrency: request.concurrency } : {}),
           },
           events,
         ),

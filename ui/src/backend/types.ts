@@ -91,6 +91,10 @@ export interface RunRequest {
   files: string[];
   providerId: string | null;
   model: string | null;
+  /** Instructions for the model; null: the default prompt. */
+  prompt: string | null;
+  /** Documents called at once; null: the default (4). */
+  concurrency: number | null;
 }
 
 export interface Transcript {

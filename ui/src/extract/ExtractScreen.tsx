@@ -7,7 +7,7 @@ import { DetailPane } from "./DetailPane";
 import { FileList } from "./FileList";
 import { RecentJobs } from "./RecentJobs";
 import { ResultsTable } from "./ResultsTable";
-import { SetupBar, type Setup } from "./SetupBar";
+import { DEFAULT_CONCURRENCY, SetupBar, type Setup } from "./SetupBar";
 import { notCompleted, schemaColumns, totals } from "./table";
 import { useFileDrop } from "./useFileDrop";
 import { useJob } from "./useJob";
@@ -24,7 +24,7 @@ export function ExtractScreen({ active, libraryRevision, onEditSchemas }: Props)
   const [schemas, setSchemas] = useState<SchemaSummary[]>([]);
   const [providers, setProviders] = useState<ProviderEntry[]>([]);
   const [models, setModels] = useState<string[]>([]);
-  const [setup, setSetup] = useState<Setup>({ schemaName: "", providerId: "", model: "" });
+  const [setup, setSetup] = useState<Setup>({ schemaName: "", providerId: "", model: "", prompt: "", concurrency: DEFAULT_CONCURRENCY });
   // Until the user picks a provider or model here, the run follows the settings' defaults.
   const [ownChoice, setOwnChoice] = useState(false);
   const [schema, setSchema] = useState<{ name: string; version: number; value: JsonValue } | null>(null);
@@ -111,6 +111,8 @@ export function ExtractScreen({ active, libraryRevision, onEditSchemas }: Props)
       files,
       providerId: setup.providerId === "" ? null : setup.providerId,
       model: setup.model.trim() === "" ? null : setup.model.trim(),
+      prompt: setup.prompt.trim() === "" ? null : setup.prompt.trim(),
+      concurrency: setup.concurrency === DEFAULT_CONCURRENCY ? null : setup.concurrency,
     });
     setStatus(error === null ? "" : `The run stopped: ${error}`);
   }

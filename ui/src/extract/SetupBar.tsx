@@ -5,7 +5,13 @@ export interface Setup {
   schemaName: string;
   providerId: string;
   model: string;
+  /** Extra instructions for the model ("" for the default prompt). */
+  prompt: string;
+  /** Documents called at once. */
+  concurrency: number;
 }
+
+export const DEFAULT_CONCURRENCY = 4;
 
 interface Props {
   setup: Setup;
@@ -39,6 +45,16 @@ export function SetupBar({ setup, onChange, schemas, providers, models, disabled
       <datalist id="run-models">
         {models.map((m) => <option key={m} value={m} />)}
       </datalist>
+      {schemas.length === 0 && <span className="muted small">No schemas yet: create one with “New schema…”.</span>}
+      <details className="run-options">
+        <summary>Options</summary>
+        <div className="form-grid">
+          <label htmlFor="run-prompt">Instructions</label>
+          <textarea id="run-prompt" rows={2} value={setup.prompt} placeholder="Extract the fields of the schema from this document." onChange={(e) => onChange({ ...setup, prompt: e.target.value })} data-testid="run-prompt" />
+          <label htmlFor="run-concurrency">Documents at once</label>
+          <input id="run-concurrency" type="number" min={1} max={16} value={setup.concurrency} onChange={(e) => onChange({ ...setup, concurrency: Math.min(16, Math.max(1, Math.round(Number(e.target.value) || 1))) })} data-testid="run-concurrency" />
+        </div>
+      </details>
     </fieldset>
   );
 }
