@@ -71,6 +71,7 @@ describe("Chat", () => {
     const stored = await page.evaluate(() => [...window.__harness.chat.sessions.values()].map((s) => s.messages.at(-2)).find((m) => m?.parts?.[0]?.text === "Summarise it"));
     assert.deepEqual(stored.parts.map((p) => p.text), ["Summarise it", '<file name="report.pdf">…</file>']);
     assert.deepEqual(stored.metadata, { model: "gpt-4o-mini" });
+    assert.deepEqual(await page.locator('[data-seq="3"] [aria-label="Attached documents"] li').allInnerTexts(), ["report.pdf"]);
 
     await page.getByRole("button", { name: "Edit message 3" }).click();
     await page.getByLabel("Edited message").fill("Summarise it in one line");

@@ -94,6 +94,15 @@ export function Conversation({ bubbles, turn, approvals, busy, onResolve, onEdit
           ) : b.text !== "" ? (
             <p className="chat-text">{b.text}</p>
           ) : null}
+          {b.files.length > 0 ? (
+            <ul className="chips" aria-label="Attached documents">
+              {b.files.map((name, i) => (
+                <li key={i} className="chip">
+                  {name}
+                </li>
+              ))}
+            </ul>
+          ) : null}
           {b.images.map((mime, i) => (
             <span key={i} className="badge badge-muted">
               image ({mime})

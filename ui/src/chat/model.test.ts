@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyChatEvent, bubbles, exportFileName, exportJson, exportMarkdown, fenceFor, newTurn, snippet, type ChatEvent, type SessionSummary, type StoredMessage } from "./model";
+import { applyChatEvent, bubbles, splitFiles, exportFileName, exportJson, exportMarkdown, fenceFor, newTurn, snippet, type ChatEvent, type SessionSummary, type StoredMessage } from "./model";
 
 const session: SessionSummary = { id: "ses_1", title: "Weather in Paris", model_choice: "smollm2", created_at: 1000, updated_at: 2000 };
 let seq = 0;
@@ -102,6 +102,15 @@ describe("bubbles", () => {
       [5, "assistant", "", [], [["forecast", true]]],
       [7, "assistant", "It is 20 °C.", [], []],
     ]);
+  });
+});
+
+describe("attached documents", () => {
+  it("takes the documents crate's file blocks out of a user message", () => {
+    expect(splitFiles('<file name="a.pdf">\n--- page 1 ---\nx\n</file>\n<file name="b.txt">y</file>\nSummarise them')).toEqual({ text: "Summarise them", files: ["a.pdf", "b.txt"] });
+    expect(splitFiles("  plain  ")).toEqual({ text: "  plain  ", files: [] });
+    const [b] = bubbles([{ id: "m", seq: 1, role: "user", parts: [{ type: "text", text: "Sum up" }, { type: "text", text: '<file name="r.pdf">…</file>' }], metadata: {}, hidden: false, created_at: 0 }]);
+    expect([b!.text, b!.files]).toEqual(["Sum up", ["r.pdf"]]);
   });
 });
 

@@ -102,7 +102,21 @@ export interface Bubble {
   role: Role;
   text: string;
   images: string[];
+  /** Names of the attached documents (`<file name="...">` blocks, taken out of `text`). */
+  files: string[];
   tools: ToolCard[];
+}
+
+const FILE_BLOCK = /<file name="([^"]*)">[\s\S]*?<\/file>\n?/g;
+
+/** A user message's text without the documents crate's `<file>` blocks, and the blocks' names. */
+export function splitFiles(text: string): { text: string; files: string[] } {
+  const files: string[] = [];
+  const rest = text.replace(FILE_BLOCK, (_, name: string) => {
+    files.push(name);
+    return "";
+  });
+  return { text: files.length > 0 ? rest.trim() : text, files };
 }
 
 /** The stored messages as bubbles: tool results join their calls' cards; hidden messages and tool-only messages are left out. */
@@ -112,11 +126,12 @@ export function bubbles(messages: StoredMessage[]): Bubble[] {
   const out: Bubble[] = [];
   for (const m of messages) {
     if (m.hidden || m.role === "tool") continue;
-    const text = m.parts.map((p) => (p.type === "text" ? p.text : "")).join("");
+    const joined = m.parts.map((p) => (p.type === "text" ? p.text : "")).join("");
+    const { text, files } = m.role === "user" ? splitFiles(joined) : { text: joined, files: [] };
     const images = m.parts.flatMap((p) => (p.type === "image" ? [p.mime] : []));
     const tools = m.parts.flatMap((p) => (p.type === "tool_call" ? [{ id: p.id, name: p.name, arguments: p.arguments, result: results.get(p.id) ?? null }] : []));
-    if (text === "" && images.length === 0 && tools.length === 0) continue;
-    out.push({ key: m.id, seq: m.seq, role: m.role, text, images, tools });
+    if (text === "" && images.length === 0 && files.length === 0 && tools.length === 0) continue;
+    out.push({ key: m.id, seq: m.seq, role: m.role, text, images, files, tools });
   }
   return out;
 }
