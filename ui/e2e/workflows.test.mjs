@@ -150,6 +150,27 @@ describe("Workflows", () => {
     assert.equal(await page.getByTestId("run-history").locator("option").count(), 2);
   });
 
+  it("cancels a run: the steps not yet finished end as cancelled", async () => {
+    const page = await harness.open("workflows");
+    await open(page);
+    await page.getByTestId("workflow-run").click();
+    await page.getByTestId("workflow-cancel").click();
+    await eventually(() => page.getByTestId("run-status").textContent(), "Run cancelled");
+    assert.equal((await statuses(page)).record, "cancelled");
+  });
+
+  it("asks before switching files with unsaved edits", async () => {
+    const page = await harness.open("workflows");
+    await open(page);
+    await page.getByRole("button", { name: "Add shell step" }).click();
+    page.once("dialog", (dialog) => dialog.dismiss());
+    await page.getByTestId("workflow-file").selectOption("diamond.yaml");
+    assert.deepEqual(await nodes(page), ["classify", "record", "step3"]);
+    page.once("dialog", (dialog) => dialog.accept());
+    await page.getByTestId("workflow-file").selectOption("diamond.yaml");
+    await eventually(() => nodes(page), ["a", "b", "c", "d"]);
+  });
+
   it("reloads a file changed on disk, and asks when there are unsaved edits", async () => {
     const page = await harness.open("workflows");
     await open(page);

@@ -113,7 +113,11 @@ export function WorkflowsScreen({ source, folderLabel }: Props) {
           <label htmlFor="wf-file" className="visually-hidden">
             Workflow file
           </label>
-          <select id="wf-file" data-testid="workflow-file" value={file.path ?? ""} onChange={(e) => void file.open(e.target.value)}>
+          <select id="wf-file" data-testid="workflow-file" value={file.path ?? ""} onChange={(e) => {
+              if (file.dirty && !window.confirm(`Discard the unsaved changes to ${file.path}?`)) return;
+              setSelected(null);
+              void file.open(e.target.value);
+            }}>
             {file.path === null ? <option value="">No YAML files in the folder</option> : null}
             {file.files.map((f) => (
               <option key={f.path} value={f.path}>
