@@ -42,13 +42,18 @@ export function WorkflowsScreen({ source, folderLabel }: Props) {
     if (file.path === null) return;
     const path = file.path;
     const text = file.text;
+    let live = true;
     const timer = setTimeout(() => {
+      // An answer for a text that has changed since is dropped.
       source.validate(path, text).then(
-        (messages) => setEngine({ text, messages }),
-        () => setEngine({ text, messages: [] }),
+        (messages) => live && setEngine({ text, messages }),
+        () => live && setEngine({ text, messages: [] }),
       );
     }, 250);
-    return () => clearTimeout(timer);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
   }, [source, file.path, file.text]);
 
   const placed = useMemo(() => placeProblems(file.text, engine.messages, graph), [file.text, engine.messages, graph]);

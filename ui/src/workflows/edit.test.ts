@@ -231,3 +231,33 @@ describe("CRLF files", () => {
     }
   });
 });
+
+describe("edge cases", () => {
+  it("adds after a last line without a newline, and to a file with a leading ---", () => {
+    expect(addStep("steps:\n  - id: a\n    run: x", "run").text).toBe("steps:\n  - id: a\n    run: x\n  - id: step2\n    run: echo step2\n");
+    expect(addStep("---\nsteps:\n  - id: a\n    run: x\n", "run").text).toBe("---\nsteps:\n  - id: a\n    run: x\n  - id: step2\n    run: echo step2\n");
+  });
+
+  it("removes the first key of a step, moving the next one up to the dash", () => {
+    expect(setStepField("steps:\n  - output: X\n    run: x\n", 0, "output", undefined)).toBe("steps:\n  - run: x\n");
+    expect(setStepField("steps:\n  - run: x\n", 0, "command", undefined)).toBe("steps:\n  - {}\n");
+  });
+
+  it("connects a step whose depends is an empty list, and keeps a comment between steps", () => {
+    expect(connect("steps:\n  - id: a\n    run: x\n  - id: b\n    depends: []\n    run: y\n", 0, 1)).toBe("steps:\n  - id: a\n    run: x\n  - id: b\n    depends: a\n    run: y\n");
+    const text = "steps:\n  - id: a\n    run: x\n# the second part\n  - id: b\n    run: y\n";
+    expect(deleteStep(text, 0)).toBe("steps:\n# the second part\n  - id: b\n    run: y\n");
+  });
+
+  it("replaces a block scalar with a plain one and sets an unquoted number-like string quoted", () => {
+    expect(setStepField("steps:\n  - id: a\n    run: |\n      echo 1\n      echo 2\n    output: X\n", 0, "command", "echo 3")).toBe("steps:\n  - id: a\n    run: echo 3\n    output: X\n");
+    expect(setStepField("steps:\n  - id: a\n    action: chat.completion\n    with:\n      model: m\n", 0, "model", "4")).toBe('steps:\n  - id: a\n    action: chat.completion\n    with:\n      model: "4"\n');
+  });
+
+  it("never touches the later documents", () => {
+    const tail = CLASSIFY.slice(CLASSIFY.indexOf("---\n"));
+    for (const text of [addStep(CLASSIFY, "chat").text, deleteStep(CLASSIFY, 1), renameStep(CLASSIFY, 1, "write"), setStepField(CLASSIFY, 1, "command", "true")]) {
+      expect(text.endsWith(tail)).toBe(true);
+    }
+  });
+});
