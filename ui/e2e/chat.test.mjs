@@ -55,6 +55,14 @@ describe("Chat", () => {
     await approval.getByRole("button", { name: "Approve" }).click();
     await eventually(() => bubbleTexts(page).then((t) => t.at(-1)), "assistant: It is 20 °C and clear in Paris.");
     assert.equal(await page.locator('[data-testid="chat-tool"]').first().getAttribute("data-state"), "done");
+
+    // Denying tells the model, which answers without the tool.
+    await page.getByLabel("Message", { exact: true }).fill("And the weather tomorrow?");
+    await page.getByTestId("chat-send").click();
+    await approval.waitFor();
+    await approval.getByRole("button", { name: "Deny" }).click();
+    await eventually(() => bubbleTexts(page).then((t) => t.at(-1)), "assistant: I could not check the weather.");
+    assert.deepEqual(await page.locator('[data-testid="chat-tool"]').evaluateAll((els) => els.map((e) => e.dataset.state)), ["done", "error"]);
   });
 
   it("attaches dropped files, picks a model, edits a message and regenerates into a branch, and exports", async () => {

@@ -1,0 +1,5 @@
+// The Chat screen and what the lead wires to the IPC.
+export { ChatScreen } from "./ChatScreen";
+export type { ChatEvent, PendingApproval, SessionSummary, StoredMessage } from "./model";
+export { exportJson, exportMarkdown } from "./model";
+export { memoryChatSource, type Attachment, type ChatSource, type ModelOption, type TurnHandle } from "./source";
