@@ -124,6 +124,32 @@ describe("Schemas", () => {
     assert.deepEqual((await ipcCalls(page, "get_schema")).map((c) => c.args).slice(-1), [{ name: "invoice", version: 1 }]);
   });
 
+  it("creates a schema from Extract's “New schema…”, which Extract then picks", async () => {
+    const page = await app.open();
+    await eventually(() => page.getByTestId("run-schema").inputValue(), "invoice");
+    await page.getByRole("button", { name: "New schema…" }).click();
+    await page.getByRole("heading", { name: "Schemas", level: 1 }).waitFor();
+    await eventually(() => page.evaluate(() => document.activeElement?.id), "schema-name");
+    assert.equal(await page.locator("#schema-name").inputValue(), "new_schema");
+    assert.equal(await page.getByTestId("schema-version").innerText(), "not saved");
+    await page.locator("#schema-name").fill("purchase_order");
+    await page.getByRole("group", { name: "field", exact: true }).getByLabel("Name").fill("po_number");
+    await page.getByRole("group", { name: "po_number", exact: true }).getByLabel("Description").fill("The PO number");
+    await page.getByTestId("engine-problems").getByText("The engine accepts this schema.").waitFor();
+    await page.getByTestId("schema-save").click();
+    await page.getByText("Saved purchase_order as version 1.").waitFor();
+
+    await page.getByTestId("nav-extract").click();
+    await eventually(() => page.getByTestId("run-schema").inputValue(), "purchase_order");
+    // A later pick in Extract stays when the user comes back.
+    await page.getByTestId("run-schema").selectOption("receipt");
+    await page.getByTestId("nav-settings").click();
+    await page.getByTestId("nav-extract").click();
+    await eventually(async () => (await ipcCalls(page, "list_schemas")).length, 5);
+    await page.waitForTimeout(100);
+    assert.equal(await page.getByTestId("run-schema").inputValue(), "receipt");
+  });
+
   it("asks before dropping unsaved changes", async () => {
     const page = await app.open();
     const editor = await openSchemas(page);

@@ -13,8 +13,10 @@ export function App() {
   const backend = useBackend();
   const [screen, setScreen] = useState<ScreenId>("extract");
   const [version, setVersion] = useState<string | null>(null);
-  // Bumped when the schema library changes, so Extract's schema list follows.
-  const [libraryRevision, setLibraryRevision] = useState(0);
+  // Bumped when the schema library changes, so Extract's schema list follows (and picks a schema just saved).
+  const [library, setLibrary] = useState<{ revision: number; saved: string | null }>({ revision: 0, saved: null });
+  // Bumped by Extract's "New schema…": Schemas starts a new one.
+  const [newSchemaRequest, setNewSchemaRequest] = useState(0);
   const { preference, theme, cycle } = useTheme();
 
   useEffect(() => {
@@ -49,12 +51,24 @@ export function App() {
       <main id="content" className="content" aria-label={SCREENS.find((s) => s.id === screen)?.label}>
         <div hidden={screen !== "extract"}>
           <ScreenBoundary name="Extract">
-            <ExtractScreen active={screen === "extract"} libraryRevision={libraryRevision} onEditSchemas={() => navigate("schemas")} />
+            <ExtractScreen
+              active={screen === "extract"}
+              libraryRevision={library.revision}
+              savedSchema={library.saved}
+              onNewSchema={() => {
+                setNewSchemaRequest((n) => n + 1);
+                navigate("schemas");
+              }}
+            />
           </ScreenBoundary>
         </div>
         <div hidden={screen !== "schemas"}>
           <ScreenBoundary name="Schemas">
-            <SchemasScreen active={screen === "schemas"} onLibraryChanged={() => setLibraryRevision((n) => n + 1)} />
+            <SchemasScreen
+              active={screen === "schemas"}
+              newSchemaRequest={newSchemaRequest}
+              onLibraryChanged={(saved) => setLibrary((l) => ({ revision: l.revision + 1, saved }))}
+            />
           </ScreenBoundary>
         </div>
         <div hidden={screen !== "settings"}>

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useBackend } from "../backend/context";
 import type { ExportFormat, ProviderEntry, SchemaSummary } from "../backend/types";
 import { describeError } from "../format";
@@ -15,10 +15,12 @@ import { useJob } from "./useJob";
 interface Props {
   active: boolean;
   libraryRevision: number;
-  onEditSchemas: () => void;
+  /** A schema just saved in the library: picked for the next run. */
+  savedSchema: string | null;
+  onNewSchema: () => void;
 }
 
-export function ExtractScreen({ active, libraryRevision, onEditSchemas }: Props) {
+export function ExtractScreen({ active, libraryRevision, savedSchema, onNewSchema }: Props) {
   const backend = useBackend();
   const [files, setFiles] = useState<string[]>([]);
   const [schemas, setSchemas] = useState<SchemaSummary[]>([]);
@@ -27,6 +29,7 @@ export function ExtractScreen({ active, libraryRevision, onEditSchemas }: Props)
   const [setup, setSetup] = useState<Setup>({ schemaName: "", providerId: "", model: "", prompt: "", concurrency: DEFAULT_CONCURRENCY });
   // Until the user picks a provider or model here, the run follows the settings' defaults.
   const [ownChoice, setOwnChoice] = useState(false);
+  const appliedRevision = useRef(0);
   const [schema, setSchema] = useState<{ name: string; version: number; value: JsonValue } | null>(null);
   const [selected, setSelected] = useState<number | null>(null);
   const [status, setStatus] = useState("");
@@ -44,11 +47,17 @@ export function ExtractScreen({ active, libraryRevision, onEditSchemas }: Props)
     backend.listSchemas().then(
       (list) => {
         setSchemas(list);
-        setSetup((s) => (s.schemaName === "" && list[0] !== undefined ? { ...s, schemaName: list[0].name } : s));
+        // A schema just saved is picked once, for the revision of the library that brought it.
+        const fresh = appliedRevision.current !== libraryRevision;
+        appliedRevision.current = libraryRevision;
+        setSetup((s) => {
+          if (fresh && savedSchema !== null && list.some((x) => x.name === savedSchema)) return { ...s, schemaName: savedSchema };
+          return s.schemaName === "" && list[0] !== undefined ? { ...s, schemaName: list[0].name } : s;
+        });
       },
       (error: unknown) => setStatus(`Could not list the schemas: ${describeError(error)}`),
     );
-  }, [active, libraryRevision, backend]);
+  }, [active, libraryRevision, savedSchema, backend]);
 
   useEffect(() => {
     if (!active) return;
@@ -171,7 +180,7 @@ export function ExtractScreen({ active, libraryRevision, onEditSchemas }: Props)
           onChange={(next) => {
             if (next.providerId !== setup.providerId || next.model !== setup.model) setOwnChoice(true);
             setSetup(next);
-          }} schemas={schemas} providers={providers} models={models} disabled={running} onNewSchema={onEditSchemas} />
+          }} schemas={schemas} providers={providers} models={models} disabled={running} onNewSchema={onNewSchema} />
         <div className="row">
           {running ? (
             <button type="button" className="danger" onClick={() => cancel().catch((e: unknown) => setStatus(describeError(e)))} data-testid="cancel">Cancel</button>

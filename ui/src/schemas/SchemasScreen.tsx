@@ -14,10 +14,13 @@ const JsonEditor = lazy(() => import("./JsonEditor").then((m) => ({ default: m.J
 
 interface Props {
   active: boolean;
-  onLibraryChanged: () => void;
+  /** Changes when another screen asks for a new schema. */
+  newSchemaRequest: number;
+  /** The library changed; `saved`: the name of a schema just saved or imported. */
+  onLibraryChanged: (saved: string | null) => void;
 }
 
-export function SchemasScreen({ active, onLibraryChanged }: Props) {
+export function SchemasScreen({ active, newSchemaRequest, onLibraryChanged }: Props) {
   const backend = useBackend();
   const [schemas, setSchemas] = useState<SchemaSummary[]>([]);
   const [doc, setDoc] = useState<SchemaDoc>(() => newDoc("new_schema"));
@@ -42,6 +45,15 @@ export function SchemasScreen({ active, onLibraryChanged }: Props) {
   useEffect(() => {
     if (active) void refresh();
   }, [active, refresh]);
+
+  useEffect(() => {
+    if (newSchemaRequest === 0) return;
+    guarded("start a new schema", () => {
+      setDoc(newDoc("new_schema"));
+      requestAnimationFrame(() => document.getElementById("schema-name")?.focus());
+    });
+    // Only a new request starts a new schema.
+  }, [newSchemaRequest]);
 
   const engine = useEngineCheck(doc.text, doc.textProblem !== null);
   const fieldProblems = doc.textProblem === null ? modelProblems(doc.model) : [];
@@ -73,7 +85,7 @@ export function SchemasScreen({ active, onLibraryChanged }: Props) {
       setDoc((d) => savedDoc(d, saved.version));
       setStatus(saved.newVersion ? `Saved ${doc.name} as version ${saved.version}.` : `No change from version ${saved.version}: nothing saved.`);
       await refresh();
-      onLibraryChanged();
+      onLibraryChanged(doc.name);
     } catch (error) {
       setStatus(`Could not save: ${describeError(error)}`);
     }
@@ -87,7 +99,7 @@ export function SchemasScreen({ active, onLibraryChanged }: Props) {
       setDoc(loadedDoc(stored.name, stored.version, stored.text));
       setStatus(`Imported ${stored.name} (version ${stored.version}).`);
       await refresh();
-      onLibraryChanged();
+      onLibraryChanged(stored.name);
     } catch (error) {
       setStatus(`Could not import: ${describeError(error)}`);
     }
