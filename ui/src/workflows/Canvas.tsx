@@ -11,6 +11,10 @@ interface Props {
   problems: Map<string, string[]>;
   /** Run status by step name (absent: no run). */
   statuses: Map<string, StepStatus>;
+  /** A short run detail by step name (e.g. `0.15 s`, `reused`). */
+  details?: Map<string, string>;
+  /** The view fits the drawing again when this changes (the open file). */
+  fitKey?: string;
   onSelect: (key: string | null) => void;
   /** `to` should depend on `from`. */
   onConnect: (from: string, to: string) => void;
@@ -29,22 +33,31 @@ interface Drag {
 }
 
 /** The DAG in SVG: pan by dragging the background, zoom with the wheel or the buttons, connect by dragging a node's right handle onto another node. */
-export function Canvas({ graph, layout, selected, problems, statuses, onSelect, onConnect, onDisconnect, onDelete }: Props) {
+export function Canvas({ graph, layout, selected, problems, statuses, details, fitKey, onSelect, onConnect, onDisconnect, onDelete }: Props) {
   const box = useRef<HTMLDivElement>(null);
   const [view, setView] = useState<View>({ x: 0, y: 0, scale: 1 });
   const [drag, setDrag] = useState<Drag | null>(null);
   const [pointer, setPointer] = useState<Point | null>(null);
   const [hoverTarget, setHoverTarget] = useState<string | null>(null);
-  const fitted = useRef(false);
+  const fitted = useRef<string | null>(null);
+  const [visible, setVisible] = useState(false);
 
   const fit = () => {
     const el = box.current;
     if (el !== null) setView(fitView(layout.width, layout.height, el.clientWidth, el.clientHeight));
   };
-  // Fit once the first graph is drawn.
+  // The screen may be mounted hidden: fit once the box has a size, and again for another file.
   useEffect(() => {
-    if (!fitted.current && graph.nodes.length > 0 && (box.current?.clientWidth ?? 0) > 0) {
-      fitted.current = true;
+    const el = box.current;
+    if (el === null || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(() => setVisible(el.clientWidth > 0));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  useEffect(() => {
+    const key = fitKey ?? "";
+    if (fitted.current !== key && graph.nodes.length > 0 && visible) {
+      fitted.current = key;
       fit();
     }
   });
@@ -213,7 +226,9 @@ export function Canvas({ graph, layout, selected, problems, statuses, onSelect, 
                   <text x="16" y="42" className="wf-node-kind">
                     {KIND_LABEL[node.kind]}
                     {status ? ` · ${status}` : ""}
+                    {details?.get(node.name) ? ` · ${details.get(node.name)}` : ""}
                   </text>
+                  {node.name.length > 20 ? <title>{node.name}</title> : null}
                   {messages.length > 0 ? (
                     <g className="wf-node-problem" transform={`translate(${NODE_WIDTH - 22} 8)`}>
                       <circle cx="8" cy="8" r="8" />

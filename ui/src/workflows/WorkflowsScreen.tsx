@@ -67,6 +67,13 @@ export function WorkflowsScreen({ source, folderLabel }: Props) {
     [graph.problems, placed],
   );
   const statuses = useMemo(() => new Map<string, StepStatus>(Object.entries(run.steps).map(([name, s]) => [name, s.status])), [run.steps]);
+  const details = useMemo(
+    () =>
+      new Map(
+        Object.entries(run.steps).flatMap(([name, s]) => (s.record === null ? [] : [[name, s.record.reused ? "reused" : `${(s.record.elapsed_ms / 1000).toFixed(2)} s`] as [string, string]])),
+      ),
+    [run.steps],
+  );
 
   const edit = (change: (text: string) => string, after?: (text: string) => void) => {
     try {
@@ -212,6 +219,8 @@ export function WorkflowsScreen({ source, folderLabel }: Props) {
           selected={node?.key ?? null}
           problems={byNode}
           statuses={statuses}
+          details={details}
+          fitKey={file.path ?? ""}
           onSelect={(key) => setSelected(key === null ? null : indexOf(key))}
           onConnect={(from, to) => edit((t) => connect(t, indexOf(from), indexOf(to)))}
           onDisconnect={(e) => edit((t) => disconnect(t, indexOf(e.from), indexOf(e.to)))}
