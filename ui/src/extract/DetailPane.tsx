@@ -12,10 +12,12 @@ interface Props {
   /** Saves a corrected value as a revision. */
   onRevise: (path: string[], value: JsonValue) => Promise<void>;
   onClose: () => void;
+  /** Opens the call in the Transcripts screen, when the app has one. */
+  onOpenTranscript?: (callId: string) => void;
 }
 
 /** One document: its preview beside its values, which can be corrected. */
-export function DetailPane({ row, columns, onRevise, onClose }: Props) {
+export function DetailPane({ row, columns, onRevise, onClose, onOpenTranscript }: Props) {
   const self = useRef<HTMLElement>(null);
   // Bring a newly opened document into view (below the table).
   useEffect(() => {
@@ -47,6 +49,11 @@ export function DetailPane({ row, columns, onRevise, onClose }: Props) {
             </form>
           ) : (
             <p className="muted">{row.status === "failed" ? "No values: the extraction failed." : "No values yet."}</p>
+          )}
+          {row.callId !== null && onOpenTranscript !== undefined && (
+            <button type="button" className="ghost" onClick={() => row.callId !== null && onOpenTranscript(row.callId)} data-testid="open-transcript">
+              Open the transcript
+            </button>
           )}
           {row.callId !== null && <Transcript callId={row.callId} />}
         </div>

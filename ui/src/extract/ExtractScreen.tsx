@@ -18,9 +18,11 @@ interface Props {
   /** A schema just saved in the library: picked for the next run. */
   savedSchema: string | null;
   onNewSchema: () => void;
+  /** Opens a document's call in the Transcripts screen (when the app has it). */
+  onOpenTranscript?: (callId: string) => void;
 }
 
-export function ExtractScreen({ active, libraryRevision, savedSchema, onNewSchema }: Props) {
+export function ExtractScreen({ active, libraryRevision, savedSchema, onNewSchema, onOpenTranscript }: Props) {
   const backend = useBackend();
   const [files, setFiles] = useState<string[]>([]);
   const [schemas, setSchemas] = useState<SchemaSummary[]>([]);
@@ -212,7 +214,7 @@ export function ExtractScreen({ active, libraryRevision, savedSchema, onNewSchem
         <div className={row !== null ? "results-split" : undefined}>
           <ResultsTable columns={columns} rows={table.rows} selected={selected} onSelect={setSelected} onClear={() => setSelected(null)} />
           {row !== null && (
-            <DetailPane row={row} columns={columns} onRevise={(path, value) => revise(row.position, path, value)} onClose={() => {
+            <DetailPane row={row} columns={columns} onOpenTranscript={onOpenTranscript} onRevise={(path, value) => revise(row.position, path, value)} onClose={() => {
                 const position = row.position;
                 setSelected(null);
                 requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-testid="result-row"][data-position="${position}"]`)?.focus());
