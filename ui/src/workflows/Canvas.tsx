@@ -22,7 +22,9 @@ interface Props {
   onDelete: (key: string) => void;
 }
 
-const KIND_LABEL: Record<StepNode["kind"], string> = { run: "shell", chat: "chat.completion", dag: "dag.run", other: "?" };
+// Short on the node; in full for screen readers.
+const KIND_LABEL: Record<StepNode["kind"], string> = { run: "shell", chat: "chat", dag: "dag.run", other: "nothing to run" };
+const KIND_NAME: Record<StepNode["kind"], string> = { run: "shell step", chat: "chat.completion step", dag: "dag.run step", other: "step with nothing to run" };
 
 interface Drag {
   kind: "pan" | "connect";
@@ -202,7 +204,7 @@ export function Canvas({ graph, layout, selected, problems, statuses, details, f
               if (pos === undefined) return null;
               const status = statuses.get(node.name);
               const messages = problems.get(node.key) ?? [];
-              const state = [KIND_LABEL[node.kind], status, messages.length > 0 ? `${messages.length} problem${messages.length > 1 ? "s" : ""}` : null].filter(Boolean).join(", ");
+              const state = [KIND_NAME[node.kind], status, details?.get(node.name), messages.length > 0 ? `${messages.length} problem${messages.length > 1 ? "s" : ""}` : null].filter(Boolean).join(", ");
               return (
                 <g
                   key={node.key}

@@ -70,7 +70,12 @@ export function WorkflowsScreen({ source, folderLabel }: Props) {
   const details = useMemo(
     () =>
       new Map(
-        Object.entries(run.steps).flatMap(([name, s]) => (s.record === null ? [] : [[name, s.record.reused ? "reused" : `${(s.record.elapsed_ms / 1000).toFixed(2)} s`] as [string, string]])),
+        Object.entries(run.steps).flatMap(([name, s]) => {
+          const r = s.record;
+          // A skipped or cancelled step never ran: no time to show.
+          if (r === null || (!r.reused && (r.status === "skipped" || r.status === "cancelled"))) return [];
+          return [[name, r.reused ? "reused" : `${(r.elapsed_ms / 1000).toFixed(2)} s`] as [string, string]];
+        }),
       ),
     [run.steps],
   );

@@ -50,7 +50,8 @@ describe("layout", () => {
   });
 
   it("draws edges from the right side to the left side", () => {
-    expect(edgePath({ x: 0, y: 0 }, { x: 300, y: 100 })).toBe(`M ${NODE_WIDTH} ${NODE_HEIGHT / 2} C ${NODE_WIDTH + 58} 28, ${300 - 58} 128, 300 128`);
+    const bend = (300 - NODE_WIDTH) / 2;
+    expect(edgePath({ x: 0, y: 0 }, { x: 300, y: 100 })).toBe(`M ${NODE_WIDTH} ${NODE_HEIGHT / 2} C ${NODE_WIDTH + bend} 28, ${300 - bend} 128, 300 128`);
   });
 
   it("fits and zooms around a point", () => {

@@ -4,7 +4,7 @@
 // stable while the file changes little.
 import type { Edge, WorkflowGraph } from "./graph";
 
-export const NODE_WIDTH = 184;
+export const NODE_WIDTH = 196;
 export const NODE_HEIGHT = 56;
 const LAYER_GAP = 72;
 const ROW_GAP = 28;
