@@ -42,6 +42,22 @@ describe("Transcripts", () => {
     assert.ok(rendered > 5 && rendered < 80, `${rendered} rows in the DOM`);
     assert.match(await timeline.locator(".tl-row").first().innerText(), /^System\nYou answer questions about the report\./);
 
+    // Scrolling: 60 steps of 1,500 px, one frame each; the slowest frame is the figure.
+    const frames = await timeline.evaluate(async (el) => {
+      const times = [];
+      for (let i = 0; i < 60; i++) {
+        const start = performance.now();
+        el.scrollTop += 1500;
+        await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+        times.push(performance.now() - start);
+      }
+      return times;
+    });
+    const slowest = Math.max(...frames);
+    const mean = frames.reduce((a, b) => a + b, 0) / frames.length;
+    console.log(`TRANSCRIPT_10K_SCROLL_FRAME_MS mean=${mean.toFixed(1)} max=${slowest.toFixed(1)}`);
+    assert.ok(slowest < 250, `a scroll step took ${slowest} ms`);
+
     // Scroll to the end: the last message is there, still with few rows in the DOM.
     await timeline.evaluate((el) => (el.scrollTop = el.scrollHeight));
     await eventually(() => timeline.locator(".tl-row").last().getAttribute("aria-posinset"), String(10_002));
