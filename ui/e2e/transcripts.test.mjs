@@ -8,6 +8,16 @@ import { useHarness } from "./harness.mjs";
 
 const harness = useHarness({ before, after, afterEach });
 
+/** Pairs of rendered rows that overlap or leave a gap (each row's box against the next one's): rows are measured, not estimated. */
+const overlaps = (timeline) =>
+  timeline.locator(".tl-row").evaluateAll((rows) =>
+    rows.slice(1).flatMap((row, i) => {
+      const above = rows[i].getBoundingClientRect();
+      const below = row.getBoundingClientRect();
+      return Math.abs(above.bottom - below.top) > 0.5 ? [`${rows[i].dataset.index}/${row.dataset.index}`] : [];
+    }),
+  );
+
 async function open(page) {
   await page.getByRole("heading", { name: "Transcripts", level: 1 }).waitFor();
   await page.locator('[data-transcript="ses_big"]').waitFor();
@@ -83,6 +93,13 @@ describe("Transcripts", () => {
     assert.deepEqual(await revisions.locator('[data-revision="call_2"] [data-changed="true"]').allInnerTexts(), ["vendor\nACME Limited\n(changed)"]);
     await revisions.locator('[data-revision="call_1"] button').click();
     await eventually(() => timeline.getByTestId("tool-call").count(), 2);
+    // Rows re-measured for the other transcript: each starts where the one above ends.
+    await eventually(() => overlaps(timeline), []);
+    // Unfolding a long result moves the rows below it down.
+    await page.locator('[data-transcript="ses_big"]').click();
+    await eventually(() => timeline.getAttribute("data-rows"), "10002");
+    await timeline.getByRole("button", { name: /^Show all of the message/ }).first().click();
+    await eventually(() => overlaps(timeline), []);
   });
 
   it("shows an error with its category, and filters by kind and text", async () => {

@@ -62,14 +62,16 @@ export function Timeline({ rows, label, className }: Props) {
   );
   useEffect(() => () => rowObserver?.disconnect(), [rowObserver]);
 
-  // Stable, so a row is observed once while it is rendered.
+  // Stable while the rows are the same, so a row is observed once while it is
+  // rendered; new rows (another transcript) observe every row again, since
+  // their heights start from estimates.
   const measure = useCallback(
     (el: HTMLElement | null) => {
       if (el === null) return;
       rowObserver?.observe(el);
       return () => rowObserver?.unobserve(el);
     },
-    [rowObserver],
+    [rowObserver, heights], // eslint-disable-line react-hooks/exhaustive-deps
   );
 
   const { start, end } = visibleRange(heights, scrollTop, viewport, 6);
