@@ -171,6 +171,23 @@ describe("Workflows", () => {
     await eventually(() => nodes(page), ["a", "b", "c", "d"]);
   });
 
+  it("creates a new file and builds a two-step workflow in it", async () => {
+    const page = await harness.open("workflows");
+    await open(page);
+    await page.getByTestId("new-workflow").click();
+    await page.getByLabel("New file").fill("classify.yaml");
+    assert.equal(await page.locator("#wf-new-problem").textContent(), "classify.yaml already exists.");
+    await page.getByLabel("New file").fill("two.yaml");
+    await page.getByRole("button", { name: "Create" }).click();
+    await eventually(() => page.getByTestId("workflow-file").inputValue(), "two.yaml");
+    await page.getByRole("button", { name: "Add shell step" }).click();
+    await page.getByRole("button", { name: "Add shell step" }).click();
+    await eventually(() => nodes(page), ["step1", "step2"]);
+    await page.getByTestId("step-panel").getByRole("checkbox", { name: "step1" }).check();
+    await page.getByTestId("workflow-save").click();
+    await eventually(() => disk(page, "two.yaml"), "steps:\n  - id: step1\n    run: echo step1\n  - id: step2\n    run: echo step2\n    depends: step1\n");
+  });
+
   it("reloads a file changed on disk, and asks when there are unsaved edits", async () => {
     const page = await harness.open("workflows");
     await open(page);

@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useMemo, useState } from "react";
 import type { Diagnostic } from "@codemirror/lint";
 import { Canvas } from "./Canvas";
 import { parseParams } from "./fields";
+import { NewFile } from "./NewFile";
 import { addStep, connect, deleteStep, disconnect, EditError, renameStep, setStepField, type StepField } from "./edit";
 import { parseWorkflow, type StepKind } from "./graph";
 import { layout } from "./layout";
@@ -148,6 +149,13 @@ export function WorkflowsScreen({ source, folderLabel }: Props) {
           <button type="button" onClick={() => void file.save()} disabled={!file.dirty} data-testid="workflow-save">
             Save
           </button>
+          <NewFile
+            taken={file.files.map((f) => f.path)}
+            onCreate={(path) => {
+              if (file.dirty && !window.confirm(`Discard the unsaved changes to ${file.path}?`)) return;
+              void file.create(path);
+            }}
+          />
         </div>
       </div>
       {file.error ? <p className="error" role="alert">{file.error}</p> : null}

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { newFileProblem } from "./NewFile";
 import { modelText, parseFiles, parseModel, parseParams, parseSchemaDraft, schemaText } from "./fields";
 
 describe("side panel fields", () => {
@@ -34,5 +35,17 @@ describe("run params", () => {
     expect(parseParams("")).toEqual({ params: [], error: null });
     expect(parseParams("A=1 oops")).toEqual({ params: [], error: '"oops" is not KEY=value' });
     expect(parseParams("=x").error).toBe('"=x" is not KEY=value');
+  });
+});
+
+describe("a new file's name", () => {
+  it("must end in .yaml, stay in the folder and be free", () => {
+    expect(newFileProblem("flow.yaml", [])).toBeNull();
+    expect(newFileProblem("sub/flow.yml", [])).toBeNull();
+    expect(newFileProblem(" ", [])).toBe("Give the file a name.");
+    expect(newFileProblem("../x.yaml", [])).toBe("The file must stay in the folder.");
+    expect(newFileProblem("/etc/x.yaml", [])).toBe("The file must stay in the folder.");
+    expect(newFileProblem("flow.txt", [])).toBe("The name must end in .yaml or .yml.");
+    expect(newFileProblem("a.yaml", ["a.yaml"])).toBe("a.yaml already exists.");
   });
 });

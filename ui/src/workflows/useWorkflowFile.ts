@@ -86,7 +86,21 @@ export function useWorkflowFile(source: WorkflowSource) {
     if (s.path !== null) await open(s.path);
   }, [open]);
 
+  /** Writes a new, empty workflow and opens it. */
+  const create = useCallback(
+    async (path: string) => {
+      try {
+        await source.writeFile(path, "steps:\n");
+        await refresh();
+        await open(path);
+      } catch (error) {
+        setState((s) => ({ ...s, error: `Could not create ${path}: ${message(error)}` }));
+      }
+    },
+    [source, refresh, open],
+  );
+
   const keepMine = useCallback(() => setState((s) => ({ ...s, diskChanged: false })), []);
 
-  return { ...state, dirty: state.text !== state.saved, open, setText, save, reloadFromDisk, keepMine, refresh };
+  return { ...state, dirty: state.text !== state.saved, open, create, setText, save, reloadFromDisk, keepMine, refresh };
 }
