@@ -1,7 +1,6 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from "react";
 import type { Diagnostic } from "@codemirror/lint";
 import { Canvas } from "./Canvas";
-import { parseParams } from "./fields";
 import { NewFile } from "./NewFile";
 import { addStep, connect, deleteStep, disconnect, EditError, renameStep, setStepField, type StepField } from "./edit";
 import { parseWorkflow, type StepKind } from "./graph";
@@ -10,6 +9,7 @@ import { placeProblems } from "./problems";
 import { RunPanel } from "./RunPanel";
 import type { StepStatus, WorkflowSource } from "./source";
 import { StepPanel } from "./StepPanel";
+import { Toolbar } from "./Toolbar";
 import { useRun } from "./useRun";
 import { useWorkflowFile } from "./useWorkflowFile";
 import "./workflows.css";
@@ -31,8 +31,6 @@ export function WorkflowsScreen({ source, folderLabel }: Props) {
   const [tab, setTab] = useState<"step" | "run">("step");
   const [engine, setEngine] = useState<{ text: string; messages: string[] }>({ text: "", messages: [] });
   const [status, setStatus] = useState("");
-  const [paramsText, setParamsText] = useState("");
-  const params = parseParams(paramsText);
 
   const graph = useMemo(() => parseWorkflow(file.text), [file.text]);
   const drawing = useMemo(() => layout(graph), [graph]);
@@ -106,12 +104,11 @@ export function WorkflowsScreen({ source, folderLabel }: Props) {
     setSelected(null);
   };
   const names = graph.nodes.map((n) => n.name);
-  const running = run.status === "running";
 
-  const doRun = async (from: string | null) => {
+  const doRun = async (from: string | null, params: [string, string][]) => {
     if (file.dirty && !(await file.save())) return;
     setTab("run");
-    if (from === null) await startRun(names, params.params);
+    if (from === null) await startRun(names, params);
     else await rerunFrom(names, from);
   };
 
@@ -170,56 +167,19 @@ export function WorkflowsScreen({ source, folderLabel }: Props) {
           </button>
         </div>
       ) : null}
-      <div className="row wf-toolbar" role="toolbar" aria-label="Steps and runs">
-        <button type="button" onClick={() => add("run")} disabled={file.path === null}>
-          Add shell step
-        </button>
-        <button type="button" onClick={() => add("chat")} disabled={file.path === null}>
-          Add chat step
-        </button>
-        <button type="button" onClick={() => add("dag")} disabled={file.path === null || graph.dags.length === 0} title={graph.dags.length === 0 ? "The file has no named DAGs" : undefined}>
-          Add dag.run step
-        </button>
-        <span className="grow" />
-        <label htmlFor="wf-params" className="small">
-          Params
-        </label>
-        <input
-          id="wf-params"
-          type="text"
-          className="wf-params"
-          placeholder="KEY=value …"
-          value={paramsText}
-          onChange={(e) => setParamsText(e.target.value)}
-          aria-invalid={params.error !== null}
-          title={params.error ?? "Over the defaults of the file's params:"}
-        />
-        <button type="button" className="primary" data-testid="workflow-run" disabled={file.path === null || running || graph.nodes.length === 0 || params.error !== null} onClick={() => void doRun(null)}>
-          Run
-        </button>
-        <button type="button" data-testid="workflow-rerun" disabled={node === null || running || run.runId === null} onClick={() => node && void doRun(node.name)} title="Runs the selected step and those after it again, reusing the stored outputs of the steps before it">
-          Re-run from {node?.name ?? "step"}
-        </button>
-        {running ? (
-          <button type="button" className="danger" data-testid="workflow-cancel" onClick={() => void cancel()}>
-            Cancel
-          </button>
-        ) : null}
-        {history.length > 0 ? (
-          <select aria-label="Earlier runs" data-testid="run-history" value={run.runId ?? ""} onChange={(e) => void show(e.target.value)}>
-            {run.runId === null ? <option value="">Earlier runs…</option> : null}
-            {history.map((r) => (
-              <option key={r.id} value={r.id}>
-                {r.id} · {r.status}
-                {r.from_step ? ` · from ${r.from_step}` : ""}
-              </option>
-            ))}
-          </select>
-        ) : null}
-        <span className="small muted" role="status" data-testid="run-status">
-          {run.status === "idle" ? "" : `Run ${run.status}${run.error ? `: ${run.error}` : ""}`}
-        </span>
-      </div>
+      <Toolbar
+        canEdit={file.path !== null}
+        hasDags={graph.dags.length > 0}
+        canRun={file.path !== null && graph.nodes.length > 0}
+        selected={node?.name ?? null}
+        run={run}
+        history={history}
+        onAdd={add}
+        onRun={(params) => void doRun(null, params)}
+        onRerun={(step) => void doRun(step, [])}
+        onCancel={() => void cancel()}
+        onShow={(id) => void show(id)}
+      />
       {status ? (
         <p className="warning small" role="status" data-testid="edit-status">
           {status}
