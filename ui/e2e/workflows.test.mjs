@@ -205,7 +205,13 @@ describe("Workflows", () => {
     const page = await harness.open("workflows");
     await page.getByTestId("workflow-file").selectOption("diamond.yaml");
     await eventually(() => nodes(page), ["a", "b", "c", "d"]);
-    await page.locator('[data-node="b"]').focus();
+    // Arrow keys move between the steps as they are drawn.
+    await page.locator('[data-node="a"]').focus();
+    await page.keyboard.press("ArrowRight");
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("data-node")), "b");
+    await page.keyboard.press("ArrowDown");
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("data-node")), "c");
+    await page.keyboard.press("ArrowUp");
     await page.keyboard.press("Enter");
     assert.equal(await page.getByTestId("step-panel").getByLabel("Step name").inputValue(), "b");
     await page.locator('[data-node="b"]').focus();

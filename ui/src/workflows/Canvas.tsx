@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from "react";
 import type { Edge, StepNode, WorkflowGraph } from "./graph";
-import { edgePath, fitView, NODE_HEIGHT, NODE_WIDTH, zoomAt, type Layout, type Point, type View } from "./layout";
+import { edgePath, fitView, neighbour, NODE_HEIGHT, NODE_WIDTH, zoomAt, type Direction, type Layout, type Point, type View } from "./layout";
 import type { StepStatus } from "./source";
 
 interface Props {
@@ -25,6 +25,8 @@ interface Props {
 // Short on the node; in full for screen readers.
 const KIND_LABEL: Record<StepNode["kind"], string> = { run: "shell", chat: "chat", dag: "dag.run", other: "nothing to run" };
 const KIND_NAME: Record<StepNode["kind"], string> = { run: "shell step", chat: "chat.completion step", dag: "dag.run step", other: "step with nothing to run" };
+
+const ARROWS: Record<string, Direction | undefined> = { ArrowLeft: "left", ArrowRight: "right", ArrowUp: "up", ArrowDown: "down" };
 
 interface Drag {
   kind: "pan" | "connect";
@@ -132,6 +134,10 @@ export function Canvas({ graph, layout, selected, problems, statuses, details, f
     } else if (event.key === "Delete" || event.key === "Backspace") {
       event.preventDefault();
       onDelete(key);
+    } else if (ARROWS[event.key] !== undefined) {
+      event.preventDefault();
+      const next = neighbour(layout.positions, key, ARROWS[event.key] as Direction);
+      if (next !== null) box.current?.querySelector<SVGGElement>(`[data-node="${CSS.escape(next)}"]`)?.focus();
     }
   };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseWorkflow } from "./graph";
-import { edgePath, fitView, layerOf, layout, MARGIN, NODE_HEIGHT, NODE_WIDTH, zoomAt } from "./layout";
+import { edgePath, fitView, layerOf, layout, MARGIN, neighbour, NODE_HEIGHT, NODE_WIDTH, zoomAt } from "./layout";
 import { DIAMOND } from "./fixtures";
 
 describe("layout", () => {
@@ -60,5 +60,17 @@ describe("layout", () => {
     const zoomed = zoomAt({ x: 0, y: 0, scale: 1 }, 2, 100, 50);
     expect(zoomed).toEqual({ scale: 2, x: -100, y: -50 });
     expect(zoomAt({ x: 0, y: 0, scale: 2.5 }, 2, 0, 0).scale).toBe(2.5);
+  });
+});
+
+describe("keyboard neighbours", () => {
+  it("moves along the drawing: right to the next layer, up and down within one", () => {
+    const { positions } = layout(parseWorkflow(DIAMOND));
+    expect(["right", "left", "up", "down"].map((d) => neighbour(positions, "a", d as "right"))).toEqual(["b", null, null, null]);
+    expect(neighbour(positions, "b", "down")).toBe("c");
+    expect(neighbour(positions, "c", "up")).toBe("b");
+    expect(neighbour(positions, "c", "right")).toBe("d");
+    expect(neighbour(positions, "d", "left")).toBe("b");
+    expect(neighbour(positions, "zz", "left")).toBeNull();
   });
 });

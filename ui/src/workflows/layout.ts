@@ -121,3 +121,31 @@ export function zoomAt(view: View, factor: number, px: number, py: number): View
   const k = scale / view.scale;
   return { scale, x: px - (px - view.x) * k, y: py - (py - view.y) * k };
 }
+
+export type Direction = "left" | "right" | "up" | "down";
+
+/**
+ * The node to move the keyboard focus to from `key`: the nearest one whose
+ * centre lies in `direction` (within 45° of it), nearer ones along the axis
+ * first; null when there is none.
+ */
+export function neighbour(positions: Map<string, Point>, key: string, direction: Direction): string | null {
+  const from = positions.get(key);
+  if (from === undefined) return null;
+  let best: string | null = null;
+  let bestScore = Number.POSITIVE_INFINITY;
+  for (const [other, p] of positions) {
+    if (other === key) continue;
+    const dx = p.x - from.x;
+    const dy = p.y - from.y;
+    const along = direction === "right" ? dx : direction === "left" ? -dx : direction === "down" ? dy : -dy;
+    const across = direction === "right" || direction === "left" ? Math.abs(dy) : Math.abs(dx);
+    if (along <= 0 || across > along) continue;
+    const score = along + 2 * across;
+    if (score < bestScore) {
+      bestScore = score;
+      best = other;
+    }
+  }
+  return best;
+}
