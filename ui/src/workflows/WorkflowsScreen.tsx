@@ -29,7 +29,8 @@ export function WorkflowsScreen({ source, folderLabel }: Props) {
   const { state: run, history, run: startRun, rerunFrom, cancel, show } = useRun(source, file.path);
   const [selected, setSelected] = useState<number | null>(null);
   const [tab, setTab] = useState<"step" | "run">("step");
-  const [engine, setEngine] = useState<{ text: string; messages: string[] }>({ text: "", messages: [] });
+  /** The engine's validate messages for the text (the latest answer). */
+  const [engine, setEngine] = useState<string[]>([]);
   const [status, setStatus] = useState("");
 
   const graph = useMemo(() => parseWorkflow(file.text), [file.text]);
@@ -45,8 +46,8 @@ export function WorkflowsScreen({ source, folderLabel }: Props) {
     const timer = setTimeout(() => {
       // An answer for a text that has changed since is dropped.
       source.validate(path, text).then(
-        (messages) => live && setEngine({ text, messages }),
-        () => live && setEngine({ text, messages: [] }),
+        (messages) => live && setEngine(messages),
+        () => live && setEngine([]),
       );
     }, 250);
     return () => {
@@ -55,7 +56,7 @@ export function WorkflowsScreen({ source, folderLabel }: Props) {
     };
   }, [source, file.path, file.text]);
 
-  const placed = useMemo(() => placeProblems(file.text, engine.messages, graph), [file.text, engine.messages, graph]);
+  const placed = useMemo(() => placeProblems(file.text, engine, graph), [file.text, engine, graph]);
   const byNode = useMemo(() => {
     const map = new Map<string, string[]>();
     for (const p of placed) for (const key of p.nodes) map.set(key, [...(map.get(key) ?? []), p.message]);
