@@ -46,7 +46,7 @@ export function ChatScreen({ source }: { source: ChatSource }) {
       </div>
       <div className="chat-main">
         <nav className="chat-sessions stack" aria-label="Chats">
-          <button type="button" className="primary" onClick={() => void chat.newChat(model === "" ? null : model)} data-testid="new-chat">
+          <button type="button" className="primary" onClick={() => void chat.newChat(model === "" ? null : model).catch(() => setStatus("Could not start a chat."))} data-testid="new-chat">
             New chat
           </button>
           <label htmlFor="chat-search" className="visually-hidden">

@@ -78,11 +78,14 @@ export function useChat(source: ChatSource) {
         setTurn((t) => applyChatEvent(t ?? newTurn(), event));
         if (event.kind === "done" || event.kind === "error") {
           handle.current = null;
-          void reload(id).then(() => {
-            if (generation.current !== mine) return;
-            if (event.kind === "done") setTurn(null);
-            void refreshList();
-          });
+          reload(id).then(
+            () => {
+              if (generation.current !== mine) return;
+              if (event.kind === "done") setTurn(null);
+              void refreshList();
+            },
+            (e) => setError(`Could not reload the chat: ${message(e)}`),
+          );
         }
       };
     },
@@ -108,18 +111,22 @@ export function useChat(source: ChatSource) {
       await open(s.id);
       return s.id;
     },
+    // A failure here reaches `send`'s catch, or the button's (see ChatScreen).
     [source, refreshList, open],
   );
 
   const send = useCallback(
     async (text: string, model: string | null) => {
-      const id = current ?? (await newChat(model));
-      const files = attachments.filter((a) => a.error === null).map((a) => a.path);
-      setAttachments([]);
-      await reload(id);
-      await start(id, (onEvent) => source.send(id, { text, attachments: files, model }, onEvent));
-      // The user's message is stored before the reply streams.
-      await reload(id);
+      try {
+        const id = current ?? (await newChat(model));
+        const files = attachments.filter((a) => a.error === null).map((a) => a.path);
+        setAttachments([]);
+        await start(id, (onEvent) => source.send(id, { text, attachments: files, model }, onEvent));
+        // The user's message is stored before the reply streams.
+        await reload(id);
+      } catch (e) {
+        setError(`Could not send: ${message(e)}`);
+      }
     },
     [current, newChat, attachments, reload, start, source],
   );
@@ -167,8 +174,12 @@ export function useChat(source: ChatSource) {
   const setModel = useCallback(
     async (model: string) => {
       if (current === null) return;
-      const updated = await source.updateSession(current, { model_choice: model === "" ? null : model });
-      setSessions((list) => list.map((s) => (s.id === updated.id ? { ...s, ...updated } : s)));
+      try {
+        const updated = await source.updateSession(current, { model_choice: model === "" ? null : model });
+        setSessions((list) => list.map((s) => (s.id === updated.id ? { ...s, ...updated } : s)));
+      } catch (e) {
+        setError(`Could not change the model: ${message(e)}`);
+      }
     },
     [current, source],
   );

@@ -55,14 +55,17 @@ export function useWorkflowFile(source: WorkflowSource) {
       void refresh();
       const s = current.current;
       if (path !== s.path) return;
-      void source.readFile(path).then((text) => {
-        setState((now) => {
-          if (now.path !== path || text === now.saved) return now;
-          // Unsaved edits are not thrown away: the user chooses.
-          if (now.text !== now.saved) return { ...now, diskChanged: true };
-          return { ...now, text, saved: text, diskChanged: false };
-        });
-      });
+      source.readFile(path).then(
+        (text) => {
+          setState((now) => {
+            if (now.path !== path || text === now.saved) return now;
+            // Unsaved edits are not thrown away: the user chooses.
+            if (now.text !== now.saved) return { ...now, diskChanged: true };
+            return { ...now, text, saved: text, diskChanged: false };
+          });
+        },
+        (error) => setState((now) => (now.path === path ? { ...now, error: `${path} could not be read again (deleted or renamed?): ${message(error)}` } : now)),
+      );
     });
   }, [source, refresh, open]);
 
