@@ -81,3 +81,12 @@ describe("memoryWorkflowSource", () => {
     await expect(source.readFile("nope.yaml")).rejects.toThrow("no such file: nope.yaml");
   });
 });
+
+describe("fromStoredStep", () => {
+  it("maps the store's row to a record; a step left running is shown cancelled", async () => {
+    const { fromStoredStep } = await import("./source");
+    const row = { run_id: "r", position: 0, name: "ask", step_id: "ask", status: "succeeded", stdout: "x\n", stderr: "", outputs: { a: 1 }, messages: [{ role: "user", parts: [{ type: "text", text: "hi" }] }], error: null, input_tokens: 3, output_tokens: 4, elapsed_ms: 12, reused: true };
+    expect(fromStoredStep(row)).toEqual({ id: "ask", name: "ask", status: "succeeded", stdout: "x\n", stderr: "", outputs: { a: 1 }, error: null, messages: row.messages, usage: { input_tokens: 3, output_tokens: 4 }, elapsed_ms: 12, reused: true, absent_outputs: [] });
+    expect(fromStoredStep({ ...row, status: "running", outputs: null, messages: null })).toMatchObject({ status: "cancelled", outputs: {}, messages: [] });
+  });
+});

@@ -213,3 +213,47 @@ export function memoryWorkflowSource(options: MemorySourceOptions): MemoryWorkfl
     },
   };
 }
+
+/** A step as the store keeps it (crates/store workflow.rs StoredStep). */
+export interface StoredStep {
+  run_id: string;
+  position: number;
+  name: string;
+  step_id: string | null;
+  /** `running`, `succeeded`, `failed`, `skipped` or `cancelled`. */
+  status: string;
+  stdout: string;
+  stderr: string;
+  outputs: unknown;
+  messages: unknown;
+  error: string | null;
+  input_tokens: number;
+  output_tokens: number;
+  elapsed_ms: number;
+  reused: boolean;
+}
+
+const FINISHED = new Set(["succeeded", "failed", "skipped", "cancelled"]);
+
+/**
+ * A stored step as a record for the canvas (for `runSteps`). A step stored
+ * as `running` belongs to a run that never finished (the app quit): it shows
+ * as cancelled. The store does not keep `absent_outputs`.
+ */
+export function fromStoredStep(step: StoredStep): StepRecord {
+  const outputs = step.outputs !== null && typeof step.outputs === "object" && !Array.isArray(step.outputs) ? (step.outputs as Record<string, unknown>) : {};
+  return {
+    id: step.step_id,
+    name: step.name,
+    status: (FINISHED.has(step.status) ? step.status : "cancelled") as StepRecord["status"],
+    stdout: step.stdout,
+    stderr: step.stderr,
+    outputs,
+    error: step.error,
+    messages: Array.isArray(step.messages) ? (step.messages as Message[]) : [],
+    usage: { input_tokens: step.input_tokens, output_tokens: step.output_tokens },
+    elapsed_ms: step.elapsed_ms,
+    reused: step.reused,
+    absent_outputs: [],
+  };
+}
