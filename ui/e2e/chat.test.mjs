@@ -27,6 +27,14 @@ describe("Chat", () => {
     await eventually(() => page.getByTestId("streaming-reply").locator(".chat-text").textContent().then((t) => t.startsWith("You said: one")), true);
     await page.getByTestId("chat-stop").click();
     await page.getByTestId("chat-send").waitFor();
+    // Escape in the message box stops a reply too.
+    await page.getByLabel("Message", { exact: true }).fill("a b c d e f g h i j k l m n o p");
+    await page.getByLabel("Message", { exact: true }).press("Enter");
+    await page.getByTestId("chat-stop").waitFor();
+    await page.getByLabel("Message", { exact: true }).press("Escape");
+    await page.getByTestId("chat-send").waitFor();
+    const escaped = (await bubbleTexts(page)).at(-1);
+    assert.ok(escaped.length < "assistant: You said: a b c d e f g h i j k l m n o p".length, `stopped early: ${escaped}`);
     const texts = await bubbleTexts(page);
     assert.equal(texts[0], "user: one two three four five six seven eight nine ten eleven twelve");
     assert.match(texts[1], /^assistant: You said: /);

@@ -51,12 +51,15 @@ export function Composer({ models, model, onModel, attachments, onRemoveAttachme
         id="chat-input"
         rows={3}
         value={text}
-        placeholder="Write a message (Enter sends, Shift+Enter for a new line)"
+        placeholder="Write a message (Enter sends, Shift+Enter for a new line, Escape stops a reply)"
         onChange={(e) => setText(e.target.value)}
         onKeyDown={(e) => {
           if (e.key === "Enter" && !e.shiftKey) {
             e.preventDefault();
             submit();
+          } else if (e.key === "Escape" && streaming) {
+            e.preventDefault();
+            onStop();
           }
         }}
       />

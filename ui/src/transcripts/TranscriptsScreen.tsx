@@ -8,7 +8,7 @@ import { timelineRows, type Transcript } from "./timeline";
 
 interface Props {
   source: TranscriptSource;
-  /** Open this transcript first (e.g. from an extraction row). */
+  /** Open this transcript (e.g. from an extraction row); a new value opens it. */
   initial?: string;
 }
 
@@ -32,6 +32,11 @@ export function TranscriptsScreen({ source, initial }: Props) {
   const [transcript, setTranscript] = useState<Transcript | null>(null);
   const [revisions, setRevisions] = useState<Revision[]>([]);
   const [error, setError] = useState<string | null>(null);
+
+  // Another screen may ask for a transcript while this one stays mounted.
+  useEffect(() => {
+    if (initial !== undefined) setOpen(initial);
+  }, [initial]);
 
   useEffect(() => {
     let live = true;
