@@ -89,7 +89,8 @@ describe("Transcripts", () => {
     assert.equal(await timeline.getByTestId("usage-total").innerText(), "Total: 520 in · 21 out tokens over 3 attempts");
 
     const revisions = page.getByTestId("revisions");
-    assert.deepEqual(await revisions.locator("[data-revision]").evaluateAll((els) => els.map((e) => [e.dataset.revision, e.getAttribute("aria-level")])), [["call_1", "1"], ["call_2", "2"]]);
+    assert.deepEqual(await revisions.locator("[data-revision]").evaluateAll((els) => els.map((e) => [e.dataset.revision, e.dataset.depth])), [["call_1", "0"], ["call_2", "1"]]);
+    assert.equal(await revisions.locator('[data-revision="call_2"] button').getAttribute("aria-current"), "true");
     assert.deepEqual(await revisions.locator('[data-revision="call_2"] [data-changed="true"]').allInnerTexts(), ["vendor\nACME Limited\n(changed)"]);
     await revisions.locator('[data-revision="call_1"] button').click();
     await eventually(() => timeline.getByTestId("tool-call").count(), 2);

@@ -16,15 +16,17 @@ export function RevisionTree({ nodes, current, onOpen }: Props) {
   return (
     <section className="tr-revisions" aria-label="Revisions" data-testid="revisions">
       <h2 className="small">Revisions</h2>
-      <ul role="tree" aria-label="Revisions of the call" className="plain-list">
+      {/* A plain list, indented by depth: each entry says which call it revises. */}
+      <ul aria-label="Revisions of the call" className="plain-list">
         {nodes.map(({ revision, depth, changed }) => {
           const values = revision.output === null || revision.output === undefined ? [] : [...flatten(revision.output)];
           const marked = new Set(changed);
           return (
-            <li key={revision.id} role="treeitem" aria-level={depth + 1} aria-selected={revision.id === current} className={`tr-revision depth-${Math.min(depth, 6)}`} data-revision={revision.id}>
+            <li key={revision.id} className={`tr-revision depth-${Math.min(depth, 6)}`} data-revision={revision.id} data-depth={depth}>
               <button type="button" className="ghost small-button" aria-current={revision.id === current ? "true" : undefined} onClick={() => onOpen(revision.id)}>
                 <code>{revision.id}</code> · {revision.status}
                 {changed.length > 0 ? ` · ${changed.length} changed` : ""}
+                {revision.parentId !== null && depth > 0 ? <span className="visually-hidden">, revises {revision.parentId}</span> : null}
               </button>
               {revision.note !== null ? <q className="muted small">{revision.note}</q> : null}
               {values.length > 0 ? (
