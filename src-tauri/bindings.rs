@@ -84,6 +84,8 @@ fn bindings_are_written_for_every_ipc_type() {
         chat::ChatTurnEvent,
         chat::ChatTurnView,
         chat::ModelChoice,
+        chat::SessionChange,
+        chat::AttachmentView,
         transcripts::CallSummary,
         transcripts::RevisionNode,
     );

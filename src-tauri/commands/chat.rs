@@ -18,7 +18,7 @@ use sift_core::chat_tools::chat_toolkit;
 use sift_core::config::load_config;
 use sift_core::engine::ChatEvent;
 use sift_core::store::{
-    Message as StoredMessage, NewMessage, NewSession, Session, Store, TurnWrite,
+    Message as StoredMessage, NewMessage, NewSession, Session, SessionUpdate, Store, TurnWrite,
 };
 use tauri::State;
 use tauri::ipc::Channel;
@@ -338,6 +338,104 @@ pub fn branch_session(
     branch(&app.store()?, &session_id, before_seq)
 }
 
+/// A session's new title and model choice (`""` clears the model choice);
+/// `null` leaves a field as it is.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionChange {
+    #[ts(optional = nullable)]
+    #[serde(default)]
+    pub title: Option<String>,
+    #[ts(optional = nullable)]
+    #[serde(default)]
+    pub model_choice: Option<String>,
+}
+
+pub fn change_session(
+    store: &Store,
+    session_id: &str,
+    change: SessionChange,
+) -> IpcResult<SessionView> {
+    let update = SessionUpdate {
+        title: change.title,
+        system_prompt: None,
+        model_choice: change
+            .model_choice
+            .map(|m| Some(m).filter(|m| !m.trim().is_empty())),
+    };
+    let session = store.update_session(session_id, update)?;
+    session_view(store, session)
+}
+
+#[tauri::command]
+pub fn update_session(
+    session_id: String,
+    change: SessionChange,
+    app: State<'_, AppState>,
+) -> IpcResult<SessionView> {
+    change_session(&app.store()?, &session_id, change)
+}
+
+/// A file to go with a message, as the documents crate reads it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AttachmentView {
+    pub path: String,
+    pub name: String,
+    /// Characters of text the model will read.
+    pub chars: u64,
+    /// Images the model will see (photos, scanned pages).
+    pub images: u64,
+}
+
+/// Reads the files as a message would carry them: what each holds, or the
+/// first refusal (a kind Sift does not read, a missing file, a limit).
+pub fn describe(paths: &[String]) -> IpcResult<Vec<AttachmentView>> {
+    let paths: Vec<std::path::PathBuf> = paths.iter().map(std::path::PathBuf::from).collect();
+    let documents =
+        sift_core::documents::read_documents(&paths, &sift_core::documents::ReadOptions::default())
+            .map_err(CoreError::from)?;
+    Ok(documents
+        .files
+        .iter()
+        .map(|d| AttachmentView {
+            path: d.path.display().to_string(),
+            name: d.name.clone(),
+            chars: d.content.chars() as u64,
+            images: d.content.images().len() as u64,
+        })
+        .collect())
+}
+
+#[tauri::command]
+pub async fn describe_attachments(paths: Vec<String>) -> IpcResult<Vec<AttachmentView>> {
+    tauri::async_runtime::spawn_blocking(move || describe(&paths))
+        .await
+        .map_err(|e| {
+            IpcError::new(
+                "other",
+                format!("reading the files stopped unexpectedly: {e}"),
+            )
+        })?
+}
+
+/// Writes an exported conversation (Markdown or JSON) to the path the save
+/// dialog gave. Only those kinds of file: this command writes nothing else.
+#[tauri::command]
+pub fn write_export(path: String, content: String) -> IpcResult<()> {
+    let file = std::path::PathBuf::from(&path);
+    let allowed = matches!(
+        file.extension().and_then(|e| e.to_str()),
+        Some("md" | "json" | "txt")
+    );
+    if !allowed {
+        return Err(IpcError::usage(format!(
+            "{path}: a conversation is exported as .md, .json or .txt"
+        )));
+    }
+    std::fs::write(&file, content).map_err(|e| IpcError::io("write", &file, &e))
+}
+
 /// Runs one user message as a chat turn with the app's tools; events go
 /// to `on_event` as they come. `stop_chat_turn` with the key of the first
 /// event ends it (nothing of a stopped turn is stored).
@@ -345,6 +443,7 @@ pub fn branch_session(
 pub async fn send_chat_message(
     session_id: String,
     text: String,
+    files: Option<Vec<String>>,
     choice: ModelChoice,
     on_event: Channel<ChatTurnEvent>,
     app: State<'_, AppState>,
@@ -352,6 +451,11 @@ pub async fn send_chat_message(
 ) -> IpcResult<ChatTurnView> {
     let (selection, context) = turn_settings(&app, &choice)?;
     let mut request = ChatRequest::new(session_id, text, selection);
+    request.files = files
+        .unwrap_or_default()
+        .into_iter()
+        .map(std::path::PathBuf::from)
+        .collect();
     request.toolkits = vec![chat_toolkit()];
     request.context = context;
     run_command(&app, &chat, TurnInput::Message(request), on_event).await

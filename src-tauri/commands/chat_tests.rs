@@ -14,7 +14,10 @@ use sift_core::store::{NewSession, Store};
 use sift_scripted_server::{Reply, Script, ScriptedServer};
 use tokio_util::sync::CancellationToken;
 
-use super::chat::{ChatTurnEvent, TurnInput, branch, sessions_matching, turn};
+use super::chat::{
+    ChatTurnEvent, SessionChange, TurnInput, branch, change_session, describe, sessions_matching,
+    turn, write_export,
+};
 use super::test_support::{collecting, scripted};
 
 struct Folder(PathBuf);
@@ -227,4 +230,91 @@ fn sessions_are_found_by_their_messages_and_branch_before_an_edited_one() {
     assert_eq!(kept, [json!([{"type": "text", "text": "Total of INV-7?"}])]);
     // The original is untouched.
     assert_eq!(store.messages(&invoices.id).unwrap().len(), 2);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn files_go_with_the_message_through_the_documents_crate() {
+    let folder = Folder::new("files");
+    let note = folder.0.join("note.txt");
+    std::fs::write(&note, "pay by Friday").unwrap();
+    let server = ScriptedServer::start(Script::new().with("m", [Reply::text("Friday.")]))
+        .await
+        .unwrap();
+    let store = Store::open(folder.0.join("sift.db")).unwrap();
+    let session = store
+        .create_session(NewSession {
+            title: String::new(),
+            system_prompt: None,
+            model_choice: None,
+        })
+        .unwrap();
+    let described = describe(&[note.display().to_string()]).unwrap();
+    assert_eq!(
+        (
+            described[0].name.as_str(),
+            described[0].chars,
+            described[0].images
+        ),
+        ("note.txt", 13, 0)
+    );
+    let missing = folder.0.join("gone.pdf").display().to_string();
+    assert_eq!(
+        describe(std::slice::from_ref(&missing)).unwrap_err().message,
+        format!("{missing}: no such file")
+    );
+    let mut request = ChatRequest::new(&session.id, "When?", scripted(&server));
+    request.files = vec![note.clone()];
+    let (channel, _) = collecting::<ChatTurnEvent>();
+    let view = turn(
+        &store,
+        TurnInput::Message(request),
+        CancellationToken::new(),
+        &channel,
+    )
+    .await
+    .unwrap();
+    assert_eq!(view.status, "completed");
+    let body = &server.requests()[0].body;
+    assert_eq!(
+        body["messages"][0],
+        json!({"role": "user", "content": "<file name=\"note.txt\">\npay by Friday\n</file>\n\nWhen?"})
+    );
+    // The stored message keeps the file's text too.
+    assert_eq!(
+        store.messages(&session.id).unwrap()[0].parts,
+        json!([{"type": "text", "text": "<file name=\"note.txt\">\npay by Friday\n</file>\n\nWhen?"}])
+    );
+}
+
+#[test]
+fn sessions_are_renamed_and_exports_are_written_only_as_text() {
+    let folder = Folder::new("rename");
+    let store = Store::open(folder.0.join("sift.db")).unwrap();
+    let session = store
+        .create_session(NewSession {
+            title: "Old".into(),
+            system_prompt: None,
+            model_choice: Some("m".into()),
+        })
+        .unwrap();
+    let view = change_session(
+        &store,
+        &session.id,
+        SessionChange {
+            title: Some("New".into()),
+            model_choice: Some(String::new()),
+        },
+    )
+    .unwrap();
+    assert_eq!((view.title.as_str(), view.model_choice), ("New", None));
+    let file = folder.0.join("chat.md");
+    write_export(file.display().to_string(), "# New\n".into()).unwrap();
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "# New\n");
+    let script = folder.0.join("run.sh").display().to_string();
+    assert_eq!(
+        write_export(script.clone(), "rm -rf /".into())
+            .unwrap_err()
+            .message,
+        format!("{script}: a conversation is exported as .md, .json or .txt")
+    );
 }

@@ -51,6 +51,8 @@ import type { WorkflowRunRequest } from "./bindings/WorkflowRunRequest";
 import type { WorkflowRunSummary } from "./bindings/WorkflowRunSummary";
 import type { WorkflowRunView } from "./bindings/WorkflowRunView";
 import type { WorkflowText } from "./bindings/WorkflowText";
+import type { AttachmentView } from "./bindings/AttachmentView";
+import type { SessionChange } from "./bindings/SessionChange";
 
 // Re-exported so that screens import every IPC type from here.
 export type { AppInfo } from "./bindings/AppInfo";
@@ -105,6 +107,8 @@ export type { WorkflowRunRequest } from "./bindings/WorkflowRunRequest";
 export type { WorkflowRunSummary } from "./bindings/WorkflowRunSummary";
 export type { WorkflowRunView } from "./bindings/WorkflowRunView";
 export type { WorkflowText } from "./bindings/WorkflowText";
+export type { AttachmentView } from "./bindings/AttachmentView";
+export type { SessionChange } from "./bindings/SessionChange";
 
 /** True inside the desktop app; false when the UI runs in a plain browser. */
 export function isDesktopApp(): boolean {
@@ -429,10 +433,26 @@ export function sendChatMessage(
   text: string,
   choice: ModelChoice,
   onEvent: (event: ChatTurnEvent) => void,
+  files: string[] = [],
 ): Promise<ChatTurnView> {
   const channel = new Channel<ChatTurnEvent>();
   channel.onmessage = onEvent;
-  return invoke<ChatTurnView>("send_chat_message", { sessionId, text, choice, onEvent: channel });
+  return invoke<ChatTurnView>("send_chat_message", { sessionId, text, files, choice, onEvent: channel });
+}
+
+/** A session's new title and model choice (`""` clears it); `null` keeps a field. */
+export function updateSession(sessionId: string, change: SessionChange): Promise<SessionView> {
+  return invoke<SessionView>("update_session", { sessionId, change });
+}
+
+/** What each file would give a message (text, images), or the first refusal. */
+export function describeAttachments(paths: string[]): Promise<AttachmentView[]> {
+  return invoke<AttachmentView[]>("describe_attachments", { paths });
+}
+
+/** Writes an exported conversation (.md, .json or .txt) where the save dialog chose. */
+export function writeExport(path: string, content: string): Promise<void> {
+  return invoke<void>("write_export", { path, content });
 }
 
 /** Approves or denies a waiting tool call, and runs the rest of the turn. */

@@ -69,6 +69,9 @@ const CHAT_KIND: &str = "chat";
 pub struct ChatRequest {
     pub session_id: String,
     pub message: String,
+    /// Files that go with the message, read by the documents crate (their
+    /// text ahead of the message, their images with it), before any request.
+    pub files: Vec<std::path::PathBuf>,
     pub selection: ModelSelection,
     /// The tools the model may call; run here.
     pub toolkits: Vec<Toolkit>,
@@ -87,6 +90,7 @@ impl ChatRequest {
         Self {
             session_id: session_id.into(),
             message: message.into(),
+            files: Vec::new(),
             selection,
             toolkits: Vec::new(),
             context: ContextSettings::default(),
@@ -196,7 +200,8 @@ async fn new_turn(
         max_iterations: request.max_iterations,
         guard: PendingGuard::Absent,
     };
-    let input = ChatInput::Message(Message::user(request.message.clone()));
+    let message = with_files(Message::user(request.message.clone()), &request.files).await?;
+    let input = ChatInput::Message(message);
     setup.run(input, relay).await
 }
 
@@ -231,6 +236,23 @@ async fn resume_turn(
         approved: request.approved,
     };
     setup.run(input, relay).await
+}
+
+/// The user message with its files attached (see `sift_documents::attach`).
+async fn with_files(message: Message, files: &[std::path::PathBuf]) -> Result<Message, CoreError> {
+    if files.is_empty() {
+        return Ok(message);
+    }
+    let paths = files.to_vec();
+    let documents = tokio::task::spawn_blocking(move || {
+        sift_documents::read_documents(&paths, &sift_documents::ReadOptions::default())
+    })
+    .await
+    .map_err(|e| CoreError::Usage(format!("reading the files stopped unexpectedly: {e}")))??;
+    let mut messages = [message];
+    sift_documents::attach(&mut messages, &documents)?;
+    let [message] = messages;
+    Ok(message)
 }
 
 fn session(store: &Store, id: &str) -> Result<Session, CoreError> {

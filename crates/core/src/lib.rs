@@ -34,6 +34,7 @@ pub use error::CoreError;
 pub use local::{LocalServerHandle, ensure_local_server};
 pub use models::{Engines, ModelSelection};
 pub use provider::{ProviderChoice, ProviderSettings};
+pub use sift_documents as documents;
 pub use sift_engine as engine;
 pub use sift_llm as llm;
 pub use sift_store as store;
