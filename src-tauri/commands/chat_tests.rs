@@ -259,7 +259,9 @@ async fn files_go_with_the_message_through_the_documents_crate() {
     );
     let missing = folder.0.join("gone.pdf").display().to_string();
     assert_eq!(
-        describe(std::slice::from_ref(&missing)).unwrap_err().message,
+        describe(std::slice::from_ref(&missing))
+            .unwrap_err()
+            .message,
         format!("{missing}: no such file")
     );
     let mut request = ChatRequest::new(&session.id, "When?", scripted(&server));
