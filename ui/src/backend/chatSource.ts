@@ -1,0 +1,254 @@
+// The Chat screen's source over the Tauri commands (ui/src/ipc.ts).
+import * as ipc from "../ipc";
+import type { ChatEvent, PendingApproval, SessionSummary, StoredMessage } from "../chat/model";
+import { snippet } from "../chat/model";
+import type { Attachment, ChatSource, ModelOption, TurnHandle } from "../chat/source";
+import type { Part, Role, Usage } from "../transcripts/messages";
+import { errorText } from "./workflowSource";
+
+export type ChatIpc = Pick<
+  typeof ipc,
+  | "listSessions"
+  | "newSession"
+  | "updateSession"
+  | "sessionMessages"
+  | "branchSession"
+  | "sendChatMessage"
+  | "answerApproval"
+  | "stopChatTurn"
+  | "describeAttachments"
+  | "writeExport"
+  | "pickSavePath"
+  | "getSettings"
+  | "listModels"
+  | "onFileDrop"
+>;
+
+/** The model choice the default provider answers. */
+export const AUTO = "auto";
+
+export function sessionSummary(s: ipc.SessionView, query?: string): SessionSummary {
+  const summary: SessionSummary = { id: s.id, title: s.title, model_choice: s.modelChoice, created_at: s.createdAt, updated_at: s.updatedAt };
+  const found = query === undefined || query.trim() === "" ? null : snippet(s.title, query.trim());
+  return found === null ? summary : { ...summary, snippet: found };
+}
+
+const ROLES = new Set(["system", "user", "assistant", "tool"]);
+
+function part(p: Record<string, unknown>): Part | null {
+  const str = (k: string) => (typeof p[k] === "string" ? (p[k] as string) : "");
+  switch (p.type) {
+    case "text":
+      return { type: "text", text: str("text") };
+    case "image":
+      return { type: "image", mime: str("mime"), data: str("data") };
+    case "tool_call":
+      return { type: "tool_call", id: str("id"), name: str("name"), arguments: typeof p.arguments === "string" ? p.arguments : JSON.stringify(p.arguments ?? {}) };
+    case "tool_result":
+      return { type: "tool_result", call_id: str("call_id"), content: str("content"), is_error: p.is_error === true };
+    default:
+      return null;
+  }
+}
+
+export function storedMessage(m: ipc.MessageView): StoredMessage {
+  return {
+    id: m.id,
+    seq: m.seq,
+    role: (ROLES.has(m.role) ? m.role : "assistant") as Role,
+    parts: m.parts.map(part).filter((p): p is Part => p !== null),
+    // The IPC does not report a message's metadata.
+    metadata: {},
+    hidden: m.hidden,
+    created_at: m.createdAt,
+  };
+}
+
+export function pendingApproval(a: ipc.ApprovalView): PendingApproval {
+  return { id: a.callId, name: a.name, arguments: a.arguments, created_at: 0 };
+}
+
+/**
+ * A turn's events as the screen's. `usage` events are summed into the
+ * `done` event's usage (the engine's Done carries it, the IPC's does not).
+ */
+export function chatEventMapper(onEvent: (e: ChatEvent) => void): { map: (e: ipc.ChatTurnEvent) => void; ended: () => boolean; usage: () => Usage } {
+  let usage: Usage = { input_tokens: 0, output_tokens: 0 };
+  let ended = false;
+  return {
+    ended: () => ended,
+    usage: () => usage,
+    map(e) {
+      switch (e.kind) {
+        case "started":
+          return;
+        case "text":
+          return onEvent({ kind: "text_delta", text: e.text });
+        case "toolStarted":
+          return onEvent({ kind: "tool_call_started", id: e.id, name: e.name });
+        case "toolFinished":
+          return onEvent({ kind: "tool_call_finished", id: e.id, name: e.name, content: e.content, is_error: e.isError });
+        case "usage": {
+          const one = { input_tokens: e.inputTokens, output_tokens: e.outputTokens };
+          usage = { input_tokens: usage.input_tokens + one.input_tokens, output_tokens: usage.output_tokens + one.output_tokens };
+          return onEvent({ kind: "usage", usage: one });
+        }
+        case "approvalRequired":
+          return onEvent({ kind: "approval_required", id: e.id, name: e.name, arguments: e.arguments });
+        case "done":
+          ended = true;
+          return onEvent({ kind: "done", usage });
+        case "error":
+          ended = true;
+          return onEvent({ kind: "error", category: e.code, message: e.message });
+      }
+    },
+  };
+}
+
+/** The Chat source of the app. */
+export function tauriChatSource(api: ChatIpc = ipc): ChatSource {
+  /** The provider of each model offered (a model name is what the session stores). */
+  const providerOf = new Map<string, string>();
+  /** The model each session last used, for the approvals that resume its turn. */
+  const lastModel = new Map<string, string | null>();
+
+  const choice = (model: string | null | undefined): ipc.ModelChoice =>
+    model === null || model === undefined || model === "" || model === AUTO ? { providerId: null, model: null } : { providerId: providerOf.get(model) ?? null, model };
+
+  /** Runs a turn command; resolves with its handle as soon as it started. */
+  function turn(begin: (onEvent: (e: ipc.ChatTurnEvent) => void) => Promise<ipc.ChatTurnView>, onEvent: (e: ChatEvent) => void): Promise<TurnHandle> {
+    const mapper = chatEventMapper(onEvent);
+    let key: string | null = null;
+    let stopRequested = false;
+    return new Promise<TurnHandle>((resolve) => {
+      const handle: TurnHandle = {
+        stop: async () => {
+          stopRequested = true;
+          if (key !== null) await api.stopChatTurn(key);
+        },
+      };
+      begin((e) => {
+        if (e.kind === "started") {
+          key = e.key;
+          resolve(handle);
+          if (stopRequested) void api.stopChatTurn(e.key);
+        }
+        mapper.map(e);
+      }).then(
+        () => {
+          resolve(handle);
+          // A stopped turn, or one waiting for an approval, may end without `done`.
+          if (!mapper.ended()) onEvent({ kind: "done", usage: mapper.usage() });
+        },
+        (error: unknown) => {
+          resolve(handle);
+          if (!mapper.ended()) onEvent({ kind: "error", category: ipc.isIpcError(error) ? error.code : "other", message: errorText(error) });
+        },
+      );
+    });
+  }
+
+  async function send(sessionId: string, input: { text: string; attachments: string[]; model: string | null }, onEvent: (e: ChatEvent) => void) {
+    lastModel.set(sessionId, input.model);
+    return turn((events) => api.sendChatMessage(sessionId, input.text, choice(input.model), events, input.attachments), onEvent);
+  }
+
+  return {
+    async listSessions(query) {
+      const q = query?.trim() ?? "";
+      return (await api.listSessions(q)).map((s) => sessionSummary(s, q));
+    },
+    async createSession(init) {
+      const created = await api.newSession(init.title ?? "", null);
+      const model = init.model_choice ?? null;
+      if (model === null || model === AUTO) return sessionSummary(created);
+      return sessionSummary(await api.updateSession(created.id, { title: null, modelChoice: model }));
+    },
+    async updateSession(id, change) {
+      const modelChoice = change.model_choice === undefined ? null : (change.model_choice ?? "");
+      return sessionSummary(await api.updateSession(id, { title: change.title ?? null, modelChoice }));
+    },
+    async messages(sessionId) {
+      return (await api.sessionMessages(sessionId)).map(storedMessage);
+    },
+    async pendingApprovals(sessionId) {
+      // No command reads one session: its view comes with the list.
+      const session = (await api.listSessions("")).find((s) => s.id === sessionId);
+      return (session?.approvals ?? []).map(pendingApproval);
+    },
+    async models(): Promise<ModelOption[]> {
+      const { settings } = await api.getSettings();
+      const options: ModelOption[] = [{ id: AUTO, label: "Auto (the default model)" }];
+      for (const provider of settings.providers) {
+        let names: string[] = [];
+        try {
+          names = await api.listModels(provider);
+        } catch {
+          continue; // A provider that does not answer offers no models.
+        }
+        for (const name of names) {
+          if (providerOf.has(name)) continue;
+          providerOf.set(name, provider.id);
+          options.push({ id: name, label: `${name} (${provider.label})` });
+        }
+      }
+      return options;
+    },
+    async attach(paths): Promise<Attachment[]> {
+      const ok = (v: ipc.AttachmentView): Attachment => ({ path: v.path, name: v.name, chars: v.chars, images: v.images, error: null });
+      try {
+        return (await api.describeAttachments(paths)).map(ok);
+      } catch {
+        // The command stops at the first refusal: each file on its own says which.
+        return Promise.all(
+          paths.map(async (path) => {
+            try {
+              const [one] = await api.describeAttachments([path]);
+              if (one === undefined) throw new Error(`${path}: nothing to read`);
+              return ok(one);
+            } catch (error) {
+              return { path, name: path.split(/[\\/]/).pop() ?? path, chars: 0, images: 0, error: errorText(error) };
+            }
+          }),
+        );
+      }
+    },
+    onFilesDropped(listener) {
+      let stopped = false;
+      let unlisten: (() => void) | null = null;
+      api
+        .onFileDrop((event) => {
+          if (event.kind === "drop") listener(event.paths);
+        })
+        .then(
+          (fn) => {
+            if (stopped) fn();
+            else unlisten = fn;
+          },
+          () => undefined,
+        );
+      return () => {
+        stopped = true;
+        unlisten?.();
+      };
+    },
+    send,
+    resolveApproval(sessionId, callId, approved, onEvent) {
+      const model = lastModel.get(sessionId) ?? null;
+      return turn((events) => api.answerApproval(sessionId, callId, approved, choice(model), events), onEvent);
+    },
+    async editAndRegenerate(sessionId, seq, text, model, onEvent) {
+      const branch = await api.branchSession(sessionId, seq);
+      const handle = await send(branch.id, { text, attachments: [], model }, onEvent);
+      return { sessionId: branch.id, handle };
+    },
+    async saveExport(suggestedName, content) {
+      const ext = suggestedName.split(".").pop() ?? "md";
+      const path = await api.pickSavePath({ title: "Export the conversation", defaultName: suggestedName, filters: [{ name: ext.toUpperCase(), extensions: [ext] }] });
+      if (path === null) return false;
+      await api.writeExport(path, content);
+      return true;
+    },
+  };
+}

@@ -1,0 +1,166 @@
+// The Workflows screen's source over the Tauri commands (ui/src/ipc.ts):
+// one open folder, its files by their names in it, runs with their events.
+import * as ipc from "../ipc";
+import type { Message } from "../transcripts/messages";
+import type { RunEvent, RunHandle, StepRecord, WorkflowFile, WorkflowRunSummary, WorkflowSource } from "../workflows/source";
+
+/** The commands this adapter uses (the real ones by default; tests pass fakes). */
+export type WorkflowIpc = Pick<
+  typeof ipc,
+  "listWorkflows" | "readWorkflow" | "saveWorkflow" | "checkWorkflow" | "watchWorkflows" | "runWorkflow" | "cancelWorkflowRun" | "workflowRuns" | "workflowRun"
+>;
+
+const FINISHED = new Set(["succeeded", "failed", "skipped", "cancelled"]);
+const RUN_STATUSES = new Set(["running", "succeeded", "failed", "cancelled"]);
+
+export function errorText(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (ipc.isIpcError(error)) return error.message;
+  return String(error);
+}
+
+/** A step as the IPC reports it, as the canvas's record. A step still `running` belongs to a run that never finished: cancelled. */
+export function stepRecord(step: ipc.StepView): StepRecord {
+  return {
+    id: step.id,
+    name: step.name,
+    status: (FINISHED.has(step.status) ? step.status : "cancelled") as StepRecord["status"],
+    stdout: step.stdout,
+    stderr: step.stderr,
+    outputs: step.outputs,
+    error: step.error,
+    messages: step.messages.filter((m): m is Message => m !== null && typeof m === "object" && Array.isArray((m as Message).parts)),
+    usage: { input_tokens: step.inputTokens, output_tokens: step.outputTokens },
+    elapsed_ms: step.elapsedMs,
+    reused: step.reused,
+    // The IPC does not report outputs a step declared but did not write.
+    absent_outputs: [],
+  };
+}
+
+/** The run's events as the screen's; `undefined` for those only the adapter uses (`started`, `runCreated`). */
+export function runEvent(event: ipc.WorkflowRunEvent): RunEvent | undefined {
+  switch (event.kind) {
+    case "stepStarted":
+      return { kind: "step_started", name: event.name };
+    case "stdout":
+      return { kind: "stdout", name: event.name, text: event.text };
+    case "stderr":
+      return { kind: "stderr", name: event.name, text: event.text };
+    case "stepFinished":
+      return { kind: "step_finished", step: stepRecord(event.step) };
+    default:
+      return undefined;
+  }
+}
+
+function runStatus(status: string): "succeeded" | "failed" | "cancelled" {
+  return status === "succeeded" || status === "cancelled" ? status : "failed";
+}
+
+/** The Workflows source for the folder `dir` (an absolute path). */
+export function tauriWorkflowSource(dir: string, api: WorkflowIpc = ipc): WorkflowSource & { dir: string } {
+  const folder = dir.replace(/\/+$/, "");
+  const absolute = (path: string) => (path.startsWith("/") ? path : `${folder}/${path}`);
+  const relative = (path: string) => (path.startsWith(`${folder}/`) ? path.slice(folder.length + 1) : path);
+  const listeners = new Set<(path: string) => void>();
+  let watching: Promise<void> | null = null;
+
+  /**
+   * Starts a run: resolves once the store has the run (`runCreated`), with
+   * the key of `started` to cancel it; the rest of the events, then
+   * `run_finished` (or `run_error`), go to `onEvent`.
+   */
+  function start(request: ipc.WorkflowRunRequest, onEvent: (event: RunEvent) => void): Promise<RunHandle> {
+    return new Promise<RunHandle>((resolve, reject) => {
+      let key: string | null = null;
+      let created = false;
+      const handle = (runId: string): RunHandle => ({
+        runId,
+        cancel: async () => {
+          if (key !== null) await api.cancelWorkflowRun(key);
+        },
+      });
+      api
+        .runWorkflow(request, (event) => {
+          if (event.kind === "started") key = event.key;
+          else if (event.kind === "runCreated") {
+            created = true;
+            resolve(handle(event.runId));
+          } else {
+            const mapped = runEvent(event);
+            if (mapped !== undefined) onEvent(mapped);
+          }
+        })
+        .then(
+          (view) => {
+            if (!created) {
+              created = true;
+              resolve(handle(view.runId));
+            }
+            onEvent({ kind: "run_finished", status: runStatus(view.status) });
+          },
+          (error: unknown) => {
+            if (created) onEvent({ kind: "run_error", message: errorText(error) });
+            else reject(new Error(errorText(error)));
+          },
+        );
+    });
+  }
+
+  return {
+    dir: folder,
+    async listFolder(): Promise<WorkflowFile[]> {
+      const files = await api.listWorkflows(folder);
+      // The IPC gives no modification time.
+      return files.map((f) => ({ path: relative(f.path), modifiedAt: 0 })).sort((a, b) => a.path.localeCompare(b.path));
+    },
+    async readFile(path) {
+      return (await api.readWorkflow(absolute(path))).text;
+    },
+    async writeFile(path, text) {
+      await api.saveWorkflow(absolute(path), text);
+    },
+    async validate(_path, text) {
+      return api.checkWorkflow(text);
+    },
+    run(path, params, onEvent) {
+      return start({ path: absolute(path), params: params.map(([name, value]) => ({ name, value })) }, onEvent);
+    },
+    rerunFrom(path, runId, step, onEvent) {
+      return start({ path: absolute(path), params: [], fromStep: step, fromRun: runId }, onEvent);
+    },
+    async runs(path): Promise<WorkflowRunSummary[]> {
+      const file = absolute(path);
+      const all = await api.workflowRuns(200);
+      return all
+        .filter((r) => r.file === file)
+        .map((r) => ({
+          id: r.id,
+          file: path,
+          status: (RUN_STATUSES.has(r.status) ? r.status : "failed") as WorkflowRunSummary["status"],
+          from_run: r.fromRun,
+          from_step: r.fromStep,
+          created_at: r.createdAt,
+          finished_at: r.finishedAt,
+        }));
+    },
+    async runSteps(runId) {
+      return (await api.workflowRun(runId)).steps.map(stepRecord);
+    },
+    onFileChanged(listener) {
+      listeners.add(listener);
+      // One watch per folder (the command replaces the previous one).
+      watching ??= api
+        .watchWorkflows(folder, (event) => {
+          for (const l of [...listeners]) l(relative(event.path));
+        })
+        .catch(() => {
+          watching = null;
+        });
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+  };
+}
