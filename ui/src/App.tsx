@@ -1,5 +1,10 @@
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useBackend } from "./backend/context";
+import { tauriChatSource } from "./backend/chatSource";
+import { tauriTranscriptSource } from "./backend/transcriptSource";
+import { ChatScreen } from "./chat/ChatScreen";
+import { TranscriptsScreen } from "./transcripts/TranscriptsScreen";
+import { WorkflowsFolder } from "./frame/WorkflowsFolder";
 import { ExtractScreen } from "./extract/ExtractScreen";
 import { SchemasScreen } from "./schemas/SchemasScreen";
 import { SettingsScreen } from "./settings/SettingsScreen";
@@ -18,6 +23,14 @@ export function App() {
   // Bumped by Extract's "New schema…": Schemas starts a new one.
   const [newSchemaRequest, setNewSchemaRequest] = useState(0);
   const { preference, theme, cycle } = useTheme();
+  // Workflows, Chat and Transcripts mount on their first visit and then stay (a run or a reply goes on).
+  const [visited, setVisited] = useState<ReadonlySet<ScreenId>>(new Set(["extract", "schemas", "settings"]));
+  // The transcript Extract's "Open the transcript" asked for.
+  const [transcript, setTranscript] = useState<string | undefined>(undefined);
+  const current = useRef(screen);
+  current.current = screen;
+  const chatSource = useMemo(() => tauriChatSource(undefined, { acceptsDrops: () => current.current === "chat" }), []);
+  const transcriptSource = useMemo(() => tauriTranscriptSource(), []);
 
   useEffect(() => {
     backend.appVersion().then(setVersion, () => setVersion(null));
@@ -38,6 +51,7 @@ export function App() {
 
   function navigate(id: ScreenId) {
     setScreen(id);
+    setVisited((v) => (v.has(id) ? v : new Set([...v, id])));
     // Move focus to the section's heading so keyboard and screen-reader users land in it.
     requestAnimationFrame(() => document.getElementById(`${id}-title`)?.focus());
   }
@@ -59,6 +73,10 @@ export function App() {
                 setNewSchemaRequest((n) => n + 1);
                 navigate("schemas");
               }}
+              onOpenTranscript={(callId) => {
+                setTranscript(callId);
+                navigate("transcripts");
+              }}
             />
           </ScreenBoundary>
         </div>
@@ -76,6 +94,27 @@ export function App() {
             <SettingsScreen active={screen === "settings"} />
           </ScreenBoundary>
         </div>
+        {visited.has("workflows") && (
+          <div hidden={screen !== "workflows"}>
+            <ScreenBoundary name="Workflows">
+              <WorkflowsFolder />
+            </ScreenBoundary>
+          </div>
+        )}
+        {visited.has("chat") && (
+          <div hidden={screen !== "chat"}>
+            <ScreenBoundary name="Chat">
+              <ChatScreen source={chatSource} />
+            </ScreenBoundary>
+          </div>
+        )}
+        {visited.has("transcripts") && (
+          <div hidden={screen !== "transcripts"}>
+            <ScreenBoundary name="Transcripts">
+              <TranscriptsScreen source={transcriptSource} initial={transcript} />
+            </ScreenBoundary>
+          </div>
+        )}
       </main>
     </div>
   );

@@ -106,8 +106,11 @@ export function chatEventMapper(onEvent: (e: ChatEvent) => void): { map: (e: ipc
   };
 }
 
-/** The Chat source of the app. */
-export function tauriChatSource(api: ChatIpc = ipc): ChatSource {
+/**
+ * The Chat source of the app. `acceptsDrops` says whether a file dropped on
+ * the window is for Chat now (the other screens take drops too).
+ */
+export function tauriChatSource(api: ChatIpc = ipc, options: { acceptsDrops?: () => boolean } = {}): ChatSource {
   /** The provider of each model offered (a model name is what the session stores). */
   const providerOf = new Map<string, string>();
   /** The model each session last used, for the approvals that resume its turn. */
@@ -219,7 +222,7 @@ export function tauriChatSource(api: ChatIpc = ipc): ChatSource {
       let unlisten: (() => void) | null = null;
       api
         .onFileDrop((event) => {
-          if (event.kind === "drop") listener(event.paths);
+          if (event.kind === "drop" && (options.acceptsDrops?.() ?? true)) listener(event.paths);
         })
         .then(
           (fn) => {

@@ -15,6 +15,9 @@ interface Props {
 const ICONS: Record<ScreenId, string> = {
   extract: "M4 5h16M4 12h16M4 19h10",
   schemas: "M8 4H6a2 2 0 0 0-2 2v4l-2 2 2 2v4a2 2 0 0 0 2 2h2M16 4h2a2 2 0 0 1 2 2v4l2 2-2 2v4a2 2 0 0 1-2 2h-2",
+  workflows: "M5 4h5v5H5zM14 15h5v5h-5zM7.5 9v3.5h9V15",
+  chat: "M4 5h16v11H9l-5 4z",
+  transcripts: "M6 3h9l4 4v14H6zM9 11h7M9 15h7M9 7h3",
   settings: "M12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM19.4 15l1.6 1-2 3.4-1.8-.7a7 7 0 0 1-2.2 1.3L14.8 22h-4l-.3-2a7 7 0 0 1-2.2-1.3l-1.8.7-2-3.4 1.6-1.3a7 7 0 0 1 0-2.6L4.5 10.8l2-3.4 1.8.7A7 7 0 0 1 10.5 6.8l.3-2h4l.3 2a7 7 0 0 1 2.2 1.3l1.8-.7 2 3.4-1.6 1.3a7 7 0 0 1 0 2.6z",
 };
 

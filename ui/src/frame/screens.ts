@@ -1,5 +1,5 @@
-// The app's sections. The next issue adds Transcripts, Chat and Workflows here.
-export type ScreenId = "extract" | "schemas" | "settings";
+// The app's sections.
+export type ScreenId = "extract" | "schemas" | "settings" | "workflows" | "chat" | "transcripts";
 
 export interface ScreenInfo {
   id: ScreenId;
@@ -12,6 +12,9 @@ export const SCREENS: readonly ScreenInfo[] = [
   { id: "extract", label: "Extract", key: "1" },
   { id: "schemas", label: "Schemas", key: "2" },
   { id: "settings", label: "Settings", key: "3" },
+  { id: "workflows", label: "Workflows", key: "4" },
+  { id: "chat", label: "Chat", key: "5" },
+  { id: "transcripts", label: "Transcripts", key: "6" },
 ];
 
 export function screenForKey(key: string): ScreenId | null {
