@@ -1,0 +1,63 @@
+// Chat in the built app, through its Tauri source (src/backend/chatSource.ts)
+// over the mocked IPC (mock-ipc-8.js): a streamed reply, a read_document
+// call that waits for approval, approved, and the reply that follows.
+import { after, afterEach, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { eventually, ipcCalls, useApp } from "./browser.mjs";
+
+const app = useApp({ before, after, afterEach });
+
+const bubbleTexts = (page) =>
+  page
+    .getByTestId("conversation")
+    .locator("article")
+    .evaluateAll((els) => els.map((e) => `${e.dataset.role}: ${e.querySelector(".chat-text")?.textContent ?? ""}`));
+
+describe("Chat in the app", () => {
+  it("streams a reply, asks before read_document, and answers once approved", async () => {
+    const page = await app.open({ chatDelay: 60 });
+    await page.getByTestId("nav-chat").click();
+    await page.locator('[data-session="ses_0001"]').waitFor();
+    await page.getByTestId("new-chat").click();
+    assert.deepEqual((await ipcCalls(page, "new_session")).map((c) => c.args), [{ title: "", systemPrompt: null }]);
+
+    // A plain message: the reply streams in word by word.
+    const box = page.getByLabel("Message", { exact: true });
+    await box.fill("one two three four five six");
+    await box.press("Enter");
+    await page.getByTestId("chat-stop").waitFor();
+    await eventually(() => page.getByTestId("streaming-reply").locator(".chat-text").textContent().then((t) => t.startsWith("You said: ") && t.length < "You said: one two three four five six".length), true);
+    await page.getByTestId("chat-send").waitFor();
+    await eventually(() => bubbleTexts(page), ["user: one two three four five six", "assistant: You said: one two three four five six"]);
+
+    // The model calls read_document: the card waits for approval.
+    await box.fill("Please read /home/user/notes.txt");
+    await box.press("Enter");
+    const approval = page.getByTestId("approval");
+    await approval.waitFor();
+    const card = page.locator('[data-testid="chat-tool"][data-state="waiting for approval"]');
+    assert.match(await card.innerText(), /read_document[\s\S]*"path": "\/home\/user\/notes.txt"/);
+    const sessionId = await page.locator('[data-session][aria-current="true"]').getAttribute("data-session");
+    const sends = (await ipcCalls(page, "send_chat_message")).map((c) => ({ ...c.args, onEvent: typeof c.args.onEvent }));
+    assert.deepEqual(sends, [
+      { sessionId, text: "one two three four five six", files: [], choice: { providerId: null, model: null }, onEvent: "string" },
+      { sessionId, text: "Please read /home/user/notes.txt", files: [], choice: { providerId: null, model: null }, onEvent: "string" },
+    ]);
+
+    await approval.getByRole("button", { name: "Approve" }).click();
+    await eventually(() => page.getByTestId("approval").count(), 0);
+    await eventually(
+      () => bubbleTexts(page).then((t) => t.slice(2)),
+      ["user: Please read /home/user/notes.txt", "assistant: Let me read it. ", "assistant: The notes say: Meeting moved to Tuesday 10:00, room 4."],
+      { timeout: 5000 },
+    );
+    await page.locator('[data-testid="chat-tool"][data-state="done"]').waitFor();
+    const [answer] = await ipcCalls(page, "answer_approval");
+    assert.equal(answer.args.sessionId, sessionId);
+    assert.equal(answer.args.approved, true);
+    assert.match(answer.args.callId, /^call_/);
+    // The stored conversation: the tool's result is in it.
+    const stored = await page.evaluate((id) => window.__siftMock8.sessions.get(id).messages.map((m) => m.role), sessionId);
+    assert.deepEqual(stored, ["user", "assistant", "user", "assistant", "tool", "assistant"]);
+  });
+});

@@ -1,0 +1,85 @@
+// Workflows in the built app, through its Tauri source (src/backend/workflowSource.ts)
+// over the mocked IPC (mock-ipc-8.js): open a folder, edit a step on the
+// canvas and see the YAML change, save, run with live node status, re-run from a step.
+import { after, afterEach, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { eventually, ipcCalls, useApp } from "./browser.mjs";
+
+const app = useApp({ before, after, afterEach });
+
+const FILE = "/home/user/flows/two.yaml";
+const nodes = (page) => page.locator("[data-node]").evaluateAll((els) => els.map((e) => e.getAttribute("data-node")));
+const edges = (page) => page.locator("[data-edge]").evaluateAll((els) => els.map((e) => e.getAttribute("data-edge")));
+const statuses = (page) => page.locator("[data-node]").evaluateAll((els) => Object.fromEntries(els.map((e) => [e.getAttribute("data-node"), e.getAttribute("data-status")])));
+const yaml = (page) =>
+  page.getByTestId("workflow-yaml").evaluate((el) => {
+    const view = el.cmTile?.root?.view ?? el.cmTile?.view;
+    return view?.state?.doc?.toString() ?? el.innerText;
+  });
+const disk = (page) => page.evaluate((p) => window.__siftMock8.files.get(p), FILE);
+
+async function openFolder(page) {
+  await page.getByTestId("nav-workflows").click();
+  await page.getByTestId("open-folder").click();
+  await eventually(() => nodes(page), ["fetch", "shout"]);
+}
+
+describe("Workflows in the app", () => {
+  it("opens a folder, edits a step on the canvas (the YAML follows, comments kept), saves, runs with live status, and re-runs from a step", async () => {
+    const page = await app.open({ stepDelay: 300 });
+    await openFolder(page);
+    assert.deepEqual(await edges(page), ["fetch->shout"]);
+    assert.deepEqual((await ipcCalls(page, "pick_folder")).length, 1);
+    assert.deepEqual((await ipcCalls(page, "list_workflows")).map((c) => c.args), [{ dir: "/home/user/flows" }]);
+    assert.deepEqual((await ipcCalls(page, "watch_workflows")).map((c) => c.args.dir), ["/home/user/flows"]);
+    await page.getByTestId("workflows-folder").getByText("/home/user/flows").waitFor();
+    const original = await disk(page);
+
+    // Edit the second step's command in its side panel.
+    await page.locator('[data-node="shout"]').click();
+    const command = page.getByTestId("step-panel").getByLabel("Command");
+    assert.equal(await command.inputValue(), 'echo "${GREETING}!"');
+    await command.fill("echo loud");
+    const expected = original.replace('    run: echo "${GREETING}!"\n', "    run: echo loud\n");
+    assert.notEqual(expected, original);
+    await eventually(() => yaml(page), expected);
+    assert.equal(await page.getByTestId("save-state").textContent(), "unsaved changes");
+    await page.getByTestId("workflow-save").click();
+    await eventually(() => page.getByTestId("save-state").textContent(), "saved");
+    assert.equal(await disk(page), expected);
+    assert.deepEqual((await ipcCalls(page, "save_workflow")).map((c) => c.args), [{ path: FILE, text: expected }]);
+
+    // Run: each node shows its status as the run goes.
+    await page.getByTestId("workflow-run").click();
+    await eventually(() => statuses(page), { fetch: "running", shout: "pending" }, { timeout: 3000 });
+    await eventually(() => statuses(page), { fetch: "succeeded", shout: "running" }, { timeout: 3000 });
+    await eventually(() => statuses(page), { fetch: "succeeded", shout: "succeeded" }, { timeout: 3000 });
+    await eventually(() => page.getByTestId("run-status").textContent(), "Run succeeded");
+    const [run] = await ipcCalls(page, "run_workflow");
+    assert.deepEqual(run.args.request, { path: FILE, params: [] });
+    await page.getByRole("tab", { name: "Run output" }).click();
+    await eventually(() => page.getByTestId("step-stdout").textContent(), "loud\n");
+
+    // Re-run from shout: fetch is reused from the first run.
+    await page.getByTestId("workflow-rerun").click();
+    await eventually(() => page.getByTestId("run-status").textContent(), "Run succeeded");
+    const reruns = (await ipcCalls(page, "run_workflow")).map((c) => c.args.request);
+    assert.deepEqual(reruns, [
+      { path: FILE, params: [] },
+      { path: FILE, params: [], fromStep: "shout", fromRun: "run_1" },
+    ]);
+    await page.locator('[data-node="fetch"]').click();
+    await page.getByRole("tab", { name: "Run output" }).click();
+    await page.getByTestId("step-run").getByText("reused from the earlier run").waitFor();
+    await eventually(() => page.getByTestId("run-history").locator("option").count(), 2);
+  });
+
+  it("reloads a file changed on disk (the folder watch)", async () => {
+    const page = await app.open();
+    await openFolder(page);
+    const text = (await disk(page)).replace("  - id: shout\n", "  - id: yell\n");
+    await page.evaluate(([p, t]) => window.__siftMock8.changeOnDisk(p, t), [FILE, text]);
+    await eventually(() => nodes(page), ["fetch", "yell"]);
+    await eventually(() => yaml(page), text);
+  });
+});
