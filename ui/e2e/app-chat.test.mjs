@@ -38,6 +38,9 @@ describe("Chat in the app", () => {
     const card = page.locator('[data-testid="chat-tool"][data-state="waiting for approval"]');
     assert.match(await card.innerText(), /read_document[\s\S]*"path": "\/home\/user\/notes.txt"/);
     const sessionId = await page.locator('[data-session][aria-current="true"]').getAttribute("data-session");
+    // The store holds a suspended turn's messages aside; the window still shows the question, the reply so far and the call.
+    assert.equal(await page.evaluate((id) => window.__siftMock8.sessions.get(id).messages.length, sessionId), 2);
+    await eventually(() => bubbleTexts(page).then((t) => t.slice(2)), ["user: Please read /home/user/notes.txt", "assistant: Let me read it. "]);
     const sends = (await ipcCalls(page, "send_chat_message")).map((c) => ({ ...c.args, onEvent: typeof c.args.onEvent }));
     assert.deepEqual(sends, [
       { sessionId, text: "one two three four five six", files: [], choice: { providerId: null, model: null }, onEvent: "string" },

@@ -239,13 +239,14 @@ function installSiftMock8(scenario) {
       // The model asks for read_document, which always needs approval.
       const { said } = await stream(send, turn, "Let me read it. ");
       const call = { id: `call_${++ids}`, name: "read_document", arguments: JSON.stringify({ path }) };
-      addMessage(s, "assistant", [{ type: "text", text: said }, { type: "tool_call", ...call }]);
+      // As the store does, a suspended turn's messages are held aside (not in session_messages) until it resumes.
+      s.held = [s.messages.splice(before)[0].parts, [{ type: "text", text: said }, { type: "tool_call", ...call }]];
       s.pending.push(call);
       send({ kind: "toolStarted", id: call.id, name: call.name });
       send({ kind: "usage", inputTokens: 210, outputTokens: 14 });
       send({ kind: "approvalRequired", ...call });
       end();
-      return { status: "awaitingApproval", reply: said, session: sessionView(s), messages: clone(s.messages.slice(before)) };
+      return { status: "awaitingApproval", reply: "", session: sessionView(s), messages: [] };
     }
     const { said, stopped } = await stream(send, turn, `You said: ${text}`);
     end();
@@ -267,6 +268,11 @@ function installSiftMock8(scenario) {
     s.pending = s.pending.filter((p) => p !== call);
     const { send, turn, end } = startTurn(onEvent);
     const before = s.messages.length;
+    if (s.held) {
+      addMessage(s, "user", s.held[0]);
+      addMessage(s, "assistant", s.held[1]);
+      s.held = null;
+    }
     const path = JSON.parse(call.arguments).path;
     const content = approved ? (contents[path] ?? `cannot read ${path}`) : "The user denied this tool call.";
     await sleep(scenario.chatDelay ?? 40);

@@ -246,4 +246,41 @@ describe("tauriChatSource", () => {
       { path: "/d/x.bin", name: "x.bin", chars: 0, images: 0, error: "unsupported file type: x.bin" },
     ]);
   });
+
+  it("shows a turn waiting for approval: the question, the reply so far and the waiting call, until it resumes", async () => {
+    const { api } = fake(
+      [
+        { kind: "started", key: "k" },
+        { kind: "text", text: "Let me read it." },
+        { kind: "toolStarted", id: "call_a", name: "read_document" },
+        { kind: "approvalRequired", id: "call_a", name: "read_document", arguments: '{"path":"/tmp/a.txt"}' },
+      ],
+      view("awaitingApproval"),
+    );
+    let stored: ipc.MessageView[] = [{ id: "msg_1", seq: 1, role: "user", parts: [{ type: "text", text: "hi" }], hidden: false, createdAt: 5 }];
+    let approvals = SESSION.approvals;
+    api.sessionMessages = async () => stored;
+    api.listSessions = async () => [{ ...SESSION, approvals }];
+    const source = tauriChatSource(api);
+    const turn = collect();
+    await source.send("ses_1", { text: "read /tmp/a.txt", attachments: [], model: null }, turn.on);
+    await turn.ended;
+    expect(turn.events.at(-1)).toEqual({ kind: "done", usage: { input_tokens: 0, output_tokens: 0 } });
+    const shown = await source.messages("ses_1");
+    expect(shown.map((m) => [m.seq, m.role, m.parts])).toEqual([
+      [1, "user", [{ type: "text", text: "hi" }]],
+      [2, "user", [{ type: "text", text: "read /tmp/a.txt" }]],
+      [3, "assistant", [{ type: "text", text: "Let me read it." }, { type: "tool_call", id: "call_a", name: "read_document", arguments: '{"path":"/tmp/a.txt"}' }]],
+    ]);
+    expect(shown[2]?.metadata).toEqual({ pending: true });
+    // After a restart only the waiting call is known.
+    expect((await tauriChatSource(api).messages("ses_1")).map((m) => [m.seq, m.role, m.parts.map((p) => p.type)])).toEqual([
+      [1, "user", ["text"]],
+      [2, "assistant", ["tool_call"]],
+    ]);
+    // Resumed: the store has the messages, nothing is added.
+    approvals = [];
+    stored = [...stored, { id: "msg_2", seq: 2, role: "user", parts: [{ type: "text", text: "read /tmp/a.txt" }], hidden: false, createdAt: 6 }];
+    expect((await source.messages("ses_1")).map((m) => m.id)).toEqual(["msg_1", "msg_2"]);
+  });
 });

@@ -115,6 +115,8 @@ export function tauriChatSource(api: ChatIpc = ipc, options: { acceptsDrops?: ()
   const providerOf = new Map<string, string>();
   /** The model each session last used, for the approvals that resume its turn. */
   const lastModel = new Map<string, string | null>();
+  /** What a turn that now waits for approval showed (the store holds its messages aside). */
+  const suspended = new Map<string, { user: string; assistant: string }>();
 
   const choice = (model: string | null | undefined): ipc.ModelChoice =>
     model === null || model === undefined || model === "" || model === AUTO ? { providerId: null, model: null } : { providerId: providerOf.get(model) ?? null, model };
@@ -154,7 +156,36 @@ export function tauriChatSource(api: ChatIpc = ipc, options: { acceptsDrops?: ()
 
   async function send(sessionId: string, input: { text: string; attachments: string[]; model: string | null }, onEvent: (e: ChatEvent) => void) {
     lastModel.set(sessionId, input.model);
-    return turn((events) => api.sendChatMessage(sessionId, input.text, choice(input.model), events, input.attachments), onEvent);
+    suspended.delete(sessionId);
+    let said = "";
+    const watch = (e: ChatEvent) => {
+      if (e.kind === "text_delta") said += e.text;
+      // The store keeps a suspended turn's messages aside until it resumes: remember what the turn showed.
+      if (e.kind === "approval_required") suspended.set(sessionId, { user: input.text, assistant: said });
+      onEvent(e);
+    };
+    return turn((events) => api.sendChatMessage(sessionId, input.text, choice(input.model), events, input.attachments), watch);
+  }
+
+  /**
+   * The session's stored messages and, while a turn waits for approval,
+   * the messages it holds aside (the store writes them when it resumes):
+   * the question and the reply so far when this window sent them, and the
+   * calls that wait, so that their cards (and Approve/Deny) show.
+   */
+  async function messages(sessionId: string): Promise<StoredMessage[]> {
+    const [stored, list] = await Promise.all([api.sessionMessages(sessionId), api.listSessions("")]);
+    const out = stored.map(storedMessage);
+    const approvals = list.find((s) => s.id === sessionId)?.approvals ?? [];
+    if (approvals.length === 0) return out;
+    const held = suspended.get(sessionId);
+    let seq = out.reduce((max, m) => Math.max(max, m.seq), 0);
+    const at = out.at(-1)?.created_at ?? 0;
+    const add = (role: Role, parts: Part[]) => out.push({ id: `pending-${seq + 1}`, seq: ++seq, role, parts, metadata: { pending: true }, hidden: false, created_at: at });
+    if (held?.user) add("user", [{ type: "text", text: held.user }]);
+    const calls: Part[] = approvals.map((a) => ({ type: "tool_call", id: a.callId, name: a.name, arguments: a.arguments }));
+    add("assistant", held?.assistant ? [{ type: "text", text: held.assistant }, ...calls] : calls);
+    return out;
   }
 
   return {
@@ -172,9 +203,7 @@ export function tauriChatSource(api: ChatIpc = ipc, options: { acceptsDrops?: ()
       const modelChoice = change.model_choice === undefined ? null : (change.model_choice ?? "");
       return sessionSummary(await api.updateSession(id, { title: change.title ?? null, modelChoice }));
     },
-    async messages(sessionId) {
-      return (await api.sessionMessages(sessionId)).map(storedMessage);
-    },
+    messages,
     async pendingApprovals(sessionId) {
       // No command reads one session: its view comes with the list.
       const session = (await api.listSessions("")).find((s) => s.id === sessionId);
@@ -238,6 +267,7 @@ export function tauriChatSource(api: ChatIpc = ipc, options: { acceptsDrops?: ()
     },
     send,
     resolveApproval(sessionId, callId, approved, onEvent) {
+      suspended.delete(sessionId);
       const model = lastModel.get(sessionId) ?? null;
       return turn((events) => api.answerApproval(sessionId, callId, approved, choice(model), events), onEvent);
     },
