@@ -9,11 +9,13 @@
 # tauri-driver, and runs tests/window/*.test.mjs (webdriverio). The native
 # open and save dialogs cannot be driven, so the app's test hooks stand in
 # for them: SIFT_TEST_OPEN_PATHS (the files "picked") and
-# SIFT_TEST_SAVE_PATH (where "Export CSV…" saves).
+# SIFT_TEST_SAVE_PATH (where "Export CSV…" saves) and SIFT_TEST_FOLDER_PATH
+# (the folder Workflows opens).
 #
 # Then tests/window/local-model.sh: the app with the real local model
 # server (SIFT_SKIP_LOCAL_MODEL=1 skips it).
 #
+# SIFT_WINDOW_TESTS="chat.test.mjs ..." runs only those files.
 # SIFT_UPDATE_SCREENSHOTS=1 also copies the screenshots the suite takes to
 # docs/screenshots/. Everything else it leaves is in target/window/.
 set -euo pipefail
@@ -87,6 +89,8 @@ export XDG_DATA_HOME="$OUT/xdg/data" XDG_CONFIG_HOME="$OUT/xdg/config" XDG_CACHE
 export SIFT_CONFIG="$OUT/config.toml" SIFT_DB="$OUT/sift.db" SIFT_DATA_DIR="$OUT/data"
 export SIFT_TEST_OPEN_PATHS="$CORPUS/i2d_AmazonWebServices.pdf"
 export SIFT_TEST_SAVE_PATH="$OUT/export.csv"
+# The folder "picked" for Workflows (workflows.test.mjs writes its file there).
+export SIFT_TEST_FOLDER_PATH="$OUT/flows"
 export SIFT_APP="$TARGET/debug/sift-app" SIFT_SERVER_URL="$url" SIFT_WINDOW_OUT="$OUT"
 # No model server of a developer's environment may leak in.
 unset SIFT_PROVIDER SIFT_BASE_URL SIFT_MODEL
@@ -100,7 +104,7 @@ xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
     curl -sf http://127.0.0.1:4444/status >/dev/null && break
     sleep 0.1
   done
-  cd "$1/tests/window" && node --test --test-concurrency=1 ./*.test.mjs
+  cd "$1/tests/window" && node --test --test-concurrency=1 ${SIFT_WINDOW_TESTS:-./*.test.mjs}
 ' window "$ROOT" || fail "see $OUT (tauri-driver.log, shots/)"
 
 if [ "${SIFT_UPDATE_SCREENSHOTS:-0}" = 1 ]; then

@@ -61,6 +61,13 @@ describe("transcript mapping", () => {
     expect(callTitle("extract", { files: ["/a/b/invoice.pdf", "c.png"] })).toBe("extract: invoice.pdf, c.png");
     expect(callTitle("ask", { prompt: "x" })).toBe("ask");
     expect(callTitle("ask", null)).toBe("ask");
+    const transcript = [
+      { role: "system", parts: [{ type: "text", text: '<file name="not-this.pdf">' }] },
+      { role: "user", parts: [{ type: "text", text: 'Extract.\n<file name="a.pdf">x</file>\n<file name="b.png">y</file>' }] },
+      { role: "user", parts: [{ type: "text", text: '<file name="a.pdf">again</file>' }] },
+    ];
+    expect(callTitle("extract", { prompt: "Extract." }, transcript)).toBe("extract: a.pdf, b.png");
+    expect(callTitle("extract", { files: ["/d/c.pdf"] }, transcript)).toBe("extract: c.pdf");
   });
 
   it("flattens the revision tree, parents first, keeping each parent and output", () => {

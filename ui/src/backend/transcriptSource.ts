@@ -14,10 +14,22 @@ export type TranscriptIpc = Pick<typeof ipc, "listCalls" | "callTranscript" | "c
 
 const baseName = (path: string) => path.split(/[\\/]/).pop() ?? path;
 
-/** What a call was about: its kind, and the file it read when the request names one. */
-export function callTitle(kind: string, request: unknown): string {
+const FILE_BLOCK = /<file name="([^"]+)">/g;
+
+/**
+ * What a call was about: its kind, and the files it read: those the request
+ * names, else the documents (`<file name="...">` blocks) in its user messages.
+ */
+export function callTitle(kind: string, request: unknown, transcript: unknown = null): string {
   const r = (request ?? {}) as Record<string, unknown>;
-  const files = Array.isArray(r.files) ? r.files.filter((f): f is string => typeof f === "string") : typeof r.file === "string" ? [r.file] : [];
+  let files = Array.isArray(r.files) ? r.files.filter((f): f is string => typeof f === "string") : typeof r.file === "string" ? [r.file] : [];
+  if (files.length === 0 && Array.isArray(transcript)) {
+    const text = transcript
+      .filter((m): m is Message => m !== null && typeof m === "object" && (m as Message).role === "user" && Array.isArray((m as Message).parts))
+      .flatMap((m) => m.parts.map((p) => (p.type === "text" ? p.text : "")))
+      .join("\n");
+    files = [...new Set([...text.matchAll(FILE_BLOCK)].map((m) => m[1] as string))];
+  }
   return files.length > 0 ? `${kind}: ${files.map(baseName).join(", ")}` : kind;
 }
 
@@ -112,7 +124,7 @@ export function tauriTranscriptSource(api: TranscriptIpc = ipc): TranscriptSourc
       const call = await api.callTranscript(id);
       return callTranscript(
         { id: call.id, kind: call.kind, status: call.status, request: call.request, output: call.output, transcript: call.transcript, error: call.error, errorCode: call.errorCode, inputTokens: call.inputTokens, outputTokens: call.outputTokens },
-        callTitle(call.kind, call.request),
+        callTitle(call.kind, call.request, call.transcript),
       );
     },
     async revisions(id) {

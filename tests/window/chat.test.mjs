@@ -1,0 +1,87 @@
+// The real window: a chat turn against the scripted model server in which
+// the model calls read_document on a file this test wrote; the call waits
+// for approval, is approved, the tool reads the file, and the model's reply
+// appears. The requests the server saw are checked. Run by tests/window/run.sh.
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe } from "node:test";
+import { OUT, eventually, launch, modelRequests, scripted, shownText, snap, test } from "./session.mjs";
+
+const NOTES = join(OUT, "notes.txt");
+const CONTENT = "Meeting moved to Tuesday 10:00, room 4.";
+const QUESTION = "What do my notes say?";
+const REPLY = "Your notes say the meeting moved to Tuesday at 10:00, in room 4.";
+
+let browser;
+const byTestId = (id) => browser.$(`[data-testid="${id}"]`);
+const bubbles = () =>
+  browser.execute(() =>
+    [...document.querySelectorAll('[data-testid="conversation"] article')].map((e) => `${e.dataset.role}: ${e.querySelector(".chat-text")?.textContent ?? ""}`),
+  );
+
+before(async () => {
+  writeFileSync(NOTES, `${CONTENT}\n`);
+  await scripted("/_scripted/script", "PUT", {
+    models: {
+      "scripted-model": [
+        { text: "Let me read them.", tool_calls: [{ id: "call_notes", name: "read_document", arguments: { path: NOTES } }], usage: { input: 300, output: 20 } },
+        { text: REPLY, usage: { input: 420, output: 18 }, chunk_chars: 6, chunk_delay_ms: 30 },
+      ],
+    },
+  });
+  await scripted("/_scripted/requests", "DELETE");
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.deleteSession();
+});
+
+describe("the Chat screen", () => {
+  test("asks before read_document, reads the file once approved, and shows the reply", async () => {
+    const nav = await byTestId("nav-chat");
+    await nav.waitForDisplayed({ timeout: 30000 });
+    await nav.click();
+    await (await byTestId("new-chat")).click();
+    await (await browser.$('[data-session][aria-current="true"]')).waitForExist({ timeout: 10000 });
+    const box = await browser.$("#chat-input");
+    await box.waitForDisplayed({ timeout: 10000 });
+    await box.click();
+    await box.addValue(QUESTION);
+    await eventually(browser, () => box.getValue(), QUESTION);
+    await (await byTestId("chat-send")).click();
+
+    const approval = await byTestId("approval");
+    await approval.waitForDisplayed({ timeout: 30000, timeoutMsg: "no approval was asked for" });
+    const card = await browser.$('[data-testid="chat-tool"][data-state="waiting for approval"]');
+    const cardText = await shownText(card);
+    assert.match(cardText, /read_document/);
+    assert.ok(cardText.includes(JSON.stringify(NOTES)), cardText);
+    // Nothing was read yet: the server saw one request.
+    assert.equal((await modelRequests()).length, 1);
+    await snap(browser, "chat-approval");
+
+    await (await approval.$("button=Approve")).click();
+    await eventually(browser, async () => (await bubbles()).at(-1), `assistant: ${REPLY}`, 30000);
+    await eventually(browser, async () => (await browser.$$('[data-testid="approval"]')).length, 0);
+    await (await browser.$('[data-testid="chat-tool"][data-state="done"]')).waitForExist({ timeout: 10000 });
+    assert.deepEqual((await bubbles()).slice(0, 1), [`user: ${QUESTION}`]);
+    await snap(browser, "chat");
+
+    // The server saw the question, then the same conversation with the tool's result: the file's text.
+    const requests = await modelRequests();
+    assert.equal(requests.length, 2);
+    const [first, second] = requests.map((r) => r.body);
+    assert.equal(first.model, "scripted-model");
+    assert.deepEqual(first.tools.map((t) => t.function.name), ["read_document"]);
+    const userText = first.messages.filter((m) => m.role === "user").map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)));
+    assert.deepEqual(userText, [QUESTION]);
+    const assistant = second.messages.find((m) => m.role === "assistant");
+    assert.deepEqual(assistant.tool_calls.map((c) => [c.id, c.function.name, JSON.parse(c.function.arguments)]), [["call_notes", "read_document", { path: NOTES }]]);
+    const tool = second.messages.find((m) => m.role === "tool");
+    assert.equal(tool.tool_call_id, "call_notes");
+    const toolText = typeof tool.content === "string" ? tool.content : JSON.stringify(tool.content);
+    assert.ok(toolText.includes(CONTENT), toolText);
+  });
+});

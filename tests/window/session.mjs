@@ -1,0 +1,95 @@
+// What the issue-8 window tests (workflows, chat, transcripts) share: the
+// environment run.sh sets, the app in a WebDriver session, the scripted
+// model server's control API, and screenshots.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { test as nodeTest } from "node:test";
+import { remote } from "webdriverio";
+
+export const env = (name) => {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run tests/window/run.sh`);
+  return value;
+};
+export const APP = env("SIFT_APP");
+export const SERVER = env("SIFT_SERVER_URL");
+export const OUT = env("SIFT_WINDOW_OUT");
+
+/** The app in a new WebDriver session. */
+export function launch() {
+  return remote({
+    hostname: "127.0.0.1",
+    port: 4444,
+    logLevel: "warn",
+    capabilities: {
+      browserName: "wry",
+      "wdio:enforceWebDriverClassic": true,
+      "tauri:options": { application: APP },
+    },
+  });
+}
+
+/** The scripted server's control API: `GET` answers its JSON. */
+export async function scripted(path, method, body) {
+  const response = await fetch(`${SERVER}${path}`, {
+    method,
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  assert.ok(response.ok, `${method} ${path}: ${response.status}`);
+  return method === "GET" ? response.json() : null;
+}
+
+/** The model requests the server saw (chat completions only). */
+export async function modelRequests() {
+  return (await scripted("/_scripted/requests", "GET")).filter((r) => r.path.endsWith("/chat/completions"));
+}
+
+/** A screenshot of the whole (virtual) screen, as a person would see the window. */
+export function screenshot(name) {
+  execFileSync("import", ["-window", "root", join(OUT, "shots", `${name}.png`)]);
+}
+
+/** A screenshot once WebKit has painted what the DOM already holds (it paints a few frames behind). */
+export async function snap(browser, name) {
+  execFileSync("xdotool", ["mousemove", "1279", "799"]);
+  await browser.pause(800);
+  screenshot(name);
+}
+
+/** A test that leaves a picture of the screen behind when it fails. */
+export function test(name, body) {
+  nodeTest(name, async () => {
+    try {
+      await body();
+    } catch (error) {
+      screenshot(`failed-${name.replace(/[^a-z0-9]+/gi, "-")}`);
+      throw error;
+    }
+  });
+}
+
+/** Polls `read` until it deep-equals `expected`; then asserts (so a failure shows both). */
+export async function eventually(browser, read, expected, timeout = 15000) {
+  let last;
+  try {
+    await browser.waitUntil(
+      async () => {
+        last = await read();
+        try {
+          assert.deepEqual(last, expected);
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      { timeout, interval: 100 },
+    );
+  } catch {
+    assert.deepEqual(last, expected);
+  }
+}
+
+// WebKitWebDriver's "Get Element Text" answers "" for some elements: the rendered innerText is what a person sees.
+export const shownText = async (element) => (await element.getProperty("innerText")).trim();
