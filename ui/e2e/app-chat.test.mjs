@@ -16,8 +16,11 @@ const bubbleTexts = (page) =>
 describe("Chat in the app", () => {
   it("streams a reply, asks before read_document, and answers once approved", async () => {
     const page = await app.open({ chatDelay: 60 });
-    await page.getByTestId("nav-chat").click();
+    // Alt+5 opens Chat (mounted on its first visit) and moves the focus to its heading.
+    await page.keyboard.press("Alt+5");
     await page.locator('[data-session="ses_0001"]').waitFor();
+    await eventually(() => page.evaluate(() => document.activeElement?.id), "chat-title");
+    assert.equal(await page.getByTestId("nav-chat").getAttribute("aria-current"), "page");
     await page.getByTestId("new-chat").click();
     assert.deepEqual((await ipcCalls(page, "new_session")).map((c) => c.args), [{ title: "", systemPrompt: null }]);
 
