@@ -10,8 +10,14 @@ import { eventually, ipcCalls, useApp } from "./browser.mjs";
 const app = useApp({ before, after, afterEach });
 
 describe("Transcripts in the app", () => {
-  it("opens an extraction row's transcript from Extract: tool calls, a folded result, usage, and the revision a correction made", async () => {
-    const page = await app.open({ eventDelay: 20 });
+  it("opens an extraction row's transcript from Extract: tool calls, a folded result, usage, and the call's revision tree", async () => {
+    // The document's call was revised twice with `sift revise` (a revision of the revision).
+    const values = { invoice_number: "INV-001", date: "2024-03-01", total: 1234.5, currency: "EUR", vendor: { name: "ACME GmbH" } };
+    const callRevisions = [
+      { id: "call-rev-1", parentId: "call-job-1-0", output: { ...values, total: 1250 } },
+      { id: "call-rev-2", parentId: "call-rev-1", output: { ...values, total: 1250, currency: "USD" } },
+    ];
+    const page = await app.open({ eventDelay: 20, callRevisions });
     await eventually(() => page.getByLabel("Schema", { exact: true }).inputValue(), "invoice");
     await page.getByRole("button", { name: "Add files…" }).click();
     await page.getByLabel("Model", { exact: true }).fill("smollm2");
@@ -19,12 +25,7 @@ describe("Transcripts in the app", () => {
     const statuses = () => page.getByTestId("result-row").evaluateAll((rows) => rows.map((r) => r.dataset.status));
     await eventually(statuses, ["completed", "completed"]);
     await page.getByTestId("result-row").first().click();
-    const detail = page.getByTestId("detail-pane");
-    // A correction is a revision of the document's call.
-    await detail.getByLabel("total", { exact: true }).fill("1250");
-    await detail.getByLabel("total", { exact: true }).press("Enter");
-    await eventually(() => ipcCalls(page, "revise_value").then((c) => c.length), 1);
-    await detail.getByTestId("open-transcript").click();
+    await page.getByTestId("detail-pane").getByTestId("open-transcript").click();
 
     await page.locator("#transcripts-title").waitFor();
     assert.equal(await page.getByTestId("nav-transcripts").getAttribute("aria-current"), "page");
@@ -44,19 +45,24 @@ describe("Transcripts in the app", () => {
     await eventually(() => refused.innerText().then((t) => t.includes("The schema requires a number here.\n".repeat(12).trim())), true);
     assert.equal(await timeline.getByTestId("usage-total").innerText(), "Total: 800 in · 40 out tokens over 2 attempts");
 
-    // The revision tree: the model's call and the correction under it, the total marked.
+    // The revision tree: the call, its revision, and the revision of that, each with the values that differ from its parent marked.
     const revisions = page.getByTestId("revisions");
     assert.deepEqual(
       await revisions.locator("[data-revision]").evaluateAll((els) => els.map((e) => [e.dataset.revision, e.dataset.depth])),
       [
         ["call-job-1-0", "0"],
-        ["call-job-1-0-rev1", "1"],
+        ["call-rev-1", "1"],
+        ["call-rev-2", "2"],
       ],
     );
-    assert.deepEqual(
-      await revisions.locator('[data-revision="call-job-1-0-rev1"] [data-changed="true"]').evaluateAll((els) => els.map((e) => e.innerText.replace(/\s+/g, " ").trim())),
-      ["total 1250 (changed)"],
-    );
+    const changed = (id) => revisions.locator(`[data-revision="${id}"] [data-changed="true"] dt`).allInnerTexts();
+    assert.deepEqual(await changed("call-job-1-0"), []);
+    assert.deepEqual(await changed("call-rev-1"), ["total"]);
+    assert.deepEqual(await changed("call-rev-2"), ["currency"]);
+    // A revision opens from the tree.
+    await revisions.locator('[data-revision="call-rev-2"] button').click();
+    await eventually(() => revisions.locator('[data-revision="call-rev-2"] button').getAttribute("aria-current"), "true");
+    assert.deepEqual((await ipcCalls(page, "call_transcript")).map((c) => c.args.callId).at(-1), "call-rev-2");
   });
 
   it("opens a 10,000-message chat through the IPC and measures its time to first paint", async () => {

@@ -12,6 +12,7 @@
 //   chatDelay       ms between streamed words (default 40)
 //   longSession     messages in the session "Long history" (ses_long), e.g. 10000
 //   fileContents    {path: text} what read_document reads
+//   callRevisions   [{id, parentId, output}] revisions of calls (what `sift revise` makes)
 /* eslint-disable */
 function installSiftMock8(scenario) {
   "use strict";
@@ -296,31 +297,48 @@ function installSiftMock8(scenario) {
     }
     return out;
   }
-  const revisionId = (callId) => `${callId}-rev1`;
+  // Revisions of calls, as `sift revise ID TEXT` makes them (a correction in Extract is not one: it is the row's own revision).
+  const callRevisions = scenario.callRevisions ?? [];
+  /** The extraction row a call (or a revision of it, however deep) belongs to. */
+  function rowOf(callId) {
+    let id = callId;
+    for (let i = 0; i < 20; i++) {
+      const found = extractionCalls().get(id);
+      if (found) return found;
+      const revision = callRevisions.find((r) => r.id === id);
+      if (!revision) return null;
+      id = revision.parentId;
+    }
+    return null;
+  }
   function callSummary(callId) {
-    const isRevision = callId.endsWith("-rev1");
-    const found = extractionCalls().get(isRevision ? callId.slice(0, -5) : callId);
+    const found = rowOf(callId);
     if (!found) return null;
     const { job, row } = found;
+    const revision = callRevisions.find((r) => r.id === callId);
     const failed = row.status === "failed";
+    const at = job.finishedAt ?? Date.now();
+    if (revision) {
+      return { id: callId, kind: "extract", status: "completed", parentId: revision.parentId, sessionId: null, output: clone(revision.output), error: null, errorCode: null, inputTokens: 900, outputTokens: 30, finishedAt: at + 1000 * (callRevisions.indexOf(revision) + 1) };
+    }
     return {
       id: callId,
       kind: "extract",
       status: failed ? "failed" : "completed",
-      parentId: isRevision ? callId.slice(0, -5) : null,
+      parentId: null,
       sessionId: null,
-      output: failed ? null : clone(isRevision ? row.revised : row.modelValues),
+      output: failed ? null : clone(row.modelValues),
       error: row.error,
       errorCode: row.errorCode,
-      inputTokens: isRevision ? 0 : row.inputTokens,
-      outputTokens: isRevision ? 0 : row.outputTokens,
-      finishedAt: (job.finishedAt ?? Date.now()) + (isRevision ? 1000 : 0),
+      inputTokens: row.inputTokens,
+      outputTokens: row.outputTokens,
+      finishedAt: at,
     };
   }
   function callTranscript(callId) {
     const s = callSummary(callId);
     if (!s) throw ipcError("not_found", `no call ${callId}`);
-    const { row } = extractionCalls().get(s.parentId ?? callId);
+    const { row } = rowOf(callId);
     const name = baseName(row.path);
     const values = JSON.stringify(row.modelValues ?? {});
     const attempt = JSON.stringify({ ...(row.modelValues ?? {}), total: "twelve" });
@@ -350,13 +368,11 @@ function installSiftMock8(scenario) {
     };
   }
   function revisionTree(callId) {
-    const rootId = callId.endsWith("-rev1") ? callId.slice(0, -5) : callId;
-    const root = callSummary(rootId);
+    let root = callSummary(callId);
     if (!root) throw ipcError("not_found", `no call ${callId}`);
-    const { row } = extractionCalls().get(rootId);
-    // A corrected value in Extract is a revision of the document's call.
-    const revisions = row.revised ? [{ call: callSummary(revisionId(rootId)), revisions: [] }] : [];
-    return { call: root, revisions };
+    while (root.parentId !== null) root = callSummary(root.parentId);
+    const node = (call) => ({ call, revisions: callRevisions.filter((r) => r.parentId === call.id).map((r) => node(callSummary(r.id))) });
+    return node(root);
   }
 
   // ---------------------------------------------------------------- commands
@@ -433,9 +449,9 @@ function installSiftMock8(scenario) {
     },
 
     list_calls: ({ kind, limit }) =>
-      [...extractionCalls().keys()]
-        .flatMap((id) => (extractionCalls().get(id).row.revised ? [id, revisionId(id)] : [id]))
+      [...extractionCalls().keys(), ...callRevisions.map((r) => r.id)]
         .map(callSummary)
+        .filter((c) => c !== null)
         .filter((c) => kind === null || kind === undefined || c.kind === kind)
         .sort((a, b) => b.finishedAt - a.finishedAt)
         .slice(0, limit ?? 200),
