@@ -53,8 +53,11 @@ export function screenshot(name) {
 
 /** A screenshot once WebKit has painted what the DOM already holds (it paints a few frames behind). */
 export async function snap(browser, name) {
+  // The pointer crosses the window (a nudge to repaint), then goes out of the way of tooltips.
+  execFileSync("xdotool", ["mousemove", "700", "400"]);
+  await browser.pause(200);
   execFileSync("xdotool", ["mousemove", "1279", "799"]);
-  await browser.pause(800);
+  await browser.pause(1200);
   screenshot(name);
 }
 

@@ -1,14 +1,20 @@
 // The real window: a corpus invoice extracted against the scripted model
 // server (the model's first answer refused by the schema, the second
 // accepted), then the row's transcript opened from Extract's "Open the
-// transcript": the tool loop, the correction, usage. Run by tests/window/run.sh.
+// transcript": the tool loop, the correction, usage, and the revision tree
+// (the call revised with `sift revise` on the same database first). Run by
+// tests/window/run.sh.
 import assert from "node:assert/strict";
-import { basename } from "node:path";
+import { execFileSync } from "node:child_process";
+import { basename, dirname, join } from "node:path";
 import { after, before, describe } from "node:test";
-import { env, eventually, launch, scripted, shownText, snap, test } from "./session.mjs";
+import { APP, SERVER, env, eventually, launch, scripted, shownText, snap, test } from "./session.mjs";
 
 const INVOICE = env("SIFT_TEST_OPEN_PATHS");
 const TRUTH = { invoice_number: "42183017", date: "2014-08-03", total: 4.11, currency: "USD" };
+// The CLI beside the app, on the suite's database (SIFT_DB) and the scripted server.
+const sift = (...args) =>
+  execFileSync(join(dirname(APP), "sift"), [...args, "--provider", "openai", "--base-url", `${SERVER}/v1`, "--model", "scripted-model", "--api-key-env", "SIFT_WINDOW_TESTS_NO_KEY"], { encoding: "utf8" });
 
 let browser;
 const byTestId = (id) => browser.$(`[data-testid="${id}"]`);
@@ -41,6 +47,17 @@ describe("the Transcripts screen", () => {
     await run.click();
     const row = await byTestId("result-row");
     await eventually(browser, () => row.getAttribute("data-status"), "completed", 60000);
+    // The row's call, revised from the CLI: the model is told the total and answers again.
+    const stored = execFileSync(join(dirname(APP), "sift"), ["calls", "list", "--kind", "extract"], { encoding: "utf8" })
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    const call = stored.find((c) => c.tokens.input === 2300 && c.parent === null);
+    assert.ok(call, "the extraction's call is in the database");
+    await scripted("/_scripted/replies", "POST", { model: "scripted-model", replies: [{ tool_calls: [{ name: "submit_output", arguments: { ...TRUTH, total: 4.2 } }] }] });
+    const revision = JSON.parse(sift("revise", call.id, "The total is 4.20.", "--json"));
+    assert.equal(revision.parent, call.id);
+
     await (await row.$("th")).click();
     const link = await byTestId("open-transcript");
     await link.waitForDisplayed({ timeout: 10000 });
@@ -62,6 +79,14 @@ describe("the Transcripts screen", () => {
     // The user message carried the invoice.
     const timeline = await shownText(await byTestId("timeline"));
     assert.ok(timeline.includes(basename(INVOICE)), timeline.slice(0, 400));
+    // The revision tree: the call and the CLI's revision under it, the total marked as changed.
+    const tree = await browser.execute(() => [...document.querySelectorAll("[data-revision]")].map((e) => [e.dataset.revision, e.dataset.depth]));
+    assert.deepEqual(tree, [
+      [call.id, "0"],
+      [revision.id, "1"],
+    ]);
+    const changed = await texts(`[data-revision="${revision.id}"] [data-changed="true"] dt`);
+    assert.deepEqual(changed, ["total"]);
     await snap(browser, "transcripts");
   });
 });
