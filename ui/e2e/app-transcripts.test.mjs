@@ -63,6 +63,12 @@ describe("Transcripts in the app", () => {
     await revisions.locator('[data-revision="call-rev-2"] button').click();
     await eventually(() => revisions.locator('[data-revision="call-rev-2"] button').getAttribute("aria-current"), "true");
     assert.deepEqual((await ipcCalls(page, "call_transcript")).map((c) => c.args.callId).at(-1), "call-rev-2");
+
+    // Back in Extract, the same row's link opens its own transcript again.
+    await page.getByTestId("nav-extract").click();
+    await page.getByTestId("detail-pane").getByTestId("open-transcript").click();
+    await eventually(() => page.locator('[data-revision="call-job-1-0"] button').getAttribute("aria-current"), "true");
+    assert.equal((await ipcCalls(page, "call_transcript")).map((c) => c.args.callId).at(-1), "call-job-1-0");
   });
 
   it("opens a 10,000-message chat through the IPC and measures its time to first paint", async () => {

@@ -25,8 +25,8 @@ export function App() {
   const { preference, theme, cycle } = useTheme();
   // Workflows, Chat and Transcripts mount on their first visit and then stay (a run or a reply goes on).
   const [visited, setVisited] = useState<ReadonlySet<ScreenId>>(new Set(["extract", "schemas", "settings"]));
-  // The transcript Extract's "Open the transcript" asked for.
-  const [transcript, setTranscript] = useState<string | undefined>(undefined);
+  // The transcript Extract's "Open the transcript" asked for; `n` counts the requests, so asking again for the same one reopens it.
+  const [transcript, setTranscript] = useState<{ id: string; n: number } | null>(null);
   const current = useRef(screen);
   current.current = screen;
   const chatSource = useMemo(() => tauriChatSource(undefined, { acceptsDrops: () => current.current === "chat" }), []);
@@ -74,7 +74,7 @@ export function App() {
                 navigate("schemas");
               }}
               onOpenTranscript={(callId) => {
-                setTranscript(callId);
+                setTranscript((t) => ({ id: callId, n: (t?.n ?? 0) + 1 }));
                 navigate("transcripts");
               }}
             />
@@ -111,7 +111,7 @@ export function App() {
         {visited.has("transcripts") && (
           <div hidden={screen !== "transcripts"}>
             <ScreenBoundary name="Transcripts">
-              <TranscriptsScreen source={transcriptSource} initial={transcript} />
+              <TranscriptsScreen key={transcript?.n ?? 0} source={transcriptSource} initial={transcript?.id} />
             </ScreenBoundary>
           </div>
         )}

@@ -283,4 +283,18 @@ describe("tauriChatSource", () => {
     stored = [...stored, { id: "msg_2", seq: 2, role: "user", parts: [{ type: "text", text: "read /tmp/a.txt" }], hidden: false, createdAt: 6 }];
     expect((await source.messages("ses_1")).map((m) => m.id)).toEqual(["msg_1", "msg_2"]);
   });
+
+  it("names a new chat after its first message, once", async () => {
+    const { api, calls } = fake([{ kind: "started", key: "k" }, { kind: "done" }]);
+    const source = tauriChatSource(api);
+    const created = await source.createSession({ model_choice: null });
+    for (const text of ["  What   do my notes\nsay about the meeting on Tuesday morning?", "And then?"]) {
+      const t = collect();
+      await source.send(created.id, { text, attachments: [], model: null }, t.on);
+      await t.ended;
+    }
+    expect(calls.map((c) => c.cmd)).toEqual(["newSession", "updateSession", "sendChatMessage", "sendChatMessage"]);
+    expect(calls[1]).toEqual({ cmd: "updateSession", args: ["ses_new", { title: "What do my notes say about the meeting…", modelChoice: null }] });
+  });
 });
+

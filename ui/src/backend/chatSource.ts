@@ -115,6 +115,13 @@ export function tauriChatSource(api: ChatIpc = ipc, options: { acceptsDrops?: ()
   const providerOf = new Map<string, string>();
   /** The model each session last used, for the approvals that resume its turn. */
   const lastModel = new Map<string, string | null>();
+  /** Sessions known to have no title yet: their first message names them. */
+  const untitled = new Set<string>();
+  const seen = (v: ipc.SessionView): ipc.SessionView => {
+    if (v.title.trim() === "") untitled.add(v.id);
+    else untitled.delete(v.id);
+    return v;
+  };
   /** What a turn that now waits for approval showed (the store holds its messages aside). */
   const suspended = new Map<string, { user: string; assistant: string }>();
 
@@ -157,6 +164,11 @@ export function tauriChatSource(api: ChatIpc = ipc, options: { acceptsDrops?: ()
   async function send(sessionId: string, input: { text: string; attachments: string[]; model: string | null }, onEvent: (e: ChatEvent) => void) {
     lastModel.set(sessionId, input.model);
     suspended.delete(sessionId);
+    if (untitled.has(sessionId) && input.text.trim() !== "") {
+      // A new chat is named after its first message (as the list shows it).
+      const title = input.text.trim().replace(/\s+/g, " ");
+      seen(await api.updateSession(sessionId, { title: title.length > 40 ? `${title.slice(0, 39).trimEnd()}…` : title, modelChoice: null }));
+    }
     let said = "";
     const watch = (e: ChatEvent) => {
       if (e.kind === "text_delta") said += e.text;
@@ -191,17 +203,17 @@ export function tauriChatSource(api: ChatIpc = ipc, options: { acceptsDrops?: ()
   return {
     async listSessions(query) {
       const q = query?.trim() ?? "";
-      return (await api.listSessions(q)).map((s) => sessionSummary(s, q));
+      return (await api.listSessions(q)).map((s) => sessionSummary(seen(s), q));
     },
     async createSession(init) {
-      const created = await api.newSession(init.title ?? "", null);
+      const created = seen(await api.newSession(init.title ?? "", null));
       const model = init.model_choice ?? null;
       if (model === null || model === AUTO) return sessionSummary(created);
       return sessionSummary(await api.updateSession(created.id, { title: null, modelChoice: model }));
     },
     async updateSession(id, change) {
       const modelChoice = change.model_choice === undefined ? null : (change.model_choice ?? "");
-      return sessionSummary(await api.updateSession(id, { title: change.title ?? null, modelChoice }));
+      return sessionSummary(seen(await api.updateSession(id, { title: change.title ?? null, modelChoice })));
     },
     messages,
     async pendingApprovals(sessionId) {
