@@ -67,6 +67,8 @@ describe("the Chat screen", () => {
     await eventually(browser, async () => (await browser.$$('[data-testid="approval"]')).length, 0);
     await (await browser.$('[data-testid="chat-tool"][data-state="done"]')).waitForExist({ timeout: 10000 });
     assert.deepEqual((await bubbles()).slice(0, 1), [`user: ${QUESTION}`]);
+    // The new chat is named after its first message.
+    await eventually(browser, async () => shownText(await browser.$('[data-session][aria-current="true"]')), QUESTION);
     await snap(browser, "chat");
 
     // The server saw the question, then the same conversation with the tool's result: the file's text.
