@@ -22,9 +22,9 @@ function fake() {
       calls.push(`callTranscript ${callId}`),
       {
         id: callId,
-        kind: "extract",
+        kind: callId === "call_x" ? "ask" : "extract",
         status: "failed",
-        request: { prompt: "Extract.", system: "Be exact.", files: ["/docs/invoice-1.pdf"] },
+        request: (callId === "call_x" ? { prompt: "Hi" } : { prompt: "Extract.", system: "Be exact.", files: ["/docs/invoice-1.pdf"] }) as ipc.JsonValue,
         response: null,
         output: null,
         transcript: [
@@ -82,15 +82,19 @@ describe("transcript mapping", () => {
 
 describe("tauriTranscriptSource", () => {
   it("lists calls, chats and workflow steps together, newest first, and filters by kind and text", async () => {
-    const { api } = fake();
+    const { api, calls } = fake();
     const source = tauriTranscriptSource(api);
-    expect((await source.list({})).map((s) => [s.id, s.kind, s.title, s.createdAt])).toEqual([
-      ["call_x", "call", "ask", 50],
-      ["run_1/Ask", "step", "two.yaml: Ask", 40],
-      ["run_1/Echo", "step", "two.yaml: Echo", 40],
-      ["ses_1", "session", "Untitled chat", 30],
-      ["call_root", "call", "extract", 10],
+    expect((await source.list({})).map((s) => [s.id, s.kind, s.title, s.createdAt, s.messageCount])).toEqual([
+      ["call_x", "call", "ask", 50, 2],
+      ["run_1/Ask", "step", "two.yaml: Ask", 40, 1],
+      ["run_1/Echo", "step", "two.yaml: Echo", 40, 0],
+      ["ses_1", "session", "Untitled chat", 30, 0],
+      ["call_root", "call", "extract: invoice-1.pdf", 10, 2],
     ]);
+    // A call's record is read once, however often the list is asked for.
+    expect((await source.list({ kind: "call", text: "invoice-1" })).map((s) => s.id)).toEqual(["call_root"]);
+    await source.load("call_root");
+    expect(calls.filter((c) => c.startsWith("callTranscript")).sort()).toEqual(["callTranscript call_root", "callTranscript call_x"]);
     expect((await source.list({ kind: "step", text: "paris" })).map((s) => s.id)).toEqual(["run_1/Ask"]);
     expect((await source.list({ kind: "call", text: "ASK" })).map((s) => s.id)).toEqual(["call_x"]);
   });

@@ -51,11 +51,35 @@ function textOfMessages(messages: { message: Message }[]): string {
     .toLowerCase();
 }
 
+/** How many of the newest calls the list names by their documents. */
+export const DETAILED = 50;
+
 export function tauriTranscriptSource(api: TranscriptIpc = ipc): TranscriptSource {
+  /** Calls' records, each read once: a finished call's record never changes. */
+  const records = new Map<string, Promise<ipc.CallTranscript>>();
+  function record(id: string): Promise<ipc.CallTranscript> {
+    let found = records.get(id);
+    if (found === undefined) {
+      found = api.callTranscript(id);
+      records.set(id, found);
+      found.catch(() => records.delete(id));
+    }
+    return found;
+  }
+  /** A call's title and message count, for the list. */
+  function detail(id: string) {
+    return record(id).then(
+      (c) => ({ title: callTitle(c.kind, c.request, c.transcript), messageCount: Array.isArray(c.transcript) ? c.transcript.length : 0 }),
+      () => null,
+    );
+  }
+
   async function calls(text: string): Promise<TranscriptSummary[]> {
     const list = await api.listCalls(null, 500);
+    // The list has no titles or counts: the newest calls' records give them (the IPC does not, see /tmp/lead-requests.md).
+    const known = await Promise.all(list.map((c, i) => (i < DETAILED ? detail(c.id) : Promise.resolve(null))));
     return list
-      .map((c) => ({ id: c.id, kind: "call" as const, title: c.kind, status: c.status, createdAt: c.finishedAt, messageCount: 0 }))
+      .map((c, i) => ({ id: c.id, kind: "call" as const, title: known[i]?.title ?? c.kind, status: c.status, createdAt: c.finishedAt, messageCount: known[i]?.messageCount ?? 0 }))
       .filter((s) => text === "" || `${s.title} ${s.id}`.toLowerCase().includes(text));
   }
 
@@ -121,7 +145,7 @@ export function tauriTranscriptSource(api: TranscriptIpc = ipc): TranscriptSourc
     async load(id) {
       if (id.includes("/")) return loadStep(id);
       if (id.startsWith("ses_")) return loadSession(id);
-      const call = await api.callTranscript(id);
+      const call = await record(id);
       return callTranscript(
         { id: call.id, kind: call.kind, status: call.status, request: call.request, output: call.output, transcript: call.transcript, error: call.error, errorCode: call.errorCode, inputTokens: call.inputTokens, outputTokens: call.outputTokens },
         callTitle(call.kind, call.request, call.transcript),
