@@ -86,4 +86,46 @@ describe("the Chat screen", () => {
     const toolText = typeof tool.content === "string" ? tool.content : JSON.stringify(tool.content);
     assert.ok(toolText.includes(CONTENT), toolText);
   });
+
+  test("resumes a turn that waits for approval after the app restarts", async () => {
+    const again = "Read my notes again, please.";
+    const reply = "They still say Tuesday at 10:00, room 4.";
+    await scripted("/_scripted/replies", "POST", {
+      model: "scripted-model",
+      replies: [{ tool_calls: [{ id: "call_again", name: "read_document", arguments: { path: NOTES } }] }, { text: reply }],
+    });
+    await scripted("/_scripted/requests", "DELETE");
+    await (await byTestId("new-chat")).click();
+    const box = await browser.$("#chat-input");
+    await box.click();
+    await box.addValue(again);
+    await eventually(browser, () => box.getValue(), again);
+    await (await byTestId("chat-send")).click();
+    await (await byTestId("approval")).waitForDisplayed({ timeout: 30000, timeoutMsg: "no approval was asked for" });
+
+    // Quit and start the app again: the waiting call is stored.
+    await browser.deleteSession();
+    browser = await launch();
+    const nav = await byTestId("nav-chat");
+    await nav.waitForDisplayed({ timeout: 30000 });
+    await nav.click();
+    const session = await browser.$(`//*[@data-session][normalize-space(.)="${again}"]`);
+    await session.waitForExist({ timeout: 10000, timeoutMsg: "the waiting chat is not in the list" });
+    await session.click();
+    const approval = await byTestId("approval");
+    await approval.waitForDisplayed({ timeout: 10000, timeoutMsg: "the waiting call did not show after the restart" });
+    assert.ok((await shownText(await browser.$('[data-testid="chat-tool"][data-state="waiting for approval"]'))).includes(JSON.stringify(NOTES)));
+    await (await approval.$("button=Approve")).click();
+    await eventually(browser, async () => (await bubbles()).at(-1), `assistant: ${reply}`, 30000);
+    // The suspended turn's question is stored now, before the reply.
+    assert.equal((await bubbles())[0], `user: ${again}`);
+    // Two requests: the one that asked for the tool, and the one after the restart with its result.
+    const requests = await modelRequests();
+    assert.equal(requests.length, 2);
+    const resumed = requests[1];
+    const tool = resumed.body.messages.find((m) => m.role === "tool");
+    assert.equal(tool.tool_call_id, "call_again");
+    assert.ok((typeof tool.content === "string" ? tool.content : JSON.stringify(tool.content)).includes(CONTENT));
+  });
 });
+
