@@ -166,7 +166,7 @@ describe("tauriChatSource", () => {
     const { api, calls } = fake([{ kind: "started", key: "chat-3" }, { kind: "done" }]);
     const source = tauriChatSource(api);
     expect(await source.models()).toEqual([
-      { id: "auto", label: "Auto (the default model)" },
+      { id: "auto", label: "Auto (a refused turn goes to the next model)" },
       { id: "smollm2", label: "smollm2 (Local model)" },
       { id: "gpt-4o-mini", label: "gpt-4o-mini (Work)" },
     ]);

@@ -223,7 +223,7 @@ export function tauriChatSource(api: ChatIpc = ipc, options: { acceptsDrops?: ()
     },
     async models(): Promise<ModelOption[]> {
       const { settings } = await api.getSettings();
-      const options: ModelOption[] = [{ id: AUTO, label: "Auto (the default model)" }];
+      const options: ModelOption[] = [{ id: AUTO, label: "Auto (a refused turn goes to the next model)" }];
       for (const provider of settings.providers) {
         let names: string[] = [];
         try {
