@@ -72,6 +72,17 @@ describe("Workflows in the app", () => {
     await page.getByRole("tab", { name: "Run output" }).click();
     await page.getByTestId("step-run").getByText("reused from the earlier run").waitFor();
     await eventually(() => page.getByTestId("run-history").locator("option").count(), 2);
+
+    // The runs' steps are in Transcripts too.
+    await page.getByTestId("nav-transcripts").click();
+    await page.getByRole("button", { name: "Workflow steps" }).click();
+    // Newest run first, each run's steps in their order.
+    await eventually(
+      () => page.locator("[data-transcript]").evaluateAll((els) => els.map((e) => `${e.dataset.transcript}: ${e.innerText.split("\n")[0]}`)),
+      ["run_2/fetch: two.yaml: fetch", "run_2/shout: two.yaml: shout", "run_1/fetch: two.yaml: fetch", "run_1/shout: two.yaml: shout"],
+    );
+    await page.locator('[data-transcript="run_2/shout"]').click();
+    await eventually(() => page.getByTestId("transcript-title").textContent(), "shout");
   });
 
   it("reloads a file changed on disk (the folder watch)", async () => {
