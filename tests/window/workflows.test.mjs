@@ -134,6 +134,8 @@ describe("the Workflows screen", () => {
     await selectNode("shout");
     await (await browser.$("button=Run output")).click();
     await eventually(browser, async () => shownText(await byTestId("step-stdout")), "hello world!!");
+    // The whole graph in view for the picture.
+    await (await browser.$("button=Fit")).click();
     await snap(browser, "workflows");
     // The engine ran the saved file: it is unchanged by the run.
     assert.equal(readFileSync(FILE, "utf8"), EDITED);
