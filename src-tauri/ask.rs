@@ -7,8 +7,8 @@ use tauri::State;
 use tauri::ipc::Channel;
 use ts_rs::TS;
 
+use crate::LocalModel;
 use crate::error::IpcError;
-use crate::local_model::LocalModel;
 
 #[derive(Debug, Clone, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]

@@ -12,31 +12,43 @@ mod ask;
 mod bindings;
 pub mod commands;
 mod error;
-mod local_model;
 mod state;
 
 use tauri::{Manager, RunEvent};
 
 pub use ask::{AskArgs, AskEvent};
 pub use error::{IpcError, IpcResult};
-pub use local_model::{LocalModel, LocalServerStatus};
+/// The local model server the app owns (the workspace's).
+pub use sift_core::{LocalServerOwner as LocalModel, LocalServerStatus};
 pub use state::{AppState, LaunchOptions};
 
 /// Builds and runs the app; returns when the last window has closed.
 pub fn run() -> tauri::Result<()> {
     let launch = LaunchOptions::from_args(std::env::args().skip(1));
-    let local = LocalModel::default();
+    let state = match AppState::new(launch) {
+        Ok(state) => state,
+        Err(error) => {
+            let error: Box<dyn std::error::Error> = error.message.into();
+            return Err(tauri::Error::Setup(error.into()));
+        }
+    };
+    let workspace = state.workspace().clone();
+    let local = workspace.local_server().clone();
     let app = tauri::Builder::default()
         .plugin(tauri_plugin_dialog::init())
-        .manage(AppState::new(launch))
+        .manage(state)
+        .manage(workspace.clone())
         .manage(local.clone())
         .manage(commands::workflows::WorkflowState::default())
         .manage(commands::chat::ChatState::default())
         .setup(move |app| {
             // The default provider is the local server: start it now, so
             // that it is warm by the first extraction.
-            if let Ok(settings) = app.state::<AppState>().settings() {
-                local.start_if_default(&settings);
+            if LocalModel::is_default(&app.state::<AppState>().workspace().settings()) {
+                tauri::async_runtime::spawn(async move {
+                    // A failure is kept in the status for the UI to show.
+                    let _ = local.ensure_running().await;
+                });
             }
             Ok(())
         })

@@ -6,13 +6,11 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use sift_core::settings::{AppSettings, load_settings};
-use sift_core::store::{Store, default_path};
+use sift_core::settings::AppSettings;
+use sift_core::store::Store;
+use sift_core::{Workspace, WorkspaceOptions};
 
 use crate::error::IpcResult;
-
-/// The database file's name inside a data folder.
-const DB_FILE_NAME: &str = "sift.db";
 
 /// Where the app reads its configuration and database, from its command
 /// line: `--config PATH` (else `SIFT_CONFIG`, else the default), `--db
@@ -58,9 +56,7 @@ fn env_path(var: &str) -> Option<PathBuf> {
 
 #[derive(Debug)]
 pub struct AppState {
-    launch: LaunchOptions,
-    /// The open database; reopened when the data folder changes.
-    store: Mutex<Option<Store>>,
+    workspace: Workspace,
     /// The cancel flag of each running job, by job id.
     jobs: Mutex<HashMap<String, Arc<AtomicBool>>>,
 }
@@ -74,46 +70,40 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl AppState {
-    pub fn new(launch: LaunchOptions) -> Self {
+    pub fn new(launch: LaunchOptions) -> IpcResult<Self> {
+        Ok(Self::of(Workspace::open(WorkspaceOptions::app(
+            launch.config,
+            launch.db,
+        ))?))
+    }
+
+    pub fn of(workspace: Workspace) -> Self {
         Self {
-            launch,
-            store: Mutex::new(None),
+            workspace,
             jobs: Mutex::new(HashMap::new()),
         }
     }
 
-    /// The configuration file the settings live in (`None`: the default).
+    pub fn workspace(&self) -> &Workspace {
+        &self.workspace
+    }
+
+    /// The configuration file the settings live in.
     pub fn config_path(&self) -> Option<&Path> {
-        self.launch.config.as_deref()
+        Some(self.workspace.config_path())
     }
 
     pub fn settings(&self) -> IpcResult<AppSettings> {
-        Ok(load_settings(self.config_path())?)
+        Ok(self.workspace.settings())
     }
 
-    /// The database file to use under `settings`.
-    pub fn db_path(&self, settings: &AppSettings) -> IpcResult<PathBuf> {
-        if let Some(db) = &self.launch.db {
-            return Ok(db.clone());
-        }
-        if let Some(dir) = &settings.data_dir {
-            return Ok(dir.join(DB_FILE_NAME));
-        }
-        Ok(default_path()?)
+    /// The database file in use.
+    pub fn db_path(&self, _settings: &AppSettings) -> IpcResult<PathBuf> {
+        Ok(self.workspace.db_path())
     }
 
-    /// The database, opened on first use and whenever its path changed.
     pub fn store(&self) -> IpcResult<Store> {
-        let path = self.db_path(&self.settings()?)?;
-        let mut open = lock(&self.store);
-        match open.as_ref() {
-            Some(store) if store.path() == path => Ok(store.clone()),
-            _ => {
-                let store = Store::open(&path)?;
-                *open = Some(store.clone());
-                Ok(store)
-            }
-        }
+        Ok(self.workspace.store()?)
     }
 
     /// Registers a running job and returns its cancel flag; `None` when
@@ -180,7 +170,7 @@ mod tests {
 
     #[test]
     fn jobs_can_be_cancelled_while_registered() {
-        let state = AppState::new(LaunchOptions::default());
+        let state = AppState::new(LaunchOptions::default()).unwrap();
         let flag = state.job_started("job_1").unwrap();
         assert!(
             state.job_started("job_1").is_none(),

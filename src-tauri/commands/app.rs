@@ -6,8 +6,8 @@ use tauri::{AppHandle, Runtime, State};
 use ts_rs::TS;
 
 use crate::error::IpcResult;
-use crate::local_model::{LocalModel, LocalServerStatus};
 use crate::state::AppState;
+use crate::{LocalModel, LocalServerStatus};
 
 /// What the UI shows about the running app.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]

@@ -21,8 +21,8 @@ use ts_rs::TS;
 use super::job_table::{
     JobRow, JobState, JobSummary, JobTotals, JobView, job_of, job_view, recent_jobs, revise, row,
 };
+use crate::LocalModel;
 use crate::error::{IpcError, IpcResult};
-use crate::local_model::LocalModel;
 use crate::state::AppState;
 
 /// What to extract, with what.

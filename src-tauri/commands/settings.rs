@@ -8,12 +8,12 @@ use sift_core::keychain;
 use sift_core::llm::ApiKey;
 use sift_core::provider::{ANTHROPIC_BASE_URL, OPENAI_BASE_URL, local_base_url};
 use sift_core::server_models;
-use sift_core::settings::{AppSettings, ProviderEntry, save_settings as write_settings};
+use sift_core::settings::{AppSettings, ProviderEntry};
 use tauri::State;
 use ts_rs::TS;
 
+use crate::LocalModel;
 use crate::error::{IpcError, IpcResult};
-use crate::local_model::LocalModel;
 use crate::state::AppState;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -234,8 +234,14 @@ pub async fn save_settings(
     local: State<'_, LocalModel>,
 ) -> IpcResult<SettingsView> {
     let settings = AppSettings::from(&settings);
-    write_settings(state.config_path(), &settings)?;
-    local.start_if_default(&settings);
+    state.workspace().save_settings(settings.clone())?;
+    if LocalModel::is_default(&settings) {
+        let local = local.inner().clone();
+        tauri::async_runtime::spawn(async move {
+            // A failure is kept in the status for the UI to show.
+            let _ = local.ensure_running().await;
+        });
+    }
     // Opens the database at its new place now, so that a bad folder is
     // reported here rather than at the next command.
     state.store()?;

@@ -18,7 +18,7 @@ use super::extract::{self, ExportFormat, ExtractEvent, export_to};
 use super::job_table::{JobState, RowStatus, job_view, recent_jobs, revise, with_field};
 use super::schemas::{self, ProblemSeverity};
 use super::settings::{KeySource, ProviderConfig, ProviderKind, Settings, key_status};
-use crate::local_model::LocalModel;
+use crate::LocalModel;
 use crate::state::{AppState, LaunchOptions};
 
 /// A folder removed when dropped.
@@ -382,7 +382,7 @@ async fn cancelling_mid_run_lets_the_started_document_finish_and_starts_no_other
         &selection.models,
     )
     .unwrap();
-    let state = Arc::new(AppState::new(LaunchOptions::default()));
+    let state = Arc::new(AppState::new(LaunchOptions::default()).unwrap());
     let cancel = state.job_started(&job.id).unwrap();
     let seen = Arc::new(Mutex::new(Vec::<Value>::new()));
     let (sink, registry, job_id) = (seen.clone(), state.clone(), job.id.clone());

@@ -1,10 +1,19 @@
+//! The one error of the API surface, [`CoreError`], its stable
+//! [`ErrorCode`], and [`ErrorBody`], the `{code, message}` form that the
+//! app's IPC and the CLI's `--json` send.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
 use sift_documents::DocumentError;
 use sift_engine::SchemaError;
 use sift_llm::{ErrorCategory, LlmError, local_server::LocalServerError};
 use sift_store::StoreError;
 
-/// Every error the API surface returns. `category` and `code` give callers
-/// something stable to branch on; the message is for people.
+/// Every error the API surface returns. [`CoreError::code`] gives callers
+/// something stable to branch on; the message is for people and never
+/// holds a secret (keys are scrubbed from server bodies before they become
+/// errors).
 #[derive(Debug, thiserror::Error)]
 pub enum CoreError {
     /// The caller asked for something that cannot be done as asked.
@@ -34,39 +43,238 @@ pub enum CoreError {
     /// A new chat message while tool calls wait for the user's approval.
     #[error("the user must first approve or deny: {}", ids.join(", "))]
     ApprovalRequired { ids: Vec<String> },
+    /// A workflow file that does not validate: every problem, one message each.
+    #[error("the workflow is not valid: {}", .0.join("; "))]
+    InvalidWorkflow(Vec<String>),
+    /// A file Sift could not read or write.
+    #[error("cannot {action} {}: {source}", path.display())]
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// A path to write that no dialog returned in this session and that is
+    /// not inside the open workflow folder: nothing was written.
+    #[error(
+        "{} was not chosen in a save dialog of this session: nothing was written",
+        .0.display()
+    )]
+    PathNotAllowed(PathBuf),
+    /// A native dialog that failed to open or answer.
+    #[error("{0}")]
+    Dialog(String),
+    /// Something inside Sift that should not happen (a task that
+    /// panicked, a stored record it cannot read): not the caller's doing.
+    #[error("{0}")]
+    Internal(String),
 }
 
-impl CoreError {
-    pub fn category(&self) -> ErrorCategory {
+/// The stable codes of [`CoreError`], the one list of them (the README's
+/// "Error codes" table mirrors it). Serialised in snake_case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    Usage,
+    NotFound,
+    Schema,
+    Store,
+    Config,
+    Keychain,
+    Document,
+    LocalServer,
+    Io,
+    Dialog,
+    PathNotAllowed,
+    InvalidWorkflow,
+    ToolResultsRequired,
+    ApprovalRequired,
+    Internal,
+    /// The model error categories of `sift_llm::ErrorCategory`.
+    Auth,
+    Model,
+    Refusal,
+    Network,
+    Other,
+}
+
+impl ErrorCode {
+    /// Every code, in the order of the README's table.
+    pub const ALL: [ErrorCode; 20] = [
+        Self::Usage,
+        Self::NotFound,
+        Self::Schema,
+        Self::Store,
+        Self::Config,
+        Self::Keychain,
+        Self::Document,
+        Self::LocalServer,
+        Self::Io,
+        Self::Dialog,
+        Self::PathNotAllowed,
+        Self::InvalidWorkflow,
+        Self::ToolResultsRequired,
+        Self::ApprovalRequired,
+        Self::Internal,
+        Self::Auth,
+        Self::Model,
+        Self::Refusal,
+        Self::Network,
+        Self::Other,
+    ];
+
+    pub fn as_str(self) -> &'static str {
         match self {
-            Self::Llm(e) => e.category,
-            Self::Usage(_) | Self::LocalServer(_) => ErrorCategory::Other,
-            Self::Keychain(_) => ErrorCategory::Auth,
-            Self::Config(_)
-            | Self::Document(_)
-            | Self::Store(_)
-            | Self::Schema(_)
-            | Self::NotFound(_)
-            | Self::ToolResultsRequired { .. }
-            | Self::ApprovalRequired { .. } => ErrorCategory::Other,
+            Self::Usage => "usage",
+            Self::NotFound => "not_found",
+            Self::Schema => "schema",
+            Self::Store => "store",
+            Self::Config => "config",
+            Self::Keychain => "keychain",
+            Self::Document => "document",
+            Self::LocalServer => "local_server",
+            Self::Io => "io",
+            Self::Dialog => "dialog",
+            Self::PathNotAllowed => "path_not_allowed",
+            Self::InvalidWorkflow => "invalid_workflow",
+            Self::ToolResultsRequired => "tool_results_required",
+            Self::ApprovalRequired => "approval_required",
+            Self::Internal => "internal",
+            Self::Auth => "auth",
+            Self::Model => "model",
+            Self::Refusal => "refusal",
+            Self::Network => "network",
+            Self::Other => "other",
         }
     }
 
-    /// A stable code for the UI: `usage`, `local_server`, `keychain`, or
-    /// the model error's category.
-    pub fn code(&self) -> &'static str {
+    /// The CLI's exit code for a failure of this kind: 2 for a usage
+    /// error (the command was called wrongly), 1 for everything else.
+    pub fn exit_code(self) -> u8 {
         match self {
-            Self::Usage(_) => "usage",
-            Self::LocalServer(_) => "local_server",
-            Self::Keychain(_) => "keychain",
-            Self::Store(_) => "store",
-            Self::Config(_) => "config",
-            Self::Document(_) => "document",
-            Self::Schema(_) => "schema",
-            Self::NotFound(_) => "not_found",
-            Self::ToolResultsRequired { .. } => "tool_results_required",
-            Self::ApprovalRequired { .. } => "approval_required",
-            Self::Llm(e) => e.category.as_str(),
+            Self::Usage => 2,
+            _ => 1,
         }
+    }
+}
+
+impl std::fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl From<ErrorCategory> for ErrorCode {
+    fn from(category: ErrorCategory) -> Self {
+        match category {
+            ErrorCategory::Auth => Self::Auth,
+            ErrorCategory::Model => Self::Model,
+            ErrorCategory::Refusal => Self::Refusal,
+            ErrorCategory::Network => Self::Network,
+            ErrorCategory::Other => Self::Other,
+        }
+    }
+}
+
+impl CoreError {
+    /// A file that could not be read or written.
+    pub fn io(action: &'static str, path: &Path, source: std::io::Error) -> Self {
+        Self::Io {
+            action,
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+
+    /// The model error category: a model error's own, `auth` for the
+    /// keychain, `other` for the rest.
+    pub fn category(&self) -> ErrorCategory {
+        match self {
+            Self::Llm(e) => e.category,
+            Self::Keychain(_) => ErrorCategory::Auth,
+            _ => ErrorCategory::Other,
+        }
+    }
+
+    pub fn kind(&self) -> ErrorCode {
+        match self {
+            Self::Usage(_) => ErrorCode::Usage,
+            Self::LocalServer(_) => ErrorCode::LocalServer,
+            Self::Keychain(_) => ErrorCode::Keychain,
+            Self::Store(_) => ErrorCode::Store,
+            Self::Config(_) => ErrorCode::Config,
+            Self::Document(_) => ErrorCode::Document,
+            Self::Schema(_) => ErrorCode::Schema,
+            Self::NotFound(_) => ErrorCode::NotFound,
+            Self::ToolResultsRequired { .. } => ErrorCode::ToolResultsRequired,
+            Self::ApprovalRequired { .. } => ErrorCode::ApprovalRequired,
+            Self::InvalidWorkflow(_) => ErrorCode::InvalidWorkflow,
+            Self::Io { .. } => ErrorCode::Io,
+            Self::PathNotAllowed(_) => ErrorCode::PathNotAllowed,
+            Self::Dialog(_) => ErrorCode::Dialog,
+            Self::Internal(_) => ErrorCode::Internal,
+            Self::Llm(e) => e.category.into(),
+        }
+    }
+
+    /// [`Self::kind`] as its serialised string.
+    pub fn code(&self) -> &'static str {
+        self.kind().as_str()
+    }
+}
+
+/// An error as the app's IPC and the CLI's `--json` send it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "IpcError"))]
+pub struct ErrorBody {
+    /// Stable, for the UI to branch on.
+    pub code: ErrorCode,
+    /// For people. Never holds a secret.
+    pub message: String,
+}
+
+impl ErrorBody {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<CoreError> for ErrorBody {
+    fn from(error: CoreError) -> Self {
+        Self {
+            code: error.kind(),
+            message: error.to_string(),
+        }
+    }
+}
+
+impl From<StoreError> for ErrorBody {
+    fn from(error: StoreError) -> Self {
+        CoreError::from(error).into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_serialises_as_its_string() {
+        for code in ErrorCode::ALL {
+            assert_eq!(
+                serde_json::to_value(code).unwrap(),
+                serde_json::Value::String(code.as_str().to_owned())
+            );
+        }
+    }
+
+    #[test]
+    fn only_usage_errors_exit_2() {
+        assert_eq!(CoreError::Usage("x".into()).kind().exit_code(), 2);
+        assert_eq!(CoreError::Internal("x".into()).kind().exit_code(), 1);
+        assert_eq!(CoreError::NotFound("x".into()).kind().exit_code(), 1);
     }
 }

@@ -16,11 +16,13 @@ pub mod extract;
 pub mod history;
 pub mod job_export;
 pub mod keychain;
-mod local;
+pub mod local;
 pub mod models;
+pub mod path_grants;
 pub mod paths;
 pub mod preview;
 pub mod provider;
+pub mod running;
 pub mod schema_check;
 pub mod schemas;
 pub mod server_models;
@@ -28,12 +30,15 @@ pub mod settings;
 pub mod storage;
 pub mod turns;
 pub mod workflows;
+pub mod workspace;
 
 pub use ask::{AskOutcome, AskRequest, LOCAL_DEFAULT_MODEL, ask};
-pub use error::CoreError;
-pub use local::{LocalServerHandle, ensure_local_server};
+pub use error::{CoreError, ErrorBody, ErrorCode};
+pub use local::{LocalServerHandle, LocalServerOwner, LocalServerStatus, ensure_local_server};
 pub use models::{Engines, ModelSelection};
+pub use path_grants::PathPolicy;
 pub use provider::{ProviderChoice, ProviderSettings};
+pub use running::{RunningGuard, RunningWork, WorkKind};
 pub use sift_documents as documents;
 pub use sift_engine as engine;
 pub use sift_llm as llm;
@@ -43,3 +48,4 @@ pub use storage::open_store;
 pub use turns::{
     HostToolResult, PendingCall, TurnRequest, TurnResult, host_turn, new_session, session_messages,
 };
+pub use workspace::{Workspace, WorkspaceOptions};

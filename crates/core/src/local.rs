@@ -1,8 +1,15 @@
-//! Starting the local model server on demand.
+//! The local model server: started on demand when nothing serves at its
+//! address, and, for a long-lived caller such as the app, owned for its
+//! life ([`LocalServerOwner`]) and stopped on exit.
 
+use std::sync::Arc;
+
+use serde::Serialize;
 use sift_llm::local_server::{LocalServer, LocalServerConfig, is_serving};
+use tokio::sync::Mutex;
 
 use crate::error::CoreError;
+use crate::settings::AppSettings;
 use crate::{paths, provider};
 
 /// The local server in use: one that was already running (the app's, or
@@ -33,5 +40,97 @@ impl LocalServerHandle {
         if let Self::Started(server) = self {
             server.stop().await;
         }
+    }
+}
+
+/// Where the owned local server is, for the UI.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(tag = "state", rename_all = "camelCase")]
+pub enum LocalServerStatus {
+    /// Not started by this owner (another process may still serve).
+    Stopped,
+    Starting,
+    Running,
+    Failed {
+        message: String,
+    },
+}
+
+/// The local server as a long-lived caller owns it: started at most once,
+/// kept until [`Self::stop`].
+#[derive(Debug, Clone)]
+pub struct LocalServerOwner {
+    inner: Arc<OwnerInner>,
+}
+
+#[derive(Debug)]
+struct OwnerInner {
+    handle: Mutex<Option<LocalServerHandle>>,
+    status: std::sync::Mutex<LocalServerStatus>,
+}
+
+impl Default for LocalServerOwner {
+    fn default() -> Self {
+        Self {
+            inner: Arc::new(OwnerInner {
+                handle: Mutex::new(None),
+                status: std::sync::Mutex::new(LocalServerStatus::Stopped),
+            }),
+        }
+    }
+}
+
+impl LocalServerOwner {
+    fn set_status(&self, status: LocalServerStatus) {
+        *self
+            .inner
+            .status
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = status;
+    }
+
+    pub fn status(&self) -> LocalServerStatus {
+        self.inner
+            .status
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Starts the server unless this owner or another process already
+    /// serves at the local address.
+    pub async fn ensure_running(&self) -> Result<(), CoreError> {
+        let mut handle = self.inner.handle.lock().await;
+        if handle.is_none() {
+            self.set_status(LocalServerStatus::Starting);
+            match ensure_local_server().await {
+                Ok(started) => *handle = Some(started),
+                Err(error) => {
+                    self.set_status(LocalServerStatus::Failed {
+                        message: error.to_string(),
+                    });
+                    return Err(error);
+                }
+            }
+        }
+        self.set_status(LocalServerStatus::Running);
+        Ok(())
+    }
+
+    /// Whether the default provider is the local server at its usual
+    /// address, so that it is worth starting at launch.
+    pub fn is_default(settings: &AppSettings) -> bool {
+        settings
+            .provider(&settings.default_provider)
+            .is_some_and(|p| p.kind == provider::ProviderChoice::Local && p.base_url.is_none())
+    }
+
+    /// Stops the server if this owner started it.
+    pub async fn stop(&self) {
+        if let Some(handle) = self.inner.handle.lock().await.take() {
+            handle.release().await;
+        }
+        self.set_status(LocalServerStatus::Stopped);
     }
 }

@@ -1,0 +1,274 @@
+//! The [`Workspace`]: what the app and the CLI open first and then call.
+//! It loads the configuration file once, resolves the database once (the
+//! same rule for both callers), opens the store, owns the local model
+//! server, keeps the one registry of running work, and knows which paths
+//! a caller may write.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use sift_store::Store;
+
+use crate::config::{Config, config_path, parse_config};
+use crate::error::CoreError;
+use crate::local::LocalServerOwner;
+use crate::path_grants::{PathGrants, PathPolicy};
+use crate::paths;
+use crate::running::RunningWork;
+use crate::settings::{AppSettings, parse_settings, save_settings};
+
+/// The database file's name inside a data folder.
+pub const DB_FILE_NAME: &str = "sift.db";
+
+/// How to open a workspace: the caller's `--config` and `--db`, and
+/// whether its paths are trusted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkspaceOptions {
+    /// The configuration file; `None`: `SIFT_CONFIG`, else the default.
+    pub config: Option<PathBuf>,
+    /// The database; `None`: `SIFT_DB`, else `sift.db` in the settings'
+    /// data folder, else in the data directory.
+    pub db: Option<PathBuf>,
+    pub paths: PathPolicy,
+}
+
+impl WorkspaceOptions {
+    /// For the CLI: paths on its command line are the user's own.
+    pub fn cli(db: Option<PathBuf>) -> Self {
+        Self {
+            config: None,
+            db,
+            paths: PathPolicy::Trusted,
+        }
+    }
+
+    /// For the app: paths come from the webview and must be granted.
+    pub fn app(config: Option<PathBuf>, db: Option<PathBuf>) -> Self {
+        Self {
+            config,
+            db,
+            paths: PathPolicy::GrantedOnly,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Workspace {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    config_path: PathBuf,
+    db_override: Option<PathBuf>,
+    /// What the configuration file said when opened, or last saved.
+    loaded: Mutex<Loaded>,
+    /// The open database; reopened when the data folder changes.
+    store: Mutex<Option<Store>>,
+    local: LocalServerOwner,
+    running: RunningWork,
+    grants: PathGrants,
+}
+
+#[derive(Debug, Clone)]
+struct Loaded {
+    settings: AppSettings,
+    config: Config,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn env_path(var: &str) -> Option<PathBuf> {
+    std::env::var_os(var)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+}
+
+fn read_config_file(path: &Path) -> Result<Loaded, CoreError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => {
+            return Err(CoreError::Config(format!(
+                "cannot read {}: {e}",
+                path.display()
+            )));
+        }
+    };
+    let in_file = |e: String| CoreError::Config(format!("{}: {e}", path.display()));
+    Ok(Loaded {
+        settings: parse_settings(&text).map_err(in_file)?,
+        config: parse_config(&text).map_err(in_file)?,
+    })
+}
+
+impl Workspace {
+    /// Reads the configuration file (a missing one means the defaults);
+    /// the database opens on first use.
+    pub fn open(options: WorkspaceOptions) -> Result<Self, CoreError> {
+        let config_path = options
+            .config
+            .or_else(|| env_path("SIFT_CONFIG"))
+            .unwrap_or_else(config_path);
+        let db = options.db.or_else(|| env_path("SIFT_DB"));
+        Self::with_paths(config_path, db, options.paths)
+    }
+
+    fn with_paths(
+        config_path: PathBuf,
+        db_override: Option<PathBuf>,
+        policy: PathPolicy,
+    ) -> Result<Self, CoreError> {
+        let loaded = read_config_file(&config_path)?;
+        Ok(Self {
+            inner: Arc::new(Inner {
+                config_path,
+                db_override,
+                loaded: Mutex::new(loaded),
+                store: Mutex::new(None),
+                local: LocalServerOwner::default(),
+                running: RunningWork::default(),
+                grants: PathGrants::new(policy),
+            }),
+        })
+    }
+
+    /// The configuration file the settings are read from and saved to.
+    pub fn config_path(&self) -> &Path {
+        &self.inner.config_path
+    }
+
+    pub fn settings(&self) -> AppSettings {
+        lock(&self.inner.loaded).settings.clone()
+    }
+
+    /// The rest of the configuration file (the context windows).
+    pub fn config(&self) -> Config {
+        lock(&self.inner.loaded).config.clone()
+    }
+
+    /// Checks and writes the settings; from now on they are the
+    /// workspace's (a new data folder takes effect at the next store use).
+    pub fn save_settings(&self, settings: AppSettings) -> Result<(), CoreError> {
+        save_settings(Some(&self.inner.config_path), &settings)?;
+        lock(&self.inner.loaded).settings = settings;
+        Ok(())
+    }
+
+    /// Sift's data directory: where the set-up installed the local model
+    /// server, its model and PDFium.
+    pub fn data_dir(&self) -> PathBuf {
+        paths::data_dir()
+    }
+
+    /// The database file: `--db`, else `SIFT_DB`, else `sift.db` in the
+    /// settings' data folder, else in the data directory. The one rule
+    /// for the app and the CLI.
+    pub fn db_path(&self) -> PathBuf {
+        if let Some(db) = &self.inner.db_override {
+            return db.clone();
+        }
+        let folder = lock(&self.inner.loaded)
+            .settings
+            .data_dir
+            .clone()
+            .unwrap_or_else(paths::data_dir);
+        folder.join(DB_FILE_NAME)
+    }
+
+    /// The database, opened on first use and whenever its path changed.
+    pub fn store(&self) -> Result<Store, CoreError> {
+        let path = self.db_path();
+        let mut open = lock(&self.inner.store);
+        match open.as_ref() {
+            Some(store) if store.path() == path => Ok(store.clone()),
+            _ => {
+                let store = Store::open(&path)?;
+                *open = Some(store.clone());
+                Ok(store)
+            }
+        }
+    }
+
+    /// The local model server this workspace owns.
+    pub fn local_server(&self) -> &LocalServerOwner {
+        &self.inner.local
+    }
+
+    /// The registry of running work.
+    pub fn running(&self) -> &RunningWork {
+        &self.inner.running
+    }
+
+    /// Which paths may be written.
+    pub fn grants(&self) -> &PathGrants {
+        &self.inner.grants
+    }
+
+    /// Writes `bytes` to `path` if the workspace's path policy allows it,
+    /// through a file beside it renamed into place, so that a crash never
+    /// leaves half a file. Returns the path written.
+    pub fn write_file(&self, path: &Path, bytes: &[u8]) -> Result<PathBuf, CoreError> {
+        let target = self.inner.grants.check_write(path)?;
+        write_atomically(&target, bytes)?;
+        Ok(target)
+    }
+
+    /// On exit: cancel every running job, run and turn, and stop the local
+    /// server if this workspace started it.
+    pub async fn shut_down(&self) {
+        self.inner.running.cancel_all();
+        self.inner.local.stop().await;
+    }
+}
+
+/// Writes `bytes` beside `path` and renames the result over it.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), CoreError> {
+    let name = path
+        .file_name()
+        .ok_or_else(|| CoreError::Usage(format!("{} names no file", path.display())))?;
+    let mut partial_name = std::ffi::OsString::from(".");
+    partial_name.push(name);
+    partial_name.push(".partial");
+    let partial = path.with_file_name(partial_name);
+    std::fs::write(&partial, bytes)
+        .and_then(|()| std::fs::rename(&partial, path))
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&partial);
+            CoreError::io("write", path, e)
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_database_follows_the_settings_data_folder_unless_given() {
+        let dir = std::env::temp_dir().join(format!("sift-ws-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let config = dir.join("config.toml");
+        std::fs::write(
+            &config,
+            format!(
+                "[defaults]\ndata_dir = \"{}\"\n",
+                dir.join("data").display()
+            ),
+        )
+        .unwrap();
+        // Built without the environment, which may set SIFT_DB.
+        let ws = Workspace::with_paths(config.clone(), None, PathPolicy::GrantedOnly).unwrap();
+        assert_eq!(ws.db_path(), dir.join("data").join("sift.db"));
+        let given = Workspace::open(WorkspaceOptions::app(
+            Some(config),
+            Some(dir.join("given.db")),
+        ))
+        .unwrap();
+        assert_eq!(given.db_path(), dir.join("given.db"));
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
