@@ -1,4 +1,4 @@
-// What the issue-8 window tests (workflows, chat, transcripts) share: the
+// What the window tests of workflows, chat and transcripts share: the
 // environment run.sh sets, the app in a WebDriver session, the scripted
 // model server's control API, and screenshots.
 import assert from "node:assert/strict";

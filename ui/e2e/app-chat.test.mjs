@@ -1,5 +1,5 @@
 // Chat in the built app, through its Tauri source (src/backend/chatSource.ts)
-// over the mocked IPC (mock-ipc-8.js): a streamed reply, a read_document
+// over the mocked IPC (mock-ipc-workflows-chat-transcripts.js): a streamed reply, a read_document
 // call that waits for approval, approved, and the reply that follows.
 import { after, afterEach, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
@@ -42,7 +42,7 @@ describe("Chat in the app", () => {
     assert.match(await card.innerText(), /read_document[\s\S]*"path": "\/home\/user\/notes.txt"/);
     const sessionId = await page.locator('[data-session][aria-current="true"]').getAttribute("data-session");
     // The store holds a suspended turn's messages aside; the window still shows the question, the reply so far and the call.
-    assert.equal(await page.evaluate((id) => window.__siftMock8.sessions.get(id).messages.length, sessionId), 2);
+    assert.equal(await page.evaluate((id) => window.__siftWorkflowsChatTranscriptsMock.sessions.get(id).messages.length, sessionId), 2);
     await eventually(() => bubbleTexts(page).then((t) => t.slice(2)), ["user: Please read /home/user/notes.txt", "assistant: Let me read it. "]);
     const sends = (await ipcCalls(page, "send_chat_message")).map((c) => ({ ...c.args, onEvent: typeof c.args.onEvent }));
     assert.deepEqual(sends, [
@@ -63,7 +63,7 @@ describe("Chat in the app", () => {
     assert.equal(answer.args.approved, true);
     assert.match(answer.args.callId, /^call_/);
     // The stored conversation: the tool's result is in it.
-    const stored = await page.evaluate((id) => window.__siftMock8.sessions.get(id).messages.map((m) => m.role), sessionId);
+    const stored = await page.evaluate((id) => window.__siftWorkflowsChatTranscriptsMock.sessions.get(id).messages.map((m) => m.role), sessionId);
     assert.deepEqual(stored, ["user", "assistant", "user", "assistant", "tool", "assistant"]);
   });
 });

@@ -1,5 +1,5 @@
 // Transcripts in the built app, through its Tauri source
-// (src/backend/transcriptSource.ts) over the mocked IPC (mock-ipc-8.js):
+// (src/backend/transcriptSource.ts) over the mocked IPC (mock-ipc-workflows-chat-transcripts.js):
 // an extraction row's transcript opened from Extract, with tool calls and
 // long results folded, usage, and the revision tree after a correction;
 // and a 10,000-message chat, its time to first paint measured.

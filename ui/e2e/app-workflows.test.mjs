@@ -1,5 +1,5 @@
 // Workflows in the built app, through its Tauri source (src/backend/workflowSource.ts)
-// over the mocked IPC (mock-ipc-8.js): open a folder, edit a step on the
+// over the mocked IPC (mock-ipc-workflows-chat-transcripts.js): open a folder, edit a step on the
 // canvas and see the YAML change, save, run with live node status, re-run from a step.
 import { after, afterEach, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
@@ -16,7 +16,7 @@ const yaml = (page) =>
     const view = el.cmTile?.root?.view ?? el.cmTile?.view;
     return view?.state?.doc?.toString() ?? el.innerText;
   });
-const disk = (page) => page.evaluate((p) => window.__siftMock8.files.get(p), FILE);
+const disk = (page) => page.evaluate((p) => window.__siftWorkflowsChatTranscriptsMock.files.get(p), FILE);
 
 async function openFolder(page) {
   await page.getByTestId("nav-workflows").click();
@@ -89,7 +89,7 @@ describe("Workflows in the app", () => {
     const page = await app.open();
     await openFolder(page);
     const text = (await disk(page)).replace("  - id: shout\n", "  - id: yell\n");
-    await page.evaluate(([p, t]) => window.__siftMock8.changeOnDisk(p, t), [FILE, text]);
+    await page.evaluate(([p, t]) => window.__siftWorkflowsChatTranscriptsMock.changeOnDisk(p, t), [FILE, text]);
     await eventually(() => nodes(page), ["fetch", "yell"]);
     await eventually(() => yaml(page), text);
   });

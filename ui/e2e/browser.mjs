@@ -17,8 +17,8 @@ const ARGS = [
 ];
 
 const mockSource = readFile(fileURLToPath(new URL("./mock-ipc.js", import.meta.url)), "utf8");
-// The commands of issue 8 (workflows, chat, transcripts), over mock-ipc.js.
-const mock8Source = readFile(fileURLToPath(new URL("./mock-ipc-8.js", import.meta.url)), "utf8");
+// The workflow, chat and transcript commands, over mock-ipc.js.
+const workflowsChatTranscriptsMockSource = readFile(fileURLToPath(new URL("./mock-ipc-workflows-chat-transcripts.js", import.meta.url)), "utf8");
 
 export async function launch() {
   return chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
@@ -39,7 +39,7 @@ export async function openApp(browser, baseUrl, scenario = {}, options = {}) {
   });
   page.on("pageerror", (error) => errors.push(`page: ${error.message}`));
   const source = await mockSource;
-  await page.addInitScript(`${source}\n${await mock8Source}\ninstallSiftMock(${JSON.stringify(scenario)});\ninstallSiftMock8(${JSON.stringify(scenario)});`);
+  await page.addInitScript(`${source}\n${await workflowsChatTranscriptsMockSource}\ninstallSiftMock(${JSON.stringify(scenario)});\ninstallWorkflowsChatTranscriptsMock(${JSON.stringify(scenario)});`);
   await page.goto(baseUrl);
   // The app has rendered its frame and settled its first IPC calls.
   await page.getByTestId("nav-extract").waitFor();

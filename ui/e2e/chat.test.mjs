@@ -1,4 +1,4 @@
-// Chat (issue 8): search, a streamed reply and the stop button, a tool that
+// Chat: search, a streamed reply and the stop button, a tool that
 // needs approval, attachments, the model picker, edit and regenerate, export.
 import { after, afterEach, before, describe, it } from "node:test";
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// Builds the harness of ui/e2e/harness (the issue-8 screens over in-memory
+// Builds the harness of ui/e2e/harness (Workflows, Chat and Transcripts over in-memory
 // sources) with Vite into a scratch folder and serves it with the window's
 // CSP, like serve.mjs does for the app.
 import { build } from "vite";

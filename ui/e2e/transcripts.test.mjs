@@ -1,4 +1,4 @@
-// Transcripts (issue 8): timelines of calls, chats and steps; the revision
+// Transcripts: timelines of calls, chats and steps; the revision
 // tree; a 10,000-message transcript opened in the virtualised list, with its
 // time to first paint measured.
 import { after, afterEach, before, describe, it } from "node:test";

@@ -1,4 +1,4 @@
-// Workflows (issue 8): the canvas and the YAML text in two-way sync over the
+// Workflows: the canvas and the YAML text in two-way sync over the
 // in-memory source of the harness; runs, re-runs, problems, the folder watch.
 import { after, afterEach, before, describe, it } from "node:test";
 import assert from "node:assert/strict";

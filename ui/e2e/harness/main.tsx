@@ -1,4 +1,4 @@
-// The browser suite's harness for the screens of issue 8 before the frame
+// The browser suite's harness for the Workflows, Chat and Transcripts screens before the frame
 // wires them: each screen over its in-memory source, picked by the URL hash.
 // The test reaches the sources through window.__harness.
 import { StrictMode } from "react";

@@ -1,8 +1,8 @@
-// The commands of issue 8 (workflows, chat, transcripts) for the browser
+// The workflow, chat and transcript commands for the browser
 // suite's IPC mock: installed after mock-ipc.js, it answers them from
 // in-page state and hands every other command to mock-ipc.js. Calls are
 // recorded in the same window.__siftMock.calls; channels get their events in
-// Tauri's {index, message} framing. Its own state is window.__siftMock8.
+// Tauri's {index, message} framing. Its own state is window.__siftWorkflowsChatTranscriptsMock.
 //
 // Scenario keys (beside mock-ipc.js's):
 //   workflowFiles   {absolute path: text} of the folder pick_folder returns
@@ -14,7 +14,7 @@
 //   fileContents    {path: text} what read_document reads
 //   callRevisions   [{id, parentId, output}] revisions of calls (what `sift revise` makes)
 /* eslint-disable */
-function installSiftMock8(scenario) {
+function installWorkflowsChatTranscriptsMock(scenario) {
   "use strict";
   scenario = scenario || {};
   const internals = window.__TAURI_INTERNALS__;
@@ -467,7 +467,7 @@ function installSiftMock8(scenario) {
     return handler(args ?? {});
   };
 
-  window.__siftMock8 = {
+  window.__siftWorkflowsChatTranscriptsMock = {
     files,
     runs,
     sessions,
