@@ -1,7 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from "react";
-import { useBackend } from "./backend/context";
-import { tauriChatSource } from "./backend/chatSource";
-import { tauriTranscriptSource } from "./backend/transcriptSource";
+import { appSources } from "./backend";
 import { ChatScreen } from "./chat/ChatScreen";
 import { TranscriptsScreen } from "./transcripts/TranscriptsScreen";
 import { WorkflowsFolder } from "./frame/WorkflowsFolder";
@@ -15,7 +13,6 @@ import { useTheme } from "./frame/useTheme";
 
 /** The window: the sidebar and one section at a time (the others stay mounted, so a running job keeps its table). */
 export function App() {
-  const backend = useBackend();
   const [screen, setScreen] = useState<ScreenId>("extract");
   const [version, setVersion] = useState<string | null>(null);
   // Bumped when the schema library changes, so Extract's schema list follows (and picks a schema just saved).
@@ -29,12 +26,12 @@ export function App() {
   const [transcript, setTranscript] = useState<{ id: string; n: number } | null>(null);
   const current = useRef(screen);
   current.current = screen;
-  const chatSource = useMemo(() => tauriChatSource(undefined, { acceptsDrops: () => current.current === "chat" }), []);
-  const transcriptSource = useMemo(() => tauriTranscriptSource(), []);
+  // Every screen reaches the backend through its source, built here once.
+  const sources = useMemo(() => appSources({ chatAcceptsDrops: () => current.current === "chat" }), []);
 
   useEffect(() => {
-    backend.appVersion().then(setVersion, () => setVersion(null));
-  }, [backend]);
+    sources.frame.appVersion().then(setVersion, () => setVersion(null));
+  }, [sources]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -61,11 +58,12 @@ export function App() {
       <a className="skip-link" href="#content">
         Skip to content
       </a>
-      <Sidebar current={screen} onNavigate={navigate} preference={preference} theme={theme} onCycleTheme={cycle} version={version} />
+      <Sidebar current={screen} onNavigate={navigate} preference={preference} theme={theme} onCycleTheme={cycle} version={version} source={sources.frame} />
       <main id="content" className="content" aria-label={SCREENS.find((s) => s.id === screen)?.label}>
         <div hidden={screen !== "extract"}>
           <ScreenBoundary name="Extract">
             <ExtractScreen
+              source={sources.extract}
               active={screen === "extract"}
               libraryRevision={library.revision}
               savedSchema={library.saved}
@@ -83,6 +81,7 @@ export function App() {
         <div hidden={screen !== "schemas"}>
           <ScreenBoundary name="Schemas">
             <SchemasScreen
+              source={sources.schemas}
               active={screen === "schemas"}
               newSchemaRequest={newSchemaRequest}
               onLibraryChanged={(saved) => setLibrary((l) => ({ revision: l.revision + 1, saved }))}
@@ -91,27 +90,27 @@ export function App() {
         </div>
         <div hidden={screen !== "settings"}>
           <ScreenBoundary name="Settings">
-            <SettingsScreen active={screen === "settings"} />
+            <SettingsScreen source={sources.settings} active={screen === "settings"} />
           </ScreenBoundary>
         </div>
         {visited.has("workflows") && (
           <div hidden={screen !== "workflows"}>
             <ScreenBoundary name="Workflows">
-              <WorkflowsFolder />
+              <WorkflowsFolder source={sources.workflows} />
             </ScreenBoundary>
           </div>
         )}
         {visited.has("chat") && (
           <div hidden={screen !== "chat"}>
             <ScreenBoundary name="Chat">
-              <ChatScreen source={chatSource} />
+              <ChatScreen source={sources.chat} />
             </ScreenBoundary>
           </div>
         )}
         {visited.has("transcripts") && (
           <div hidden={screen !== "transcripts"}>
             <ScreenBoundary name="Transcripts">
-              <TranscriptsScreen key={transcript?.n ?? 0} source={transcriptSource} initial={transcript?.id} />
+              <TranscriptsScreen key={transcript?.n ?? 0} source={sources.transcripts} initial={transcript?.id} />
             </ScreenBoundary>
           </div>
         )}

@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from "react";
-import { ask, isDesktopApp } from "./ipc";
+import type { SettingsSource } from "./settings/source";
 import { applyAskEvent, failed, idle, isBusy, started, type AskState } from "./askState";
 
 /** Sends one prompt to the configured model (the local one by default). */
-export function AskPanel() {
+export function AskPanel({ source }: { source: Pick<SettingsSource, "ask" | "canAsk"> }) {
   const [prompt, setPrompt] = useState("");
   const [state, setState] = useState<AskState>(idle);
   const busy = isBusy(state);
@@ -13,7 +13,7 @@ export function AskPanel() {
     if (!prompt.trim() || busy) return;
     setState(started());
     try {
-      await ask({ prompt }, (e) => setState((s) => applyAskEvent(s, e)));
+      await source.ask({ prompt }, (e) => setState((s) => applyAskEvent(s, e)));
     } catch (error) {
       setState((s) => failed(s, error));
     }
@@ -40,7 +40,7 @@ export function AskPanel() {
             if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) void submit(e);
           }}
         />
-        <button type="submit" disabled={busy || !prompt.trim() || !isDesktopApp()}>
+        <button type="submit" disabled={busy || !prompt.trim() || !source.canAsk()}>
           {busy ? "Asking…" : "Ask"}
         </button>
       </form>

@@ -1,8 +1,6 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
-import { BackendProvider } from "./backend/context";
-import { tauriBackend } from "./backend/tauri";
 import "./styles.css";
 
 const root = document.getElementById("root");
@@ -10,8 +8,6 @@ if (root === null) throw new Error("index.html has no #root element");
 
 createRoot(root).render(
   <StrictMode>
-    <BackendProvider backend={tauriBackend}>
-      <App />
-    </BackendProvider>
+    <App />
   </StrictMode>,
 );

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type * as ipc from "../ipc";
 import type { ChatEvent } from "../chat/model";
-import { chatEventMapper, storedMessage, tauriChatSource, type ChatIpc } from "./chatSource";
+import { chatEventMapper, tauriChatSource, type ChatIpc } from "./chatSource";
+import { storedMessage } from "./mapping";
 
 const SESSION: ipc.SessionView = {
   id: "ses_1",

@@ -4,7 +4,7 @@ import type { ChatEvent, PendingApproval, SessionSummary, StoredMessage } from "
 import { snippet } from "../chat/model";
 import type { Attachment, ChatSource, ModelOption, TurnHandle } from "../chat/source";
 import type { Part, Role, Usage } from "../transcripts/messages";
-import { errorText } from "./workflowSource";
+import { errorText, storedMessage } from "./mapping";
 
 export type ChatIpc = Pick<
   typeof ipc,
@@ -31,37 +31,6 @@ export function sessionSummary(s: ipc.SessionView, query?: string): SessionSumma
   const summary: SessionSummary = { id: s.id, title: s.title, model_choice: s.modelChoice, created_at: s.createdAt, updated_at: s.updatedAt };
   const found = query === undefined || query.trim() === "" ? null : snippet(s.title, query.trim());
   return found === null ? summary : { ...summary, snippet: found };
-}
-
-const ROLES = new Set(["system", "user", "assistant", "tool"]);
-
-function part(p: Record<string, unknown>): Part | null {
-  const str = (k: string) => (typeof p[k] === "string" ? (p[k] as string) : "");
-  switch (p.type) {
-    case "text":
-      return { type: "text", text: str("text") };
-    case "image":
-      return { type: "image", mime: str("mime"), data: str("data") };
-    case "tool_call":
-      return { type: "tool_call", id: str("id"), name: str("name"), arguments: typeof p.arguments === "string" ? p.arguments : JSON.stringify(p.arguments ?? {}) };
-    case "tool_result":
-      return { type: "tool_result", call_id: str("call_id"), content: str("content"), is_error: p.is_error === true };
-    default:
-      return null;
-  }
-}
-
-export function storedMessage(m: ipc.MessageView): StoredMessage {
-  return {
-    id: m.id,
-    seq: m.seq,
-    role: (ROLES.has(m.role) ? m.role : "assistant") as Role,
-    parts: m.parts.map(part).filter((p): p is Part => p !== null),
-    // The IPC does not report a message's metadata.
-    metadata: {},
-    hidden: m.hidden,
-    created_at: m.createdAt,
-  };
 }
 
 export function pendingApproval(a: ipc.ApprovalView): PendingApproval {

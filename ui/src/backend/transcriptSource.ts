@@ -4,11 +4,9 @@
 import * as ipc from "../ipc";
 import type { Message } from "../transcripts/messages";
 import type { Revision } from "../transcripts/revisions";
-import { callTranscript } from "../transcripts/source";
 import type { TranscriptQuery, TranscriptSource, TranscriptSummary } from "../transcripts/source";
 import type { Transcript, TranscriptMessage } from "../transcripts/timeline";
-import { storedMessage } from "./chatSource";
-import { stepRecord } from "./workflowSource";
+import { callTranscript, stepRecord, storedMessage } from "./mapping";
 
 export type TranscriptIpc = Pick<typeof ipc, "listCalls" | "callTranscript" | "callRevisions" | "listSessions" | "sessionMessages" | "workflowRuns" | "workflowRun">;
 
@@ -146,10 +144,7 @@ export function tauriTranscriptSource(api: TranscriptIpc = ipc): TranscriptSourc
       if (id.includes("/")) return loadStep(id);
       if (id.startsWith("ses_")) return loadSession(id);
       const call = await record(id);
-      return callTranscript(
-        { id: call.id, kind: call.kind, status: call.status, request: call.request, output: call.output, transcript: call.transcript, error: call.error, errorCode: call.errorCode, inputTokens: call.inputTokens, outputTokens: call.outputTokens },
-        callTitle(call.kind, call.request, call.transcript),
-      );
+      return callTranscript(call, callTitle(call.kind, call.request, call.transcript));
     },
     async revisions(id) {
       if (id.includes("/") || id.startsWith("ses_")) return [];

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type * as ipc from "../ipc";
 import type { RunEvent } from "../workflows/source";
-import { stepRecord, tauriWorkflowSource, type WorkflowIpc } from "./workflowSource";
+import { stepRecord } from "./mapping";
+import { tauriWorkflowSource, type WorkflowIpc } from "./workflowSource";
 
 const STEP: ipc.StepView = {
   id: "fetch",

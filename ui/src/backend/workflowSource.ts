@@ -1,8 +1,8 @@
 // The Workflows screen's source over the Tauri commands (ui/src/ipc.ts):
 // one open folder, its files by their names in it, runs with their events.
 import * as ipc from "../ipc";
-import type { Message } from "../transcripts/messages";
-import type { RunEvent, RunHandle, StepRecord, WorkflowFile, WorkflowRunSummary, WorkflowSource } from "../workflows/source";
+import type { RunEvent, RunHandle, WorkflowFile, WorkflowFolders, WorkflowRunSummary, WorkflowSource } from "../workflows/source";
+import { errorText, stepRecord } from "./mapping";
 
 /** The commands this adapter uses (the real ones by default; tests pass fakes). */
 export type WorkflowIpc = Pick<
@@ -10,33 +10,7 @@ export type WorkflowIpc = Pick<
   "listWorkflows" | "readWorkflow" | "saveWorkflow" | "checkWorkflow" | "watchWorkflows" | "runWorkflow" | "cancelWorkflowRun" | "workflowRuns" | "workflowRun"
 >;
 
-const FINISHED = new Set(["succeeded", "failed", "skipped", "cancelled"]);
 const RUN_STATUSES = new Set(["running", "succeeded", "failed", "cancelled"]);
-
-export function errorText(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  if (ipc.isIpcError(error)) return error.message;
-  return String(error);
-}
-
-/** A step as the IPC reports it, as the canvas's record. A step still `running` belongs to a run that never finished: cancelled. */
-export function stepRecord(step: ipc.StepView): StepRecord {
-  return {
-    id: step.id,
-    name: step.name,
-    status: (FINISHED.has(step.status) ? step.status : "cancelled") as StepRecord["status"],
-    stdout: step.stdout,
-    stderr: step.stderr,
-    outputs: step.outputs,
-    error: step.error,
-    messages: step.messages.filter((m): m is Message => m !== null && typeof m === "object" && Array.isArray((m as Message).parts)),
-    usage: { input_tokens: step.inputTokens, output_tokens: step.outputTokens },
-    elapsed_ms: step.elapsedMs,
-    reused: step.reused,
-    // The IPC does not report outputs a step declared but did not write.
-    absent_outputs: [],
-  };
-}
 
 /** The run's events as the screen's; `undefined` for those only the adapter uses (`started`, `runCreated`). */
 export function runEvent(event: ipc.WorkflowRunEvent): RunEvent | undefined {
@@ -162,5 +136,13 @@ export function tauriWorkflowSource(dir: string, api: WorkflowIpc = ipc): Workfl
         listeners.delete(listener);
       };
     },
+  };
+}
+
+/** The folders of workflows the app opens: picked with the native dialog, each watched by its source. */
+export function tauriWorkflowFolders(api: WorkflowIpc & Pick<typeof ipc, "pickFolder"> = ipc): WorkflowFolders {
+  return {
+    pickFolder: () => api.pickFolder("Open a folder of workflows"),
+    open: (dir) => tauriWorkflowSource(dir, api),
   };
 }

@@ -1,4 +1,4 @@
-// The Chat screen and what the lead wires to the IPC.
+// The Chat screen and its source.
 export { ChatScreen } from "./ChatScreen";
 export type { ChatEvent, PendingApproval, SessionSummary, StoredMessage } from "./model";
 export { exportJson, exportMarkdown } from "./model";

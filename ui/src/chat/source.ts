@@ -1,7 +1,6 @@
-// What the Chat screen needs from the app. The lead wires `ChatSource` to
-// the IPC (crates/core chat.rs chat_turn and the approval resume, the store's
-// sessions and messages, the documents crate for attachments);
-// `memoryChatSource` serves tests and the browser harness.
+// What the Chat screen needs from the app. `ui/src/backend/chatSource.ts`
+// implements it over ui/src/ipc.ts; `memoryChatSource` serves tests and the
+// browser harness.
 import type { Part } from "../transcripts/messages";
 import type { ChatEvent, PendingApproval, SessionSummary, StoredMessage } from "./model";
 import { snippet } from "./model";

@@ -1,12 +1,12 @@
 import { useEffect, useId, useRef, useState } from "react";
-import { useBackend } from "../backend/context";
-import type { Transcript as TranscriptData } from "../backend/types";
+import type { ExtractSource, Transcript as TranscriptData } from "./source";
 import { describeError } from "../format";
 import type { JsonValue } from "../schema/model";
 import { DocumentPreview } from "./Preview";
 import { cellText, isChanged, parseInput, valueAt, type Column, type DocRow } from "./table";
 
 interface Props {
+  source: Pick<ExtractSource, "documentPreview" | "callTranscript">;
   row: DocRow;
   columns: Column[];
   /** Saves a corrected value as a revision. */
@@ -17,7 +17,7 @@ interface Props {
 }
 
 /** One document: its preview beside its values, which can be corrected. */
-export function DetailPane({ row, columns, onRevise, onClose, onOpenTranscript }: Props) {
+export function DetailPane({ source, row, columns, onRevise, onClose, onOpenTranscript }: Props) {
   const self = useRef<HTMLElement>(null);
   // Bring a newly opened document into view (below the table).
   useEffect(() => {
@@ -38,7 +38,7 @@ export function DetailPane({ row, columns, onRevise, onClose, onOpenTranscript }
         <button type="button" className="icon" aria-label="Close the document" onClick={onClose}>✕</button>
       </header>
       <div className="detail-body">
-        <DocumentPreview path={row.path} name={row.name} />
+        <DocumentPreview source={source} path={row.path} name={row.name} />
         <div className="detail-values">
           {row.error !== null && <p className="error" role="alert">{row.error}</p>}
           {row.status === "completed" ? (
@@ -55,7 +55,7 @@ export function DetailPane({ row, columns, onRevise, onClose, onOpenTranscript }
               Open the transcript
             </button>
           )}
-          {row.callId !== null && <Transcript callId={row.callId} />}
+          {row.callId !== null && <Transcript source={source} callId={row.callId} />}
         </div>
       </div>
     </section>
@@ -123,8 +123,7 @@ function ValueField({ row, column, onRevise }: { row: DocRow; column: Column; on
   );
 }
 
-function Transcript({ callId }: { callId: string }) {
-  const backend = useBackend();
+function Transcript({ source, callId }: { source: Pick<ExtractSource, "callTranscript">; callId: string }) {
   const [data, setData] = useState<TranscriptData | null>(null);
   const [error, setError] = useState<string | null>(null);
   return (
@@ -133,7 +132,7 @@ function Transcript({ callId }: { callId: string }) {
       data-testid="transcript"
       onToggle={(e) => {
         if ((e.currentTarget as HTMLDetailsElement).open && data === null) {
-          backend.callTranscript(callId).then(setData, (err: unknown) => setError(describeError(err)));
+          source.callTranscript(callId).then(setData, (err: unknown) => setError(describeError(err)));
         }
       }}
     >

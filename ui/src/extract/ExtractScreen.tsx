@@ -1,18 +1,19 @@
 import { useEffect, useMemo, useRef, useState } from "react";
-import { useBackend } from "../backend/context";
-import type { ExportFormat, ProviderEntry, SchemaSummary } from "../backend/types";
 import { describeError } from "../format";
+import type { ExportFormat, ExtractRequest, ProviderConfig, SchemaSummary } from "../ipc";
 import type { JsonValue } from "../schema/model";
 import { DetailPane } from "./DetailPane";
 import { FileList } from "./FileList";
 import { RecentJobs } from "./RecentJobs";
 import { ResultsTable } from "./ResultsTable";
 import { DEFAULT_CONCURRENCY, SetupBar, type Setup } from "./SetupBar";
-import { notCompleted, schemaColumns, totals } from "./table";
+import type { ExtractSource } from "./source";
+import { notCompleted, progressLine, schemaColumns } from "./table";
 import { useFileDrop } from "./useFileDrop";
 import { useJob } from "./useJob";
 
 interface Props {
+  source: ExtractSource;
   active: boolean;
   libraryRevision: number;
   /** A schema just saved in the library: picked for the next run. */
@@ -22,11 +23,10 @@ interface Props {
   onOpenTranscript?: (callId: string) => void;
 }
 
-export function ExtractScreen({ active, libraryRevision, savedSchema, onNewSchema, onOpenTranscript }: Props) {
-  const backend = useBackend();
+export function ExtractScreen({ source, active, libraryRevision, savedSchema, onNewSchema, onOpenTranscript }: Props) {
   const [files, setFiles] = useState<string[]>([]);
   const [schemas, setSchemas] = useState<SchemaSummary[]>([]);
-  const [providers, setProviders] = useState<ProviderEntry[]>([]);
+  const [providers, setProviders] = useState<ProviderConfig[]>([]);
   const [models, setModels] = useState<string[]>([]);
   const [setup, setSetup] = useState<Setup>({ schemaName: "", providerId: "", model: "", prompt: "", concurrency: DEFAULT_CONCURRENCY });
   // Until the user picks a provider or model here, the run follows the settings' defaults.
@@ -38,15 +38,15 @@ export function ExtractScreen({ active, libraryRevision, savedSchema, onNewSchem
   const [bom, setBom] = useState(false);
   // The schema of the table shown (the run's, or a reopened job's): its columns head the table.
   const [shown, setShown] = useState<{ name: string; value: JsonValue } | null>(null);
-  const { table, run, resume, open, cancel, revise } = useJob();
+  const { table, run, resume, open, cancel, revise } = useJob(source);
   const running = table.phase === "running";
 
   const addFiles = (paths: string[]) => setFiles((current) => [...current, ...paths.filter((p) => !current.includes(p))]);
-  const dragging = useFileDrop(active && !running, addFiles);
+  const dragging = useFileDrop(source, active && !running, addFiles);
 
   useEffect(() => {
     if (!active) return;
-    backend.listSchemas().then(
+    source.listSchemas().then(
       (list) => {
         setSchemas(list);
         // A schema just saved is picked once, for the revision of the library that brought it.
@@ -59,18 +59,18 @@ export function ExtractScreen({ active, libraryRevision, savedSchema, onNewSchem
       },
       (error: unknown) => setStatus(`Could not list the schemas: ${describeError(error)}`),
     );
-  }, [active, libraryRevision, savedSchema, backend]);
+  }, [active, libraryRevision, savedSchema, source]);
 
   useEffect(() => {
     if (!active) return;
-    backend.getSettings().then(
+    source.getSettings().then(
       ({ settings }) => {
         setProviders(settings.providers);
         if (!ownChoice) setSetup((s) => ({ ...s, providerId: settings.defaultProvider, model: settings.defaultModel ?? "" }));
       },
       () => undefined,
     );
-  }, [active, backend, ownChoice]);
+  }, [active, source, ownChoice]);
 
   const provider = providers.find((p) => p.id === setup.providerId) ?? null;
   // Models are asked for again only when the provider itself changes (not on every visit).
@@ -79,33 +79,33 @@ export function ExtractScreen({ active, libraryRevision, savedSchema, onNewSchem
     setModels([]);
     if (provider === null) return;
     let live = true;
-    backend.listModels(provider).then((m) => live && setModels(m), () => undefined);
+    source.listModels(provider).then((m) => live && setModels(m), () => undefined);
     return () => {
       live = false;
     };
     // `provider` is read through its key.
-  }, [providerKey, backend]);
+  }, [providerKey, source]);
 
   // The chosen schema's latest version: its columns head the table.
   useEffect(() => {
     if (setup.schemaName === "") return;
     let live = true;
-    backend.getSchema(setup.schemaName, null).then(
-      (stored) => live && setSchema({ name: stored.name, version: stored.version, value: JSON.parse(stored.text) as JsonValue }),
+    source.getSchema(setup.schemaName, null).then(
+      (stored) => live && setSchema({ name: stored.name, version: stored.version, value: stored.schema }),
       (error: unknown) => live && setStatus(`Could not open ${setup.schemaName}: ${describeError(error)}`),
     );
     return () => {
       live = false;
     };
-  }, [setup.schemaName, libraryRevision, backend]);
+  }, [setup.schemaName, libraryRevision, source]);
 
   const columns = useMemo(() => schemaColumns(shown?.value ?? schema?.value), [shown, schema]);
-  const sums = totals(table);
+  const line = progressLine(table);
   const row = table.rows.find((r) => r.position === selected) ?? null;
 
   async function pickFiles() {
     try {
-      addFiles(await backend.pickFiles());
+      addFiles(await source.pickFiles());
     } catch (error) {
       setStatus(`Could not open the file dialog: ${describeError(error)}`);
     }
@@ -116,15 +116,17 @@ export function ExtractScreen({ active, libraryRevision, savedSchema, onNewSchem
     setSelected(null);
     setStatus("Running…");
     setShown({ name: schema.name, value: schema.value });
-    const error = await run({
+    const request: ExtractRequest = {
+      files,
       schemaName: schema.name,
       schemaVersion: schema.version,
-      files,
       providerId: setup.providerId === "" ? null : setup.providerId,
       model: setup.model.trim() === "" ? null : setup.model.trim(),
-      prompt: setup.prompt.trim() === "" ? null : setup.prompt.trim(),
-      concurrency: setup.concurrency === DEFAULT_CONCURRENCY ? null : setup.concurrency,
-    });
+    };
+    // Left out unless set: the backend's defaults apply.
+    if (setup.prompt.trim() !== "") request.prompt = setup.prompt.trim();
+    if (setup.concurrency !== DEFAULT_CONCURRENCY) request.concurrency = setup.concurrency;
+    const error = await run(request);
     setStatus(error === null ? "" : `The run stopped: ${error}`);
   }
 
@@ -148,9 +150,9 @@ export function ExtractScreen({ active, libraryRevision, savedSchema, onNewSchem
   async function exportAs(format: ExportFormat) {
     if (table.jobId === null) return;
     try {
-      const path = await backend.pickSaveFile(`${shown?.name ?? schema?.name ?? "extraction"}.${format}`, format);
+      const path = await source.pickSaveFile(`${shown?.name ?? schema?.name ?? "extraction"}.${format}`, format);
       if (path === null) return;
-      const rows = await backend.exportJob(table.jobId, format, path, bom);
+      const rows = await source.exportJob(table.jobId, format, path, bom);
       setStatus(`Exported ${rows} documents to ${path}.`);
     } catch (error) {
       setStatus(`Could not export: ${describeError(error)}`);
@@ -161,7 +163,7 @@ export function ExtractScreen({ active, libraryRevision, savedSchema, onNewSchem
     <section className="screen" aria-labelledby="extract-title">
       <header className="screen-head">
         <h1 id="extract-title" tabIndex={-1}>Extract</h1>
-        <RecentJobs refreshKey={`${active}:${table.phase}:${table.jobId ?? ""}`} disabled={running} onOpen={reopen} />
+        <RecentJobs source={source} refreshKey={`${active}:${table.phase}:${table.jobId ?? ""}`} disabled={running} onOpen={reopen} />
         <div className="row">
           <label className="inline small" title="Starts the CSV with a byte order mark, so Excel reads it as UTF-8">
             <input type="checkbox" checked={bom} onChange={(e) => setBom(e.target.checked)} data-testid="export-bom" /> CSV for Excel
@@ -202,9 +204,9 @@ export function ExtractScreen({ active, libraryRevision, savedSchema, onNewSchem
       </div>
       {table.rows.length > 0 && (
         <div className="progress-line" data-testid="progress">
-          <progress value={sums.done + sums.failed} max={sums.total} aria-label="Documents finished" />
+          <progress value={line.done + line.failed} max={line.total} aria-label="Documents finished" />
           <span className="small" aria-live="polite">
-            {sums.done + sums.failed} of {sums.total} finished · {sums.done} done · {sums.failed} failed · {sums.inputTokens} tokens in, {sums.outputTokens} out
+            {line.done + line.failed} of {line.total} finished · {line.done} done · {line.failed} failed · {line.inputTokens} tokens in, {line.outputTokens} out
             {table.phase === "cancelled" ? " · cancelled" : ""}
           </span>
         </div>
@@ -214,7 +216,7 @@ export function ExtractScreen({ active, libraryRevision, savedSchema, onNewSchem
         <div className={row !== null ? "results-split" : undefined}>
           <ResultsTable columns={columns} rows={table.rows} selected={selected} onSelect={setSelected} onClear={() => setSelected(null)} />
           {row !== null && (
-            <DetailPane row={row} columns={columns} onOpenTranscript={onOpenTranscript} onRevise={(path, value) => revise(row.position, path, value)} onClose={() => {
+            <DetailPane source={source} row={row} columns={columns} onOpenTranscript={onOpenTranscript} onRevise={(path, value) => revise(row.position, path, value)} onClose={() => {
                 const position = row.position;
                 setSelected(null);
                 requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-testid="result-row"][data-position="${position}"]`)?.focus());

@@ -1,13 +1,11 @@
 import { useEffect, useState } from "react";
-import { useBackend } from "../backend/context";
-import type { Preview as PreviewData } from "../backend/types";
 import { describeError } from "../format";
+import type { ExtractSource, Preview as PreviewData } from "./source";
 
 type Load = { state: "loading" } | { state: "ready"; preview: PreviewData } | { state: "failed"; error: string };
 
 /** The document as a picture: a PDF page or the image, from the Rust side as a data URL. */
-export function DocumentPreview({ path, name }: { path: string; name: string }) {
-  const backend = useBackend();
+export function DocumentPreview({ source, path, name }: { source: Pick<ExtractSource, "documentPreview">; path: string; name: string }) {
   const [page, setPage] = useState(1);
   const [load, setLoad] = useState<Load>({ state: "loading" });
 
@@ -15,14 +13,14 @@ export function DocumentPreview({ path, name }: { path: string; name: string }) 
   useEffect(() => {
     let live = true;
     setLoad({ state: "loading" });
-    backend.documentPreview(path, page).then(
+    source.documentPreview(path, page).then(
       (preview) => live && setLoad({ state: "ready", preview }),
       (error: unknown) => live && setLoad({ state: "failed", error: describeError(error) }),
     );
     return () => {
       live = false;
     };
-  }, [backend, path, page]);
+  }, [source, path, page]);
 
   return (
     <figure className="preview" data-testid="document-preview">

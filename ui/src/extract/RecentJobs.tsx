@@ -1,28 +1,28 @@
 import { useEffect, useState } from "react";
-import { useBackend } from "../backend/context";
-import type { JobBrief } from "../backend/types";
+import type { JobSummary } from "../ipc";
+import type { ExtractSource } from "./source";
 
 interface Props {
+  source: Pick<ExtractSource, "recentJobs">;
   /** Changes when the list may have changed (a run ended, the screen came back). */
   refreshKey: string;
   disabled: boolean;
   onOpen: (jobId: string) => void;
 }
 
-export function jobLabel(job: JobBrief): string {
+export function jobLabel(job: JobSummary): string {
   const when = new Date(job.createdAt).toLocaleString(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
-  return `${job.schemaName} · ${job.documents} document${job.documents === 1 ? "" : "s"} · ${job.done} done${job.failed > 0 ? `, ${job.failed} failed` : ""} · ${when}`;
+  return `${job.schemaName} · ${job.documents} document${job.documents === 1 ? "" : "s"} · ${job.totals.done} done${job.totals.failed > 0 ? `, ${job.totals.failed} failed` : ""} · ${when}`;
 }
 
 /** Reopen the table of an earlier job (its values, revisions and exports are kept). */
-export function RecentJobs({ refreshKey, disabled, onOpen }: Props) {
-  const backend = useBackend();
-  const [jobs, setJobs] = useState<JobBrief[]>([]);
+export function RecentJobs({ source, refreshKey, disabled, onOpen }: Props) {
+  const [jobs, setJobs] = useState<JobSummary[]>([]);
   const [chosen, setChosen] = useState("");
 
   useEffect(() => {
     let live = true;
-    backend.recentJobs().then(
+    source.recentJobs().then(
       (list) => {
         if (!live) return;
         setJobs(list);
@@ -33,7 +33,7 @@ export function RecentJobs({ refreshKey, disabled, onOpen }: Props) {
     return () => {
       live = false;
     };
-  }, [backend, refreshKey]);
+  }, [source, refreshKey]);
 
   if (jobs.length === 0) return null;
   return (

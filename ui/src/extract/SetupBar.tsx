@@ -1,4 +1,4 @@
-import type { ProviderEntry, SchemaSummary } from "../backend/types";
+import type { ProviderConfig, SchemaSummary } from "../ipc";
 import { providerName } from "../settings/logic";
 
 export interface Setup {
@@ -17,7 +17,7 @@ interface Props {
   setup: Setup;
   onChange: (setup: Setup) => void;
   schemas: SchemaSummary[];
-  providers: ProviderEntry[];
+  providers: ProviderConfig[];
   models: string[];
   disabled: boolean;
   onNewSchema: () => void;

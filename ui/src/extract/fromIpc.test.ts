@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ExtractEvent, JobRow, JobView } from "../ipc";
 import { createdEvent, mapExtractEvent, resultFromRow } from "./fromIpc";
-import { applyJobEvent, applyResults, applyRow, cellText, changedColumns, schemaColumns, totals, type TableState } from "./table";
+import { applyJobEvent, applyResults, applyRow, cellText, changedColumns, progressLine, schemaColumns, type TableState } from "./table";
 
 const schema = {
   type: "object",
@@ -49,7 +49,7 @@ const aDone = row(0, "/d/a.pdf", { status: "completed", values: aValues, modelVa
 const bFailed = row(1, "/d/b.pdf", { status: "failed", error: "the PDF is damaged", errorCode: "document", inputTokens: 5, callId: "c1" });
 
 function play(events: ExtractEvent[]): { state: TableState; errors: string[] } {
-  let state = applyJobEvent({ jobId: null, phase: "idle", rows: [], message: null }, createdEvent(job));
+  let state = applyJobEvent({ jobId: null, phase: "idle", rows: [], message: null, totals: null }, createdEvent(job));
   const errors: string[] = [];
   for (const e of events) {
     const mapped = mapExtractEvent(e);
@@ -86,7 +86,27 @@ describe("the IPC's extraction events, as the table", () => {
       ["failed", "the PDF is damaged", "c1", 5, 0],
     ]);
     expect(columns.map((c) => cellText(state.rows[0]!, c))).toEqual(["A-1", "10", "ACME"]);
-    expect(totals(state)).toEqual({ total: 2, done: 1, failed: 1, running: 0, inputTokens: 905, outputTokens: 30, fraction: 1 });
+    expect(state.totals).toEqual({ done: 1, failed: 1, pending: 0, inputTokens: 905, outputTokens: 30 });
+    expect(progressLine(state)).toEqual({ total: 2, done: 1, failed: 1, inputTokens: 905, outputTokens: 30 });
+  });
+
+  it("shows the backend's totals once the job ended, not the rows added up", () => {
+    // Tokens the backend counts beyond the rows' (e.g. a retried call): its figures win.
+    const backend = { done: 1, failed: 1, pending: 0, inputTokens: 1000, outputTokens: 99 };
+    const { state: running } = play([
+      { kind: "row", jobId: "j1", row: aDone },
+      { kind: "row", jobId: "j1", row: bFailed },
+    ]);
+    expect(progressLine(running)).toEqual({ total: 2, done: 1, failed: 1, inputTokens: 905, outputTokens: 30 });
+    const { state } = play([
+      { kind: "row", jobId: "j1", row: aDone },
+      { kind: "row", jobId: "j1", row: bFailed },
+      { kind: "finished", jobId: "j1", status: "failed", totals: backend },
+    ]);
+    expect(progressLine(state)).toEqual({ total: 2, done: 1, failed: 1, inputTokens: 1000, outputTokens: 99 });
+    // A stored job's view brings its totals too.
+    const reopened = applyResults(state, "j1", [resultFromRow(aDone), resultFromRow(bFailed)], { ...backend, inputTokens: 1200 });
+    expect(progressLine(reopened).inputTokens).toBe(1200);
   });
 
   it("marks a cancelled run and reports a run-level error", () => {

@@ -57,8 +57,40 @@ export function mapExtractEvent(event: ExtractEvent): Mapped {
       };
     }
     case "finished":
-      return { kind: "event", event: { kind: "finished", cancelled: event.status === "cancelled" } };
+      return { kind: "event", event: { kind: "finished", cancelled: event.status === "cancelled", totals: event.totals } };
     case "error":
       return { kind: "error", code: event.error.code, message: event.error.message };
   }
+}
+
+/**
+ * Starts a run (`start` is the source's start or resume) and follows its
+ * events until `finished` (resolves) or `error` (rejects with its
+ * `IpcError`). `first` makes the table's first event of the job the start
+ * resolved with; events that arrive before it wait, so the table exists
+ * before its rows change.
+ */
+export function followJob(
+  start: (onEvent: (event: ExtractEvent) => void) => Promise<JobView>,
+  first: (job: JobView) => JobEvent,
+  onEvent: (event: JobEvent) => void,
+): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let ready = false;
+    const early: ExtractEvent[] = [];
+    const deliver = (event: ExtractEvent) => {
+      const mapped = mapExtractEvent(event);
+      if (mapped.kind === "event") {
+        onEvent(mapped.event);
+        if (mapped.event.kind === "finished") resolve();
+      } else if (mapped.kind === "error") {
+        reject({ code: mapped.code, message: mapped.message });
+      }
+    };
+    start((event) => (ready ? deliver(event) : early.push(event))).then((job) => {
+      onEvent(first(job));
+      ready = true;
+      early.splice(0).forEach(deliver);
+    }, reject);
+  });
 }

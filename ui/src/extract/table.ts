@@ -1,6 +1,7 @@
 // The Extract screen's table as pure state: the columns a schema gives (the
 // same as the CSV export's), one row per document, and a reducer over the job's
 // events and results. Components only render this.
+import type { JobTotals } from "../ipc";
 import { isObject, type JsonObject, type JsonValue } from "../schema/model";
 
 export type RowStatus = "queued" | "running" | "completed" | "failed" | "cancelled";
@@ -41,6 +42,8 @@ export interface TableState {
   rows: DocRow[];
   /** The latest status message of the run (e.g. starting the local model). */
   message: string | null;
+  /** The job's totals as the backend sent them last; null while none apply (a run just started). */
+  totals: JobTotals | null;
 }
 
 /** What the job reports, as the screen's adapter hands it over. */
@@ -57,7 +60,8 @@ export type JobEvent =
       values?: JsonValue | null;
       callId?: string | null;
     }
-  | { kind: "finished"; cancelled: boolean }
+  /** `totals`: the backend's (absent when the run broke off without them). */
+  | { kind: "finished"; cancelled: boolean; totals?: JobTotals }
   | { kind: "status"; message: string }
   /** The job runs again for its documents not yet completed. */
   | { kind: "resumed"; jobId: string };
@@ -75,7 +79,7 @@ export interface ResultRow {
   callId: string | null;
 }
 
-export const idleTable: TableState = { jobId: null, phase: "idle", rows: [], message: null };
+export const idleTable: TableState = { jobId: null, phase: "idle", rows: [], message: null, totals: null };
 
 function typeName(schema: JsonObject): string {
   const t = schema.type;
@@ -141,7 +145,7 @@ function patchRow(state: TableState, position: number, patch: (row: DocRow) => D
 export function applyJobEvent(state: TableState, event: JobEvent): TableState {
   switch (event.kind) {
     case "created":
-      return { jobId: event.jobId, phase: "running", rows: event.paths.map((p, i) => queuedRow(i, p)), message: null };
+      return { jobId: event.jobId, phase: "running", rows: event.paths.map((p, i) => queuedRow(i, p)), message: null, totals: null };
     case "status":
       return { ...state, message: event.message };
     case "resumed":
@@ -149,6 +153,7 @@ export function applyJobEvent(state: TableState, event: JobEvent): TableState {
         jobId: event.jobId,
         phase: "running",
         message: null,
+        totals: null,
         rows: state.rows.map((r) => (r.status === "completed" ? r : { ...r, status: "queued", error: null })),
       };
     case "progress": {
@@ -172,6 +177,7 @@ export function applyJobEvent(state: TableState, event: JobEvent): TableState {
         ...state,
         message: null,
         phase: event.cancelled ? "cancelled" : "finished",
+        totals: event.totals ?? state.totals,
         rows: state.rows.map((r) =>
           event.cancelled && (r.status === "queued" || r.status === "running") ? { ...r, status: "cancelled" } : r,
         ),
@@ -179,8 +185,8 @@ export function applyJobEvent(state: TableState, event: JobEvent): TableState {
   }
 }
 
-/** Replaces the rows with the stored results (values, revisions, call ids), keeping cancelled marks. */
-export function applyResults(state: TableState, jobId: string, results: readonly ResultRow[]): TableState {
+/** Replaces the rows with the stored results (values, revisions, call ids), keeping cancelled marks; `totals`: the backend's with them. */
+export function applyResults(state: TableState, jobId: string, results: readonly ResultRow[], totals: JobTotals | null = state.totals): TableState {
   const previous = new Map(state.rows.map((r) => [r.position, r]));
   const rows = [...results]
     .sort((a, b) => a.position - b.position)
@@ -207,12 +213,12 @@ export function applyResults(state: TableState, jobId: string, results: readonly
         callId: r.callId,
       };
     });
-  return { ...state, jobId, rows };
+  return { ...state, jobId, rows, totals };
 }
 
 /** A stored job's table, reopened (e.g. after a restart). */
-export function loadedTable(jobId: string, cancelled: boolean, results: readonly ResultRow[]): TableState {
-  return applyResults({ jobId, phase: cancelled ? "cancelled" : "finished", rows: [], message: null }, jobId, results);
+export function loadedTable(jobId: string, cancelled: boolean, results: readonly ResultRow[], totals: JobTotals | null = null): TableState {
+  return applyResults({ jobId, phase: cancelled ? "cancelled" : "finished", rows: [], message: null, totals }, jobId, results);
 }
 
 /** Records the user's revision of a row (the values saved). */
@@ -331,25 +337,33 @@ export function notCompleted(state: TableState): number {
   return state.rows.filter((r) => r.status !== "completed").length;
 }
 
-export interface Totals {
+/** What the progress line shows: documents finished of all, and the tokens. */
+export interface ProgressLine {
   total: number;
   done: number;
   failed: number;
-  running: number;
   inputTokens: number;
   outputTokens: number;
-  /** Finished documents over all, 0..1. */
-  fraction: number;
 }
 
-export function totals(state: TableState): Totals {
-  const t = { total: state.rows.length, done: 0, failed: 0, running: 0, inputTokens: 0, outputTokens: 0 };
-  for (const r of state.rows) {
-    if (r.status === "completed") t.done += 1;
-    if (r.status === "failed") t.failed += 1;
-    if (r.status === "running") t.running += 1;
-    t.inputTokens += r.inputTokens;
-    t.outputTokens += r.outputTokens;
+/**
+ * The job's totals as the backend computed them (`JobView.totals`, the
+ * `finished` event's) once it sent them for the table as it stands. While
+ * a job runs the backend sends rows, not totals: the line then counts the
+ * rows' statuses and adds up their tokens, a display of progress only,
+ * replaced by the backend's totals when the job ends.
+ */
+export function progressLine(state: TableState): ProgressLine {
+  if (state.totals !== null && state.phase !== "running") {
+    const t = state.totals;
+    return { total: t.done + t.failed + t.pending, done: t.done, failed: t.failed, inputTokens: t.inputTokens, outputTokens: t.outputTokens };
   }
-  return { ...t, fraction: t.total === 0 ? 0 : (t.done + t.failed) / t.total };
+  const live = { total: state.rows.length, done: 0, failed: 0, inputTokens: 0, outputTokens: 0 };
+  for (const r of state.rows) {
+    if (r.status === "completed") live.done += 1;
+    if (r.status === "failed") live.failed += 1;
+    live.inputTokens += r.inputTokens;
+    live.outputTokens += r.outputTokens;
+  }
+  return live;
 }

@@ -1,9 +1,8 @@
 import { useEffect, useRef, useState } from "react";
-import { useBackend } from "../backend/context";
+import type { ExtractSource } from "./source";
 
 /** Files dropped on the window (paths from Tauri's native drop events). True while something is dragged over. */
-export function useFileDrop(enabled: boolean, onDrop: (paths: string[]) => void): boolean {
-  const backend = useBackend();
+export function useFileDrop(source: Pick<ExtractSource, "onFileDrop">, enabled: boolean, onDrop: (paths: string[]) => void): boolean {
   const [over, setOver] = useState(false);
   const handler = useRef(onDrop);
   handler.current = onDrop;
@@ -13,7 +12,7 @@ export function useFileDrop(enabled: boolean, onDrop: (paths: string[]) => void)
   useEffect(() => {
     let unlisten: (() => void) | null = null;
     let stopped = false;
-    backend
+    source
       .onFileDrop((event) => {
         if (!live.current) return;
         if (event.kind === "enter" || event.kind === "over") setOver(true);
@@ -31,7 +30,7 @@ export function useFileDrop(enabled: boolean, onDrop: (paths: string[]) => void)
       stopped = true;
       unlisten?.();
     };
-  }, [backend]);
+  }, [source]);
 
   return over && enabled;
 }

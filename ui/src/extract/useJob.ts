@@ -1,13 +1,14 @@
 import { useCallback, useReducer, useRef } from "react";
-import { useBackend } from "../backend/context";
-import type { RunRequest } from "../backend/types";
 import { describeError } from "../format";
+import type { ExtractRequest, JobTotals, JobView } from "../ipc";
 import type { JsonValue } from "../schema/model";
+import { createdEvent, followJob, resultFromRow } from "./fromIpc";
+import type { ExtractSource } from "./source";
 import { applyJobEvent, applyResults, applyRow, idleTable, loadedTable, type JobEvent, type ResultRow, type TableState } from "./table";
 
 type Action =
   | { type: "event"; event: JobEvent }
-  | { type: "results"; jobId: string; results: ResultRow[] }
+  | { type: "results"; jobId: string; results: ResultRow[]; totals: JobTotals }
   | { type: "row"; result: ResultRow }
   | { type: "loaded"; state: TableState }
   | { type: "reset" };
@@ -17,7 +18,7 @@ function reducer(state: TableState, action: Action): TableState {
     case "event":
       return applyJobEvent(state, action.event);
     case "results":
-      return applyResults(state, action.jobId, action.results);
+      return applyResults(state, action.jobId, action.results, action.totals);
     case "row":
       return applyRow(state, action.result);
     case "loaded":
@@ -27,9 +28,16 @@ function reducer(state: TableState, action: Action): TableState {
   }
 }
 
+/** A stored job as the screen reopens it. */
+export interface OpenedJob {
+  jobId: string;
+  schemaName: string;
+  schema: JsonValue;
+  rows: ResultRow[];
+}
+
 /** One extraction job at a time: its live table, and run / cancel / revise. */
-export function useJob() {
-  const backend = useBackend();
+export function useJob(source: ExtractSource) {
   const [table, dispatch] = useReducer(reducer, idleTable);
   const jobId = useRef<string | null>(null);
   const refreshTimer = useRef<number | null>(null);
@@ -37,9 +45,9 @@ export function useJob() {
   const refresh = useCallback(async () => {
     const id = jobId.current;
     if (id === null) return;
-    const results = await backend.jobResults(id);
-    dispatch({ type: "results", jobId: id, results });
-  }, [backend]);
+    const job = await source.jobResults(id);
+    dispatch({ type: "results", jobId: id, results: job.rows.map(resultFromRow), totals: job.totals });
+  }, [source]);
 
   /** Stored values, fetched at most twice a second while documents finish without values in their event. */
   const scheduleRefresh = useCallback(() => {
@@ -51,15 +59,19 @@ export function useJob() {
   }, [refresh]);
 
   const run = useCallback(
-    async (request: RunRequest): Promise<string | null> => {
+    async (request: ExtractRequest): Promise<string | null> => {
       jobId.current = null;
       dispatch({ type: "reset" });
       try {
-        await backend.runExtraction(request, (event) => {
-          if (event.kind === "created") jobId.current = event.jobId;
-          dispatch({ type: "event", event });
-          if (event.kind === "progress" && event.status !== "started" && event.values === undefined) scheduleRefresh();
-        });
+        await followJob(
+          (onEvent) => source.startExtraction(request, onEvent),
+          createdEvent,
+          (event) => {
+            if (event.kind === "created") jobId.current = event.jobId;
+            dispatch({ type: "event", event });
+            if (event.kind === "progress" && event.status !== "started" && event.values === undefined) scheduleRefresh();
+          },
+        );
         await refresh();
         return null;
       } catch (error) {
@@ -70,7 +82,7 @@ export function useJob() {
         return describeError(error);
       }
     },
-    [backend, refresh, scheduleRefresh],
+    [source, refresh, scheduleRefresh],
   );
 
   const resume = useCallback(
@@ -78,10 +90,14 @@ export function useJob() {
       const id = jobId.current;
       if (id === null) return null;
       try {
-        await backend.resumeExtraction(id, providerId, model, (event) => {
-          dispatch({ type: "event", event });
-          if (event.kind === "progress" && event.status !== "started" && event.values === undefined) scheduleRefresh();
-        });
+        await followJob(
+          (onEvent) => source.resumeExtraction(id, providerId, model, onEvent),
+          (job: JobView) => ({ kind: "resumed", jobId: job.jobId }),
+          (event) => {
+            dispatch({ type: "event", event });
+            if (event.kind === "progress" && event.status !== "started" && event.values === undefined) scheduleRefresh();
+          },
+        );
         await refresh();
         return null;
       } catch (error) {
@@ -90,31 +106,32 @@ export function useJob() {
         return describeError(error);
       }
     },
-    [backend, refresh, scheduleRefresh],
+    [source, refresh, scheduleRefresh],
   );
 
-  /** Shows a stored job's table; resolves to the schema it ran with. */
+  /** Shows a stored job's table; resolves to the job as it was stored. */
   const open = useCallback(
-    async (id: string) => {
-      const job = await backend.openJob(id);
+    async (id: string): Promise<OpenedJob> => {
+      const job = await source.jobResults(id);
+      const rows = job.rows.map(resultFromRow);
       jobId.current = job.jobId;
-      dispatch({ type: "loaded", state: loadedTable(job.jobId, job.cancelled, job.rows) });
-      return job;
+      dispatch({ type: "loaded", state: loadedTable(job.jobId, job.status === "cancelled", rows, job.totals) });
+      return { jobId: job.jobId, schemaName: job.schemaName, schema: job.schema, rows };
     },
-    [backend],
+    [source],
   );
 
   const cancel = useCallback(async () => {
-    if (jobId.current !== null) await backend.cancelExtraction(jobId.current);
-  }, [backend]);
+    if (jobId.current !== null) await source.cancelExtraction(jobId.current);
+  }, [source]);
 
   const revise = useCallback(
     async (position: number, path: string[], value: JsonValue) => {
       if (jobId.current === null) return;
-      const result = await backend.reviseValue(jobId.current, position, path, value);
-      dispatch({ type: "row", result });
+      const row = await source.reviseValue(jobId.current, position, path, value);
+      dispatch({ type: "row", result: resultFromRow(row) });
     },
-    [backend],
+    [source],
   );
 
   return { table, run, resume, open, cancel, revise };

@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
-import { useBackend } from "../backend/context";
-import type { LocalServer } from "../backend/types";
+import type { LocalServerStatus } from "../ipc";
+import type { FrameSource } from "./source";
 
-const LABELS: Record<LocalServer["state"], string> = {
+const LABELS: Record<LocalServerStatus["state"], string> = {
   stopped: "stopped",
   starting: "starting…",
   running: "ready",
@@ -10,15 +10,14 @@ const LABELS: Record<LocalServer["state"], string> = {
 };
 
 /** The local model server's state, asked again every few seconds (faster while it starts). */
-export function LocalServerBadge() {
-  const backend = useBackend();
-  const [server, setServer] = useState<LocalServer | null>(null);
+export function LocalServerBadge({ source }: { source: FrameSource }) {
+  const [server, setServer] = useState<LocalServerStatus | null>(null);
 
   useEffect(() => {
     let live = true;
     let timer = 0;
     const poll = () => {
-      backend.localServer().then(
+      source.localServer().then(
         (s) => {
           if (!live) return;
           setServer(s);
@@ -34,7 +33,7 @@ export function LocalServerBadge() {
       live = false;
       window.clearTimeout(timer);
     };
-  }, [backend]);
+  }, [source]);
 
   if (server === null) return null;
   return (

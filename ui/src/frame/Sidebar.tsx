@@ -1,6 +1,7 @@
 import { SCREENS, type ScreenId } from "./screens";
 import { preferenceLabel, type Theme, type ThemePreference } from "./theme";
 import { LocalServerBadge } from "./LocalServerBadge";
+import type { FrameSource } from "./source";
 import { Mark } from "./Mark";
 
 interface Props {
@@ -10,6 +11,7 @@ interface Props {
   theme: Theme;
   onCycleTheme: () => void;
   version: string | null;
+  source: FrameSource;
 }
 
 const ICONS: Record<ScreenId, string> = {
@@ -21,7 +23,7 @@ const ICONS: Record<ScreenId, string> = {
   settings: "M12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM19.4 15l1.6 1-2 3.4-1.8-.7a7 7 0 0 1-2.2 1.3L14.8 22h-4l-.3-2a7 7 0 0 1-2.2-1.3l-1.8.7-2-3.4 1.6-1.3a7 7 0 0 1 0-2.6L4.5 10.8l2-3.4 1.8.7A7 7 0 0 1 10.5 6.8l.3-2h4l.3 2a7 7 0 0 1 2.2 1.3l1.8-.7 2 3.4-1.6 1.3a7 7 0 0 1 0 2.6z",
 };
 
-export function Sidebar({ current, onNavigate, preference, theme, onCycleTheme, version }: Props) {
+export function Sidebar({ current, onNavigate, preference, theme, onCycleTheme, version, source }: Props) {
   return (
     <aside className="sidebar">
       <div className="brand">
@@ -51,7 +53,7 @@ export function Sidebar({ current, onNavigate, preference, theme, onCycleTheme, 
         </ul>
       </nav>
       <div className="sidebar-foot">
-        <LocalServerBadge />
+        <LocalServerBadge source={source} />
         <button type="button" className="ghost" onClick={onCycleTheme} data-testid="theme-toggle" aria-label={`${preferenceLabel(preference, theme)}. Change theme`}>
           {preferenceLabel(preference, theme)}
         </button>

@@ -1,7 +1,6 @@
 import { useMemo, useState } from "react";
-import { pickFolder } from "../ipc";
-import { tauriWorkflowSource } from "../backend/workflowSource";
-import { errorText } from "../backend/workflowSource";
+import { describeError } from "../format";
+import type { WorkflowFolders } from "../workflows/source";
 import { WorkflowsScreen } from "../workflows/WorkflowsScreen";
 
 const KEY = "sift.workflows.folder";
@@ -15,15 +14,15 @@ function remembered(): string | null {
 }
 
 /** The Workflows screen over the folder picked with the native dialog (remembered for the next launch). */
-export function WorkflowsFolder() {
+export function WorkflowsFolder({ source: folders }: { source: WorkflowFolders }) {
   const [dir, setDir] = useState<string | null>(remembered);
   const [error, setError] = useState<string | null>(null);
-  const source = useMemo(() => (dir === null ? null : tauriWorkflowSource(dir)), [dir]);
+  const source = useMemo(() => (dir === null ? null : folders.open(dir)), [dir, folders]);
 
   async function open() {
     setError(null);
     try {
-      const picked = await pickFolder("Open a folder of workflows");
+      const picked = await folders.pickFolder();
       if (picked === null) return;
       try {
         localStorage.setItem(KEY, picked);
@@ -32,7 +31,7 @@ export function WorkflowsFolder() {
       }
       setDir(picked);
     } catch (e) {
-      setError(`Could not open the folder: ${errorText(e)}`);
+      setError(`Could not open the folder: ${describeError(e)}`);
     }
   }
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import type { SchemaProblem } from "../backend/types";
+import type { SchemaProblem } from "../ipc";
 import { addField, moveField, removeField, setItemType, updateField, type FieldProblem } from "../schema/edit";
 import { FIELD_TYPES, ITEM_TYPES, enumText, parseEnumText, type Field, type FieldType, type ItemType, type SchemaModel } from "../schema/model";
 

@@ -1,4 +1,4 @@
-import type { SchemaSummary } from "../backend/types";
+import type { SchemaSummary } from "../ipc";
 
 interface Props {
   schemas: SchemaSummary[];

@@ -1,18 +1,19 @@
 import { Suspense, lazy, useCallback, useEffect, useMemo, useState } from "react";
-import { useBackend } from "../backend/context";
-import type { SchemaProblem, SchemaSummary } from "../backend/types";
+import type { SchemaProblem, SchemaSummary } from "../ipc";
 import { describeError } from "../format";
 import { fieldPathOfPointer, modelProblems } from "../schema/edit";
 import { isDirty, loadedDoc, nameProblem, newDoc, savedDoc, withModel, withText, type SchemaDoc } from "./doc";
 import { FieldEditor } from "./FieldEditor";
 import { FormPreview } from "./FormPreview";
 import { Library } from "./Library";
+import type { SchemaSource } from "./source";
 import { useEngineCheck } from "./useEngineCheck";
 
 // CodeMirror is most of the bundle: loaded with the first visit to this screen.
 const JsonEditor = lazy(() => import("./JsonEditor").then((m) => ({ default: m.JsonEditor })));
 
 interface Props {
+  source: SchemaSource;
   active: boolean;
   /** Changes when another screen asks for a new schema. */
   newSchemaRequest: number;
@@ -20,8 +21,7 @@ interface Props {
   onLibraryChanged: (saved: string | null) => void;
 }
 
-export function SchemasScreen({ active, newSchemaRequest, onLibraryChanged }: Props) {
-  const backend = useBackend();
+export function SchemasScreen({ source, active, newSchemaRequest, onLibraryChanged }: Props) {
   const [schemas, setSchemas] = useState<SchemaSummary[]>([]);
   const [doc, setDoc] = useState<SchemaDoc>(() => newDoc("new_schema"));
   const [tab, setTab] = useState<"fields" | "preview">("fields");
@@ -36,11 +36,11 @@ export function SchemasScreen({ active, newSchemaRequest, onLibraryChanged }: Pr
 
   const refresh = useCallback(async () => {
     try {
-      setSchemas(await backend.listSchemas());
+      setSchemas(await source.listSchemas());
     } catch (error) {
       setStatus(`Could not list the library: ${describeError(error)}`);
     }
-  }, [backend]);
+  }, [source]);
 
   useEffect(() => {
     if (active) void refresh();
@@ -55,7 +55,7 @@ export function SchemasScreen({ active, newSchemaRequest, onLibraryChanged }: Pr
     // Only a new request starts a new schema.
   }, [newSchemaRequest]);
 
-  const engine = useEngineCheck(doc.text, doc.textProblem !== null);
+  const engine = useEngineCheck(source, doc.text, doc.textProblem !== null);
   const fieldProblems = doc.textProblem === null ? modelProblems(doc.model) : [];
   const badName = nameProblem(doc.name);
   const engineByField = useMemo(() => {
@@ -71,7 +71,7 @@ export function SchemasScreen({ active, newSchemaRequest, onLibraryChanged }: Pr
 
   async function open(name: string, version: number | null) {
     try {
-      const stored = await backend.getSchema(name, version);
+      const stored = await source.getSchema(name, version);
       setDoc(loadedDoc(stored.name, stored.version, stored.text));
       setStatus("");
     } catch (error) {
@@ -81,7 +81,7 @@ export function SchemasScreen({ active, newSchemaRequest, onLibraryChanged }: Pr
 
   async function save() {
     try {
-      const saved = await backend.saveSchema(doc.name, doc.text);
+      const saved = await source.saveSchema(doc.name, doc.text);
       setDoc((d) => savedDoc(d, saved.version));
       setStatus(saved.newVersion ? `Saved ${doc.name} as version ${saved.version}.` : `No change from version ${saved.version}: nothing saved.`);
       await refresh();
@@ -93,9 +93,9 @@ export function SchemasScreen({ active, newSchemaRequest, onLibraryChanged }: Pr
 
   async function importFile() {
     try {
-      const path = await backend.pickSchemaFile();
+      const path = await source.pickSchemaFile();
       if (path === null) return;
-      const stored = await backend.importSchema(path);
+      const stored = await source.importSchema(path);
       setDoc(loadedDoc(stored.name, stored.version, stored.text));
       setStatus(`Imported ${stored.name} (version ${stored.version}).`);
       await refresh();
@@ -108,9 +108,9 @@ export function SchemasScreen({ active, newSchemaRequest, onLibraryChanged }: Pr
   async function exportFile() {
     if (doc.version === null) return;
     try {
-      const path = await backend.pickSaveFile(`${doc.name}.json`, "json");
+      const path = await source.pickSaveFile(`${doc.name}.json`);
       if (path === null) return;
-      await backend.exportSchema(doc.name, doc.version, path);
+      await source.exportSchema(doc.name, doc.version, path);
       setStatus(`Exported ${doc.name} version ${doc.version} to ${path}.`);
     } catch (error) {
       setStatus(`Could not export: ${describeError(error)}`);

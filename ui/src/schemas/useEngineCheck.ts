@@ -1,13 +1,12 @@
 import { useEffect, useState } from "react";
-import { useBackend } from "../backend/context";
-import type { SchemaProblem } from "../backend/types";
 import { describeError } from "../format";
+import type { SchemaProblem } from "../ipc";
+import type { SchemaSource } from "./source";
 
 export type EngineCheck = { state: "idle" | "checking" } | { state: "done"; problems: SchemaProblem[] } | { state: "failed"; error: string };
 
 /** The engine's answer-schema rules for `text`, asked again (debounced) whenever it changes; skipped while `skip`. */
-export function useEngineCheck(text: string, skip: boolean): EngineCheck {
-  const backend = useBackend();
+export function useEngineCheck(source: SchemaSource, text: string, skip: boolean): EngineCheck {
   const [check, setCheck] = useState<EngineCheck>({ state: "idle" });
   useEffect(() => {
     if (skip) {
@@ -17,7 +16,7 @@ export function useEngineCheck(text: string, skip: boolean): EngineCheck {
     let live = true;
     setCheck({ state: "checking" });
     const timer = window.setTimeout(() => {
-      backend.checkSchema(text).then(
+      source.checkSchema(text).then(
         (problems) => live && setCheck({ state: "done", problems }),
         (error: unknown) => live && setCheck({ state: "failed", error: describeError(error) }),
       );
@@ -26,6 +25,6 @@ export function useEngineCheck(text: string, skip: boolean): EngineCheck {
       live = false;
       window.clearTimeout(timer);
     };
-  }, [text, skip, backend]);
+  }, [text, skip, source]);
   return check;
 }

@@ -1,10 +1,11 @@
 import { useEffect, useId, useState } from "react";
-import { useBackend } from "../backend/context";
-import type { ConnectionResult, KeyInfo, ProviderEntry, ProviderKind } from "../backend/types";
+import type { KeyStatus, ProviderKind } from "../ipc";
 import { describeError } from "../format";
 import { KIND_LABELS, defaultBaseUrl } from "./logic";
+import type { ConnectionResult, ProviderEntry, SettingsSource } from "./source";
 
 interface Props {
+  source: SettingsSource;
   provider: ProviderEntry;
   isDefault: boolean;
   defaultModel: string | null;
@@ -15,7 +16,7 @@ interface Props {
   ensureSaved: () => Promise<boolean>;
 }
 
-function keyText(info: KeyInfo | null): string {
+function keyText(info: KeyStatus | null): string {
   if (info === null) return "";
   switch (info.source) {
     case "keychain":
@@ -30,8 +31,7 @@ function keyText(info: KeyInfo | null): string {
 }
 
 /** One provider: address, key (keychain or variable), its models and a connection test. */
-export function ProviderEditor({ provider, isDefault, defaultModel, onChange, onMakeDefault, onRemove, ensureSaved }: Props) {
-  const backend = useBackend();
+export function ProviderEditor({ source, provider, isDefault, defaultModel, onChange, onMakeDefault, onRemove, ensureSaved }: Props) {
   const id = useId();
   const [models, setModels] = useState<string[]>([]);
   const [model, setModel] = useState<string>(isDefault ? (defaultModel ?? "") : "");
@@ -39,7 +39,7 @@ export function ProviderEditor({ provider, isDefault, defaultModel, onChange, on
   const [result, setResult] = useState<ConnectionResult | null>(null);
   const [message, setMessage] = useState("");
   const [keyDraft, setKeyDraft] = useState("");
-  const [keyInfo, setKeyInfo] = useState<KeyInfo | null>(null);
+  const [keyInfo, setKeyInfo] = useState<KeyStatus | null>(null);
   const needsKey = provider.kind !== "local";
   const keySource = provider.apiKeyEnv !== null ? "env" : "keychain";
 
@@ -52,7 +52,7 @@ export function ProviderEditor({ provider, isDefault, defaultModel, onChange, on
     if (!needsKey) return;
     let live = true;
     setKeyInfo(null);
-    backend.keyStatus(provider.id).then(
+    source.keyStatus(provider.id).then(
       (info) => live && setKeyInfo(info),
       () => live && setKeyInfo(null),
     );
@@ -66,7 +66,7 @@ export function ProviderEditor({ provider, isDefault, defaultModel, onChange, on
     setBusy("models");
     setMessage("");
     try {
-      const names = await backend.listModels(provider);
+      const names = await source.listModels(provider);
       setModels(names);
       setMessage(names.length === 0 ? "The server lists no models; type a model name." : `${names.length} models listed.`);
     } catch (error) {
@@ -80,7 +80,7 @@ export function ProviderEditor({ provider, isDefault, defaultModel, onChange, on
     setBusy("test");
     setResult(null);
     try {
-      const r = await backend.testConnection(provider, model.trim() === "" ? null : model.trim());
+      const r = await source.testConnection(provider);
       setResult(r);
       if (r.models.length > 0) setModels(r.models);
     } catch (error) {
@@ -95,7 +95,7 @@ export function ProviderEditor({ provider, isDefault, defaultModel, onChange, on
     setBusy("key");
     try {
       if (!(await ensureSaved())) return;
-      setKeyInfo(await backend.setApiKey(provider.id, keyDraft));
+      setKeyInfo(await source.setApiKey(provider.id, keyDraft));
       setKeyDraft("");
       setMessage("The key is stored in the system keychain.");
     } catch (error) {
@@ -108,7 +108,7 @@ export function ProviderEditor({ provider, isDefault, defaultModel, onChange, on
   async function deleteKey() {
     setBusy("key");
     try {
-      setKeyInfo(await backend.deleteApiKey(provider.id));
+      setKeyInfo(await source.deleteApiKey(provider.id));
       setMessage("The key is removed from the keychain.");
     } catch (error) {
       setMessage(`Could not remove the key: ${describeError(error)}`);

@@ -1,15 +1,14 @@
 import { useEffect, useState } from "react";
 import { AskPanel } from "../AskPanel";
-import { useBackend } from "../backend/context";
-import type { AppSettings, ProviderKind } from "../backend/types";
+import type { ProviderKind } from "../ipc";
 import { describeError } from "../format";
 import { KIND_LABELS, addProvider, normaliseSettings, providerName, removeProvider, settingsProblems, updateProvider } from "./logic";
 import { ProviderEditor } from "./ProviderEditor";
+import type { AppSettings, SettingsSource } from "./source";
 
 type Load = { state: "loading" } | { state: "failed"; error: string } | { state: "ready" };
 
-export function SettingsScreen({ active }: { active: boolean }) {
-  const backend = useBackend();
+export function SettingsScreen({ source, active }: { source: SettingsSource; active: boolean }) {
   const [load, setLoad] = useState<Load>({ state: "loading" });
   const [settings, setSettings] = useState<AppSettings | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
@@ -22,7 +21,7 @@ export function SettingsScreen({ active }: { active: boolean }) {
   useEffect(() => {
     if (!active || loaded) return;
     setLoaded(true);
-    backend.getSettings().then(
+    source.getSettings().then(
       (info) => {
         setSettings(info.settings);
         setPaths({ configPath: info.configPath, dbPath: info.dbPath });
@@ -31,7 +30,7 @@ export function SettingsScreen({ active }: { active: boolean }) {
       },
       (error: unknown) => setLoad({ state: "failed", error: describeError(error) }),
     );
-  }, [active, loaded, backend]);
+  }, [active, loaded, source]);
 
   function change(next: AppSettings) {
     setSettings(next);
@@ -43,7 +42,7 @@ export function SettingsScreen({ active }: { active: boolean }) {
     if (settings === null) return false;
     const normalised = normaliseSettings(settings);
     try {
-      await backend.saveSettings(normalised);
+      await source.saveSettings(normalised);
       setSettings(normalised);
       setDirty(false);
       setStatus("Settings saved.");
@@ -97,6 +96,7 @@ export function SettingsScreen({ active }: { active: boolean }) {
             </div>
             {provider !== null && (
               <ProviderEditor
+                source={source}
                 provider={provider}
                 isDefault={provider.id === settings.defaultProvider}
                 defaultModel={settings.defaultModel}
@@ -133,7 +133,7 @@ export function SettingsScreen({ active }: { active: boolean }) {
           <p role="status" className="muted" data-testid="settings-status">{status}</p>
         </>
       )}
-      <AskPanel />
+      <AskPanel source={source} />
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AppSettings } from "../backend/types";
+import type { AppSettings } from "./source";
 import { addProvider, normaliseSettings, removeProvider, settingsProblems, updateProvider } from "./logic";
 
 const base: AppSettings = {

@@ -1,5 +1,6 @@
 // Pure helpers of the Settings screen.
-import type { AppSettings, ProviderEntry, ProviderKind } from "../backend/types";
+import type { ProviderKind } from "../ipc";
+import type { AppSettings, ProviderEntry } from "./source";
 
 export const KIND_LABELS: Record<ProviderKind, string> = {
   local: "Local model server",
@@ -45,7 +46,7 @@ export function removeProvider(settings: AppSettings, id: string): AppSettings {
   return { ...settings, providers: settings.providers.filter((p) => p.id !== id) };
 }
 
-export function providerName(p: ProviderEntry): string {
+export function providerName(p: Pick<ProviderEntry, "id" | "label">): string {
   return p.label.trim() !== "" ? p.label : p.id;
 }
 

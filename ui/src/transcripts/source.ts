@@ -1,7 +1,6 @@
-// What the Transcripts screen needs from the app. The lead wires
-// `TranscriptSource` to the IPC (call_transcript and the session and
-// workflow-step reads); `memoryTranscriptSource` serves tests and the harness.
-import type { Message } from "./messages";
+// What the Transcripts screen needs from the app.
+// `ui/src/backend/transcriptSource.ts` implements it over ui/src/ipc.ts;
+// `memoryTranscriptSource` serves tests and the harness.
 import type { Revision } from "./revisions";
 import type { Transcript } from "./timeline";
 
@@ -66,44 +65,5 @@ export function memoryTranscriptSource(transcripts: (Transcript & { createdAt: n
       }
       return revisions.filter((r) => family.has(r.id));
     },
-  };
-}
-
-/** The IPC's record of a structured call (bindings/CallTranscript.ts), as far as a timeline needs it. */
-export interface CallRecord {
-  id: string;
-  kind: string;
-  status: string;
-  request: unknown;
-  output: unknown;
-  transcript: unknown;
-  error: string | null;
-  errorCode: string | null;
-  inputTokens: number;
-  outputTokens: number;
-}
-
-function isMessage(value: unknown): value is Message {
-  const m = value as Message;
-  return m !== null && typeof m === "object" && typeof m.role === "string" && Array.isArray(m.parts);
-}
-
-/**
- * A call's record as a transcript. Its stored tool loop is the timeline;
- * without one (a call in a session), the request's prompt stands for it.
- */
-export function callTranscript(call: CallRecord, title = call.kind): Transcript {
-  const stored = Array.isArray(call.transcript) ? call.transcript.filter(isMessage) : [];
-  const request = (call.request ?? {}) as Record<string, unknown>;
-  const messages = stored.length > 0 ? stored : typeof request.prompt === "string" ? [{ role: "user" as const, parts: [{ type: "text" as const, text: request.prompt }] }] : [];
-  return {
-    id: call.id,
-    title,
-    kind: "call",
-    status: call.status,
-    systemPrompt: typeof request.system === "string" ? request.system : null,
-    messages: messages.map((message) => ({ message })),
-    usage: { input_tokens: call.inputTokens, output_tokens: call.outputTokens },
-    error: call.error !== null ? { message: call.error, category: call.errorCode } : null,
   };
 }

@@ -1,8 +1,7 @@
 // What the Workflows screen needs from the app: a folder of YAML files, the
-// engine's validate, runs with their events, and re-runs from a step. The
-// lead wires `WorkflowSource` to the Tauri commands (crates/workflow run.rs,
-// crates/store workflow.rs); `memoryWorkflowSource` serves tests and the
-// browser harness.
+// engine's validate, runs with their events, and re-runs from a step.
+// `ui/src/backend/workflowSource.ts` implements it over ui/src/ipc.ts;
+// `memoryWorkflowSource` serves tests and the browser harness.
 import type { Message, Usage } from "../transcripts/messages";
 
 /** A YAML file of the open folder. */
@@ -78,6 +77,14 @@ export interface WorkflowSource {
   runSteps(runId: string): Promise<StepRecord[]>;
   /** Called when a file of the folder changes on disk (the folder watch). */
   onFileChanged(listener: (path: string) => void): Unsubscribe;
+}
+
+/** The app's folders of workflows: the native folder dialog, and the source over one folder. */
+export interface WorkflowFolders {
+  /** Null when the dialog was cancelled. */
+  pickFolder(): Promise<string | null>;
+  /** The source over `dir` (an absolute path). */
+  open(dir: string): WorkflowSource;
 }
 
 /** Scripted outcome of a step in the in-memory source. */

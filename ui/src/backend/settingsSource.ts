@@ -1,0 +1,40 @@
+// The Settings screen's source over the Tauri commands (ui/src/ipc.ts): the
+// IPC's optional provider fields always present (null) for the editor.
+import * as ipc from "../ipc";
+import type { AppSettings, ProviderEntry, SettingsSource } from "../settings/source";
+
+function toProvider(p: ipc.ProviderConfig): ProviderEntry {
+  return { id: p.id, kind: p.kind, label: p.label, baseUrl: p.baseUrl ?? null, apiKeyEnv: p.apiKeyEnv ?? null };
+}
+
+function fromSettings(s: AppSettings): ipc.Settings {
+  return { providers: s.providers, defaultProvider: s.defaultProvider, defaultModel: s.defaultModel, dataDir: s.dataDir };
+}
+
+export function tauriSettingsSource(): SettingsSource {
+  return {
+    async getSettings() {
+      const view = await ipc.getSettings();
+      const s = view.settings;
+      return {
+        settings: { providers: s.providers.map(toProvider), defaultProvider: s.defaultProvider, defaultModel: s.defaultModel ?? null, dataDir: s.dataDir ?? null },
+        configPath: view.configPath,
+        dbPath: view.dbPath,
+      };
+    },
+    async saveSettings(settings) {
+      await ipc.saveSettings(fromSettings(settings));
+    },
+    listModels: (provider) => ipc.listModels(provider),
+    async testConnection(provider) {
+      const report = await ipc.testConnection(provider);
+      const message = report.ok ? `${report.url} answered in ${report.elapsedMs} ms (${report.message})` : `${report.message}${report.code !== null ? ` (${report.code})` : ""}`;
+      return { ok: report.ok, message, models: report.models };
+    },
+    setApiKey: (providerId, key) => ipc.setApiKey(providerId, key),
+    deleteApiKey: (providerId) => ipc.deleteApiKey(providerId),
+    keyStatus: (providerId) => ipc.apiKeyStatus(providerId),
+    canAsk: () => ipc.isDesktopApp(),
+    ask: (args, onEvent) => ipc.ask(args, onEvent),
+  };
+}

@@ -1,0 +1,53 @@
+// What the Settings screen needs from the app; `ui/src/backend/settingsSource.ts`
+// implements it over ui/src/ipc.ts.
+import type { AskArgs, AskEvent, KeyStatus, ProviderKind } from "../ipc";
+
+/**
+ * A provider as the screen edits it: the IPC's `ProviderConfig` with its
+ * optional fields always present (`null`: unset), so an edit compares and
+ * normalises without telling "absent" from "null".
+ */
+export interface ProviderEntry {
+  id: string;
+  kind: ProviderKind;
+  label: string;
+  /** null: the kind's default address. */
+  baseUrl: string | null;
+  /** The environment variable holding the key, instead of the keychain. */
+  apiKeyEnv: string | null;
+}
+
+/** The IPC's `Settings`, its optional fields always present (see `ProviderEntry`). */
+export interface AppSettings {
+  providers: ProviderEntry[];
+  defaultProvider: string;
+  defaultModel: string | null;
+  dataDir: string | null;
+}
+
+export interface SettingsInfo {
+  settings: AppSettings;
+  /** The file the settings are saved in, and the database in use. */
+  configPath: string;
+  dbPath: string;
+}
+
+export interface ConnectionResult {
+  ok: boolean;
+  message: string;
+  models: string[];
+}
+
+export interface SettingsSource {
+  getSettings(): Promise<SettingsInfo>;
+  saveSettings(settings: AppSettings): Promise<void>;
+  listModels(provider: ProviderEntry): Promise<string[]>;
+  testConnection(provider: ProviderEntry): Promise<ConnectionResult>;
+  setApiKey(providerId: string, key: string): Promise<KeyStatus>;
+  deleteApiKey(providerId: string): Promise<KeyStatus>;
+  keyStatus(providerId: string): Promise<KeyStatus>;
+  /** False outside the desktop app (the "Try a model" panel cannot send). */
+  canAsk(): boolean;
+  /** Sends one prompt; `onEvent` sees the reply as it streams in. */
+  ask(args: AskArgs, onEvent: (event: AskEvent) => void): Promise<void>;
+}
