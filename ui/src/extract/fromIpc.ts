@@ -1,6 +1,6 @@
 // The IPC's extraction types (generated from Rust) as the table's events and
 // rows: pure, so the mapping is unit-tested against the exact IPC shapes.
-import type { ExtractEvent, JobRow, JobView } from "../ipc";
+import type { ExtractEvent, IpcError, JobRow, JobView } from "../ipc";
 import type { JobEvent, ResultRow } from "./table";
 
 /** A stored row: `values` are the revision's when there is one, else the model's. */
@@ -25,7 +25,7 @@ export function createdEvent(job: JobView): JobEvent {
 
 export type Mapped =
   | { kind: "event"; event: JobEvent }
-  | { kind: "error"; code: string; message: string }
+  | { kind: "error"; code: IpcError["code"]; message: string }
   | { kind: "none" };
 
 /** One channel event as what the table does with it (`error` ends the run with a failure). */
