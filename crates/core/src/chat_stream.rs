@@ -85,8 +85,12 @@ pub fn answer_approval(
     on_event: impl Fn(ChatTurnEvent) + Send + Sync + 'static,
 ) -> Result<StartedTurn, CoreError> {
     let (selection, context) = turn_settings(ws, &answer.choice)?;
-    let mut request =
-        ApprovalRequest::new(answer.session_id, answer.call_id, answer.approved, selection);
+    let mut request = ApprovalRequest::new(
+        answer.session_id,
+        answer.call_id,
+        answer.approved,
+        selection,
+    );
     request.toolkits = vec![chat_toolkit()];
     request.context = context;
     start(ws, TurnInput::Approval(request), on_event)
@@ -118,10 +122,7 @@ fn start(
     let guard = ws.running().register_new(WorkKind::ChatTurn);
     let key = guard.key().to_owned();
     on_event(ChatTurnEvent::Started { key: key.clone() });
-    Ok((
-        key,
-        Box::pin(on_own_thread(store, input, guard, on_event)),
-    ))
+    Ok((key, Box::pin(on_own_thread(store, input, guard, on_event))))
 }
 
 /// Runs [`turn`] on a blocking thread of the runtime: the engine's event

@@ -25,15 +25,12 @@ pub struct ParamValue {
     pub value: String,
 }
 
-/// A run as the window asks for it: a file, params, and the step and run
-/// of a re-run, not checked yet. [`start_workflow_run`] makes it a
-/// [`WorkflowRunRequest`].
+// A run as the window asks for it: a file, params, and the step and run
+// of a re-run, not checked yet; `start_workflow_run` makes it a
+// `WorkflowRunRequest`. (A plain comment: a doc comment would change the
+// generated TypeScript.)
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[cfg_attr(
-    feature = "ts",
-    derive(ts_rs::TS),
-    ts(rename = "WorkflowRunRequest")
-)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "WorkflowRunRequest"))]
 #[serde(rename_all = "camelCase")]
 pub struct WorkflowRunArgs {
     pub path: String,
