@@ -7,6 +7,7 @@ mod chat;
 mod extract;
 mod preview;
 mod server_models;
+mod sessions;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
