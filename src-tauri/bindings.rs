@@ -11,9 +11,7 @@ use std::path::PathBuf;
 
 use ts_rs::{Config, TS};
 
-use crate::commands::{
-    app, chat, dialogs, documents, extract, job_table, schemas, settings, transcripts, workflows,
-};
+use crate::commands::{app, dialogs, documents, extract, job_table, schemas, settings};
 use crate::{AskArgs, AskEvent, IpcError, LocalServerStatus};
 
 fn out_dir() -> PathBuf {
@@ -69,25 +67,25 @@ fn bindings_are_written_for_every_ipc_type() {
         dialogs::FileFilter,
         dialogs::OpenDialogOptions,
         dialogs::SaveDialogOptions,
-        workflows::WorkflowFile,
-        workflows::WorkflowText,
-        workflows::WorkflowFileEvent,
-        workflows::ParamValue,
-        workflows::WorkflowRunRequest,
-        workflows::StepView,
-        workflows::WorkflowRunEvent,
-        workflows::WorkflowRunView,
-        workflows::WorkflowRunSummary,
-        chat::ApprovalView,
-        chat::SessionView,
-        chat::MessageView,
-        chat::ChatTurnEvent,
-        chat::ChatTurnView,
-        chat::ModelChoice,
-        chat::SessionChange,
-        chat::AttachmentView,
-        transcripts::CallSummary,
-        transcripts::RevisionNode,
+        sift_core::workflow_files::WorkflowFile,
+        sift_core::workflow_files::WorkflowText,
+        sift_core::workflow_files::WorkflowFileEvent,
+        sift_core::workflow_runs::ParamValue,
+        sift_core::workflow_runs::WorkflowRunArgs,
+        sift_core::workflow_runs::StepView,
+        sift_core::workflow_runs::WorkflowRunEvent,
+        sift_core::workflow_runs::WorkflowRunView,
+        sift_core::workflow_runs::WorkflowRunSummary,
+        sift_core::chat_view::ApprovalView,
+        sift_core::chat_view::SessionView,
+        sift_core::chat_view::MessageView,
+        sift_core::chat_view::ChatTurnEvent,
+        sift_core::chat_view::ChatTurnView,
+        sift_core::chat_view::ModelChoice,
+        sift_core::chat_view::SessionChange,
+        sift_core::chat_view::AttachmentView,
+        sift_core::transcripts::CallSummary,
+        sift_core::transcripts::RevisionNode,
     );
     assert!(dir.join("JobView.ts").is_file());
 }

@@ -39,8 +39,7 @@ pub fn run() -> tauri::Result<()> {
         .manage(state)
         .manage(workspace.clone())
         .manage(local.clone())
-        .manage(commands::workflows::WorkflowState::default())
-        .manage(commands::chat::ChatState::default())
+        .manage(sift_core::workflow_files::WorkflowFolderWatch::default())
         .setup(move |app| {
             // The default provider is the local server: start it now, so
             // that it is warm by the first extraction.
@@ -109,8 +108,7 @@ pub fn run() -> tauri::Result<()> {
     app.run(|app, event| {
         if let RunEvent::Exit = event {
             app.state::<AppState>().cancel_all_jobs();
-            app.state::<commands::workflows::WorkflowState>()
-                .cancel_all();
+            app.state::<sift_core::Workspace>().running().cancel_all();
             // Stop the local model server before the process goes; its
             // stdin watchdog would end it anyway, but not wait for it.
             tauri::async_runtime::block_on(app.state::<LocalModel>().stop());

@@ -13,10 +13,4 @@ pub mod transcripts;
 pub mod workflows;
 
 #[cfg(test)]
-mod chat_tests;
-#[cfg(test)]
-mod test_support;
-#[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod workflows_tests;

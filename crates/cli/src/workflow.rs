@@ -5,11 +5,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clap::Args;
+use sift_core::CoreError;
 use sift_core::open_store;
 use sift_core::workflow::{RunEvent, RunStatus, StepStatus};
-use sift_core::workflows::{
-    RerunFrom, WorkflowError, WorkflowRunRequest, load_file, run_json, run_workflow,
-};
+use sift_core::workflows::{RerunFrom, WorkflowRunRequest, load_file, run_json, run_workflow};
 use tokio_util::sync::CancellationToken;
 
 use crate::Failure;
@@ -53,14 +52,17 @@ fn invalid(file: &Path, problems: &[String]) -> Failure {
     Failure::Reported { code: 1 }
 }
 
-fn failed(error: WorkflowError, file: &Path) -> Failure {
+/// A workflow's problems as `sift validate` prints them; a run the
+/// workflow refused (such as `--from` a step it does not have) as
+/// `error (other)`, exit 1, like every failure of the run itself.
+fn failed(error: CoreError, file: &Path) -> Failure {
     match error {
-        WorkflowError::Invalid(problems) => invalid(file, &problems),
-        WorkflowError::Core(core) => core.into(),
-        other => Failure::Failed {
+        CoreError::InvalidWorkflow(problems) => invalid(file, &problems),
+        CoreError::Usage(message) => Failure::Failed {
             category: "other".into(),
-            message: other.to_string(),
+            message,
         },
+        other => other.into(),
     }
 }
 

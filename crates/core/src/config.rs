@@ -34,6 +34,9 @@ struct ConfigFile {
     _defaults: Option<toml::Value>,
     #[serde(default, rename = "providers")]
     _providers: Option<toml::Value>,
+    // The remembered workflow folder, read by `workflow_files.rs`.
+    #[serde(default, rename = "workflows")]
+    _workflows: Option<toml::Value>,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -43,8 +43,9 @@ pub enum CoreError {
     /// A new chat message while tool calls wait for the user's approval.
     #[error("the user must first approve or deny: {}", ids.join(", "))]
     ApprovalRequired { ids: Vec<String> },
-    /// A workflow file that does not validate: every problem, one message each.
-    #[error("the workflow is not valid: {}", .0.join("; "))]
+    /// A workflow file that does not validate: every problem, one message
+    /// each, one line each (as the window shows them).
+    #[error("the workflow is not valid:\n- {}", .0.join("\n- "))]
     InvalidWorkflow(Vec<String>),
     /// A file Sift could not read or write.
     #[error("cannot {action} {}: {source}", path.display())]

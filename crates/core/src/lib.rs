@@ -6,7 +6,9 @@
 mod ask;
 pub mod calls;
 pub mod chat;
+pub mod chat_stream;
 pub mod chat_tools;
+pub mod chat_view;
 pub mod config;
 pub mod convert;
 mod error;
@@ -26,9 +28,13 @@ pub mod running;
 pub mod schema_check;
 pub mod schemas;
 pub mod server_models;
+pub mod sessions;
 pub mod settings;
 pub mod storage;
+pub mod transcripts;
 pub mod turns;
+pub mod workflow_files;
+pub mod workflow_runs;
 pub mod workflows;
 pub mod workspace;
 

@@ -20,30 +20,22 @@ use crate::error::CoreError;
 use crate::local::{LocalServerHandle, ensure_local_server};
 use crate::provider::{ProviderChoice, ProviderSettings};
 
-#[derive(Debug, thiserror::Error)]
-pub enum WorkflowError {
-    #[error("cannot read {}: {source}", path.display())]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    /// Every problem `validate` found, one message each.
-    #[error("the workflow is not valid: {}", .0.join("; "))]
-    Invalid(Vec<String>),
-    #[error(transparent)]
-    Run(#[from] RunError),
-    #[error(transparent)]
-    Core(#[from] CoreError),
+/// Reads and validates a workflow file: the workflow, or its problems
+/// ([`CoreError::InvalidWorkflow`]).
+pub fn load_file(path: &Path) -> Result<(String, Workflow), CoreError> {
+    let text = std::fs::read_to_string(path).map_err(|e| CoreError::io("read", path, e))?;
+    let workflow = sift_workflow::load(&text).map_err(CoreError::InvalidWorkflow)?;
+    Ok((text, workflow))
 }
 
-/// Reads and validates a workflow file: the workflow, or its problems.
-pub fn load_file(path: &Path) -> Result<(String, Workflow), WorkflowError> {
-    let text = std::fs::read_to_string(path).map_err(|source| WorkflowError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let workflow = sift_workflow::load(&text).map_err(WorkflowError::Invalid)?;
-    Ok((text, workflow))
+/// A run the workflow refused to start. A step that is not there is the
+/// caller's mistake (`--from`, or the window's re-run); a cycle or a
+/// missing DAG in a file that validated is Sift's.
+fn run_refused(error: RunError) -> CoreError {
+    match error {
+        RunError::NoSuchStep(_) => CoreError::Usage(error.to_string()),
+        RunError::Cycle(_) | RunError::NoSuchDag(_) => CoreError::Internal(error.to_string()),
+    }
 }
 
 /// Connects steps to their models the way the rest of Sift does: the
@@ -130,7 +122,7 @@ pub async fn run_workflow(
     store: &Store,
     request: WorkflowRunRequest,
     on_event: EventSink,
-) -> Result<WorkflowRunOutcome, WorkflowError> {
+) -> Result<WorkflowRunOutcome, CoreError> {
     run_workflow_announced(store, request, &|_| {}, on_event).await
 }
 
@@ -141,7 +133,7 @@ pub async fn run_workflow_announced(
     request: WorkflowRunRequest,
     on_created: &(dyn Fn(&str) + Send + Sync),
     on_event: EventSink,
-) -> Result<WorkflowRunOutcome, WorkflowError> {
+) -> Result<WorkflowRunOutcome, CoreError> {
     let (_, workflow) = load_file(&request.file)?;
     let reuse = match &request.from {
         None => Default::default(),
@@ -217,11 +209,11 @@ pub async fn run_workflow_announced(
         .finish_workflow_run(&run.id, status)
         .map_err(CoreError::from)?;
     if let Some(e) = store_error.lock().ok().and_then(|mut e| e.take()) {
-        return Err(e.into());
+        return Err(e);
     }
     Ok(WorkflowRunOutcome {
         run_id: run.id,
-        record: result?,
+        record: result.map_err(run_refused)?,
     })
 }
 
@@ -253,15 +245,18 @@ fn reused_steps(
     store: &Store,
     workflow: &Workflow,
     from: &RerunFrom,
-) -> Result<std::collections::HashMap<String, StepRecord>, WorkflowError> {
+) -> Result<std::collections::HashMap<String, StepRecord>, CoreError> {
     if store
         .workflow_run(&from.run_id)
         .map_err(CoreError::from)?
         .is_none()
     {
-        return Err(CoreError::NotFound(format!("no workflow run {}", from.run_id)).into());
+        return Err(CoreError::NotFound(format!(
+            "no workflow run {}",
+            from.run_id
+        )));
     }
-    let before = sift_workflow::steps_before(workflow.main(), &from.step)?;
+    let before = sift_workflow::steps_before(workflow.main(), &from.step).map_err(run_refused)?;
     let stored = store
         .workflow_steps(&from.run_id)
         .map_err(CoreError::from)?;

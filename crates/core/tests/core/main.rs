@@ -7,6 +7,10 @@ mod chat;
 mod extract;
 mod preview;
 mod server_models;
+mod sessions;
+mod transcripts;
+mod workflow_files;
+mod workflow_runs;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};

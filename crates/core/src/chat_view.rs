@@ -1,0 +1,232 @@
+//! The chat as the window sees it: sessions with the approvals they wait
+//! for, stored messages, the events of a streamed turn and how it ended,
+//! and the files a message carries. (The TypeScript of `ui/src/bindings`
+//! is generated from these with the `ts` feature.)
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sift_engine::ChatEvent;
+use sift_store::{Message as StoredMessage, Session, Store};
+
+use crate::error::CoreError;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct ApprovalView {
+    pub call_id: String,
+    pub name: String,
+    /// JSON text as the model produced it (it may be invalid).
+    pub arguments: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct SessionView {
+    pub id: String,
+    pub title: String,
+    pub system_prompt: Option<String>,
+    pub model_choice: Option<String>,
+    /// Milliseconds since the Unix epoch.
+    pub created_at: i64,
+    pub updated_at: i64,
+    /// Tool calls waiting for the user, oldest first.
+    pub approvals: Vec<ApprovalView>,
+}
+
+/// A stored message: its parts as `sift_llm` writes them
+/// (`{"type":"text","text"}`, `tool_call`, `tool_result`, `image`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct MessageView {
+    pub id: String,
+    pub seq: i64,
+    /// `system`, `user`, `assistant` or `tool`.
+    pub role: String,
+    #[cfg_attr(feature = "ts", ts(type = "Array<Record<string, unknown>>"))]
+    pub parts: Value,
+    pub hidden: bool,
+    pub created_at: i64,
+}
+
+impl From<StoredMessage> for MessageView {
+    fn from(m: StoredMessage) -> Self {
+        Self {
+            role: serde_json::to_value(m.role)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default(),
+            id: m.id,
+            seq: m.seq,
+            parts: m.parts,
+            hidden: m.hidden,
+            created_at: m.created_at,
+        }
+    }
+}
+
+/// What a turn reports as it goes.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase", tag = "kind")]
+pub enum ChatTurnEvent {
+    /// First: the key `stop_chat_turn` takes.
+    Started {
+        key: String,
+    },
+    Text {
+        text: String,
+    },
+    ToolStarted {
+        id: String,
+        name: String,
+    },
+    #[serde(rename_all = "camelCase")]
+    ToolFinished {
+        id: String,
+        name: String,
+        content: String,
+        is_error: bool,
+    },
+    #[serde(rename_all = "camelCase")]
+    Usage {
+        input_tokens: u64,
+        output_tokens: u64,
+    },
+    ApprovalRequired {
+        id: String,
+        name: String,
+        arguments: String,
+    },
+    Done,
+    Error {
+        code: String,
+        message: String,
+    },
+}
+
+impl From<ChatEvent> for ChatTurnEvent {
+    fn from(event: ChatEvent) -> Self {
+        match event {
+            ChatEvent::TextDelta(text) => Self::Text { text },
+            ChatEvent::ToolCallStarted { id, name } => Self::ToolStarted { id, name },
+            ChatEvent::ToolCallFinished {
+                id,
+                name,
+                content,
+                is_error,
+            } => Self::ToolFinished {
+                id,
+                name,
+                content,
+                is_error,
+            },
+            ChatEvent::Usage(u) => Self::Usage {
+                input_tokens: u.input_tokens,
+                output_tokens: u.output_tokens,
+            },
+            ChatEvent::ApprovalRequired {
+                id,
+                name,
+                arguments,
+            } => Self::ApprovalRequired {
+                id,
+                name,
+                arguments,
+            },
+            ChatEvent::Done { .. } => Self::Done,
+            ChatEvent::Error { category, message } => Self::Error {
+                code: category.as_str().to_owned(),
+                message,
+            },
+        }
+    }
+}
+
+/// How a turn ended.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct ChatTurnView {
+    /// `completed`, `awaitingApproval`, `turnLimited` or `stopped`.
+    pub status: String,
+    pub reply: String,
+    pub session: SessionView,
+    /// The messages this turn stored.
+    pub messages: Vec<MessageView>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct ModelChoice {
+    /// A provider id of the settings; `null`: the default.
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
+    #[serde(default)]
+    pub provider_id: Option<String>,
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
+    #[serde(default)]
+    pub model: Option<String>,
+}
+
+/// A session's new title and model choice (`""` clears the model choice);
+/// `null` leaves a field as it is.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct SessionChange {
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
+    #[serde(default)]
+    pub title: Option<String>,
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
+    #[serde(default)]
+    pub model_choice: Option<String>,
+}
+
+/// A file to go with a message, as the documents crate reads it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct AttachmentView {
+    pub path: String,
+    pub name: String,
+    /// Characters of text the model will read.
+    pub chars: u64,
+    /// Images the model will see (photos, scanned pages).
+    pub images: u64,
+}
+
+/// A stored session with the tool calls it waits on.
+pub fn session_view(store: &Store, session: Session) -> Result<SessionView, CoreError> {
+    let approvals = store
+        .pending_turn(&session.id)?
+        .map(|p| {
+            p.approvals
+                .into_iter()
+                .map(|a| ApprovalView {
+                    call_id: a.id,
+                    name: a.name,
+                    arguments: a.arguments,
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok(SessionView {
+        id: session.id,
+        title: session.title,
+        system_prompt: session.system_prompt,
+        model_choice: session.model_choice,
+        created_at: session.created_at,
+        updated_at: session.updated_at,
+        approvals,
+    })
+}
+
+/// The session `id`, or [`CoreError::NotFound`].
+pub fn session_of(store: &Store, id: &str) -> Result<Session, CoreError> {
+    store
+        .get_session(id)?
+        .ok_or_else(|| CoreError::NotFound(format!("no session {id}")))
+}

@@ -1,0 +1,223 @@
+//! The Workflows screen's folder: its YAML files, a file's text and
+//! problems, saving one (atomically, and only inside the open folder),
+//! checking a text not saved yet, and the watch that reloads a file
+//! changed on disk.
+//!
+//! The file stays the source of truth: the canvas edits the text (keeping
+//! comments and key order) and saves it here.
+//!
+//! The open folder: the webview's paths are not trusted, so the folder a
+//! save may write into is one the user picked in the folder dialog this
+//! session (granted by the dialog) or the one picked last time, which
+//! Sift, not the webview, remembers: `[workflows] folder` in the
+//! configuration file.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+
+use serde::Serialize;
+use sift_workflow::{ChangeKind, FolderWatch, WorkflowChange, watch_folder};
+use toml_edit::{DocumentMut, Item, Table, value};
+
+use crate::error::CoreError;
+use crate::path_grants::PathPolicy;
+use crate::workspace::{Workspace, write_atomically};
+
+/// A workflow file of the open folder.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct WorkflowFile {
+    pub path: String,
+    /// The file name, e.g. `invoices.yaml`.
+    pub name: String,
+}
+
+/// A file's text and what `sift validate` would say of it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct WorkflowText {
+    pub path: String,
+    pub text: String,
+    /// Empty when the file may run.
+    pub problems: Vec<String>,
+}
+
+/// A change on disk in the watched folder.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase", tag = "kind")]
+pub enum WorkflowFileEvent {
+    Changed {
+        path: String,
+        text: String,
+        problems: Vec<String>,
+    },
+    Removed {
+        path: String,
+    },
+}
+
+impl From<WorkflowChange> for WorkflowFileEvent {
+    fn from(change: WorkflowChange) -> Self {
+        let path = change.path.display().to_string();
+        match change.kind {
+            ChangeKind::Changed { text, problems } => Self::Changed {
+                path,
+                text,
+                problems,
+            },
+            ChangeKind::Removed => Self::Removed { path },
+        }
+    }
+}
+
+fn is_workflow(path: &Path) -> bool {
+    matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("yaml" | "yml")
+    )
+}
+
+/// What `sift validate` says of a text: empty when it may run.
+pub fn check_workflow(text: &str) -> Vec<String> {
+    sift_workflow::load(text).err().unwrap_or_default()
+}
+
+/// Opens `dir` as the workflow folder and lists its workflow files, by
+/// name. A folder the dialog granted in this session becomes the one
+/// remembered for the next launch; the remembered folder, listed again,
+/// is granted.
+pub fn list_workflows(ws: &Workspace, dir: &Path) -> Result<Vec<WorkflowFile>, CoreError> {
+    let remembered = remembered_folder(ws)?;
+    let canonical = dir.canonicalize().ok();
+    if ws.grants().is_folder_granted(dir) {
+        if canonical.is_some() && remembered != canonical {
+            remember_folder(ws, canonical.as_deref().unwrap_or(dir))?;
+        }
+    } else if canonical.is_some() && remembered == canonical {
+        ws.grants().grant_folder(dir);
+    }
+    workflows_in(dir)
+}
+
+/// The workflow files directly in `dir`, by name.
+fn workflows_in(dir: &Path) -> Result<Vec<WorkflowFile>, CoreError> {
+    let entries = std::fs::read_dir(dir).map_err(|e| CoreError::io("read the folder", dir, e))?;
+    let mut files: Vec<WorkflowFile> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_file() && is_workflow(p))
+        .map(|p| WorkflowFile {
+            name: p
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            path: p.display().to_string(),
+        })
+        .collect();
+    files.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(files)
+}
+
+pub fn read_workflow(path: &Path) -> Result<WorkflowText, CoreError> {
+    let text = std::fs::read_to_string(path).map_err(|e| CoreError::io("read", path, e))?;
+    Ok(WorkflowText {
+        problems: check_workflow(&text),
+        path: path.display().to_string(),
+        text,
+    })
+}
+
+/// Writes the text beside the file and renames it into place, so that a
+/// crash never leaves half a file; returns its problems. In the app the
+/// file must be inside the open folder ([`CoreError::PathNotAllowed`]
+/// otherwise, and nothing is written).
+pub fn save_workflow(ws: &Workspace, path: &Path, text: &str) -> Result<Vec<String>, CoreError> {
+    let target = match ws.grants().policy() {
+        PathPolicy::Trusted => path.to_path_buf(),
+        PathPolicy::GrantedOnly => {
+            let target = ws.grants().check_write(path)?;
+            let in_open_folder = remembered_folder(ws)?.is_some_and(|open| {
+                target.parent().is_some_and(|p| p.starts_with(&open))
+                    && ws.grants().is_folder_granted(&open)
+            });
+            if !in_open_folder {
+                return Err(CoreError::PathNotAllowed(path.to_path_buf()));
+            }
+            target
+        }
+    };
+    write_atomically(&target, text.as_bytes())?;
+    Ok(check_workflow(text))
+}
+
+/// The folder the user last opened in the folder dialog, as remembered in
+/// the configuration file.
+pub fn remembered_folder(ws: &Workspace) -> Result<Option<PathBuf>, CoreError> {
+    let text = config_text(ws.config_path())?;
+    let document: toml::Table = toml::from_str(&text)
+        .map_err(|e| CoreError::Config(format!("{}: {e}", ws.config_path().display())))?;
+    Ok(document
+        .get("workflows")
+        .and_then(|t| t.get("folder"))
+        .and_then(toml::Value::as_str)
+        .filter(|f| !f.is_empty())
+        .map(PathBuf::from))
+}
+
+/// Writes `[workflows] folder` into the configuration file, keeping the
+/// rest of it and its comments.
+fn remember_folder(ws: &Workspace, folder: &Path) -> Result<(), CoreError> {
+    let path = ws.config_path();
+    let in_file = |e: String| CoreError::Config(format!("{}: {e}", path.display()));
+    let mut document: DocumentMut = config_text(path)?
+        .parse()
+        .map_err(|e: toml_edit::TomlError| in_file(e.to_string().trim_end().to_owned()))?;
+    let mut table = Table::new();
+    table["folder"] = value(folder.display().to_string());
+    document["workflows"] = Item::Table(table);
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| CoreError::io("create", parent, e))?;
+    }
+    write_atomically(path, document.to_string().as_bytes())
+}
+
+fn config_text(path: &Path) -> Result<String, CoreError> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
+        Err(e) => Err(CoreError::Config(format!(
+            "cannot read {}: {e}",
+            path.display()
+        ))),
+    }
+}
+
+/// The watch on the open folder: one at a time, a new one replacing it.
+#[derive(Debug, Default)]
+pub struct WorkflowFolderWatch {
+    watch: Mutex<Option<FolderWatch>>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl WorkflowFolderWatch {
+    /// Watches `dir` (replacing the previous watch): each change of a
+    /// workflow file goes to `on_change`.
+    pub fn watch(
+        &self,
+        dir: &Path,
+        on_change: impl Fn(WorkflowFileEvent) + Send + 'static,
+    ) -> Result<(), CoreError> {
+        let watch = watch_folder(dir, move |change| on_change(change.into()))
+            .map_err(|e| CoreError::io("watch", dir, std::io::Error::other(e.to_string())))?;
+        *lock(&self.watch) = Some(watch);
+        Ok(())
+    }
+}
