@@ -3,10 +3,12 @@
 //! and the rows left in the file.
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
+mod ask;
 mod chat;
 mod extract;
 mod preview;
 mod server_models;
+mod settings;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
