@@ -11,10 +11,13 @@ use std::path::PathBuf;
 
 use ts_rs::{Config, TS};
 
+use sift_core::settings::form as settings;
+use sift_core::{AskArgs, AskEvent};
+
 use crate::commands::{
-    app, chat, dialogs, documents, extract, job_table, schemas, settings, transcripts, workflows,
+    chat, dialogs, documents, extract, job_table, schemas, transcripts, workflows,
 };
-use crate::{AskArgs, AskEvent, IpcError, LocalServerStatus};
+use crate::{IpcError, LocalServerStatus};
 
 fn out_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("ui/src/bindings")
@@ -39,15 +42,15 @@ fn bindings_are_written_for_every_ipc_type() {
         LocalServerStatus,
         AskArgs,
         AskEvent,
-        app::AppInfo,
-        settings::ProviderKind,
-        settings::ProviderConfig,
-        settings::Settings,
+        sift_core::paths::AppInfo,
+        sift_core::ProviderKind,
+        settings::ProviderForm,
+        settings::SettingsForm,
         settings::SettingsView,
         settings::DefaultBaseUrls,
         settings::KeySource,
         settings::KeyStatus,
-        settings::ConnectionReport,
+        sift_core::server_models::ConnectionReport,
         schemas::SchemaSummary,
         schemas::SchemaDoc,
         schemas::SchemaProblem,

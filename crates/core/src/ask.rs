@@ -114,7 +114,8 @@ async fn ask_with(
     })
 }
 
-/// The app's `ask`: a prompt and, optionally, where to send it.
+// The app's `ask`: a prompt and, optionally, where to send it. (No doc
+// comment: it would change the generated TypeScript.)
 #[derive(Debug, Clone, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
