@@ -84,17 +84,15 @@ fn dialog<R: Runtime>(
     dialog
 }
 
-/// Shows a dialog on a blocking thread: the blocking variants must not
-/// run on the main thread, and a command runs on the async runtime.
-async fn answer<T: Send + 'static>(show: impl FnOnce() -> T + Send + 'static) -> IpcResult<T> {
-    tauri::async_runtime::spawn_blocking(show)
+/// The paths a dialog answered with, shown on a blocking thread: the
+/// blocking variants must not run on the main thread, and a command runs
+/// on the async runtime.
+async fn shown(pick: impl FnOnce() -> Vec<FilePath> + Send + 'static) -> IpcResult<Vec<PathBuf>> {
+    let picked = tauri::async_runtime::spawn_blocking(pick)
         .await
-        .map_err(|e| CoreError::Dialog(format!("the dialog stopped: {e}")).into())
-}
-
-fn into_path(path: FilePath) -> IpcResult<PathBuf> {
-    path.into_path()
-        .map_err(|e| CoreError::Dialog(format!("the dialog gave no file path: {e}")).into())
+        .map_err(|e| CoreError::Dialog(format!("the dialog stopped: {e}")))?;
+    let paths: Result<_, _> = picked.into_iter().map(FilePath::into_path).collect();
+    Ok(paths.map_err(|e| CoreError::Dialog(format!("the dialog gave no file path: {e}")))?)
 }
 
 fn text(path: &std::path::Path) -> String {
@@ -111,7 +109,7 @@ pub async fn pick_files<R: Runtime>(
         return Ok(std::env::split_paths(&paths).map(|p| text(&p)).collect());
     }
     let dialog = dialog(&app, options.title.as_deref(), options.filters.as_deref());
-    let picked = answer(move || {
+    let picked = shown(move || {
         if options.multiple.unwrap_or(false) {
             dialog.blocking_pick_files().unwrap_or_default()
         } else {
@@ -119,10 +117,7 @@ pub async fn pick_files<R: Runtime>(
         }
     })
     .await?;
-    picked
-        .into_iter()
-        .map(|p| into_path(p).map(|p| text(&p)))
-        .collect()
+    Ok(picked.iter().map(|p| text(p)).collect())
 }
 
 /// Where the user chose to save, granted for writing; `null` when they
@@ -140,10 +135,9 @@ pub async fn pick_save_path<R: Runtime>(
             if let Some(name) = &options.default_name {
                 dialog = dialog.set_file_name(name);
             }
-            answer(move || dialog.blocking_save_file())
+            shown(move || dialog.blocking_save_file().into_iter().collect())
                 .await?
-                .map(into_path)
-                .transpose()?
+                .pop()
         }
     };
     Ok(path.map(|path| {
@@ -164,10 +158,9 @@ pub async fn pick_folder<R: Runtime>(
         Some(path) => Some(path),
         None => {
             let dialog = dialog(&app, title.as_deref(), None);
-            answer(move || dialog.blocking_pick_folder())
+            shown(move || dialog.blocking_pick_folder().into_iter().collect())
                 .await?
-                .map(into_path)
-                .transpose()?
+                .pop()
         }
     };
     Ok(path.map(|path| {
