@@ -11,8 +11,11 @@ use std::path::PathBuf;
 
 use ts_rs::{Config, TS};
 
-use crate::commands::{app, dialogs, documents, extract, job_table, schemas, settings};
-use crate::{AskArgs, AskEvent, IpcError, LocalServerStatus};
+use sift_core::settings::form as settings;
+use sift_core::{AskArgs, AskEvent};
+
+use crate::commands::{dialogs, documents, extract, job_table, schemas};
+use crate::{IpcError, LocalServerStatus};
 
 fn out_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("ui/src/bindings")
@@ -37,15 +40,15 @@ fn bindings_are_written_for_every_ipc_type() {
         LocalServerStatus,
         AskArgs,
         AskEvent,
-        app::AppInfo,
-        settings::ProviderKind,
-        settings::ProviderConfig,
-        settings::Settings,
+        sift_core::paths::AppInfo,
+        sift_core::ProviderKind,
+        settings::ProviderForm,
+        settings::SettingsForm,
         settings::SettingsView,
         settings::DefaultBaseUrls,
         settings::KeySource,
         settings::KeyStatus,
-        settings::ConnectionReport,
+        sift_core::server_models::ConnectionReport,
         schemas::SchemaSummary,
         schemas::SchemaDoc,
         schemas::SchemaProblem,

@@ -16,7 +16,6 @@ mod state;
 
 use tauri::{Manager, RunEvent};
 
-pub use ask::{AskArgs, AskEvent};
 pub use error::{IpcError, IpcResult};
 /// The local model server the app owns (the workspace's).
 pub use sift_core::{LocalServerOwner as LocalModel, LocalServerStatus};

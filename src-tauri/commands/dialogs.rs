@@ -1,5 +1,7 @@
 //! The native open and save dialogs, called from Rust so that the web
 //! page needs no dialog permission. Paths travel, never file contents.
+//! A path chosen in a save or folder dialog is granted in the workspace:
+//! the app writes only where the user chose.
 //!
 //! Test hooks (a WebDriver cannot drive a native dialog): when
 //! `SIFT_TEST_OPEN_PATHS` is set, `pick_files` returns its paths (split
@@ -10,11 +12,12 @@
 use std::path::PathBuf;
 
 use serde::Deserialize;
-use tauri::{AppHandle, Runtime};
-use tauri_plugin_dialog::{DialogExt, FilePath};
+use sift_core::{CoreError, Workspace};
+use tauri::{AppHandle, Runtime, State};
+use tauri_plugin_dialog::{DialogExt, FileDialogBuilder, FilePath};
 use ts_rs::TS;
 
-use crate::error::{IpcError, IpcResult};
+use crate::error::IpcResult;
 
 /// A named set of extensions, e.g. `{name: "Documents", extensions: ["pdf", "png"]}`.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, TS)]
@@ -58,87 +61,110 @@ pub const TEST_OPEN_PATHS: &str = "SIFT_TEST_OPEN_PATHS";
 pub const TEST_SAVE_PATH: &str = "SIFT_TEST_SAVE_PATH";
 pub const TEST_FOLDER_PATH: &str = "SIFT_TEST_FOLDER_PATH";
 
-fn path_text(path: FilePath) -> IpcResult<String> {
-    path.into_path()
-        .map(|p| p.display().to_string())
-        .map_err(|e| IpcError::new("dialog", format!("the dialog gave no file path: {e}")))
+/// A test hook's path, standing in for the dialog's answer.
+fn test_hook(var: &str) -> Option<PathBuf> {
+    std::env::var_os(var)
+        .filter(|p| !p.is_empty())
+        .map(PathBuf::from)
 }
 
-/// The files the user picked; empty when they cancelled.
+fn dialog<R: Runtime>(
+    app: &AppHandle<R>,
+    title: Option<&str>,
+    filters: Option<&[FileFilter]>,
+) -> FileDialogBuilder<R> {
+    let mut dialog = app.dialog().file();
+    if let Some(title) = title {
+        dialog = dialog.set_title(title);
+    }
+    for filter in filters.into_iter().flatten() {
+        let extensions: Vec<&str> = filter.extensions.iter().map(String::as_str).collect();
+        dialog = dialog.add_filter(&filter.name, &extensions);
+    }
+    dialog
+}
+
+/// The paths a dialog answered with, shown on a blocking thread: the
+/// blocking variants must not run on the main thread, and a command runs
+/// on the async runtime.
+async fn shown(pick: impl FnOnce() -> Vec<FilePath> + Send + 'static) -> IpcResult<Vec<PathBuf>> {
+    let picked = tauri::async_runtime::spawn_blocking(pick)
+        .await
+        .map_err(|e| CoreError::Dialog(format!("the dialog stopped: {e}")))?;
+    let paths: Result<_, _> = picked.into_iter().map(FilePath::into_path).collect();
+    Ok(paths.map_err(|e| CoreError::Dialog(format!("the dialog gave no file path: {e}")))?)
+}
+
+fn text(path: &std::path::Path) -> String {
+    path.display().to_string()
+}
+
+/// The files the user picked to read; empty when they cancelled.
 #[tauri::command]
 pub async fn pick_files<R: Runtime>(
     options: OpenDialogOptions,
     app: AppHandle<R>,
 ) -> IpcResult<Vec<String>> {
     if let Some(paths) = std::env::var_os(TEST_OPEN_PATHS).filter(|p| !p.is_empty()) {
-        return Ok(std::env::split_paths(&paths)
-            .map(|p: PathBuf| p.display().to_string())
-            .collect());
+        return Ok(std::env::split_paths(&paths).map(|p| text(&p)).collect());
     }
-    let mut dialog = app.dialog().file();
-    if let Some(title) = &options.title {
-        dialog = dialog.set_title(title);
-    }
-    for filter in options.filters.iter().flatten() {
-        let extensions: Vec<&str> = filter.extensions.iter().map(String::as_str).collect();
-        dialog = dialog.add_filter(&filter.name, &extensions);
-    }
-    // The blocking variants must not run on the main thread; a command
-    // runs on the async runtime, so hand it to a blocking thread.
-    let picked = tauri::async_runtime::spawn_blocking(move || {
+    let dialog = dialog(&app, options.title.as_deref(), options.filters.as_deref());
+    let picked = shown(move || {
         if options.multiple.unwrap_or(false) {
             dialog.blocking_pick_files().unwrap_or_default()
         } else {
             dialog.blocking_pick_file().into_iter().collect()
         }
     })
-    .await
-    .map_err(|e| IpcError::new("dialog", format!("the dialog stopped: {e}")))?;
-    picked.into_iter().map(path_text).collect()
+    .await?;
+    Ok(picked.iter().map(|p| text(p)).collect())
 }
 
-/// Where the user chose to save; `null` when they cancelled.
+/// Where the user chose to save, granted for writing; `null` when they
+/// cancelled.
 #[tauri::command]
 pub async fn pick_save_path<R: Runtime>(
     options: SaveDialogOptions,
     app: AppHandle<R>,
+    ws: State<'_, Workspace>,
 ) -> IpcResult<Option<String>> {
-    if let Some(path) = std::env::var_os(TEST_SAVE_PATH).filter(|p| !p.is_empty()) {
-        return Ok(Some(PathBuf::from(path).display().to_string()));
-    }
-    let mut dialog = app.dialog().file();
-    if let Some(title) = &options.title {
-        dialog = dialog.set_title(title);
-    }
-    if let Some(name) = &options.default_name {
-        dialog = dialog.set_file_name(name);
-    }
-    for filter in options.filters.iter().flatten() {
-        let extensions: Vec<&str> = filter.extensions.iter().map(String::as_str).collect();
-        dialog = dialog.add_filter(&filter.name, &extensions);
-    }
-    let picked = tauri::async_runtime::spawn_blocking(move || dialog.blocking_save_file())
-        .await
-        .map_err(|e| IpcError::new("dialog", format!("the dialog stopped: {e}")))?;
-    picked.map(path_text).transpose()
+    let path = match test_hook(TEST_SAVE_PATH) {
+        Some(path) => Some(path),
+        None => {
+            let mut dialog = dialog(&app, options.title.as_deref(), options.filters.as_deref());
+            if let Some(name) = &options.default_name {
+                dialog = dialog.set_file_name(name);
+            }
+            shown(move || dialog.blocking_save_file().into_iter().collect())
+                .await?
+                .pop()
+        }
+    };
+    Ok(path.map(|path| {
+        ws.grants().grant_file(&path);
+        text(&path)
+    }))
 }
 
-/// A folder the user picked (such as the data folder); `null` when they
-/// cancelled.
+/// A folder the user picked (such as the data folder), granted for
+/// writing; `null` when they cancelled.
 #[tauri::command]
 pub async fn pick_folder<R: Runtime>(
     title: Option<String>,
     app: AppHandle<R>,
+    ws: State<'_, Workspace>,
 ) -> IpcResult<Option<String>> {
-    if let Some(path) = std::env::var_os(TEST_FOLDER_PATH).filter(|p| !p.is_empty()) {
-        return Ok(Some(PathBuf::from(path).display().to_string()));
-    }
-    let mut dialog = app.dialog().file();
-    if let Some(title) = &title {
-        dialog = dialog.set_title(title);
-    }
-    let picked = tauri::async_runtime::spawn_blocking(move || dialog.blocking_pick_folder())
-        .await
-        .map_err(|e| IpcError::new("dialog", format!("the dialog stopped: {e}")))?;
-    picked.map(path_text).transpose()
+    let path = match test_hook(TEST_FOLDER_PATH) {
+        Some(path) => Some(path),
+        None => {
+            let dialog = dialog(&app, title.as_deref(), None);
+            shown(move || dialog.blocking_pick_folder().into_iter().collect())
+                .await?
+                .pop()
+        }
+    };
+    Ok(path.map(|path| {
+        ws.grants().grant_folder(&path);
+        text(&path)
+    }))
 }

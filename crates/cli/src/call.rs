@@ -5,12 +5,11 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
 use serde_json::Value;
+use sift_core::Workspace;
 use sift_core::calls::{
     CallRequest, DEFAULT_KIND, DEFAULT_MAX_TURNS, call_summary, canonical_json, revise_call,
     run_call,
 };
-use sift_core::config::load_config;
-use sift_core::open_store;
 use sift_core::store::{CallStatus, StructuredCall};
 
 use crate::Failure;
@@ -69,15 +68,15 @@ pub struct ReviseArgs {
     model: ModelArgs,
 }
 
-pub async fn run(args: CallArgs, db: Option<&Path>) -> Result<(), Failure> {
-    let store = open_store(db)?;
+pub async fn run(args: CallArgs, ws: &Workspace) -> Result<(), Failure> {
+    let store = ws.store()?;
     let mut request = CallRequest::new(args.model.selection(), args.prompt);
     request.kind = args.kind;
     request.system = args.system;
     request.max_turns = args.max_turns;
     request.session = args.session;
     request.schema = args.schema.as_deref().map(read_schema).transpose()?;
-    request.context = load_config(None)?.context;
+    request.context = ws.config().context;
     if !args.files.is_empty() {
         let working_dir = std::env::current_dir().map_err(|e| Failure::Failed {
             category: "other".into(),
@@ -89,9 +88,9 @@ pub async fn run(args: CallArgs, db: Option<&Path>) -> Result<(), Failure> {
     finish(&call, args.json)
 }
 
-pub async fn revise(args: ReviseArgs, db: Option<&Path>) -> Result<(), Failure> {
-    let store = open_store(db)?;
-    let context = load_config(None)?.context;
+pub async fn revise(args: ReviseArgs, ws: &Workspace) -> Result<(), Failure> {
+    let store = ws.store()?;
+    let context = ws.config().context;
     let call = revise_call(
         &store,
         &args.id,
@@ -103,8 +102,8 @@ pub async fn revise(args: ReviseArgs, db: Option<&Path>) -> Result<(), Failure> 
     finish(&call, args.json)
 }
 
-pub fn calls(command: CallsCommand, db: Option<&Path>) -> Result<(), Failure> {
-    let store = open_store(db)?;
+pub fn calls(command: CallsCommand, ws: &Workspace) -> Result<(), Failure> {
+    let store = ws.store()?;
     let mut out = std::io::stdout().lock();
     match command {
         CallsCommand::Show { id } => {

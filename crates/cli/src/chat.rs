@@ -1,13 +1,12 @@
 //! `sift chat`: one chat turn on a session, its text streamed to stdout.
 
 use std::io::Write;
-use std::path::Path;
 
 use clap::Args;
+use sift_core::Workspace;
 use sift_core::chat::{ChatRequest, ChatStatus, chat_turn};
 use sift_core::config::load_config;
 use sift_core::engine::ChatEvent;
-use sift_core::open_store;
 
 use crate::Failure;
 use crate::model_args::ModelArgs;
@@ -27,8 +26,8 @@ pub struct ChatArgs {
 /// `error (CATEGORY): MESSAGE` when the turn fails (nothing is stored);
 /// exit 3 when it reached its limit of model requests (what it did is
 /// stored).
-pub async fn run(args: ChatArgs, db: Option<&Path>) -> Result<(), Failure> {
-    let store = open_store(db)?;
+pub async fn run(args: ChatArgs, ws: &Workspace) -> Result<(), Failure> {
+    let store = ws.store()?;
     let mut request = ChatRequest::new(args.session, args.text, args.model.selection());
     request.context = load_config(None)?.context;
     let stdout = std::io::stdout();

@@ -6,11 +6,10 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use serde_json::Value;
+use sift_core::Workspace;
 use sift_core::calls::{CallRequest, canonical_json, run_call};
-use sift_core::config::load_config;
 use sift_core::eval::{EvalDocument, format_table, parse_truth, report_json, score, scored_fields};
 use sift_core::export::schema_columns_from_text;
-use sift_core::open_store;
 use sift_core::store::CallStatus;
 
 use crate::Failure;
@@ -48,7 +47,7 @@ fn read(path: &Path, what: &str) -> Result<String, Failure> {
 /// Exit 0 when it ran, whatever the accuracy; a failed call counts as
 /// wrong on every scored field and is reported on stderr.
 #[allow(clippy::print_stderr)]
-pub async fn run(args: EvalArgs, db: Option<&Path>) -> Result<(), Failure> {
+pub async fn run(args: EvalArgs, ws: &Workspace) -> Result<(), Failure> {
     let schema_text = read(&args.schema, "schema")?;
     let not_json = |e: serde_json::Error| {
         Failure::Usage(format!(
@@ -72,8 +71,8 @@ pub async fn run(args: EvalArgs, db: Option<&Path>) -> Result<(), Failure> {
         message: format!("no working directory: {e}"),
     })?;
     let files = sift_documents::resolve_files(&args.files, &working_dir)?;
-    let store = open_store(db)?;
-    let context = load_config(None)?.context;
+    let store = ws.store()?;
+    let context = ws.config().context;
     let mut documents = Vec::with_capacity(files.len());
     for path in files {
         let file = path.display().to_string();

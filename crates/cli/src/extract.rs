@@ -10,12 +10,12 @@ use std::sync::{Arc, Mutex};
 
 use clap::Args;
 use serde_json::Value;
+use sift_core::Workspace;
 use sift_core::config::load_config;
 use sift_core::export::{ExportRow, to_csv, to_jsonl};
 use sift_core::extract::{
     DEFAULT_CONCURRENCY, ExtractOptions, Progress, ProgressStatus, create_job, job_results, run_job,
 };
-use sift_core::open_store;
 use sift_core::store::{DocumentStatus, Store};
 
 use crate::Failure;
@@ -63,8 +63,8 @@ fn failed(message: String) -> Failure {
 }
 
 #[allow(clippy::print_stderr)]
-pub async fn run(args: ExtractArgs, db: Option<&Path>) -> Result<(), Failure> {
-    let store = open_store(db)?;
+pub async fn run(args: ExtractArgs, ws: &Workspace) -> Result<(), Failure> {
+    let store = ws.store()?;
     let mut selection = args.model.selection();
     let job = match &args.resume {
         Some(id) => {

@@ -16,6 +16,7 @@ mod workflow;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use sift_core::{CoreError, Workspace, WorkspaceOptions};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -24,7 +25,9 @@ use clap::{Parser, Subcommand};
     about = "Turn documents into typed data with language models"
 )]
 struct Cli {
-    /// The database file [default: $SIFT_DB, else sift.db in the data directory].
+    /// The database file [default: $SIFT_DB, else sift.db in the data
+    /// folder of the settings (`[defaults] data_dir`), else in the data
+    /// directory].
     #[arg(long, global = true, value_name = "PATH")]
     db: Option<std::path::PathBuf>,
     #[command(subcommand)]
@@ -94,13 +97,18 @@ pub enum Failure {
     Reported { code: u8 },
 }
 
-impl From<sift_core::CoreError> for Failure {
-    fn from(error: sift_core::CoreError) -> Self {
-        match error {
-            sift_core::CoreError::Usage(message) => Self::Usage(message),
-            other => Self::Failed {
-                category: other.category().to_string(),
-                message: other.to_string(),
+/// The exit code follows the error's kind: 2 for a usage error, else 1.
+impl From<CoreError> for Failure {
+    fn from(error: CoreError) -> Self {
+        match error.kind().exit_code() {
+            1 => Self::Failed {
+                category: error.category().to_string(),
+                message: error.to_string(),
+            },
+            2 => Self::Usage(error.to_string()),
+            code => Self::Exit {
+                code,
+                message: error.to_string(),
             },
         }
     }
@@ -121,22 +129,28 @@ fn main() -> ExitCode {
             });
         }
     };
+    // The same workspace as the app's: the configuration file read once,
+    // and the database where the settings put it.
+    let ws = match Workspace::open(WorkspaceOptions::cli(cli.db)) {
+        Ok(ws) => ws,
+        Err(error) => return report(error.into()),
+    };
     let result = runtime.block_on(async {
         match cli.command {
             Command::Ask(args) => ask::run(args).await,
             Command::Key(command) => key::run(command),
-            Command::Schema(command) => schema::run(command, cli.db.as_deref()),
-            Command::Call(args) => call::run(args, cli.db.as_deref()).await,
-            Command::Calls(command) => call::calls(command, cli.db.as_deref()),
-            Command::Revise(args) => call::revise(args, cli.db.as_deref()).await,
+            Command::Schema(command) => schema::run(command, &ws),
+            Command::Call(args) => call::run(args, &ws).await,
+            Command::Calls(command) => call::calls(command, &ws),
+            Command::Revise(args) => call::revise(args, &ws).await,
             Command::Read(args) => read::run(args),
-            Command::Session(command) => session::run(command, cli.db.as_deref()).await,
-            Command::Turn(args) => turn::run(args, cli.db.as_deref()).await,
-            Command::Chat(args) => chat::run(args, cli.db.as_deref()).await,
-            Command::Eval(args) => eval::run(args, cli.db.as_deref()).await,
-            Command::Extract(args) => extract::run(args, cli.db.as_deref()).await,
+            Command::Session(command) => session::run(command, &ws).await,
+            Command::Turn(args) => turn::run(args, &ws).await,
+            Command::Chat(args) => chat::run(args, &ws).await,
+            Command::Eval(args) => eval::run(args, &ws).await,
+            Command::Extract(args) => extract::run(args, &ws).await,
             Command::Validate(args) => workflow::validate(args),
-            Command::Run(args) => workflow::run(args, cli.db.as_deref()).await,
+            Command::Run(args) => workflow::run(args, &ws).await,
         }
     });
     match result {

@@ -1,31 +1,21 @@
 //! The flags that choose a provider and models, shared by every command
 //! that calls a model.
 
-use clap::{Args, ValueEnum};
-use sift_core::{ModelSelection, ProviderChoice, ProviderSettings};
+use clap::Args;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use sift_core::{ModelSelection, ProviderKind, ProviderSettings};
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum ProviderArg {
-    Openai,
-    Anthropic,
-    Local,
-}
-
-impl From<ProviderArg> for ProviderChoice {
-    fn from(arg: ProviderArg) -> Self {
-        match arg {
-            ProviderArg::Openai => Self::OpenAi,
-            ProviderArg::Anthropic => Self::Anthropic,
-            ProviderArg::Local => Self::Local,
-        }
-    }
+/// `--provider`: one of the kinds' names (listed in the help and in the
+/// error for any other word), parsed by core.
+fn provider_kind() -> impl TypedValueParser<Value = ProviderKind> {
+    PossibleValuesParser::new(ProviderKind::NAMES).try_map(|name| name.parse::<ProviderKind>())
 }
 
 #[derive(Debug, Clone, Args)]
 pub struct ModelArgs {
     /// The provider [default: $SIFT_PROVIDER, else local].
-    #[arg(long, value_enum)]
-    pub provider: Option<ProviderArg>,
+    #[arg(long, value_parser = provider_kind())]
+    pub provider: Option<ProviderKind>,
     /// The server's base URL [default: $SIFT_BASE_URL, else the provider's].
     #[arg(long)]
     pub base_url: Option<String>,
@@ -46,7 +36,7 @@ pub struct ModelArgs {
 impl ModelArgs {
     pub fn provider_settings(&self) -> ProviderSettings {
         ProviderSettings {
-            provider: self.provider.map(Into::into),
+            provider: self.provider,
             base_url: self.base_url.clone(),
             api_key_env: self.api_key_env.clone(),
             api_key_account: self.api_key_account.clone(),

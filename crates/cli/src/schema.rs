@@ -1,10 +1,10 @@
 //! `sift schema import|export|list`: the schema library.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::Subcommand;
-use sift_core::open_store;
+use sift_core::Workspace;
 use sift_core::schemas::{export_schema, import_schema};
 
 use crate::Failure;
@@ -30,8 +30,8 @@ pub enum SchemaCommand {
     List,
 }
 
-pub fn run(command: SchemaCommand, db: Option<&Path>) -> Result<(), Failure> {
-    let store = open_store(db)?;
+pub fn run(command: SchemaCommand, ws: &Workspace) -> Result<(), Failure> {
+    let store = ws.store()?;
     let text = match command {
         SchemaCommand::Import { file, name } => {
             let saved = import_schema(&store, &file, name.as_deref())?;

@@ -1,14 +1,13 @@
 //! `sift session new|show|compact`.
 
 use std::io::Write;
-use std::path::Path;
 
 use clap::Subcommand;
 use serde_json::Value;
 use sift_core::calls::{CallRequest, call_summary, canonical_json};
 use sift_core::config::load_config;
 use sift_core::history::compact_session;
-use sift_core::{new_session, open_store, session_messages};
+use sift_core::{Workspace, new_session, session_messages};
 
 use crate::Failure;
 use crate::model_args::ModelArgs;
@@ -36,8 +35,8 @@ pub enum SessionCommand {
     },
 }
 
-pub async fn run(command: SessionCommand, db: Option<&Path>) -> Result<(), Failure> {
-    let store = open_store(db)?;
+pub async fn run(command: SessionCommand, ws: &Workspace) -> Result<(), Failure> {
+    let store = ws.store()?;
     let mut output = String::new();
     match command {
         SessionCommand::New { system } => {

@@ -7,7 +7,7 @@ use clap::Args;
 use serde_json::json;
 use sift_core::config::load_config;
 use sift_core::llm::ToolSpec;
-use sift_core::{CoreError, HostToolResult, TurnRequest, host_turn, open_store};
+use sift_core::{CoreError, HostToolResult, TurnRequest, Workspace, host_turn};
 
 use crate::Failure;
 use crate::model_args::ModelArgs;
@@ -35,7 +35,7 @@ pub struct TurnArgs {
 
 /// Prints `{"content", "pending", "signals"}`. When calls are pending and a
 /// message is sent: exit 1 with `{"error":"tool_results_required","ids"}`.
-pub async fn run(args: TurnArgs, db: Option<&Path>) -> Result<(), Failure> {
+pub async fn run(args: TurnArgs, ws: &Workspace) -> Result<(), Failure> {
     let tools: Vec<ToolSpec> = match &args.tools {
         Some(path) => read_list(path, "tools", "{name, description, parameters}", |t| {
             serde_json::from_str(t)
@@ -48,7 +48,7 @@ pub async fn run(args: TurnArgs, db: Option<&Path>) -> Result<(), Failure> {
         })?,
         None => Vec::new(),
     };
-    let store = open_store(db)?;
+    let store = ws.store()?;
     let request = TurnRequest {
         session_id: args.session,
         message: args.message,

@@ -5,8 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clap::Args;
-use sift_core::CoreError;
-use sift_core::open_store;
+use sift_core::{CoreError, Workspace};
 use sift_core::workflow::{RunEvent, RunStatus, StepStatus};
 use sift_core::workflows::{RerunFrom, WorkflowRunRequest, load_file, run_json, run_workflow};
 use tokio_util::sync::CancellationToken;
@@ -73,7 +72,7 @@ pub fn validate(args: ValidateArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-pub async fn run(args: RunArgs, db: Option<&Path>) -> Result<(), Failure> {
+pub async fn run(args: RunArgs, ws: &Workspace) -> Result<(), Failure> {
     let mut params = Vec::new();
     for param in &args.params {
         let (name, value) = sift_core::workflow::parse_param_assignment(param);
@@ -88,7 +87,7 @@ pub async fn run(args: RunArgs, db: Option<&Path>) -> Result<(), Failure> {
     }
     // Validate before opening the database: a bad file changes nothing.
     load_file(&args.file).map_err(|e| failed(e, &args.file))?;
-    let store = open_store(db)?;
+    let store = ws.store()?;
     let cancel = CancellationToken::new();
     let on_signal = cancel.clone();
     tokio::spawn(async move {

@@ -1,10 +1,13 @@
-//! One prompt, one answer: what `sift ask` does.
+//! One prompt, one answer: what `sift ask` does, and the app's `ask`
+//! with its reply streamed as [`AskEvent`]s.
 
+use serde::{Deserialize, Serialize};
 use sift_llm::{ChatRequest, Message, ModelRoute, StreamDelta, Usage, complete_first};
 
 use crate::error::CoreError;
 use crate::local::{LocalServerHandle, ensure_local_server};
-use crate::provider::{ProviderChoice, ProviderSettings};
+use crate::provider::{ProviderKind, ProviderSettings};
+use crate::workspace::Workspace;
 
 /// The local server's model name, used when no model is named.
 pub const LOCAL_DEFAULT_MODEL: &str = sift_llm::local_server::DEFAULT_MODEL_ALIAS;
@@ -60,7 +63,7 @@ pub async fn ask(
     let models = request.resolved_models()?;
     // The local server is started for this call when nothing serves at its
     // address and no other URL was given, and stopped after it.
-    let local = if provider.choice() == ProviderChoice::Local && provider.base_url.is_none() {
+    let local = if provider.choice() == ProviderKind::Local && provider.base_url.is_none() {
         Some(ensure_local_server().await?)
     } else {
         None::<LocalServerHandle>
@@ -109,4 +112,95 @@ async fn ask_with(
         usage: response.usage,
         streamed: false,
     })
+}
+
+// The app's `ask`: a prompt and, optionally, where to send it. (No doc
+// comment: it would change the generated TypeScript.)
+#[derive(Debug, Clone, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct AskArgs {
+    pub prompt: String,
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
+    #[serde(default)]
+    pub system: Option<String>,
+    /// `openai`, `anthropic` or `local`; unset means the configured default.
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
+    #[serde(default)]
+    pub provider: Option<String>,
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
+    #[serde(default)]
+    pub base_url: Option<String>,
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
+    #[serde(default)]
+    pub model: Option<String>,
+}
+
+/// What the UI receives while a reply is produced.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum AskEvent {
+    /// Something slow is happening before the first word, such as starting
+    /// the local model server.
+    Status {
+        message: String,
+    },
+    Text {
+        text: String,
+    },
+    #[serde(rename_all = "camelCase")]
+    Done {
+        model: String,
+        #[cfg_attr(feature = "ts", ts(type = "number"))]
+        input_tokens: u64,
+        #[cfg_attr(feature = "ts", ts(type = "number"))]
+        output_tokens: u64,
+    },
+}
+
+/// Sends the prompt; `sink` receives the reply piece by piece, then
+/// `Done`. The local server at its own address is the workspace's:
+/// started once, on demand, and stopped when the workspace shuts down.
+pub async fn ask_streamed(
+    ws: &Workspace,
+    args: AskArgs,
+    sink: impl Fn(AskEvent) + Send + Sync + 'static,
+) -> Result<(), CoreError> {
+    let provider = ProviderSettings {
+        provider: args.provider.as_deref().map(str::parse).transpose()?,
+        base_url: args.base_url.filter(|u| !u.trim().is_empty()),
+        api_key_env: None,
+        api_key_account: None,
+    }
+    .with_env_defaults()?;
+    if provider.choice() == ProviderKind::Local && provider.base_url.is_none() {
+        sink(AskEvent::Status {
+            message: "Starting the local model…".to_owned(),
+        });
+        ws.local_server().ensure_running().await?;
+    }
+    let request = AskRequest {
+        provider,
+        models: args
+            .model
+            .filter(|m| !m.trim().is_empty())
+            .into_iter()
+            .collect(),
+        system: args.system.filter(|s| !s.trim().is_empty()),
+        prompt: args.prompt,
+        stream: true,
+    };
+    let outcome = ask(&request, &mut |text: &str| {
+        sink(AskEvent::Text {
+            text: text.to_owned(),
+        });
+    })
+    .await?;
+    sink(AskEvent::Done {
+        model: outcome.model,
+        input_tokens: outcome.usage.input_tokens,
+        output_tokens: outcome.usage.output_tokens,
+    });
+    Ok(())
 }

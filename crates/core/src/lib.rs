@@ -9,7 +9,12 @@ pub mod chat;
 pub mod chat_stream;
 pub mod chat_tools;
 pub mod chat_view;
-pub mod config;
+/// The configuration file's functions under their earlier path, kept
+/// while callers move to [`settings::file`].
+pub mod config {
+    pub use crate::settings::context::Config;
+    pub use crate::settings::file::{config_path, load_config, parse_config};
+}
 pub mod convert;
 mod error;
 pub mod eval;
@@ -38,12 +43,12 @@ pub mod workflow_runs;
 pub mod workflows;
 pub mod workspace;
 
-pub use ask::{AskOutcome, AskRequest, LOCAL_DEFAULT_MODEL, ask};
+pub use ask::{AskArgs, AskEvent, AskOutcome, AskRequest, LOCAL_DEFAULT_MODEL, ask, ask_streamed};
 pub use error::{CoreError, ErrorBody, ErrorCode};
 pub use local::{LocalServerHandle, LocalServerOwner, LocalServerStatus, ensure_local_server};
 pub use models::{Engines, ModelSelection};
 pub use path_grants::PathPolicy;
-pub use provider::{ProviderChoice, ProviderSettings};
+pub use provider::{KeyOrigin, ProviderChoice, ProviderKind, ProviderSettings};
 pub use running::{RunningGuard, RunningWork, WorkKind};
 pub use sift_documents as documents;
 pub use sift_engine as engine;

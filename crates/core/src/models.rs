@@ -4,7 +4,7 @@ use sift_engine::{ContextSettings, Engine, EngineContext};
 
 use crate::error::CoreError;
 use crate::local::{LocalServerHandle, ensure_local_server};
-use crate::provider::{ProviderChoice, ProviderSettings};
+use crate::provider::{ProviderKind, ProviderSettings};
 
 /// The provider and the models to try, in order.
 #[derive(Debug, Clone, Default)]
@@ -42,7 +42,7 @@ impl ModelSelection {
             return Ok(vec![model]);
         }
         match self.provider.choice() {
-            ProviderChoice::Local => Ok(vec![crate::LOCAL_DEFAULT_MODEL.to_owned()]),
+            ProviderKind::Local => Ok(vec![crate::LOCAL_DEFAULT_MODEL.to_owned()]),
             other => Err(CoreError::Usage(format!(
                 "no model given for provider {other}: pass --model or set SIFT_MODEL"
             ))),
@@ -58,7 +58,7 @@ impl ModelSelection {
             models: self.models.clone(),
         }
         .resolved_models()?;
-        let local = if provider.choice() == ProviderChoice::Local && provider.base_url.is_none() {
+        let local = if provider.choice() == ProviderKind::Local && provider.base_url.is_none() {
             Some(ensure_local_server().await?)
         } else {
             None
@@ -66,13 +66,13 @@ impl ModelSelection {
         let client = provider.client()?;
         let context_window = match provider.choice() {
             // The context the local server is started with.
-            ProviderChoice::Local => 2048,
-            ProviderChoice::Anthropic => 200_000,
-            ProviderChoice::OpenAi => 128_000,
+            ProviderKind::Local => 2048,
+            ProviderKind::Anthropic => 200_000,
+            ProviderKind::OpenAi => 128_000,
         };
         let engine_type = match provider.choice() {
-            ProviderChoice::Anthropic => "anthropic",
-            ProviderChoice::OpenAi | ProviderChoice::Local => "openai",
+            ProviderKind::Anthropic => "anthropic",
+            ProviderKind::OpenAi | ProviderKind::Local => "openai",
         };
         let engines = models
             .into_iter()

@@ -4,7 +4,10 @@
 use std::fmt;
 use std::str::FromStr;
 
-use sift_llm::{ApiKey, Client, ClientConfig, ProviderKind, ServerFlavor};
+use serde::{Deserialize, Serialize};
+// The llm crate's `ProviderKind` is the wire API a client speaks, which
+// the local server shares with OpenAI.
+use sift_llm::{ApiKey, Client, ClientConfig, ProviderKind as WireApi, ServerFlavor};
 
 use crate::error::CoreError;
 
@@ -15,17 +18,28 @@ pub const DEFAULT_LOCAL_PORT: u16 = 39281;
 pub const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
 pub const ANTHROPIC_BASE_URL: &str = "https://api.anthropic.com";
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ProviderChoice {
-    /// Any OpenAI-compatible server.
-    OpenAi,
-    Anthropic,
+// The kind of model server a provider is: what the settings file's
+// `kind`, the CLI's `--provider`, `SIFT_PROVIDER` and the app's IPC
+// (`"local" | "openai" | "anthropic"`) name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "lowercase")]
+pub enum ProviderKind {
     /// Sift's own llama.cpp server on loopback: the default, so that
     /// nothing leaves the machine unless the user picks a cloud provider.
     Local,
+    /// Any OpenAI-compatible server.
+    OpenAi,
+    Anthropic,
 }
 
-impl ProviderChoice {
+/// The earlier name of [`ProviderKind`], kept while callers move over.
+pub type ProviderChoice = ProviderKind;
+
+impl ProviderKind {
+    /// Every kind's name, in the order the CLI's help lists them.
+    pub const NAMES: [&'static str; 3] = ["openai", "anthropic", "local"];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Self::OpenAi => "openai",
@@ -35,13 +49,13 @@ impl ProviderChoice {
     }
 }
 
-impl fmt::Display for ProviderChoice {
+impl fmt::Display for ProviderKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
-impl FromStr for ProviderChoice {
+impl FromStr for ProviderKind {
     type Err = CoreError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
@@ -56,10 +70,23 @@ impl FromStr for ProviderChoice {
     }
 }
 
+/// Where a provider's API key is found; never the key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeyOrigin {
+    /// In this environment variable.
+    Env(String),
+    /// In the OS keychain, under this account.
+    Keychain(String),
+    /// Nowhere it was looked for.
+    Missing,
+    /// The local server takes none.
+    NotNeeded,
+}
+
 /// Settings as the user gave them; `None` means "use the default".
 #[derive(Debug, Clone, Default)]
 pub struct ProviderSettings {
-    pub provider: Option<ProviderChoice>,
+    pub provider: Option<ProviderKind>,
     pub base_url: Option<String>,
     /// The environment variable holding the API key.
     pub api_key_env: Option<String>,
@@ -82,17 +109,17 @@ impl ProviderSettings {
         Ok(self)
     }
 
-    pub fn choice(&self) -> ProviderChoice {
-        self.provider.unwrap_or(ProviderChoice::Local)
+    pub fn choice(&self) -> ProviderKind {
+        self.provider.unwrap_or(ProviderKind::Local)
     }
 
     /// The base URL to use: the one given, else the provider's default.
     pub fn effective_base_url(&self) -> String {
         match (&self.base_url, self.choice()) {
             (Some(url), _) => url.clone(),
-            (None, ProviderChoice::OpenAi) => OPENAI_BASE_URL.to_owned(),
-            (None, ProviderChoice::Anthropic) => ANTHROPIC_BASE_URL.to_owned(),
-            (None, ProviderChoice::Local) => local_base_url(),
+            (None, ProviderKind::OpenAi) => OPENAI_BASE_URL.to_owned(),
+            (None, ProviderKind::Anthropic) => ANTHROPIC_BASE_URL.to_owned(),
+            (None, ProviderKind::Local) => local_base_url(),
         }
     }
 
@@ -101,21 +128,39 @@ impl ProviderSettings {
     /// the provider's name: what `sift key set` writes); else from the
     /// provider's default variables. The local server takes none.
     pub fn api_key(&self) -> Option<ApiKey> {
+        self.find_key().1
+    }
+
+    /// Where [`Self::api_key`] finds the key, without the key: what the
+    /// settings screen shows.
+    pub fn key_origin(&self) -> KeyOrigin {
+        self.find_key().0
+    }
+
+    /// The one lookup order of a key, and where it was found.
+    fn find_key(&self) -> (KeyOrigin, Option<ApiKey>) {
         if let Some(var) = &self.api_key_env {
-            return ApiKey::from_env(var);
+            return match ApiKey::from_env(var) {
+                Some(key) => (KeyOrigin::Env(var.clone()), Some(key)),
+                None => (KeyOrigin::Missing, None),
+            };
         }
-        if self.choice() == ProviderChoice::Local {
-            return None;
+        if self.choice() == ProviderKind::Local {
+            return (KeyOrigin::NotNeeded, None);
         }
         let account = self
             .api_key_account
             .as_deref()
             .unwrap_or(self.choice().as_str());
-        crate::keychain::load_key(account).or_else(|| {
-            self.api_key_vars()
-                .iter()
-                .find_map(|var| ApiKey::from_env(var))
-        })
+        if let Some(key) = crate::keychain::load_key(account) {
+            return (KeyOrigin::Keychain(account.to_owned()), Some(key));
+        }
+        for var in self.api_key_vars() {
+            if let Some(key) = ApiKey::from_env(&var) {
+                return (KeyOrigin::Env(var), Some(key));
+            }
+        }
+        (KeyOrigin::Missing, None)
     }
 
     /// The variables the key is looked up in, in order.
@@ -124,24 +169,24 @@ impl ProviderSettings {
             return vec![var.clone()];
         }
         match self.choice() {
-            ProviderChoice::OpenAi => vec!["OPENAI_API_KEY".into(), "SIFT_API_KEY".into()],
-            ProviderChoice::Anthropic => vec!["ANTHROPIC_API_KEY".into(), "SIFT_API_KEY".into()],
-            ProviderChoice::Local => Vec::new(),
+            ProviderKind::OpenAi => vec!["OPENAI_API_KEY".into(), "SIFT_API_KEY".into()],
+            ProviderKind::Anthropic => vec!["ANTHROPIC_API_KEY".into(), "SIFT_API_KEY".into()],
+            ProviderKind::Local => Vec::new(),
         }
     }
 
     pub fn client_config(&self) -> ClientConfig {
         let base_url = self.effective_base_url();
         let kind = match self.choice() {
-            ProviderChoice::Anthropic => ProviderKind::Anthropic,
-            ProviderChoice::OpenAi | ProviderChoice::Local => ProviderKind::OpenAi,
+            ProviderKind::Anthropic => WireApi::Anthropic,
+            ProviderKind::OpenAi | ProviderKind::Local => WireApi::OpenAi,
         };
         let mut config = ClientConfig::new(kind, base_url.clone());
         config.flavor = match self.choice() {
-            ProviderChoice::Local => ServerFlavor::LlamaCpp,
-            ProviderChoice::Anthropic => ServerFlavor::Anthropic,
-            ProviderChoice::OpenAi if base_url.starts_with(OPENAI_BASE_URL) => ServerFlavor::OpenAi,
-            ProviderChoice::OpenAi => ServerFlavor::Generic,
+            ProviderKind::Local => ServerFlavor::LlamaCpp,
+            ProviderKind::Anthropic => ServerFlavor::Anthropic,
+            ProviderKind::OpenAi if base_url.starts_with(OPENAI_BASE_URL) => ServerFlavor::OpenAi,
+            ProviderKind::OpenAi => ServerFlavor::Generic,
         };
         config.api_key = self.api_key();
         config

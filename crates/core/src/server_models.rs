@@ -4,11 +4,11 @@
 
 use std::time::{Duration, Instant};
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use sift_llm::{ApiKey, DEFAULT_ANTHROPIC_VERSION, ErrorCategory, LlmError};
 
 use crate::error::CoreError;
-use crate::provider::{ProviderChoice, ProviderSettings};
+use crate::provider::{ProviderKind, ProviderSettings};
 
 const TIMEOUT: Duration = Duration::from_secs(15);
 
@@ -22,17 +22,21 @@ struct ModelEntry {
     id: String,
 }
 
-/// The outcome of a connection test. A failure is an outcome, not an
-/// error: the message says what went wrong, for the settings screen.
-#[derive(Debug, Clone, PartialEq, Eq)]
+// A failure is an outcome, not an error: the message says what went
+// wrong, for the settings screen.
+/// The outcome of a connection test; a failure is an outcome too.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct ConnectionReport {
     pub ok: bool,
     /// The `/models` URL asked.
     pub url: String,
     pub message: String,
-    /// The error's category when it failed (`auth`, `network`, ...).
+    /// The error's code when it failed (`auth`, `network`, ...).
     pub code: Option<String>,
     pub models: Vec<String>,
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub elapsed_ms: u64,
 }
 
@@ -43,12 +47,12 @@ pub async fn list_models(provider: &ProviderSettings) -> Result<Vec<String>, Cor
     let mut request = reqwest::Client::new().get(&url).timeout(TIMEOUT);
     if let Some(key) = &key {
         request = match provider.choice() {
-            ProviderChoice::Anthropic => request
+            ProviderKind::Anthropic => request
                 .header("x-api-key", key.expose())
                 .header("anthropic-version", DEFAULT_ANTHROPIC_VERSION),
-            ProviderChoice::OpenAi | ProviderChoice::Local => request.bearer_auth(key.expose()),
+            ProviderKind::OpenAi | ProviderKind::Local => request.bearer_auth(key.expose()),
         };
-    } else if provider.choice() == ProviderChoice::Anthropic {
+    } else if provider.choice() == ProviderKind::Anthropic {
         request = request.header("anthropic-version", DEFAULT_ANTHROPIC_VERSION);
     }
     let response = request.send().await.map_err(|e| {
@@ -113,7 +117,7 @@ pub fn models_url(provider: &ProviderSettings) -> String {
     let base = provider.effective_base_url();
     let base = base.trim_end_matches('/');
     match provider.choice() {
-        ProviderChoice::Anthropic if !base.ends_with("/v1") => format!("{base}/v1/models"),
+        ProviderKind::Anthropic if !base.ends_with("/v1") => format!("{base}/v1/models"),
         _ => format!("{base}/models"),
     }
 }
@@ -129,7 +133,7 @@ fn scrub(text: &str, key: Option<&ApiKey>) -> String {
 mod tests {
     use super::*;
 
-    fn provider(choice: ProviderChoice, base_url: Option<&str>) -> ProviderSettings {
+    fn provider(choice: ProviderKind, base_url: Option<&str>) -> ProviderSettings {
         ProviderSettings {
             provider: Some(choice),
             base_url: base_url.map(str::to_owned),
@@ -141,23 +145,23 @@ mod tests {
     #[test]
     fn the_models_url_of_each_kind() {
         assert_eq!(
-            models_url(&provider(ProviderChoice::OpenAi, None)),
+            models_url(&provider(ProviderKind::OpenAi, None)),
             "https://api.openai.com/v1/models"
         );
         assert_eq!(
-            models_url(&provider(ProviderChoice::Anthropic, None)),
+            models_url(&provider(ProviderKind::Anthropic, None)),
             "https://api.anthropic.com/v1/models"
         );
         assert_eq!(
             models_url(&provider(
-                ProviderChoice::Anthropic,
+                ProviderKind::Anthropic,
                 Some("https://proxy/v1/")
             )),
             "https://proxy/v1/models"
         );
         assert_eq!(
             models_url(&provider(
-                ProviderChoice::OpenAi,
+                ProviderKind::OpenAi,
                 Some("http://127.0.0.1:8080/v1/")
             )),
             "http://127.0.0.1:8080/v1/models"

@@ -99,7 +99,9 @@ fn read_config_file(path: &Path) -> Result<Loaded, CoreError> {
             )));
         }
     };
-    let in_file = |e: String| CoreError::Config(format!("{}: {e}", path.display()));
+    let in_file = |e: crate::settings::file::ParseError| {
+        CoreError::Config(format!("{}: {e}", path.display()))
+    };
     Ok(Loaded {
         settings: parse_settings(&text).map_err(in_file)?,
         config: parse_config(&text).map_err(in_file)?,

@@ -28,7 +28,13 @@ impl Drop for Scratch {
 /// An invoice schema for MANIFEST.tsv's ground-truth columns (and a
 /// `vendor` property without truth, so not scored).
 fn scratch() -> Scratch {
-    let dir = std::env::temp_dir().join(format!("sift-cli-eval-{}", std::process::id()));
+    // One folder per test: the tests run at once, and each removes its own.
+    static COUNTER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "sift-cli-eval-{}-{}",
+        std::process::id(),
+        COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    ));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     // As text: the table follows the properties' order in it.

@@ -21,6 +21,7 @@ mod workflow_structured;
 mod workflow_support;
 mod workflow_tools;
 mod workflow_validate;
+mod workspace;
 
 use std::process::Output;
 

@@ -3,6 +3,7 @@
 //! and the rows left in the file.
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
+mod ask;
 mod chat;
 mod extract;
 mod preview;
@@ -11,6 +12,7 @@ mod sessions;
 mod transcripts;
 mod workflow_files;
 mod workflow_runs;
+mod settings;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};

@@ -1,6 +1,7 @@
 //! The desktop app's settings: the model providers the user set up, the
 //! default provider and model, and the data folder. They live in the
-//! configuration file ([`crate::config::config_path`]) beside `[context]`:
+//! configuration file ([`file`], at [`file::config_path`]) beside
+//! `[context]` ([`context`]):
 //!
 //! ```toml
 //! [defaults]
@@ -16,25 +17,28 @@
 //! api_key_env = "WORK_KEY"     # optional: the variable holding the key, instead of the keychain
 //! ```
 //!
-//! Saving rewrites only these two tables, so the user's comments and the
-//! `[context]` table stay as they were. API keys are never written here.
+//! [`form`] holds the settings as the settings screen edits them and
+//! [`screen`] what that screen does.
 
-use std::path::{Path, PathBuf};
+pub mod context;
+pub mod file;
+pub mod form;
+pub mod screen;
 
-use serde::Deserialize;
-use toml_edit::{ArrayOfTables, DocumentMut, Item, Table, value};
+use std::path::PathBuf;
 
-use crate::config::config_path;
+pub use file::{load_settings, parse_settings, render_settings, save_settings};
+
 use crate::error::CoreError;
 use crate::models::ModelSelection;
-use crate::provider::{ProviderChoice, ProviderSettings};
+use crate::provider::{ProviderKind, ProviderSettings};
 
 /// One model server the user can pick.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProviderEntry {
     /// Unique among the providers; the keychain account of its key.
     pub id: String,
-    pub kind: ProviderChoice,
+    pub kind: ProviderKind,
     /// For people; the id when empty.
     pub label: String,
     /// `None`: the kind's default (OpenAI's, Anthropic's, or the local
@@ -52,7 +56,7 @@ impl ProviderEntry {
             provider: Some(self.kind),
             base_url: self.base_url.clone(),
             api_key_env: self.api_key_env.clone(),
-            api_key_account: (self.kind != ProviderChoice::Local).then(|| self.id.clone()),
+            api_key_account: (self.kind != ProviderKind::Local).then(|| self.id.clone()),
         }
     }
 }
@@ -76,21 +80,21 @@ impl AppSettings {
         let mut providers = vec![
             ProviderEntry {
                 id: "local".into(),
-                kind: ProviderChoice::Local,
+                kind: ProviderKind::Local,
                 label: "Local model".into(),
                 base_url: None,
                 api_key_env: None,
             },
             ProviderEntry {
                 id: "openai".into(),
-                kind: ProviderChoice::OpenAi,
+                kind: ProviderKind::OpenAi,
                 label: "OpenAI".into(),
                 base_url: None,
                 api_key_env: None,
             },
             ProviderEntry {
                 id: "anthropic".into(),
-                kind: ProviderChoice::Anthropic,
+                kind: ProviderKind::Anthropic,
                 label: "Anthropic".into(),
                 base_url: None,
                 api_key_env: None,
@@ -147,7 +151,7 @@ impl AppSettings {
             });
         let models = match (model, entry.kind) {
             (Some(model), _) => vec![model],
-            (None, ProviderChoice::Local) => vec![crate::LOCAL_DEFAULT_MODEL.to_owned()],
+            (None, ProviderKind::Local) => vec![crate::LOCAL_DEFAULT_MODEL.to_owned()],
             (None, _) => {
                 return Err(CoreError::Usage(format!(
                     "no model chosen for {}: pick one, or set a default model in Settings",
@@ -209,138 +213,6 @@ impl ProviderEntry {
     }
 }
 
-#[derive(Debug, Default, Deserialize)]
-struct SettingsFile {
-    defaults: Option<DefaultsTable>,
-    providers: Option<Vec<ProviderTable>>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct DefaultsTable {
-    provider: Option<String>,
-    model: Option<String>,
-    data_dir: Option<PathBuf>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ProviderTable {
-    id: String,
-    kind: String,
-    #[serde(default)]
-    label: String,
-    base_url: Option<String>,
-    api_key_env: Option<String>,
-}
-
-/// The settings in the file at `path` (default: [`config_path`]); the
-/// defaults for whatever it does not set.
-pub fn load_settings(path: Option<&Path>) -> Result<AppSettings, CoreError> {
-    let path = path.map_or_else(config_path, Path::to_path_buf);
-    let text = match std::fs::read_to_string(&path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => {
-            return Err(CoreError::Config(format!(
-                "cannot read {}: {e}",
-                path.display()
-            )));
-        }
-    };
-    parse_settings(&text).map_err(|e| CoreError::Config(format!("{}: {e}", path.display())))
-}
-
-pub fn parse_settings(text: &str) -> Result<AppSettings, String> {
-    let file: SettingsFile =
-        toml::from_str(text).map_err(|e| e.to_string().trim_end().to_owned())?;
-    let mut settings = AppSettings::defaults();
-    if let Some(tables) = file.providers {
-        settings.providers = tables
-            .into_iter()
-            .map(|t| {
-                Ok(ProviderEntry {
-                    kind: t.kind.parse().map_err(|e: CoreError| e.to_string())?,
-                    id: t.id,
-                    label: t.label,
-                    base_url: t.base_url.filter(|u| !u.trim().is_empty()),
-                    api_key_env: t.api_key_env.filter(|v| !v.trim().is_empty()),
-                })
-            })
-            .collect::<Result<_, String>>()?;
-    }
-    if let Some(defaults) = file.defaults {
-        if let Some(provider) = defaults.provider {
-            settings.default_provider = provider;
-        }
-        if defaults.model.is_some() {
-            settings.default_model = defaults.model.filter(|m| !m.trim().is_empty());
-        }
-        settings.data_dir = defaults.data_dir.filter(|d| !d.as_os_str().is_empty());
-    }
-    Ok(settings)
-}
-
-/// Writes `settings` into the file at `path` (default: [`config_path`]),
-/// replacing its `[defaults]` and `[[providers]]` and keeping the rest.
-pub fn save_settings(path: Option<&Path>, settings: &AppSettings) -> Result<(), CoreError> {
-    settings.validate()?;
-    let path = path.map_or_else(config_path, Path::to_path_buf);
-    let text = match std::fs::read_to_string(&path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => {
-            return Err(CoreError::Config(format!(
-                "cannot read {}: {e}",
-                path.display()
-            )));
-        }
-    };
-    let updated = render_settings(&text, settings)
-        .map_err(|e| CoreError::Config(format!("{}: {e}", path.display())))?;
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent)
-            .map_err(|e| CoreError::Config(format!("cannot create {}: {e}", parent.display())))?;
-    }
-    // Written beside and renamed, so a crash never leaves half a file.
-    let partial = path.with_extension("toml.partial");
-    std::fs::write(&partial, updated)
-        .and_then(|()| std::fs::rename(&partial, &path))
-        .map_err(|e| CoreError::Config(format!("cannot write {}: {e}", path.display())))
-}
-
-/// `text` (a configuration file) with the settings' tables replaced.
-pub fn render_settings(text: &str, settings: &AppSettings) -> Result<String, String> {
-    let mut document: DocumentMut = text
-        .parse()
-        .map_err(|e: toml_edit::TomlError| e.to_string().trim_end().to_owned())?;
-    let mut defaults = Table::new();
-    defaults["provider"] = value(settings.default_provider.as_str());
-    if let Some(model) = &settings.default_model {
-        defaults["model"] = value(model.as_str());
-    }
-    if let Some(dir) = &settings.data_dir {
-        defaults["data_dir"] = value(dir.display().to_string());
-    }
-    document["defaults"] = Item::Table(defaults);
-    let mut providers = ArrayOfTables::new();
-    for p in &settings.providers {
-        let mut table = Table::new();
-        table["id"] = value(p.id.as_str());
-        table["kind"] = value(p.kind.as_str());
-        table["label"] = value(p.label.as_str());
-        if let Some(url) = &p.base_url {
-            table["base_url"] = value(url.as_str());
-        }
-        if let Some(var) = &p.api_key_env {
-            table["api_key_env"] = value(var.as_str());
-        }
-        providers.push(table);
-    }
-    document["providers"] = Item::ArrayOfTables(providers);
-    Ok(document.to_string())
-}
-
 fn env_value(var: &str) -> Option<String> {
     std::env::var(var)
         .ok()
@@ -350,6 +222,7 @@ fn env_value(var: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    use super::file::parse_config;
     use super::*;
 
     const FILE: &str = "# my settings\n[context]\nIMAGES_IN_CONTEXT = 3 # fewer images\n\n[defaults]\nprovider = \"work\"\nmodel = \"m1\"\n\n[[providers]]\nid = \"work\"\nkind = \"openai\"\nlabel = \"Work\"\nbase_url = \"http://127.0.0.1:9/v1\"\napi_key_env = \"WORK_KEY\"\n\n[[providers]]\nid = \"local\"\nkind = \"local\"\n";
@@ -357,7 +230,7 @@ mod tests {
     fn work() -> ProviderEntry {
         ProviderEntry {
             id: "work".into(),
-            kind: ProviderChoice::OpenAi,
+            kind: ProviderKind::OpenAi,
             label: "Work".into(),
             base_url: Some("http://127.0.0.1:9/v1".into()),
             api_key_env: Some("WORK_KEY".into()),
@@ -369,7 +242,7 @@ mod tests {
         let settings = parse_settings(FILE).unwrap();
         assert_eq!(settings.providers.len(), 2);
         assert_eq!(settings.providers[0], work());
-        assert_eq!(settings.providers[1].kind, ProviderChoice::Local);
+        assert_eq!(settings.providers[1].kind, ProviderKind::Local);
         assert_eq!(settings.default_provider, "work");
         assert_eq!(settings.default_model.as_deref(), Some("m1"));
         assert_eq!(settings.data_dir, None);
@@ -378,7 +251,7 @@ mod tests {
 
     #[test]
     fn the_cli_still_reads_a_file_with_settings() {
-        let config = crate::config::parse_config(FILE).unwrap();
+        let config = parse_config(FILE).unwrap();
         assert_eq!(config.context.images_in_context, Some(3));
     }
 
@@ -396,10 +269,7 @@ mod tests {
         );
         assert_eq!(parse_settings(&text).unwrap(), settings);
         assert_eq!(
-            crate::config::parse_config(&text)
-                .unwrap()
-                .context
-                .images_in_context,
+            parse_config(&text).unwrap().context.images_in_context,
             Some(3)
         );
         // No key, ever: only the variable's name can be there.
@@ -439,9 +309,13 @@ mod tests {
         let mut settings = parse_settings(FILE).unwrap();
         settings.providers[0].base_url = Some("ftp://x".into());
         assert!(settings.validate().is_err());
-        let error = parse_settings("[[providers]]\nid = \"x\"\nkind = \"gpt\"\n").unwrap_err();
+        let error = parse_settings("[[providers]]\nid = \"x\"\nkind = \"gpt\"\n")
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("unknown provider \"gpt\""), "{error}");
-        let error = parse_settings("[defaults]\nmodle = \"x\"\n").unwrap_err();
+        let error = parse_settings("[defaults]\nmodle = \"x\"\n")
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("unknown field `modle`"), "{error}");
     }
 
@@ -450,7 +324,7 @@ mod tests {
         let settings = parse_settings(FILE).unwrap();
         let chosen = settings.selection(None, None).unwrap();
         assert_eq!(chosen.models, ["m1"]);
-        assert_eq!(chosen.provider.provider, Some(ProviderChoice::OpenAi));
+        assert_eq!(chosen.provider.provider, Some(ProviderKind::OpenAi));
         assert_eq!(
             chosen.provider.base_url.as_deref(),
             Some("http://127.0.0.1:9/v1")

@@ -1,0 +1,120 @@
+//! The `[context]` table of the configuration file: how much of a long
+//! conversation stays in the model's context window.
+//!
+//! ```toml
+//! [context]
+//! TOOL_RESULTS_IN_CONTEXT = 6          # or "none": every tool result whole
+//! TOOL_RESULTS_TOKENS = 4000           # the budget for older whole results
+//! TOOL_RESULTS_CHARS_IN_CONTEXT = 0    # the budget in characters, when no tokens are set
+//! IMAGES_IN_CONTEXT = 20               # or "none": every image
+//! ```
+//!
+//! The names are those of the structured-calls spec, so that settings
+//! carry over unchanged.
+
+use serde::Deserialize;
+use sift_engine::ContextSettings;
+
+/// What the configuration file says besides the app's settings.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Config {
+    pub context: ContextSettings,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(non_snake_case)] // the spec's names, as users write them
+pub(super) struct ContextTable {
+    TOOL_RESULTS_IN_CONTEXT: Option<CountOrNone>,
+    TOOL_RESULTS_TOKENS: Option<usize>,
+    TOOL_RESULTS_CHARS_IN_CONTEXT: Option<usize>,
+    IMAGES_IN_CONTEXT: Option<CountOrNone>,
+}
+
+/// A count, or `"none"` for no limit (TOML has no null).
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(untagged)]
+enum CountOrNone {
+    Count(usize),
+    Word(NoneWord),
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+enum NoneWord {
+    #[serde(rename = "none", alias = "None", alias = "NONE")]
+    None,
+}
+
+impl CountOrNone {
+    fn limit(self) -> Option<usize> {
+        match self {
+            Self::Count(n) => Some(n),
+            Self::Word(NoneWord::None) => None,
+        }
+    }
+}
+
+impl ContextTable {
+    /// The table's values over the defaults.
+    pub(super) fn config(self) -> Config {
+        let defaults = ContextSettings::default();
+        Config {
+            context: ContextSettings {
+                tool_results_in_context: self
+                    .TOOL_RESULTS_IN_CONTEXT
+                    .map_or(defaults.tool_results_in_context, CountOrNone::limit),
+                tool_results_tokens: self.TOOL_RESULTS_TOKENS.or(defaults.tool_results_tokens),
+                tool_results_chars_in_context: self
+                    .TOOL_RESULTS_CHARS_IN_CONTEXT
+                    .or(defaults.tool_results_chars_in_context),
+                images_in_context: self
+                    .IMAGES_IN_CONTEXT
+                    .map_or(defaults.images_in_context, CountOrNone::limit),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::settings::file::parse_config;
+
+    #[test]
+    fn an_empty_file_gives_the_defaults() {
+        assert_eq!(parse_config("").unwrap(), Config::default());
+        assert_eq!(Config::default().context.tool_results_in_context, Some(6));
+    }
+
+    #[test]
+    fn every_setting_under_its_spec_name() {
+        let config = parse_config(
+            "[context]\nTOOL_RESULTS_IN_CONTEXT = \"none\"\nTOOL_RESULTS_TOKENS = 4000\nTOOL_RESULTS_CHARS_IN_CONTEXT = 0\nIMAGES_IN_CONTEXT = 3\n",
+        )
+        .unwrap();
+        assert_eq!(
+            config.context,
+            ContextSettings {
+                tool_results_in_context: None,
+                tool_results_tokens: Some(4000),
+                tool_results_chars_in_context: Some(0),
+                images_in_context: Some(3),
+            }
+        );
+    }
+
+    #[test]
+    fn mistakes_are_named() {
+        let error = parse_config("[context]\nTOOL_RESULTS_IN_CONTEXT = \"all\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("TOOL_RESULTS_IN_CONTEXT"), "{error}");
+        let error = parse_config("[context]\nTOOL_RESULT_TOKENS = 5\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("unknown field `TOOL_RESULT_TOKENS`"),
+            "{error}"
+        );
+    }
+}

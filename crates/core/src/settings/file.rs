@@ -1,0 +1,190 @@
+//! The configuration file, the one place it is read and written: TOML at
+//! `SIFT_CONFIG`, else `~/.config/sift/config.toml`. A missing file means
+//! the defaults. It holds the app's settings (`[defaults]`,
+//! `[[providers]]`, see [`crate::settings`]) and the context windows
+//! (`[context]`, see [`crate::settings::context`]).
+//!
+//! Saving rewrites only the settings' tables, so the user's comments and
+//! the `[context]` table stay as they were. API keys are never written here.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use toml_edit::{ArrayOfTables, DocumentMut, Item, Table, value};
+
+use super::context::{Config, ContextTable};
+use super::{AppSettings, ProviderEntry};
+use crate::error::CoreError;
+
+/// Why a configuration file's text was refused: what TOML or a table
+/// said, for the user to fix.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ParseError(String);
+
+impl ParseError {
+    fn of(error: impl std::fmt::Display) -> Self {
+        Self(error.to_string().trim_end().to_owned())
+    }
+}
+
+pub fn config_path() -> PathBuf {
+    if let Some(path) = std::env::var_os("SIFT_CONFIG").filter(|p| !p.is_empty()) {
+        return PathBuf::from(path);
+    }
+    dirs::config_dir()
+        .unwrap_or_else(|| PathBuf::from("."))
+        .join("sift")
+        .join("config.toml")
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConfigFile {
+    #[serde(default)]
+    context: ContextTable,
+    defaults: Option<DefaultsTable>,
+    providers: Option<Vec<ProviderTable>>,
+    // The remembered workflow folder, read and written by `workflow_files.rs`.
+    #[serde(default, rename = "workflows")]
+    _workflows: Option<toml::Value>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DefaultsTable {
+    provider: Option<String>,
+    model: Option<String>,
+    data_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ProviderTable {
+    id: String,
+    kind: String,
+    #[serde(default)]
+    label: String,
+    base_url: Option<String>,
+    api_key_env: Option<String>,
+}
+
+/// The settings and the rest of a configuration file's text.
+pub fn parse(text: &str) -> Result<(AppSettings, Config), ParseError> {
+    let file: ConfigFile = toml::from_str(text).map_err(ParseError::of)?;
+    let mut settings = AppSettings::defaults();
+    if let Some(tables) = file.providers {
+        settings.providers = tables
+            .into_iter()
+            .map(|t| {
+                Ok(ProviderEntry {
+                    kind: t.kind.parse().map_err(|e: CoreError| ParseError::of(e))?,
+                    id: t.id,
+                    label: t.label,
+                    base_url: t.base_url.filter(|u| !u.trim().is_empty()),
+                    api_key_env: t.api_key_env.filter(|v| !v.trim().is_empty()),
+                })
+            })
+            .collect::<Result<_, ParseError>>()?;
+    }
+    if let Some(defaults) = file.defaults {
+        if let Some(provider) = defaults.provider {
+            settings.default_provider = provider;
+        }
+        if defaults.model.is_some() {
+            settings.default_model = defaults.model.filter(|m| !m.trim().is_empty());
+        }
+        settings.data_dir = defaults.data_dir.filter(|d| !d.as_os_str().is_empty());
+    }
+    Ok((settings, file.context.config()))
+}
+
+pub fn parse_settings(text: &str) -> Result<AppSettings, ParseError> {
+    parse(text).map(|(settings, _)| settings)
+}
+
+pub fn parse_config(text: &str) -> Result<Config, ParseError> {
+    parse(text).map(|(_, config)| config)
+}
+
+/// The file's text; empty when there is no file.
+fn read_text(path: &Path) -> Result<String, CoreError> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
+        Err(e) => Err(CoreError::Config(format!(
+            "cannot read {}: {e}",
+            path.display()
+        ))),
+    }
+}
+
+fn in_file(path: &Path) -> impl Fn(ParseError) -> CoreError + '_ {
+    move |e| CoreError::Config(format!("{}: {e}", path.display()))
+}
+
+/// The file at `path`: its settings and the rest, the defaults for
+/// whatever it does not set.
+pub fn read(path: &Path) -> Result<(AppSettings, Config), CoreError> {
+    parse(&read_text(path)?).map_err(in_file(path))
+}
+
+/// The settings in the file at `path` (default: [`config_path`]).
+pub fn load_settings(path: Option<&Path>) -> Result<AppSettings, CoreError> {
+    let path = path.map_or_else(config_path, Path::to_path_buf);
+    read(&path).map(|(settings, _)| settings)
+}
+
+/// The context windows of the file at `path` (default: [`config_path`]).
+pub fn load_config(path: Option<&Path>) -> Result<Config, CoreError> {
+    let path = path.map_or_else(config_path, Path::to_path_buf);
+    read(&path).map(|(_, config)| config)
+}
+
+/// Writes `settings` into the file at `path` (default: [`config_path`]),
+/// replacing its `[defaults]` and `[[providers]]` and keeping the rest.
+pub fn save_settings(path: Option<&Path>, settings: &AppSettings) -> Result<(), CoreError> {
+    settings.validate()?;
+    let path = path.map_or_else(config_path, Path::to_path_buf);
+    let text = read_text(&path)?;
+    let updated = render_settings(&text, settings).map_err(in_file(&path))?;
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| CoreError::Config(format!("cannot create {}: {e}", parent.display())))?;
+    }
+    // Written beside and renamed, so a crash never leaves half a file.
+    let partial = path.with_extension("toml.partial");
+    std::fs::write(&partial, updated)
+        .and_then(|()| std::fs::rename(&partial, &path))
+        .map_err(|e| CoreError::Config(format!("cannot write {}: {e}", path.display())))
+}
+
+/// `text` (a configuration file) with the settings' tables replaced.
+pub fn render_settings(text: &str, settings: &AppSettings) -> Result<String, ParseError> {
+    let mut document: DocumentMut = text.parse().map_err(ParseError::of)?;
+    let mut defaults = Table::new();
+    defaults["provider"] = value(settings.default_provider.as_str());
+    if let Some(model) = &settings.default_model {
+        defaults["model"] = value(model.as_str());
+    }
+    if let Some(dir) = &settings.data_dir {
+        defaults["data_dir"] = value(dir.display().to_string());
+    }
+    document["defaults"] = Item::Table(defaults);
+    let mut providers = ArrayOfTables::new();
+    for p in &settings.providers {
+        let mut table = Table::new();
+        table["id"] = value(p.id.as_str());
+        table["kind"] = value(p.kind.as_str());
+        table["label"] = value(p.label.as_str());
+        if let Some(url) = &p.base_url {
+            table["base_url"] = value(url.as_str());
+        }
+        if let Some(var) = &p.api_key_env {
+            table["api_key_env"] = value(var.as_str());
+        }
+        providers.push(table);
+    }
+    document["providers"] = Item::ArrayOfTables(providers);
+    Ok(document.to_string())
+}

@@ -1,0 +1,155 @@
+//! The settings as the settings screen edits and shows them: text as
+//! typed (blank fields mean unset), and what follows from the settings
+//! (where they are saved, the database, each kind's default address).
+//! These are the app's IPC types (`ui/src/bindings`).
+
+use serde::{Deserialize, Serialize};
+
+use super::{AppSettings, ProviderEntry};
+use crate::provider::{KeyOrigin, ProviderKind};
+
+/// One model server the user can pick.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ProviderConfig"))]
+#[serde(rename_all = "camelCase")]
+pub struct ProviderForm {
+    /// Unique; also the keychain account of its API key.
+    pub id: String,
+    pub kind: ProviderKind,
+    pub label: String,
+    /// `null`: the kind's default (see `SettingsView.defaultBaseUrls`).
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
+    #[serde(default)]
+    pub base_url: Option<String>,
+    /// The environment variable holding the key, instead of the keychain.
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
+    #[serde(default)]
+    pub api_key_env: Option<String>,
+}
+
+fn blank_is_none(text: Option<&str>) -> Option<String> {
+    text.map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+}
+
+impl From<&ProviderEntry> for ProviderForm {
+    fn from(entry: &ProviderEntry) -> Self {
+        Self {
+            id: entry.id.clone(),
+            kind: entry.kind,
+            label: entry.label.clone(),
+            base_url: entry.base_url.clone(),
+            api_key_env: entry.api_key_env.clone(),
+        }
+    }
+}
+
+impl From<&ProviderForm> for ProviderEntry {
+    fn from(form: &ProviderForm) -> Self {
+        Self {
+            id: form.id.trim().to_owned(),
+            kind: form.kind,
+            label: form.label.trim().to_owned(),
+            base_url: blank_is_none(form.base_url.as_deref()),
+            api_key_env: blank_is_none(form.api_key_env.as_deref()),
+        }
+    }
+}
+
+/// What the user edits on the settings screen.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "Settings"))]
+#[serde(rename_all = "camelCase")]
+pub struct SettingsForm {
+    pub providers: Vec<ProviderForm>,
+    /// The id of the provider used unless another is picked.
+    pub default_provider: String,
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
+    #[serde(default)]
+    pub default_model: Option<String>,
+    /// Where the database lives; `null`: the data directory.
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
+    #[serde(default)]
+    pub data_dir: Option<String>,
+}
+
+impl From<&AppSettings> for SettingsForm {
+    fn from(settings: &AppSettings) -> Self {
+        Self {
+            providers: settings.providers.iter().map(ProviderForm::from).collect(),
+            default_provider: settings.default_provider.clone(),
+            default_model: settings.default_model.clone(),
+            data_dir: settings.data_dir.as_ref().map(|d| d.display().to_string()),
+        }
+    }
+}
+
+impl From<&SettingsForm> for AppSettings {
+    fn from(form: &SettingsForm) -> Self {
+        Self {
+            providers: form.providers.iter().map(ProviderEntry::from).collect(),
+            default_provider: form.default_provider.trim().to_owned(),
+            default_model: blank_is_none(form.default_model.as_deref()),
+            data_dir: blank_is_none(form.data_dir.as_deref()).map(Into::into),
+        }
+    }
+}
+
+/// The base URL each kind uses when a provider sets none.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct DefaultBaseUrls {
+    pub local: String,
+    pub openai: String,
+    pub anthropic: String,
+}
+
+/// The settings and what follows from them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct SettingsView {
+    pub settings: SettingsForm,
+    /// The configuration file they are saved in.
+    pub config_path: String,
+    /// The database in use.
+    pub db_path: String,
+    pub default_base_urls: DefaultBaseUrls,
+}
+
+/// Where a provider's API key comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub enum KeySource {
+    Keychain,
+    Env,
+    /// No key found.
+    None,
+    /// The local server takes none.
+    NotNeeded,
+}
+
+/// Whether a key is there; never the key.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct KeyStatus {
+    pub source: KeySource,
+    /// The variable the key was found in (source `env`), or the one the
+    /// provider names.
+    pub env_var: Option<String>,
+}
+
+/// Where `provider`'s key would be found, looked up in the order a
+/// client's key is ([`crate::ProviderSettings::api_key`]).
+pub fn key_status(provider: &ProviderEntry) -> KeyStatus {
+    let (source, env_var) = match provider.provider_settings().key_origin() {
+        KeyOrigin::NotNeeded => (KeySource::NotNeeded, None),
+        KeyOrigin::Keychain(_) => (KeySource::Keychain, None),
+        KeyOrigin::Env(var) => (KeySource::Env, Some(var)),
+        KeyOrigin::Missing => (KeySource::None, provider.api_key_env.clone()),
+    };
+    KeyStatus { source, env_var }
+}

@@ -1,0 +1,119 @@
+//! What the settings screen does: show and save the settings, keep API
+//! keys in the OS keychain (never returned), list a server's models and
+//! test a connection.
+
+use sift_llm::ApiKey;
+
+use super::form::{
+    DefaultBaseUrls, KeyStatus, ProviderForm, SettingsForm, SettingsView, key_status,
+};
+use super::{AppSettings, ProviderEntry};
+use crate::error::CoreError;
+use crate::keychain;
+use crate::local::LocalServerOwner;
+use crate::provider::{ANTHROPIC_BASE_URL, OPENAI_BASE_URL, ProviderKind, local_base_url};
+use crate::server_models::{self, ConnectionReport};
+use crate::workspace::Workspace;
+
+/// The workspace's settings and what follows from them.
+pub fn view(ws: &Workspace) -> SettingsView {
+    SettingsView {
+        settings: SettingsForm::from(&ws.settings()),
+        config_path: ws.config_path().display().to_string(),
+        db_path: ws.db_path().display().to_string(),
+        default_base_urls: DefaultBaseUrls {
+            local: local_base_url(),
+            openai: OPENAI_BASE_URL.to_owned(),
+            anthropic: ANTHROPIC_BASE_URL.to_owned(),
+        },
+    }
+}
+
+/// Checks and saves the settings, starts the local server in the
+/// background when it became the default provider, and opens the
+/// database at its (maybe new) place, so that a bad folder is reported
+/// here rather than at the next command.
+pub async fn save(ws: &Workspace, form: &SettingsForm) -> Result<SettingsView, CoreError> {
+    let settings = AppSettings::from(form);
+    ws.save_settings(settings.clone())?;
+    if LocalServerOwner::is_default(&settings) {
+        let local = ws.local_server().clone();
+        tokio::spawn(async move {
+            // A failure is kept in the status for the UI to show.
+            let _ = local.ensure_running().await;
+        });
+    }
+    ws.store()?;
+    Ok(view(ws))
+}
+
+fn saved_provider(ws: &Workspace, provider_id: &str) -> Result<ProviderEntry, CoreError> {
+    ws.settings()
+        .provider(provider_id)
+        .cloned()
+        .ok_or_else(|| CoreError::NotFound(format!("no provider {provider_id:?} in the settings")))
+}
+
+/// Runs a keychain call on a blocking thread: the Secret Service is a
+/// D-Bus round trip, and may wait for the user to unlock the keyring.
+async fn off_the_runtime<T: Send + 'static>(
+    call: impl FnOnce() -> Result<T, CoreError> + Send + 'static,
+) -> Result<T, CoreError> {
+    tokio::task::spawn_blocking(call)
+        .await
+        .map_err(|e| CoreError::Internal(format!("the keychain call stopped: {e}")))?
+}
+
+/// Where the saved provider's key would be found.
+pub async fn api_key_status(ws: &Workspace, provider_id: &str) -> Result<KeyStatus, CoreError> {
+    let provider = saved_provider(ws, provider_id)?;
+    off_the_runtime(move || Ok(key_status(&provider))).await
+}
+
+/// Stores `key` (trimmed) in the OS keychain under the saved provider's
+/// id. The key is not echoed back.
+pub async fn set_api_key(
+    ws: &Workspace,
+    provider_id: &str,
+    key: &str,
+) -> Result<KeyStatus, CoreError> {
+    let provider = saved_provider(ws, provider_id)?;
+    let key = ApiKey::new(key.trim());
+    if key.expose().is_empty() {
+        return Err(CoreError::Usage("the API key is empty".into()));
+    }
+    off_the_runtime(move || {
+        keychain::store_key(&provider.id, &key)?;
+        Ok(key_status(&provider))
+    })
+    .await
+}
+
+pub async fn delete_api_key(ws: &Workspace, provider_id: &str) -> Result<KeyStatus, CoreError> {
+    let provider = saved_provider(ws, provider_id)?;
+    off_the_runtime(move || {
+        keychain::delete_key(&provider.id)?;
+        Ok(key_status(&provider))
+    })
+    .await
+}
+
+/// The models the provider's server lists at `/models` (the provider
+/// need not be saved yet).
+pub async fn list_models(provider: &ProviderForm) -> Result<Vec<String>, CoreError> {
+    let entry = ProviderEntry::from(provider);
+    server_models::list_models(&entry.provider_settings()).await
+}
+
+/// Asks the provider's `/models`; testing the local provider at its own
+/// address means starting the workspace's local server first.
+pub async fn test_connection(
+    ws: &Workspace,
+    provider: &ProviderForm,
+) -> Result<ConnectionReport, CoreError> {
+    let entry = ProviderEntry::from(provider);
+    if entry.kind == ProviderKind::Local && entry.base_url.is_none() {
+        ws.local_server().ensure_running().await?;
+    }
+    Ok(server_models::test_connection(&entry.provider_settings()).await)
+}
