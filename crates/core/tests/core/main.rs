@@ -6,6 +6,7 @@
 mod chat;
 mod extract;
 mod preview;
+mod schemas;
 mod server_models;
 
 use std::path::{Path, PathBuf};

@@ -1,0 +1,334 @@
+//! A job's table as the window shows it: its rows (one per document,
+//! the model's values and the user's revision), its columns (the schema's
+//! leaves, named as the CSV names them) and totals; revising one field.
+
+use serde::Serialize;
+use serde_json::Value;
+use sift_store::{DocumentStatus, ExtractionDocument, ExtractionJob, JobStatus, Store};
+
+use super::results::{JobResult, job_result, job_results, revise_value};
+use crate::error::CoreError;
+use crate::export::schema_columns;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub enum JobState {
+    Running,
+    Completed,
+    Cancelled,
+    Failed,
+}
+
+impl From<JobStatus> for JobState {
+    fn from(status: JobStatus) -> Self {
+        match status {
+            JobStatus::Running => Self::Running,
+            JobStatus::Completed => Self::Completed,
+            JobStatus::Cancelled => Self::Cancelled,
+            JobStatus::Failed => Self::Failed,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub enum RowStatus {
+    /// Not called yet (or its call is running: see the `started` event).
+    Pending,
+    Completed,
+    Failed,
+}
+
+impl From<DocumentStatus> for RowStatus {
+    fn from(status: DocumentStatus) -> Self {
+        match status {
+            DocumentStatus::Pending => Self::Pending,
+            DocumentStatus::Completed => Self::Completed,
+            DocumentStatus::Failed => Self::Failed,
+        }
+    }
+}
+
+/// One document of a job: a row of the table.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct JobRow {
+    /// 0-based, in the job's file order; a row's identity in the job.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub position: i64,
+    pub path: String,
+    /// The file's name without its folder.
+    pub file_name: String,
+    pub status: RowStatus,
+    /// The values to show and export: the latest revision's, else the
+    /// model's. `null` until completed.
+    pub values: Option<Value>,
+    /// The model's values as it gave them.
+    pub model_values: Option<Value>,
+    /// Top-level fields whose value the user changed.
+    pub changed: Vec<String>,
+    pub error: Option<String>,
+    /// The error's code (`auth`, `network`, `document`, ...).
+    pub error_code: Option<String>,
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub input_tokens: u64,
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub output_tokens: u64,
+    /// The structured call behind the values: its transcript is
+    /// `callTranscript(callId)` (or `sift calls show ID`).
+    pub call_id: Option<String>,
+}
+
+impl From<JobResult> for JobRow {
+    fn from(result: JobResult) -> Self {
+        let values = result.values().cloned();
+        let d = result.document;
+        Self {
+            position: d.position,
+            file_name: std::path::Path::new(&d.path)
+                .file_name()
+                .map_or_else(|| d.path.clone(), |n| n.to_string_lossy().into_owned()),
+            path: d.path,
+            status: d.status.into(),
+            values,
+            model_values: d.values,
+            changed: result.changed,
+            error: d.error,
+            error_code: d.error_category,
+            input_tokens: d.input_tokens,
+            output_tokens: d.output_tokens,
+            call_id: d.call_id,
+        }
+    }
+}
+
+/// A column of the table: a leaf of the schema, as the CSV names it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct Column {
+    /// `a.b` for a nested field, as the CSV header.
+    pub key: String,
+    /// The property names from the top.
+    pub path: Vec<String>,
+    /// The field's JSON type (`string`, `number`, `integer`, `boolean`,
+    /// `array`, `object`), or `""` when the schema gives none.
+    pub field_type: String,
+}
+
+/// Totals over a job's documents.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct JobTotals {
+    pub done: u32,
+    pub failed: u32,
+    pub pending: u32,
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub input_tokens: u64,
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub output_tokens: u64,
+}
+
+/// A job with its table.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct JobView {
+    pub job_id: String,
+    pub schema_name: String,
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub schema_version: i64,
+    /// The schema the job runs with.
+    pub schema: Value,
+    pub models: Vec<String>,
+    pub status: JobState,
+    pub columns: Vec<Column>,
+    pub rows: Vec<JobRow>,
+    pub totals: JobTotals,
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub created_at: i64,
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub finished_at: Option<i64>,
+}
+
+fn field_type(schema: &Value, path: &[String]) -> String {
+    let mut node = schema;
+    for name in path {
+        match node.get("properties").and_then(|p| p.get(name.as_str())) {
+            Some(next) => node = next,
+            None => return String::new(),
+        }
+    }
+    match node.get("type") {
+        Some(Value::String(t)) => t.clone(),
+        // ["string", "null"]: the non-null one.
+        Some(Value::Array(types)) => types
+            .iter()
+            .filter_map(Value::as_str)
+            .find(|t| *t != "null")
+            .unwrap_or_default()
+            .to_owned(),
+        _ => String::new(),
+    }
+}
+
+fn columns(schema: &Value) -> Vec<Column> {
+    schema_columns(schema)
+        .into_iter()
+        .map(|path| Column {
+            key: path.join("."),
+            field_type: field_type(schema, &path),
+            path,
+        })
+        .collect()
+}
+
+impl JobTotals {
+    /// The one count of a job's documents by status, and their tokens:
+    /// the table's, the list's, a run's summary and the CLI's line.
+    pub fn of<'a>(documents: impl IntoIterator<Item = &'a ExtractionDocument>) -> Self {
+        let mut totals = Self::default();
+        for d in documents {
+            match d.status {
+                DocumentStatus::Completed => totals.done += 1,
+                DocumentStatus::Failed => totals.failed += 1,
+                DocumentStatus::Pending => totals.pending += 1,
+            }
+            totals.input_tokens += d.input_tokens;
+            totals.output_tokens += d.output_tokens;
+        }
+        totals
+    }
+}
+
+pub(crate) fn job_of(store: &Store, job_id: &str) -> Result<ExtractionJob, CoreError> {
+    store
+        .get_extraction_job(job_id)?
+        .ok_or_else(|| CoreError::NotFound(format!("no extraction job {job_id}")))
+}
+
+pub(crate) fn models_of(job: &ExtractionJob) -> Vec<String> {
+    serde_json::from_value(job.models.clone()).unwrap_or_default()
+}
+
+/// A job with its table: every row, the columns and the totals.
+pub fn job_view(store: &Store, job_id: &str) -> Result<JobView, CoreError> {
+    let job = job_of(store, job_id)?;
+    let results = job_results(store, job_id)?;
+    let totals = JobTotals::of(results.iter().map(|r| &r.document));
+    Ok(JobView {
+        columns: columns(&job.schema),
+        totals,
+        rows: results.into_iter().map(JobRow::from).collect(),
+        models: models_of(&job),
+        job_id: job.id,
+        schema_name: job.schema_name,
+        schema_version: job.schema_version,
+        schema: job.schema,
+        status: job.status.into(),
+        created_at: job.created_at,
+        finished_at: job.finished_at,
+    })
+}
+
+/// One row of a job's table.
+pub fn job_row(store: &Store, job_id: &str, position: i64) -> Result<JobRow, CoreError> {
+    Ok(job_result(store, job_id, position)?.into())
+}
+
+/// `values` with the field at `path` set to `value` (objects made on the
+/// way as needed).
+pub fn with_field(values: Option<&Value>, path: &[String], value: Value) -> Result<Value, CoreError> {
+    let Some((last, parents)) = path.split_last() else {
+        return Err(CoreError::Usage(
+            "a revision names the field it changes".into(),
+        ));
+    };
+    let not_an_object = || CoreError::Usage(format!("{} is not an object", path.join(".")));
+    let mut root = match values {
+        Some(Value::Object(map)) => Value::Object(map.clone()),
+        _ => Value::Object(serde_json::Map::new()),
+    };
+    let mut node = &mut root;
+    for name in parents {
+        let map = node.as_object_mut().ok_or_else(not_an_object)?;
+        let child = map
+            .entry(name.clone())
+            .or_insert_with(|| Value::Object(serde_json::Map::new()));
+        if !child.is_object() {
+            *child = Value::Object(serde_json::Map::new());
+        }
+        node = child;
+    }
+    node.as_object_mut()
+        .ok_or_else(not_an_object)?
+        .insert(last.clone(), value);
+    Ok(root)
+}
+
+/// Corrects one field of a completed document (`path`: property names
+/// from the top), saved as a revision beside the model's values; returns
+/// its row.
+pub fn revise_field(
+    store: &Store,
+    job_id: &str,
+    position: i64,
+    path: &[String],
+    value: Value,
+) -> Result<JobRow, CoreError> {
+    let current = job_row(store, job_id, position)?;
+    if current.status != RowStatus::Completed {
+        return Err(CoreError::Usage(
+            "only a completed document's values can be corrected".into(),
+        ));
+    }
+    let values = with_field(current.values.as_ref(), path, value)?;
+    revise_value(store, job_id, position, &values)?;
+    job_row(store, job_id, position)
+}
+
+/// A job in the list of recent ones, to reopen its table.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct JobSummary {
+    pub job_id: String,
+    pub schema_name: String,
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub schema_version: i64,
+    pub models: Vec<String>,
+    pub status: JobState,
+    pub documents: u32,
+    pub totals: JobTotals,
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub created_at: i64,
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub finished_at: Option<i64>,
+}
+
+/// The newest jobs first, at most `limit`.
+pub fn recent_jobs(store: &Store, limit: u32) -> Result<Vec<JobSummary>, CoreError> {
+    store
+        .list_extraction_jobs(limit)?
+        .into_iter()
+        .map(|job| {
+            // Totals need the documents only, not their revisions.
+            let documents = store.extraction_documents(&job.id)?;
+            Ok(JobSummary {
+                documents: u32::try_from(documents.len()).unwrap_or(u32::MAX),
+                totals: JobTotals::of(&documents),
+                models: models_of(&job),
+                status: job.status.into(),
+                job_id: job.id,
+                schema_name: job.schema_name,
+                schema_version: job.schema_version,
+                created_at: job.created_at,
+                finished_at: job.finished_at,
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,366 @@
+//! The extraction as the app's commands drive it, against a real SQLite
+//! file and the scripted model server: a whole job with its events, a
+//! revision and the exported CSV; a cancel before and during a run.
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+
+use serde_json::{Value, json};
+use sift_scripted_server::{Reply, Script, ScriptedServer};
+use sift_store::Store;
+use tokio_util::sync::CancellationToken;
+
+use super::start::run_reporting;
+use super::{
+    ExtractEvent, ExtractOptions, JobState, RowStatus, cancel_extraction, create_job, job_view,
+    recent_jobs, revise_field, with_field,
+};
+use crate::job_export::{ExportFormat, export_results};
+use crate::path_grants::PathPolicy;
+use crate::running::WorkKind;
+use crate::{ModelSelection, ProviderChoice, ProviderSettings, Workspace, WorkspaceOptions};
+
+type Sink = Arc<dyn Fn(ExtractEvent) + Send + Sync>;
+
+/// A folder removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> Self {
+        static COUNTER: AtomicU32 = AtomicU32::new(0);
+        let path = std::env::temp_dir().join(format!(
+            "sift-core-unit-{name}-{}-{}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&path).unwrap();
+        Self(path)
+    }
+
+    /// A workspace on `sift.db` here, with no configuration file, whose
+    /// paths are trusted (as the CLI's), and its store.
+    fn workspace(&self) -> (Workspace, Store) {
+        let ws = Workspace::open(WorkspaceOptions {
+            config: Some(self.0.join("no-config.toml")),
+            db: Some(self.0.join("sift.db")),
+            paths: PathPolicy::Trusted,
+        })
+        .unwrap();
+        let store = ws.store().unwrap();
+        (ws, store)
+    }
+
+    fn file(&self, name: &str, text: &str) -> PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn invoice_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "number": {"type": "string"},
+            "total": {"type": "number"},
+            "seller": {"type": "object", "properties": {"name": {"type": "string"}}}
+        },
+        "required": ["number", "total"]
+    })
+}
+
+fn scripted(server: &ScriptedServer) -> ModelSelection {
+    ModelSelection {
+        provider: ProviderSettings {
+            provider: Some(ProviderChoice::OpenAi),
+            base_url: Some(server.openai_base_url()),
+            api_key_env: Some("SIFT_CORE_TESTS_NO_KEY".into()),
+            api_key_account: None,
+        },
+        models: vec!["m".into()],
+    }
+}
+
+/// A sink whose events land in the returned list, as JSON.
+fn recording() -> (Sink, Arc<Mutex<Vec<Value>>>) {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let events = seen.clone();
+    let sink: Sink = Arc::new(move |event: ExtractEvent| {
+        events
+            .lock()
+            .unwrap()
+            .push(serde_json::to_value(&event).unwrap());
+    });
+    (sink, seen)
+}
+
+#[test]
+fn a_field_is_set_at_its_path_keeping_the_others() {
+    let values = json!({"number": "A1", "seller": {"name": "X", "city": "Y"}});
+    let path = |p: &[&str]| p.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+    assert_eq!(
+        with_field(Some(&values), &path(&["seller", "name"]), json!("Z")).unwrap(),
+        json!({"number": "A1", "seller": {"name": "Z", "city": "Y"}})
+    );
+    assert_eq!(
+        with_field(None, &path(&["a", "b"]), json!(1)).unwrap(),
+        json!({"a": {"b": 1}})
+    );
+    assert_eq!(
+        with_field(Some(&values), &[], json!(1)).unwrap_err().code(),
+        "usage"
+    );
+}
+
+#[tokio::test]
+async fn an_extraction_streams_its_rows_then_a_revision_and_the_csv() {
+    let dir = TempDir::new("extract");
+    let (ws, store) = dir.workspace();
+    let good = dir.file("a.txt", "Invoice A-1, total 12.50\n");
+    let bad = dir.file("b, c.txt", "not an invoice\n");
+    let server = ScriptedServer::start(
+        Script::new().with(
+            "m",
+            [
+                Reply::tool_call(
+                    "submit_output",
+                    json!({"number": "A-1", "total": 12.5, "seller": {"name": "ACME"}}),
+                )
+                .usage(100, 20),
+                Reply::fault(400, r#"{"error":{"message":"bad request"}}"#),
+            ],
+        ),
+    )
+    .await
+    .unwrap();
+    let selection = scripted(&server);
+    let job = create_job(
+        &store,
+        "invoice",
+        &invoice_schema(),
+        None,
+        &[good.clone(), bad.clone()],
+        &selection.models,
+    )
+    .unwrap();
+    let before = job_view(&store, &job.id).unwrap();
+    assert_eq!(before.status, JobState::Running);
+    assert_eq!(before.totals.pending, 2);
+    let keys: Vec<&str> = before.columns.iter().map(|c| c.key.as_str()).collect();
+    assert_eq!(keys, ["number", "total", "seller.name"]);
+    assert_eq!(before.columns[1].field_type, "number");
+
+    let options = ExtractOptions {
+        // One at a time, so the scripted replies go to the files in order.
+        concurrency: 1,
+        ..ExtractOptions::new(selection)
+    };
+    let (sink, seen) = recording();
+    run_reporting(&store, &job.id, options, CancellationToken::new(), sink)
+    .await
+    .unwrap();
+    let events = seen.lock().unwrap().clone();
+    let kinds: Vec<(&str, i64)> = events
+        .iter()
+        .map(|e| {
+            let position = e
+                .get("position")
+                .or_else(|| e.pointer("/row/position"))
+                .and_then(Value::as_i64)
+                .unwrap_or(-1);
+            (e["kind"].as_str().unwrap(), position)
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [("started", 0), ("row", 0), ("started", 1), ("row", 1)]
+    );
+    assert!(events.iter().all(|e| e["jobId"] == json!(job.id)));
+    let first = &events[1]["row"];
+    assert_eq!(first["status"], "completed");
+    assert_eq!(first["fileName"], "a.txt");
+    assert_eq!(
+        first["values"],
+        json!({"number": "A-1", "total": 12.5, "seller": {"name": "ACME"}})
+    );
+    assert_eq!(
+        (
+            first["inputTokens"].as_u64(),
+            first["outputTokens"].as_u64()
+        ),
+        (Some(100), Some(20))
+    );
+    assert!(first["callId"].as_str().unwrap().starts_with("call_"));
+    assert_eq!(events[3]["row"]["status"], "failed");
+    assert_eq!(events[3]["row"]["errorCode"], "model");
+
+    let after = job_view(&store, &job.id).unwrap();
+    assert_eq!(after.status, JobState::Failed);
+    assert_eq!(
+        (after.totals.done, after.totals.failed, after.totals.pending),
+        (1, 1, 0)
+    );
+    let listed = recent_jobs(&store, 10).unwrap();
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0].job_id, job.id);
+    assert_eq!(
+        (listed[0].documents, listed[0].status),
+        (2, JobState::Failed)
+    );
+    assert_eq!(listed[0].totals, after.totals);
+    assert_eq!(listed[0].models, ["m"]);
+    assert!(listed[0].finished_at.is_some());
+
+    // A correction: a revision beside the model's values.
+    let path = vec!["seller".to_owned(), "name".to_owned()];
+    let row = revise_field(&store, &job.id, 0, &path, json!("ACME, Inc. \"East\"")).unwrap();
+    assert_eq!(row.changed, ["seller"]);
+    assert_eq!(
+        row.values.as_ref().unwrap()["seller"]["name"],
+        "ACME, Inc. \"East\""
+    );
+    assert_eq!(row.model_values.as_ref().unwrap()["seller"]["name"], "ACME");
+    let refused = revise_field(&store, &job.id, 1, &["total".to_owned()], json!(3)).unwrap_err();
+    assert_eq!(refused.code(), "usage");
+    assert_eq!(after.rows[1].status, RowStatus::Failed);
+
+    let csv_path = dir.0.join("out.csv");
+    let report = export_results(&ws, &job.id, ExportFormat::Csv, &csv_path, false).unwrap();
+    assert_eq!(report.rows, 2);
+    let csv = std::fs::read_to_string(&csv_path).unwrap();
+    let error = after.rows[1].error.clone().unwrap();
+    let expected = format!(
+        "file,number,total,seller.name,status,error\r\n{},A-1,12.5,\"ACME, Inc. \"\"East\"\"\",completed,\r\n\"{}\",,,,failed,{}\r\n",
+        good.display(),
+        bad.display(),
+        if error.contains([',', '"']) {
+            format!("\"{}\"", error.replace('"', "\"\""))
+        } else {
+            error.clone()
+        }
+    );
+    assert_eq!(csv, expected);
+    assert_eq!(report.bytes, expected.len() as u64);
+
+    let jsonl_path = dir.0.join("out.jsonl");
+    export_results(&ws, &job.id, ExportFormat::Jsonl, &jsonl_path, false).unwrap();
+    let jsonl = std::fs::read_to_string(&jsonl_path).unwrap();
+    let first_line: Value = serde_json::from_str(jsonl.lines().next().unwrap()).unwrap();
+    assert_eq!(
+        first_line["values"]["seller"]["name"],
+        "ACME, Inc. \"East\""
+    );
+}
+
+#[tokio::test]
+async fn a_cancelled_job_calls_nothing_more() {
+    let dir = TempDir::new("cancel");
+    let (_ws, store) = dir.workspace();
+    let server = ScriptedServer::start(Script::new().with(
+        "m",
+        [Reply::tool_call("submit_output", json!({"number": "X", "total": 1})).repeated()],
+    ))
+    .await
+    .unwrap();
+    let selection = scripted(&server);
+    let files = [dir.file("a.txt", "a\n"), dir.file("b.txt", "b\n")];
+    let job = create_job(
+        &store,
+        "invoice",
+        &invoice_schema(),
+        None,
+        &files,
+        &selection.models,
+    )
+    .unwrap();
+    let (sink, seen) = recording();
+    let cancelled = CancellationToken::new();
+    cancelled.cancel();
+    run_reporting(
+        &store,
+        &job.id,
+        ExtractOptions::new(selection),
+        cancelled,
+        sink,
+    )
+    .await
+    .unwrap();
+    assert!(seen.lock().unwrap().is_empty());
+    let view = job_view(&store, &job.id).unwrap();
+    assert_eq!(view.status, JobState::Cancelled);
+    assert_eq!(view.totals.pending, 2);
+}
+
+/// Cancel as the window does it, through the workspace's registry of
+/// running work, once the first document has started: that document finishes and
+/// is written, no other starts, and the job is cancelled.
+#[tokio::test]
+async fn cancelling_mid_run_lets_the_started_document_finish_and_starts_no_other() {
+    let dir = TempDir::new("cancel-mid");
+    let (ws, store) = dir.workspace();
+    let server = ScriptedServer::start(
+        Script::new().with(
+            "m",
+            [
+                Reply::tool_call("submit_output", json!({"number": "X", "total": 1}))
+                    .delay_ms(300)
+                    .repeated(),
+            ],
+        ),
+    )
+    .await
+    .unwrap();
+    let selection = scripted(&server);
+    let files = [
+        dir.file("a.txt", "a\n"),
+        dir.file("b.txt", "b\n"),
+        dir.file("c.txt", "c\n"),
+    ];
+    let job = create_job(
+        &store,
+        "invoice",
+        &invoice_schema(),
+        None,
+        &files,
+        &selection.models,
+    )
+    .unwrap();
+    let guard = ws.running().register(WorkKind::Extraction, &job.id).unwrap();
+    let seen = Arc::new(Mutex::new(Vec::<Value>::new()));
+    let (events, registry, job_id) = (seen.clone(), ws.clone(), job.id.clone());
+    let sink: Sink = Arc::new(move |event: ExtractEvent| {
+        let event = serde_json::to_value(&event).unwrap();
+        if event["kind"] == "started" {
+            assert!(cancel_extraction(&registry, &job_id));
+        }
+        events.lock().unwrap().push(event);
+    });
+    let options = ExtractOptions {
+        concurrency: 1,
+        ..ExtractOptions::new(selection)
+    };
+    run_reporting(&store, &job.id, options, guard.token().clone(), sink)
+    .await
+    .unwrap();
+    let kinds: Vec<String> = seen
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(kinds, ["started", "row"]);
+    let view = job_view(&store, &job.id).unwrap();
+    assert_eq!(view.status, JobState::Cancelled);
+    assert_eq!((view.totals.done, view.totals.pending), (1, 2));
+    let requests = server.requests();
+    assert_eq!(requests.len(), 1);
+}
+
