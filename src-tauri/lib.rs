@@ -109,6 +109,7 @@ pub fn run() -> tauri::Result<()> {
     app.run(|app, event| {
         if let RunEvent::Exit = event {
             app.state::<AppState>().cancel_all_jobs();
+            app.state::<sift_core::Workspace>().running().cancel_all();
             app.state::<commands::workflows::WorkflowState>()
                 .cancel_all();
             // Stop the local model server before the process goes; its

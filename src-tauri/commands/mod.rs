@@ -6,7 +6,6 @@ pub mod chat;
 pub mod dialogs;
 pub mod documents;
 pub mod extract;
-pub mod job_table;
 pub mod schemas;
 pub mod settings;
 pub mod transcripts;

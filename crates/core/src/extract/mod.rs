@@ -329,4 +329,3 @@ fn flatten(
 ) -> Result<ExtractionDocument, CoreError> {
     joined.map_err(|e| CoreError::Internal(format!("a document's task stopped: {e}")))?
 }
-

@@ -25,8 +25,8 @@ use crate::provider::ProviderSettings;
 use crate::running::{RunningGuard, WorkKind};
 use crate::workspace::Workspace;
 
-/// What to extract, with what (the app's request: a library schema and
-/// a provider of the settings).
+// The app's request: a library schema, a provider of the settings.
+/// What to extract, with what.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]

@@ -242,7 +242,11 @@ pub fn job_row(store: &Store, job_id: &str, position: i64) -> Result<JobRow, Cor
 
 /// `values` with the field at `path` set to `value` (objects made on the
 /// way as needed).
-pub fn with_field(values: Option<&Value>, path: &[String], value: Value) -> Result<Value, CoreError> {
+pub fn with_field(
+    values: Option<&Value>,
+    path: &[String],
+    value: Value,
+) -> Result<Value, CoreError> {
     let Some((last, parents)) = path.split_last() else {
         return Err(CoreError::Usage(
             "a revision names the field it changes".into(),

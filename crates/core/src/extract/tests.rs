@@ -165,8 +165,8 @@ async fn an_extraction_streams_its_rows_then_a_revision_and_the_csv() {
     };
     let (sink, seen) = recording();
     run_reporting(&store, &job.id, options, CancellationToken::new(), sink)
-    .await
-    .unwrap();
+        .await
+        .unwrap();
     let events = seen.lock().unwrap().clone();
     let kinds: Vec<(&str, i64)> = events
         .iter()
@@ -333,7 +333,10 @@ async fn cancelling_mid_run_lets_the_started_document_finish_and_starts_no_other
         &selection.models,
     )
     .unwrap();
-    let guard = ws.running().register(WorkKind::Extraction, &job.id).unwrap();
+    let guard = ws
+        .running()
+        .register(WorkKind::Extraction, &job.id)
+        .unwrap();
     let seen = Arc::new(Mutex::new(Vec::<Value>::new()));
     let (events, registry, job_id) = (seen.clone(), ws.clone(), job.id.clone());
     let sink: Sink = Arc::new(move |event: ExtractEvent| {
@@ -348,8 +351,8 @@ async fn cancelling_mid_run_lets_the_started_document_finish_and_starts_no_other
         ..ExtractOptions::new(selection)
     };
     run_reporting(&store, &job.id, options, guard.token().clone(), sink)
-    .await
-    .unwrap();
+        .await
+        .unwrap();
     let kinds: Vec<String> = seen
         .lock()
         .unwrap()
@@ -363,4 +366,3 @@ async fn cancelling_mid_run_lets_the_started_document_finish_and_starts_no_other
     let requests = server.requests();
     assert_eq!(requests.len(), 1);
 }
-

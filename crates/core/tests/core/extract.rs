@@ -95,8 +95,18 @@ async fn no_more_than_the_concurrency_bound_run_at_once() {
     assert_eq!(most.load(Ordering::SeqCst), 2);
     assert_eq!(in_flight.load(Ordering::SeqCst), 0);
     assert!(elapsed >= Duration::from_millis(900), "{elapsed:?}");
-    assert_eq!((summary.totals.done, summary.totals.failed, summary.totals.pending), (6, 0, 0));
-    assert_eq!((summary.totals.input_tokens, summary.totals.output_tokens), (60, 12));
+    assert_eq!(
+        (
+            summary.totals.done,
+            summary.totals.failed,
+            summary.totals.pending
+        ),
+        (6, 0, 0)
+    );
+    assert_eq!(
+        (summary.totals.input_tokens, summary.totals.output_tokens),
+        (60, 12)
+    );
     assert_eq!(server.requests().len(), 6);
     assert_eq!(
         store.get_extraction_job(&job.id).unwrap().unwrap().status,
@@ -239,7 +249,14 @@ async fn a_cancelled_job_resumes_without_calling_completed_documents_again() {
     let mut started = events.lock().unwrap().clone();
     started.sort_unstable();
     assert_eq!(started, [1, 2, 3]);
-    assert_eq!((summary.totals.done, summary.totals.failed, summary.totals.pending), (4, 0, 0));
+    assert_eq!(
+        (
+            summary.totals.done,
+            summary.totals.failed,
+            summary.totals.pending
+        ),
+        (4, 0, 0)
+    );
     assert!(!summary.cancelled);
     assert_eq!(server.requests().len(), 4);
     assert_eq!(
