@@ -5,6 +5,7 @@
 
 mod chat;
 mod extract;
+mod extraction;
 mod preview;
 mod schemas;
 mod server_models;
