@@ -252,33 +252,31 @@ fn options_for(ws: &Workspace, selection: ModelSelection, concurrency: usize) ->
 /// The run of a registered job: its events, then the last one; it is
 /// unregistered before that last one, so a caller that sees it may start
 /// the job again.
-fn run_registered(
+async fn run_registered(
     store: Store,
     guard: RunningGuard,
     options: ExtractOptions,
     sink: Sink,
-) -> impl Future<Output = Result<JobView, CoreError>> + Send + 'static {
-    async move {
-        let job_id = guard.key().to_owned();
-        let token = guard.token().clone();
-        let outcome = run_reporting(&store, &job_id, options, token, sink.clone())
-            .await
-            .and_then(|()| job_view(&store, &job_id));
-        let last = match &outcome {
-            Ok(view) => ExtractEvent::Finished {
-                job_id: job_id.clone(),
-                status: view.status,
-                totals: view.totals.clone(),
-            },
-            Err(error) => ExtractEvent::Error {
-                job_id: job_id.clone(),
-                error: ErrorBody::new(error.kind(), error.to_string()),
-            },
-        };
-        drop(guard);
-        sink(last);
-        outcome
-    }
+) -> Result<JobView, CoreError> {
+    let job_id = guard.key().to_owned();
+    let token = guard.token().clone();
+    let outcome = run_reporting(&store, &job_id, options, token, sink.clone())
+        .await
+        .and_then(|()| job_view(&store, &job_id));
+    let last = match &outcome {
+        Ok(view) => ExtractEvent::Finished {
+            job_id: job_id.clone(),
+            status: view.status,
+            totals: view.totals.clone(),
+        },
+        Err(error) => ExtractEvent::Error {
+            job_id: job_id.clone(),
+            error: ErrorBody::new(error.kind(), error.to_string()),
+        },
+    };
+    drop(guard);
+    sink(last);
+    outcome
 }
 
 /// Runs (or resumes) a job, sending its events up to (not including) the
