@@ -14,7 +14,7 @@ use ts_rs::{Config, TS};
 use sift_core::settings::form as settings;
 use sift_core::{AskArgs, AskEvent};
 
-use crate::commands::{dialogs, documents, extract, job_table, schemas};
+use crate::commands::dialogs;
 use crate::{IpcError, LocalServerStatus};
 
 fn out_dir() -> PathBuf {
@@ -49,24 +49,24 @@ fn bindings_are_written_for_every_ipc_type() {
         settings::KeySource,
         settings::KeyStatus,
         sift_core::server_models::ConnectionReport,
-        schemas::SchemaSummary,
-        schemas::SchemaDoc,
-        schemas::SchemaProblem,
-        schemas::ProblemSeverity,
-        schemas::SavedSchema,
-        extract::ExtractRequest,
-        job_table::JobState,
-        job_table::RowStatus,
-        job_table::JobRow,
-        job_table::Column,
-        job_table::JobTotals,
-        job_table::JobView,
-        job_table::JobSummary,
-        extract::ExtractEvent,
-        extract::ExportFormat,
-        extract::ExportReport,
-        documents::DocumentPreview,
-        documents::CallTranscript,
+        sift_core::schemas::SchemaSummary,
+        sift_core::schemas::SchemaDoc,
+        sift_core::schema_check::SchemaProblem,
+        sift_core::schema_check::Severity,
+        sift_core::schemas::SavedSchema,
+        sift_core::extract::ExtractRequest,
+        sift_core::extract::JobState,
+        sift_core::extract::RowStatus,
+        sift_core::extract::JobRow,
+        sift_core::extract::Column,
+        sift_core::extract::JobTotals,
+        sift_core::extract::JobView,
+        sift_core::extract::JobSummary,
+        sift_core::extract::ExtractEvent,
+        sift_core::job_export::ExportFormat,
+        sift_core::job_export::ExportReport,
+        sift_core::preview::DocumentPreview,
+        sift_core::call_transcript::CallTranscript,
         dialogs::FileFilter,
         dialogs::OpenDialogOptions,
         dialogs::SaveDialogOptions,

@@ -6,11 +6,8 @@ pub mod chat;
 pub mod dialogs;
 pub mod documents;
 pub mod extract;
-pub mod job_table;
 pub mod schemas;
 pub mod settings;
 pub mod transcripts;
 pub mod workflows;
 
-#[cfg(test)]
-mod tests;

@@ -3,20 +3,21 @@
 //! job that was killed or cancelled without calling its completed
 //! documents again.
 
+use std::future::Future;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::pin::Pin;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use clap::Args;
-use serde_json::Value;
-use sift_core::Workspace;
-use sift_core::config::load_config;
-use sift_core::export::{ExportRow, to_csv, to_jsonl};
 use sift_core::extract::{
-    DEFAULT_CONCURRENCY, ExtractOptions, Progress, ProgressStatus, create_job, job_results, run_job,
+    DEFAULT_CONCURRENCY, ExtractEvent, JobState, JobView, NewJob, RowStatus, cancel_extraction,
+    resume_job, start_job,
 };
-use sift_core::store::{DocumentStatus, Store};
+use sift_core::job_export::{ExportFormat, export_results};
+use sift_core::schemas::{name_of_file, read_schema_file};
+use sift_core::{CoreError, Workspace};
 
 use crate::Failure;
 use crate::model_args::ModelArgs;
@@ -55,6 +56,98 @@ pub struct ExtractArgs {
     files: Vec<String>,
 }
 
+#[allow(clippy::print_stderr)]
+pub async fn run(args: ExtractArgs, ws: &Workspace) -> Result<(), Failure> {
+    let outcome = extract(&args, ws).await;
+    // Stops the local server if this command started it.
+    ws.shut_down().await;
+    let (job, total) = outcome?;
+    // Written where told, the CLI's paths being the user's own.
+    if let Some(out) = &args.csv {
+        export_results(ws, &job.job_id, ExportFormat::Csv, out, args.bom)?;
+    }
+    if let Some(out) = &args.jsonl {
+        export_results(ws, &job.job_id, ExportFormat::Jsonl, out, false)?;
+    }
+    let totals = &job.totals;
+    eprintln!(
+        "done {}, failed {}, tokens {} in, {} out",
+        totals.done, totals.failed, totals.input_tokens, totals.output_tokens
+    );
+    if job.status == JobState::Cancelled {
+        return Err(Failure::Exit {
+            code: 1,
+            message: format!(
+                "cancelled with {} documents left; continue with --resume {}",
+                totals.pending, job.job_id
+            ),
+        });
+    }
+    if totals.failed > 0 {
+        return Err(Failure::Exit {
+            code: 1,
+            message: format!(
+                "{} of {total} documents failed (job {})",
+                totals.failed, job.job_id
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// The run of a started or a resumed job.
+type Run = Pin<Box<dyn Future<Output = Result<JobView, CoreError>> + Send>>;
+
+/// Starts (or resumes) the job and runs it to its end, with progress on
+/// stderr; Ctrl-C cancels it. Returns the job as it ended and its number
+/// of documents.
+#[allow(clippy::print_stderr)]
+async fn extract(args: &ExtractArgs, ws: &Workspace) -> Result<(JobView, usize), Failure> {
+    let reporter = Arc::new(Reporter::new(std::io::stderr().is_terminal()));
+    let on_event = reporter.clone();
+    let sink = move |event: ExtractEvent| on_event.event(&event);
+    let jobs = usize::from(args.jobs);
+    let (view, run) = match &args.resume {
+        Some(id) => {
+            let model = &args.model;
+            let (view, run) = resume_job(
+                ws,
+                id,
+                model.provider_settings(),
+                model.models.clone(),
+                jobs,
+                sink,
+            )?;
+            (view, Box::pin(run) as Run)
+        }
+        None => {
+            let path = args.schema.as_deref().unwrap_or(Path::new(""));
+            let working_dir = std::env::current_dir()
+                .map_err(|e| failed(format!("no working directory: {e}")))?;
+            let job = NewJob {
+                schema_name: name_of_file(path).unwrap_or_else(|| "schema".into()),
+                schema: read_schema_file(path)?,
+                prompt: args.prompt.clone(),
+                files: sift_documents::resolve_files(&args.files, &working_dir)?,
+                selection: args.model.selection(),
+                concurrency: jobs,
+            };
+            let (view, run) = start_job(ws, job, sink)?;
+            (view, Box::pin(run) as Run)
+        }
+    };
+    let total = view.rows.len();
+    reporter.set_total(total);
+    eprintln!("job {} ({total} documents)", view.job_id);
+    let (registry, job_id) = (ws.clone(), view.job_id.clone());
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() && cancel_extraction(&registry, &job_id) {
+            eprintln!("\ncancelling: no new document starts; those in flight finish first");
+        }
+    });
+    Ok((run.await?, total))
+}
+
 fn failed(message: String) -> Failure {
     Failure::Failed {
         category: "other".into(),
@@ -62,193 +155,66 @@ fn failed(message: String) -> Failure {
     }
 }
 
-#[allow(clippy::print_stderr)]
-pub async fn run(args: ExtractArgs, ws: &Workspace) -> Result<(), Failure> {
-    let store = ws.store()?;
-    let mut selection = args.model.selection();
-    let job = match &args.resume {
-        Some(id) => {
-            let job = store
-                .get_extraction_job(id)
-                .map_err(sift_core::CoreError::from)?
-                .ok_or_else(|| Failure::Usage(format!("no extraction job {id}")))?;
-            if selection.models.is_empty() {
-                selection.models = job
-                    .models
-                    .as_array()
-                    .map(|models| {
-                        models
-                            .iter()
-                            .filter_map(|m| m.as_str().map(str::to_owned))
-                            .collect()
-                    })
-                    .unwrap_or_default();
-            }
-            job
-        }
-        None => {
-            let path = args.schema.as_deref().unwrap_or(Path::new(""));
-            let schema = read_schema(path)?;
-            let name = path
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .filter(|s| !s.is_empty())
-                .unwrap_or_else(|| "schema".into());
-            let working_dir = std::env::current_dir()
-                .map_err(|e| failed(format!("no working directory: {e}")))?;
-            let files = sift_documents::resolve_files(&args.files, &working_dir)?;
-            selection.models = selection.resolved_models()?;
-            create_job(
-                &store,
-                &name,
-                &schema,
-                args.prompt.as_deref(),
-                &files,
-                &selection.models,
-            )?
-        }
-    };
-    let total = store
-        .extraction_documents(&job.id)
-        .map_err(sift_core::CoreError::from)?
-        .len();
-    eprintln!("job {} ({total} documents)", job.id);
-
-    let cancel = Arc::new(AtomicBool::new(false));
-    let on_signal = cancel.clone();
-    tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            on_signal.store(true, Ordering::SeqCst);
-            eprintln!("\ncancelling: no new document starts; those in flight finish first");
-        }
-    });
-    let options = ExtractOptions {
-        concurrency: usize::from(args.jobs),
-        selection,
-        context: load_config(None)?.context,
-    };
-    let reporter = Reporter::new(total, std::io::stderr().is_terminal());
-    let summary = run_job(
-        &store,
-        &job.id,
-        options,
-        move |p| reporter.event(&p),
-        cancel,
-    )
-    .await?;
-
-    let rows = export_rows(&store, &job.id)?;
-    if let Some(out) = &args.csv {
-        write_file(out, &to_csv(&job.schema, &rows, args.bom))?;
-    }
-    if let Some(out) = &args.jsonl {
-        write_file(out, &to_jsonl(&rows))?;
-    }
-    eprintln!(
-        "done {}, failed {}, tokens {} in, {} out",
-        summary.done, summary.failed, summary.input_tokens, summary.output_tokens
-    );
-    if summary.cancelled {
-        return Err(Failure::Exit {
-            code: 1,
-            message: format!(
-                "cancelled with {} documents left; continue with --resume {}",
-                summary.pending, job.id
-            ),
-        });
-    }
-    if summary.failed > 0 {
-        return Err(Failure::Exit {
-            code: 1,
-            message: format!(
-                "{} of {total} documents failed (job {})",
-                summary.failed, job.id
-            ),
-        });
-    }
-    Ok(())
-}
-
-/// The job's rows as exported: a user's revision wins over the model's
-/// values.
-fn export_rows(store: &Store, job_id: &str) -> Result<Vec<ExportRow>, Failure> {
-    Ok(job_results(store, job_id)?
-        .into_iter()
-        .map(|r| ExportRow {
-            file: r.document.path.clone(),
-            status: r.document.status.as_str().to_owned(),
-            error: r.document.error.clone(),
-            values: match r.document.status {
-                DocumentStatus::Completed => r.values().cloned(),
-                _ => None,
-            },
-        })
-        .collect())
-}
-
-fn write_file(path: &Path, text: &str) -> Result<(), Failure> {
-    std::fs::write(path, text).map_err(|e| failed(format!("cannot write {}: {e}", path.display())))
-}
-
-fn read_schema(path: &Path) -> Result<Value, Failure> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Failure::Usage(format!("cannot read the schema {}: {e}", path.display())))?;
-    serde_json::from_str(&text)
-        .map_err(|e| Failure::Usage(format!("the schema {} is not JSON: {e}", path.display())))
-}
-
 /// Progress on stderr: a line per finished document, or a bar redrawn in
 /// place when stderr is a terminal.
+#[derive(Debug)]
 struct Reporter {
-    total: usize,
+    /// The job's documents, known once it has started.
+    total: AtomicUsize,
     finished: AtomicUsize,
     terminal: bool,
     lock: Mutex<()>,
 }
 
 impl Reporter {
-    fn new(total: usize, terminal: bool) -> Self {
+    fn new(terminal: bool) -> Self {
         Self {
-            total,
+            total: AtomicUsize::new(0),
             finished: AtomicUsize::new(0),
             terminal,
             lock: Mutex::new(()),
         }
     }
 
-    fn event(&self, p: &Progress) {
-        if p.status == ProgressStatus::Started {
+    fn set_total(&self, total: usize) {
+        self.total.store(total, Ordering::SeqCst);
+    }
+
+    /// A line per finished document; the other events say nothing here
+    /// (the summary follows the run).
+    fn event(&self, event: &ExtractEvent) {
+        let ExtractEvent::Row { row, .. } = event else {
             return;
-        }
+        };
         let _guard = self.lock.lock();
         let n = self.finished.fetch_add(1, Ordering::SeqCst) + 1;
+        let total = self.total.load(Ordering::SeqCst);
         let mut err = std::io::stderr().lock();
-        let line = match p.status {
-            ProgressStatus::Failed => format!(
+        let line = match row.status {
+            RowStatus::Failed => format!(
                 "failed {}: {}",
-                p.path,
-                p.error.as_deref().unwrap_or("unknown error")
+                row.path,
+                row.error.as_deref().unwrap_or("unknown error")
             ),
             _ => format!(
                 "completed {} ({} in, {} out tokens)",
-                p.path, p.input_tokens, p.output_tokens
+                row.path, row.input_tokens, row.output_tokens
             ),
         };
         if self.terminal {
             const WIDTH: usize = 30;
-            let filled = WIDTH * n / self.total.max(1);
+            let filled = (WIDTH * n / total.max(1)).min(WIDTH);
             let _ = write!(
                 err,
-                "\r\x1b[2K[{}{}] {n}/{} {line}",
+                "\r\x1b[2K[{}{}] {n}/{total} {line}",
                 "#".repeat(filled),
                 "-".repeat(WIDTH - filled),
-                self.total
             );
-            if n >= self.total {
+            if n >= total {
                 let _ = writeln!(err);
             }
         } else {
-            let _ = writeln!(err, "[{n}/{}] {line}", self.total);
+            let _ = writeln!(err, "[{n}/{total}] {line}");
         }
     }
 }

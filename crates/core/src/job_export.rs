@@ -1,16 +1,35 @@
 //! A job's results as an export file: the rows as [`crate::export`]
 //! writes them, with a user's revision winning over the model's values.
+//! The app and the CLI write them through [`export_results`].
 
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
 use sift_store::{DocumentStatus, Store};
 
 use crate::error::CoreError;
 use crate::export::{ExportRow, to_csv, to_jsonl};
 use crate::extract::job_results;
+use crate::workspace::Workspace;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The format of an export file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "lowercase")]
 pub enum ExportFormat {
     Csv,
     Jsonl,
+}
+
+/// A written export.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct ExportReport {
+    pub path: String,
+    pub rows: u32,
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub bytes: u64,
 }
 
 /// The job's rows in export order (by position).
@@ -46,4 +65,23 @@ pub fn export_job(
         ExportFormat::Jsonl => to_jsonl(&rows),
     };
     Ok((text, rows.len()))
+}
+
+/// Writes the job's results to `path` through the workspace, so that the
+/// app writes only a path the user chose in a save dialog (the CLI writes
+/// where it is told). `bom` applies to CSV.
+pub fn export_results(
+    ws: &Workspace,
+    job_id: &str,
+    format: ExportFormat,
+    path: &Path,
+    bom: bool,
+) -> Result<ExportReport, CoreError> {
+    let (text, rows) = export_job(&ws.store()?, job_id, format, bom)?;
+    ws.write_file(path, text.as_bytes())?;
+    Ok(ExportReport {
+        path: path.display().to_string(),
+        rows: u32::try_from(rows).unwrap_or(u32::MAX),
+        bytes: text.len() as u64,
+    })
 }

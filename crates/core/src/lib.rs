@@ -4,6 +4,7 @@
 //! returns [`CoreError`] with a stable code.
 
 mod ask;
+pub mod call_transcript;
 pub mod calls;
 pub mod chat;
 pub mod chat_stream;

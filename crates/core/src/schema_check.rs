@@ -4,11 +4,16 @@
 //! meta-schema, and mistakes that are valid JSON Schema but almost
 //! certainly not meant (warnings).
 
+use serde::Serialize;
 use serde_json::Value;
 use sift_engine::{OutputSchema, SchemaError};
 
-/// How bad a problem is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+use crate::error::CoreError;
+
+// How bad a problem is. (A plain comment: the TypeScript type has none.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ProblemSeverity"))]
+#[serde(rename_all = "camelCase")]
 pub enum Severity {
     /// The schema cannot be saved or used as it is.
     Error,
@@ -16,9 +21,11 @@ pub enum Severity {
     Warning,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A problem at its place in the schema.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SchemaProblem {
-    /// A JSON Pointer into the schema (`""` is the whole schema), e.g.
+    /// A JSON Pointer into the schema (`""`: the whole schema), e.g.
     /// `/properties/total/type`.
     pub path: String,
     pub message: String,
@@ -63,6 +70,34 @@ pub fn schema_problems(schema: &Value) -> Vec<SchemaProblem> {
 /// Whether `problems` leave the schema usable.
 pub fn is_usable(problems: &[SchemaProblem]) -> bool {
     problems.iter().all(|p| p.severity == Severity::Warning)
+}
+
+/// The one rule a schema passes before it is saved to the library or
+/// extracted with (the app's save and import, `sift schema import`,
+/// `sift extract --schema`): no problem of [`schema_problems`] is an
+/// error. A schema that only breaks one answer-schema rule is refused in
+/// the engine's words (as a call would refuse it); otherwise every error
+/// is listed, one a line, at its path.
+pub fn check_usable(schema: &Value) -> Result<(), CoreError> {
+    let errors: Vec<SchemaProblem> = schema_problems(schema)
+        .into_iter()
+        .filter(|p| p.severity == Severity::Error)
+        .collect();
+    match (errors.len(), OutputSchema::new(schema.clone())) {
+        (0, Ok(_)) => Ok(()),
+        (0 | 1, Err(error)) => Err(error.into()),
+        _ => Err(SchemaError::Invalid(
+            errors
+                .iter()
+                .map(|p| {
+                    let path = if p.path.is_empty() { "/" } else { &p.path };
+                    format!("{path}: {}", p.message)
+                })
+                .collect::<Vec<_>>()
+                .join("\n"),
+        )
+        .into()),
+    }
 }
 
 fn error_at(path: String, message: String) -> SchemaProblem {

@@ -325,3 +325,183 @@ async fn a_killed_job_resumes_without_calling_completed_documents_again() {
     assert!(per_document.iter().all(|&n| n >= 1), "{per_document:?}");
     assert!(stderr(&output).ends_with("done 5, failed 0, tokens 100 in, 25 out\n"));
 }
+
+/// The job id on the first line of `sift extract`'s stderr.
+fn job_id_of(stderr: &str) -> String {
+    stderr
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("job "))
+        .and_then(|rest| rest.split(' ').next())
+        .unwrap()
+        .to_owned()
+}
+
+/// The summary line's figures are the job's totals as the app's table
+/// shows them (one computation, in `sift-core`).
+#[tokio::test]
+async fn the_summary_line_is_the_jobs_totals() {
+    let scratch = Scratch::new("totals", 3);
+    let server = ScriptedServer::start(Script::new().with(
+        "m",
+        [
+            answer("A-1", "Acme", 1.0),
+            Reply::fault(400, r#"{"error":{"message":"bad document"}}"#),
+            answer("C-3", "Cee", 3.0),
+        ],
+    ))
+    .await
+    .unwrap();
+    let mut args = scratch.args(&server);
+    args.extend(["--jobs", "1"].map(str::to_owned));
+    args.push(scratch.path("doc*.txt"));
+    let output = run(sift().args(&args)).await;
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let err = stderr(&output);
+    let store = Store::open(scratch.path("sift.db")).unwrap();
+    let view = sift_core::extract::job_view(&store, &job_id_of(&err)).unwrap();
+    let t = &view.totals;
+    assert_eq!((t.done, t.failed, t.pending), (2, 1, 0));
+    let line = format!(
+        "done {}, failed {}, tokens {} in, {} out\n",
+        t.done, t.failed, t.input_tokens, t.output_tokens
+    );
+    assert!(err.contains(&line), "{err}");
+}
+
+/// The scenario of the app's resume (`crates/core/tests/core/
+/// extraction.rs`): a job over `a` then `b` fails on both; `--resume`
+/// with no `--model` calls `a` then `b` at the new server and completes.
+#[tokio::test]
+async fn a_resume_without_a_model_runs_all_of_the_jobs_models_in_order() {
+    let scratch = Scratch::new("resume-models", 1);
+    let fault = || Reply::fault(400, r#"{"error":{"message":"no"}}"#).repeated();
+    let first = ScriptedServer::start(Script::new().with("a", [fault()]).with("b", [fault()]))
+        .await
+        .unwrap();
+    let mut args = scratch.args(&first);
+    args.extend(["--model", "b"].map(str::to_owned));
+    // `--model m` of the scratch's arguments: replaced by `a`, `b`.
+    let m = args.iter().position(|a| a == "m").unwrap();
+    args[m] = "a".into();
+    args.push(scratch.path("doc0.txt"));
+    let output = run(sift().args(&args)).await;
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let job_id = job_id_of(&stderr(&output));
+
+    let second = ScriptedServer::start(
+        Script::new()
+            .with("a", [fault()])
+            .with("b", [answer("B", "Bee", 2.0)]),
+    )
+    .await
+    .unwrap();
+    let output = run(sift().args([
+        "--db",
+        &scratch.path("sift.db"),
+        "extract",
+        "--resume",
+        &job_id,
+        "--provider",
+        "openai",
+        "--base-url",
+        &second.openai_base_url(),
+    ]))
+    .await;
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let models: Vec<String> = second
+        .requests()
+        .iter()
+        .map(|r| r.body["model"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(models, ["a", "b"]);
+    let store = Store::open(scratch.path("sift.db")).unwrap();
+    let docs = store.extraction_documents(&job_id).unwrap();
+    assert_eq!(docs[0].status, DocumentStatus::Completed);
+    assert_eq!(docs[0].values.as_ref().unwrap()["number"], "B");
+}
+
+/// With the local server as the provider and no way to start it, the job
+/// ends failed with the local server's error, as the app's does.
+#[tokio::test]
+async fn a_job_whose_local_server_will_not_start_ends_failed() {
+    let scratch = Scratch::new("local-failure", 1);
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let python = scratch.dir.join("no-python");
+    let output = run(sift()
+        .args([
+            "--db",
+            &scratch.path("sift.db"),
+            "extract",
+            "--schema",
+            &scratch.path("invoice.json"),
+            "--provider",
+            "local",
+            &scratch.path("doc0.txt"),
+        ])
+        .env("SIFT_LLAMA_PYTHON", &python)
+        .env("SIFT_DATA_DIR", &scratch.dir)
+        .env("SIFT_LOCAL_PORT", port.to_string()))
+    .await;
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    let job_id = job_id_of(&err);
+    assert_eq!(
+        err,
+        format!(
+            "job {job_id} (1 documents)\nerror (other): the local model server is not installed: {} is missing. Run scripts/setup.sh, or set SIFT_LLAMA_PYTHON\n",
+            python.display()
+        )
+    );
+    let store = Store::open(scratch.path("sift.db")).unwrap();
+    let job = store.get_extraction_job(&job_id).unwrap().unwrap();
+    assert_eq!(job.status, sift_store::JobStatus::Failed);
+}
+
+/// `sift schema import` and `sift extract --schema` refuse a schema with
+/// the error of the app's save (core's one rule), and save nothing.
+#[tokio::test]
+async fn a_bad_schema_is_refused_alike_by_import_and_extract() {
+    let scratch = Scratch::new("bad-schema", 1);
+    let bad = json!({"type": "object", "properties": {"a": {"type": "text"}}, "required": ["b"]});
+    std::fs::write(scratch.dir.join("bad.json"), bad.to_string()).unwrap();
+    let expected = format!(
+        "error (other): {}\n",
+        sift_core::schema_check::check_usable(&bad).unwrap_err()
+    );
+    assert!(
+        expected.contains("/required/0: \"required\" names \"b\""),
+        "{expected}"
+    );
+    let db = scratch.path("sift.db");
+    let import =
+        run(sift().args(["--db", &db, "schema", "import", &scratch.path("bad.json")])).await;
+    assert_eq!(
+        (import.status.code(), stderr(&import)),
+        (Some(1), expected.clone())
+    );
+    let extract = run(sift().args([
+        "--db",
+        &db,
+        "extract",
+        "--schema",
+        &scratch.path("bad.json"),
+        "--provider",
+        "openai",
+        "--base-url",
+        "http://127.0.0.1:9",
+        "--model",
+        "m",
+        &scratch.path("doc0.txt"),
+    ]))
+    .await;
+    assert_eq!(
+        (extract.status.code(), stderr(&extract)),
+        (Some(1), expected)
+    );
+    assert!(Store::open(&db).unwrap().list_schemas().unwrap().is_empty());
+}

@@ -2,7 +2,7 @@
 //! a failing document, cancel and resume, and revisions.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -12,6 +12,7 @@ use sift_core::extract::{
 };
 use sift_core::store::{DocumentStatus, JobStatus, Store};
 use sift_scripted_server::{Reply, Script, ScriptedServer};
+use tokio_util::sync::CancellationToken;
 
 use crate::{TempDir, selection};
 
@@ -86,7 +87,7 @@ async fn no_more_than_the_concurrency_bound_run_at_once() {
                 counter.fetch_sub(1, Ordering::SeqCst);
             }
         },
-        Arc::new(AtomicBool::new(false)),
+        CancellationToken::new(),
     )
     .await
     .unwrap();
@@ -94,8 +95,18 @@ async fn no_more_than_the_concurrency_bound_run_at_once() {
     assert_eq!(most.load(Ordering::SeqCst), 2);
     assert_eq!(in_flight.load(Ordering::SeqCst), 0);
     assert!(elapsed >= Duration::from_millis(900), "{elapsed:?}");
-    assert_eq!((summary.done, summary.failed, summary.pending), (6, 0, 0));
-    assert_eq!((summary.input_tokens, summary.output_tokens), (60, 12));
+    assert_eq!(
+        (
+            summary.totals.done,
+            summary.totals.failed,
+            summary.totals.pending
+        ),
+        (6, 0, 0)
+    );
+    assert_eq!(
+        (summary.totals.input_tokens, summary.totals.output_tokens),
+        (60, 12)
+    );
     assert_eq!(server.requests().len(), 6);
     assert_eq!(
         store.get_extraction_job(&job.id).unwrap().unwrap().status,
@@ -133,11 +144,11 @@ async fn a_failing_document_leaves_the_others() {
         &job.id,
         options(&server, 1),
         move |p: Progress| seen.lock().unwrap().push((p.position, p.status)),
-        Arc::new(AtomicBool::new(false)),
+        CancellationToken::new(),
     )
     .await
     .unwrap();
-    assert_eq!((summary.done, summary.failed), (2, 1));
+    assert_eq!((summary.totals.done, summary.totals.failed), (2, 1));
     assert_eq!(
         *events.lock().unwrap(),
         [
@@ -194,7 +205,7 @@ async fn a_cancelled_job_resumes_without_calling_completed_documents_again() {
         &["m".into()],
     )
     .unwrap();
-    let cancel = Arc::new(AtomicBool::new(false));
+    let cancel = CancellationToken::new();
     let flag = cancel.clone();
     let summary = run_job(
         &store,
@@ -202,14 +213,14 @@ async fn a_cancelled_job_resumes_without_calling_completed_documents_again() {
         options(&server, 1),
         move |p: Progress| {
             if p.status == ProgressStatus::Completed {
-                flag.store(true, Ordering::SeqCst);
+                flag.cancel();
             }
         },
         cancel,
     )
     .await
     .unwrap();
-    assert_eq!((summary.done, summary.pending), (1, 3));
+    assert_eq!((summary.totals.done, summary.totals.pending), (1, 3));
     assert!(summary.cancelled);
     assert_eq!(
         store.get_extraction_job(&job.id).unwrap().unwrap().status,
@@ -231,14 +242,21 @@ async fn a_cancelled_job_resumes_without_calling_completed_documents_again() {
                 seen.lock().unwrap().push(p.position);
             }
         },
-        Arc::new(AtomicBool::new(false)),
+        CancellationToken::new(),
     )
     .await
     .unwrap();
     let mut started = events.lock().unwrap().clone();
     started.sort_unstable();
     assert_eq!(started, [1, 2, 3]);
-    assert_eq!((summary.done, summary.failed, summary.pending), (4, 0, 0));
+    assert_eq!(
+        (
+            summary.totals.done,
+            summary.totals.failed,
+            summary.totals.pending
+        ),
+        (4, 0, 0)
+    );
     assert!(!summary.cancelled);
     assert_eq!(server.requests().len(), 4);
     assert_eq!(
@@ -268,7 +286,7 @@ async fn revisions_are_kept_beside_the_models_values() {
         &job.id,
         options(&server, 2),
         ignore,
-        Arc::new(AtomicBool::new(false)),
+        CancellationToken::new(),
     )
     .await
     .unwrap();

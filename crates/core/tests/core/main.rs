@@ -6,7 +6,9 @@
 mod ask;
 mod chat;
 mod extract;
+mod extraction;
 mod preview;
+mod schemas;
 mod server_models;
 mod sessions;
 mod transcripts;

@@ -1,24 +1,28 @@
-//! The commands' logic against a real SQLite file and the scripted model
-//! server: the schema library, a whole extraction with its events, a
-//! revision and the exported CSV.
+//! The extraction as the app's commands drive it, against a real SQLite
+//! file and the scripted model server: a whole job with its events, a
+//! revision and the exported CSV; a cancel before and during a run.
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
-use sift_core::extract::{ExtractOptions, create_job};
-use sift_core::store::Store;
-use sift_core::{ModelSelection, ProviderChoice, ProviderSettings};
 use sift_scripted_server::{Reply, Script, ScriptedServer};
-use tauri::ipc::{Channel, InvokeResponseBody};
+use sift_store::Store;
+use tokio_util::sync::CancellationToken;
 
-use super::extract::{self, ExportFormat, ExtractEvent, export_to};
-use super::job_table::{JobState, RowStatus, job_view, recent_jobs, revise, with_field};
-use super::schemas::{self, ProblemSeverity};
-use crate::LocalModel;
-use crate::state::{AppState, LaunchOptions};
+use super::start::run_reporting;
+use super::{
+    ExtractEvent, ExtractOptions, JobState, RowStatus, cancel_extraction, create_job, job_view,
+    recent_jobs, revise_field, with_field,
+};
+use crate::job_export::{ExportFormat, export_results};
+use crate::path_grants::PathPolicy;
+use crate::running::WorkKind;
+use crate::{ModelSelection, ProviderChoice, ProviderSettings, Workspace, WorkspaceOptions};
+
+type Sink = Arc<dyn Fn(ExtractEvent) + Send + Sync>;
 
 /// A folder removed when dropped.
 struct TempDir(PathBuf);
@@ -27,7 +31,7 @@ impl TempDir {
     fn new(name: &str) -> Self {
         static COUNTER: AtomicU32 = AtomicU32::new(0);
         let path = std::env::temp_dir().join(format!(
-            "sift-app-{name}-{}-{}",
+            "sift-core-unit-{name}-{}-{}",
             std::process::id(),
             COUNTER.fetch_add(1, Ordering::Relaxed)
         ));
@@ -35,8 +39,17 @@ impl TempDir {
         Self(path)
     }
 
-    fn store(&self) -> Store {
-        Store::open(self.0.join("sift.db")).unwrap()
+    /// A workspace on `sift.db` here, with no configuration file, whose
+    /// paths are trusted (as the CLI's), and its store.
+    fn workspace(&self) -> (Workspace, Store) {
+        let ws = Workspace::open(WorkspaceOptions {
+            config: Some(self.0.join("no-config.toml")),
+            db: Some(self.0.join("sift.db")),
+            paths: PathPolicy::Trusted,
+        })
+        .unwrap();
+        let store = ws.store().unwrap();
+        (ws, store)
     }
 
     fn file(&self, name: &str, text: &str) -> PathBuf {
@@ -69,79 +82,24 @@ fn scripted(server: &ScriptedServer) -> ModelSelection {
         provider: ProviderSettings {
             provider: Some(ProviderChoice::OpenAi),
             base_url: Some(server.openai_base_url()),
-            api_key_env: Some("SIFT_APP_TESTS_NO_KEY".into()),
+            api_key_env: Some("SIFT_CORE_TESTS_NO_KEY".into()),
             api_key_account: None,
         },
         models: vec!["m".into()],
     }
 }
 
-/// A channel whose events land in the returned list, as JSON.
-fn recording_channel() -> (Channel<ExtractEvent>, Arc<Mutex<Vec<Value>>>) {
+/// A sink whose events land in the returned list, as JSON.
+fn recording() -> (Sink, Arc<Mutex<Vec<Value>>>) {
     let seen = Arc::new(Mutex::new(Vec::new()));
-    let sink = seen.clone();
-    let channel = Channel::new(move |body: InvokeResponseBody| {
-        if let InvokeResponseBody::Json(text) = body {
-            sink.lock()
-                .unwrap()
-                .push(serde_json::from_str(&text).unwrap());
-        }
-        Ok(())
+    let events = seen.clone();
+    let sink: Sink = Arc::new(move |event: ExtractEvent| {
+        events
+            .lock()
+            .unwrap()
+            .push(serde_json::to_value(&event).unwrap());
     });
-    (channel, seen)
-}
-
-#[test]
-fn the_library_saves_versions_only_when_the_schema_changes() {
-    let dir = TempDir::new("library");
-    let store = dir.store();
-    let first = schemas::save(&store, " invoice ", &invoice_schema()).unwrap();
-    assert_eq!(
-        (first.schema.name.as_str(), first.schema.version),
-        ("invoice", 1)
-    );
-    assert!(first.new_version);
-    let same = schemas::save(&store, "invoice", &invoice_schema()).unwrap();
-    assert_eq!((same.schema.version, same.new_version), (1, false));
-    let mut changed = invoice_schema();
-    changed["properties"]["currency"] = json!({"type": "string"});
-    let second = schemas::save(&store, "invoice", &changed).unwrap();
-    assert_eq!((second.schema.version, second.new_version), (2, true));
-    let library = schemas::library(&store).unwrap();
-    assert_eq!(library.len(), 1);
-    assert_eq!(library[0].versions, [1, 2]);
-    assert_eq!(library[0].fields, ["number", "total", "seller", "currency"]);
-}
-
-#[test]
-fn a_schema_with_errors_is_not_saved_and_its_problems_have_paths() {
-    let dir = TempDir::new("bad-schema");
-    let store = dir.store();
-    let bad = json!({"type": "object", "properties": {"a": {"type": "text"}}, "required": ["b"]});
-    let problems = schemas::problems(&bad);
-    let errors: Vec<&str> = problems
-        .iter()
-        .filter(|p| p.severity == ProblemSeverity::Error)
-        .map(|p| p.path.as_str())
-        .collect();
-    assert!(errors.contains(&"/required/0"), "{problems:?}");
-    assert!(errors.contains(&"/properties/a/type"), "{problems:?}");
-    let error = schemas::save(&store, "bad", &bad).unwrap_err();
-    assert_eq!(error.code, "schema");
-    assert!(
-        error
-            .message
-            .contains("/required/0: \"required\" names \"b\", which \"properties\" does not list"),
-        "{}",
-        error.message
-    );
-    assert!(schemas::library(&store).unwrap().is_empty());
-    assert_eq!(
-        schemas::save(&store, "  ", &invoice_schema())
-            .unwrap_err()
-            .code,
-        "usage"
-    );
+    (sink, seen)
 }
 
 #[test]
@@ -157,7 +115,7 @@ fn a_field_is_set_at_its_path_keeping_the_others() {
         json!({"a": {"b": 1}})
     );
     assert_eq!(
-        with_field(Some(&values), &[], json!(1)).unwrap_err().code,
+        with_field(Some(&values), &[], json!(1)).unwrap_err().code(),
         "usage"
     );
 }
@@ -165,7 +123,7 @@ fn a_field_is_set_at_its_path_keeping_the_others() {
 #[tokio::test]
 async fn an_extraction_streams_its_rows_then_a_revision_and_the_csv() {
     let dir = TempDir::new("extract");
-    let store = dir.store();
+    let (ws, store) = dir.workspace();
     let good = dir.file("a.txt", "Invoice A-1, total 12.50\n");
     let bad = dir.file("b, c.txt", "not an invoice\n");
     let server = ScriptedServer::start(
@@ -205,17 +163,10 @@ async fn an_extraction_streams_its_rows_then_a_revision_and_the_csv() {
         concurrency: 1,
         ..ExtractOptions::new(selection)
     };
-    let (channel, seen) = recording_channel();
-    extract::run(
-        &LocalModel::default(),
-        &store,
-        &job.id,
-        options,
-        Arc::new(AtomicBool::new(false)),
-        &channel,
-    )
-    .await
-    .unwrap();
+    let (sink, seen) = recording();
+    run_reporting(&store, &job.id, options, CancellationToken::new(), sink)
+        .await
+        .unwrap();
     let events = seen.lock().unwrap().clone();
     let kinds: Vec<(&str, i64)> = events
         .iter()
@@ -270,19 +221,19 @@ async fn an_extraction_streams_its_rows_then_a_revision_and_the_csv() {
 
     // A correction: a revision beside the model's values.
     let path = vec!["seller".to_owned(), "name".to_owned()];
-    let row = revise(&store, &job.id, 0, &path, json!("ACME, Inc. \"East\"")).unwrap();
+    let row = revise_field(&store, &job.id, 0, &path, json!("ACME, Inc. \"East\"")).unwrap();
     assert_eq!(row.changed, ["seller"]);
     assert_eq!(
         row.values.as_ref().unwrap()["seller"]["name"],
         "ACME, Inc. \"East\""
     );
     assert_eq!(row.model_values.as_ref().unwrap()["seller"]["name"], "ACME");
-    let refused = revise(&store, &job.id, 1, &["total".to_owned()], json!(3)).unwrap_err();
-    assert_eq!(refused.code, "usage");
+    let refused = revise_field(&store, &job.id, 1, &["total".to_owned()], json!(3)).unwrap_err();
+    assert_eq!(refused.code(), "usage");
     assert_eq!(after.rows[1].status, RowStatus::Failed);
 
     let csv_path = dir.0.join("out.csv");
-    let report = export_to(&store, &job.id, ExportFormat::Csv, &csv_path, false).unwrap();
+    let report = export_results(&ws, &job.id, ExportFormat::Csv, &csv_path, false).unwrap();
     assert_eq!(report.rows, 2);
     let csv = std::fs::read_to_string(&csv_path).unwrap();
     let error = after.rows[1].error.clone().unwrap();
@@ -300,7 +251,7 @@ async fn an_extraction_streams_its_rows_then_a_revision_and_the_csv() {
     assert_eq!(report.bytes, expected.len() as u64);
 
     let jsonl_path = dir.0.join("out.jsonl");
-    export_to(&store, &job.id, ExportFormat::Jsonl, &jsonl_path, false).unwrap();
+    export_results(&ws, &job.id, ExportFormat::Jsonl, &jsonl_path, false).unwrap();
     let jsonl = std::fs::read_to_string(&jsonl_path).unwrap();
     let first_line: Value = serde_json::from_str(jsonl.lines().next().unwrap()).unwrap();
     assert_eq!(
@@ -312,7 +263,7 @@ async fn an_extraction_streams_its_rows_then_a_revision_and_the_csv() {
 #[tokio::test]
 async fn a_cancelled_job_calls_nothing_more() {
     let dir = TempDir::new("cancel");
-    let store = dir.store();
+    let (_ws, store) = dir.workspace();
     let server = ScriptedServer::start(Script::new().with(
         "m",
         [Reply::tool_call("submit_output", json!({"number": "X", "total": 1})).repeated()],
@@ -330,14 +281,15 @@ async fn a_cancelled_job_calls_nothing_more() {
         &selection.models,
     )
     .unwrap();
-    let (channel, seen) = recording_channel();
-    extract::run(
-        &LocalModel::default(),
+    let (sink, seen) = recording();
+    let cancelled = CancellationToken::new();
+    cancelled.cancel();
+    run_reporting(
         &store,
         &job.id,
         ExtractOptions::new(selection),
-        Arc::new(AtomicBool::new(true)),
-        &channel,
+        cancelled,
+        sink,
     )
     .await
     .unwrap();
@@ -347,13 +299,13 @@ async fn a_cancelled_job_calls_nothing_more() {
     assert_eq!(view.totals.pending, 2);
 }
 
-/// Cancel as the window does it, through the app's registry of running
-/// jobs, once the first document has started: that document finishes and
+/// Cancel as the window does it, through the workspace's registry of
+/// running work, once the first document has started: that document finishes and
 /// is written, no other starts, and the job is cancelled.
 #[tokio::test]
 async fn cancelling_mid_run_lets_the_started_document_finish_and_starts_no_other() {
     let dir = TempDir::new("cancel-mid");
-    let store = dir.store();
+    let (ws, store) = dir.workspace();
     let server = ScriptedServer::start(
         Script::new().with(
             "m",
@@ -381,34 +333,26 @@ async fn cancelling_mid_run_lets_the_started_document_finish_and_starts_no_other
         &selection.models,
     )
     .unwrap();
-    let state = Arc::new(AppState::new(LaunchOptions::default()).unwrap());
-    let cancel = state.job_started(&job.id).unwrap();
+    let guard = ws
+        .running()
+        .register(WorkKind::Extraction, &job.id)
+        .unwrap();
     let seen = Arc::new(Mutex::new(Vec::<Value>::new()));
-    let (sink, registry, job_id) = (seen.clone(), state.clone(), job.id.clone());
-    let channel = Channel::new(move |body: InvokeResponseBody| {
-        if let InvokeResponseBody::Json(text) = body {
-            let event: Value = serde_json::from_str(&text).unwrap();
-            if event["kind"] == "started" {
-                assert!(registry.cancel_job(&job_id));
-            }
-            sink.lock().unwrap().push(event);
+    let (events, registry, job_id) = (seen.clone(), ws.clone(), job.id.clone());
+    let sink: Sink = Arc::new(move |event: ExtractEvent| {
+        let event = serde_json::to_value(&event).unwrap();
+        if event["kind"] == "started" {
+            assert!(cancel_extraction(&registry, &job_id));
         }
-        Ok(())
+        events.lock().unwrap().push(event);
     });
     let options = ExtractOptions {
         concurrency: 1,
         ..ExtractOptions::new(selection)
     };
-    extract::run(
-        &LocalModel::default(),
-        &store,
-        &job.id,
-        options,
-        cancel,
-        &channel,
-    )
-    .await
-    .unwrap();
+    run_reporting(&store, &job.id, options, guard.token().clone(), sink)
+        .await
+        .unwrap();
     let kinds: Vec<String> = seen
         .lock()
         .unwrap()

@@ -3,25 +3,42 @@
 //! result is written as soon as its call finishes, so a job run again
 //! after a crash (or a cancel) calls only the documents not yet completed.
 
+mod results;
+mod start;
+mod table;
+#[cfg(test)]
+mod tests;
+
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::Serialize;
 use serde_json::{Value, json};
-use sift_engine::{ContextSettings, OutputSchema};
+use sift_engine::ContextSettings;
 use sift_store::{
     CallStatus, DocumentResult, DocumentStatus, ExtractionDocument, ExtractionJob, JobStatus,
     NewExtractionJob, Store,
 };
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
+use tokio_util::sync::CancellationToken;
 
 use crate::calls::{CallRequest, run_call};
 use crate::error::CoreError;
-use crate::local::ensure_local_server;
+use crate::local::{LocalServerHandle, LocalServerOwner, ensure_local_server};
 use crate::models::ModelSelection;
 use crate::provider::ProviderChoice;
+use crate::schema_check::check_usable;
+
+pub use results::{JobResult, job_result, job_results, revise_value};
+pub use start::{
+    ExtractEvent, ExtractRequest, NewJob, cancel_extraction, resume_extraction, resume_job,
+    start_extraction, start_job,
+};
+pub use table::{
+    Column, JobRow, JobState, JobSummary, JobTotals, JobView, RowStatus, job_row, job_view,
+    recent_jobs, revise_field, with_field,
+};
 
 /// The prompt of a job created without one.
 pub const DEFAULT_PROMPT: &str = "Extract the fields of the schema from this document.";
@@ -37,6 +54,10 @@ pub struct ExtractOptions {
     pub concurrency: usize,
     pub selection: ModelSelection,
     pub context: ContextSettings,
+    /// Who keeps the local server, when it is the provider: a long-lived
+    /// owner (the app's workspace) keeps it up after the job; `None`
+    /// starts it for this job and stops it at the end.
+    pub local_server: Option<LocalServerOwner>,
 }
 
 impl ExtractOptions {
@@ -45,6 +66,7 @@ impl ExtractOptions {
             concurrency: DEFAULT_CONCURRENCY,
             selection,
             context: ContextSettings::default(),
+            local_server: None,
         }
     }
 }
@@ -72,35 +94,14 @@ pub struct Progress {
 
 /// The job after a run: every document, not only those of this run.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct JobSummary {
-    pub done: usize,
-    pub failed: usize,
-    /// Documents not called (the run was cancelled first).
-    pub pending: usize,
-    pub input_tokens: u64,
-    pub output_tokens: u64,
+pub struct RunSummary {
+    /// Documents not called (`pending`) are those left by a cancel.
+    pub totals: JobTotals,
     pub cancelled: bool,
 }
 
-/// One document's result with the user's latest revision.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct JobResult {
-    pub document: ExtractionDocument,
-    /// The latest revision's values, if the user corrected the model's.
-    pub revised: Option<Value>,
-    /// Top-level fields whose revised value differs from the model's.
-    pub changed: Vec<String>,
-}
-
-impl JobResult {
-    /// The values to use: the revision's when there is one.
-    pub fn values(&self) -> Option<&Value> {
-        self.revised.as_ref().or(self.document.values.as_ref())
-    }
-}
-
-/// Saves `schema` to the library under `schema_name` (checked as an
-/// output schema first) and creates a running job over `files`.
+/// Saves `schema` to the library under `schema_name` (checked with the
+/// library's one rule first) and creates a running job over `files`.
 pub fn create_job(
     store: &Store,
     schema_name: &str,
@@ -109,7 +110,7 @@ pub fn create_job(
     files: &[PathBuf],
     models: &[String],
 ) -> Result<ExtractionJob, CoreError> {
-    OutputSchema::new(schema.clone())?;
+    check_usable(schema)?;
     if files.is_empty() {
         return Err(CoreError::Usage(
             "an extraction needs at least one file".into(),
@@ -128,26 +129,12 @@ pub fn create_job(
     })?)
 }
 
-fn summarize(documents: &[ExtractionDocument]) -> JobSummary {
-    let mut summary = JobSummary::default();
-    for d in documents {
-        match d.status {
-            DocumentStatus::Completed => summary.done += 1,
-            DocumentStatus::Failed => summary.failed += 1,
-            DocumentStatus::Pending => summary.pending += 1,
-        }
-        summary.input_tokens += d.input_tokens;
-        summary.output_tokens += d.output_tokens;
-    }
-    summary
-}
-
 async fn blocking<T: Send + 'static>(
     f: impl FnOnce() -> Result<T, CoreError> + Send + 'static,
 ) -> Result<T, CoreError> {
     tokio::task::spawn_blocking(f)
         .await
-        .map_err(|e| CoreError::Usage(format!("a store task stopped: {e}")))?
+        .map_err(|e| CoreError::Internal(format!("a store task stopped: {e}")))?
 }
 
 /// Calls one document and writes its result.
@@ -198,16 +185,17 @@ async fn run_document(
 
 /// Runs (or resumes) a job: calls every document not yet completed, at
 /// most `options.concurrency` at once. A document's failure is written on
-/// its row and leaves the others unharmed. Once `cancel` is set no new
-/// document starts; those already started finish and are written, and
-/// the job is marked cancelled.
+/// its row and leaves the others unharmed. Once `cancel` is cancelled no
+/// new document starts; those already started finish and are written,
+/// and the job is marked cancelled. When the local server (the provider)
+/// will not start, no document is called and the job ends failed.
 pub async fn run_job(
     store: &Store,
     job_id: &str,
     options: ExtractOptions,
     on_progress: impl Fn(Progress) + Send + Sync + 'static,
-    cancel: Arc<AtomicBool>,
-) -> Result<JobSummary, CoreError> {
+    cancel: CancellationToken,
+) -> Result<RunSummary, CoreError> {
     let job = store
         .get_extraction_job(job_id)?
         .ok_or_else(|| CoreError::NotFound(format!("no extraction job {job_id}")))?;
@@ -228,7 +216,15 @@ pub async fn run_job(
     // The local server, when it is the provider, is started once for the
     // whole job (each call then finds it running), not once per call.
     let local = match (todo.is_empty(), local_provider(&options.selection)?) {
-        (false, true) => Some(ensure_local_server().await?),
+        (false, true) => match start_local_server(options.local_server.as_ref()).await {
+            Ok(local) => local,
+            Err(error) => {
+                // Nothing was called: failed (a resume calls every
+                // document), not left looking as if it still ran.
+                store.set_job_status(job_id, JobStatus::Failed)?;
+                return Err(error);
+            }
+        },
         _ => None,
     };
     let semaphore = Arc::new(Semaphore::new(options.concurrency));
@@ -238,7 +234,7 @@ pub async fn run_job(
         let Ok(permit) = semaphore.clone().acquire_owned().await else {
             break;
         };
-        if cancel.load(Ordering::SeqCst) {
+        if cancel.is_cancelled() {
             break;
         }
         // Collect what has finished meanwhile, so errors surface early.
@@ -295,11 +291,14 @@ pub async fn run_job(
         store.set_job_status(job_id, JobStatus::Failed)?;
         return Err(error);
     }
-    let mut summary = summarize(&store.extraction_documents(job_id)?);
-    summary.cancelled = summary.pending > 0 && cancel.load(Ordering::SeqCst);
+    let totals = JobTotals::of(&store.extraction_documents(job_id)?);
+    let summary = RunSummary {
+        cancelled: totals.pending > 0 && cancel.is_cancelled(),
+        totals,
+    };
     let status = if summary.cancelled {
         JobStatus::Cancelled
-    } else if summary.failed > 0 {
+    } else if summary.totals.failed > 0 {
         JobStatus::Failed
     } else {
         JobStatus::Completed
@@ -308,8 +307,19 @@ pub async fn run_job(
     Ok(summary)
 }
 
+/// The local server for a job: through its long-lived owner when there
+/// is one (nothing to release then), else started for this job.
+async fn start_local_server(
+    owner: Option<&LocalServerOwner>,
+) -> Result<Option<LocalServerHandle>, CoreError> {
+    match owner {
+        Some(owner) => owner.ensure_running().await.map(|()| None),
+        None => ensure_local_server().await.map(Some),
+    }
+}
+
 /// Whether the calls go to the local server at its well-known address.
-fn local_provider(selection: &ModelSelection) -> Result<bool, CoreError> {
+pub(crate) fn local_provider(selection: &ModelSelection) -> Result<bool, CoreError> {
     let provider = selection.provider.clone().with_env_defaults()?;
     Ok(provider.choice() == ProviderChoice::Local && provider.base_url.is_none())
 }
@@ -317,79 +327,5 @@ fn local_provider(selection: &ModelSelection) -> Result<bool, CoreError> {
 fn flatten(
     joined: Result<Result<ExtractionDocument, CoreError>, tokio::task::JoinError>,
 ) -> Result<ExtractionDocument, CoreError> {
-    joined.map_err(|e| CoreError::Usage(format!("a document's task stopped: {e}")))?
-}
-
-/// Records a user's correction of a document's values.
-pub fn revise_value(
-    store: &Store,
-    job_id: &str,
-    position: i64,
-    values: &Value,
-) -> Result<(), CoreError> {
-    store.add_extraction_revision(job_id, position, values)?;
-    Ok(())
-}
-
-/// A job's rows, by position: the model's values, the latest revision's
-/// and the names of the fields the revision changed.
-pub fn job_results(store: &Store, job_id: &str) -> Result<Vec<JobResult>, CoreError> {
-    if store.get_extraction_job(job_id)?.is_none() {
-        return Err(CoreError::NotFound(format!("no extraction job {job_id}")));
-    }
-    let mut results = Vec::new();
-    for document in store.extraction_documents(job_id)? {
-        let revised = store
-            .extraction_revisions(job_id, document.position)?
-            .pop()
-            .map(|r| r.values);
-        let changed = match &revised {
-            Some(revised) => changed_fields(document.values.as_ref(), revised),
-            None => Vec::new(),
-        };
-        results.push(JobResult {
-            document,
-            revised,
-            changed,
-        });
-    }
-    Ok(results)
-}
-
-/// One document's result (as in [`job_results`]), read alone: a caller
-/// that follows a job document by document need not read them all.
-pub fn job_result(store: &Store, job_id: &str, position: i64) -> Result<JobResult, CoreError> {
-    let document = store
-        .extraction_documents(job_id)?
-        .into_iter()
-        .find(|d| d.position == position)
-        .ok_or_else(|| CoreError::NotFound(format!("job {job_id} has no document {position}")))?;
-    let revised = store
-        .extraction_revisions(job_id, position)?
-        .pop()
-        .map(|r| r.values);
-    let changed = match &revised {
-        Some(revised) => changed_fields(document.values.as_ref(), revised),
-        None => Vec::new(),
-    };
-    Ok(JobResult {
-        document,
-        revised,
-        changed,
-    })
-}
-
-/// Top-level fields that differ, in the revision's order then the
-/// model's.
-fn changed_fields(model: Option<&Value>, revised: &Value) -> Vec<String> {
-    let empty = serde_json::Map::new();
-    let model = model.and_then(Value::as_object).unwrap_or(&empty);
-    let revised = revised.as_object().unwrap_or(&empty);
-    let mut names: Vec<String> = revised
-        .iter()
-        .filter(|(k, v)| model.get(*k) != Some(*v))
-        .map(|(k, _)| k.clone())
-        .collect();
-    names.extend(model.keys().filter(|k| !revised.contains_key(*k)).cloned());
-    names
+    joined.map_err(|e| CoreError::Internal(format!("a document's task stopped: {e}")))?
 }

@@ -4,16 +4,14 @@
 
 use serde::Serialize;
 use serde_json::Value;
-use sift_core::export::schema_columns;
-use sift_core::extract::{
-    JobResult, job_result, job_results as core_job_results, revise_value as record_revision,
-};
-use sift_core::store::{DocumentStatus, ExtractionJob, JobStatus, Store};
-use ts_rs::TS;
+use sift_store::{DocumentStatus, ExtractionDocument, ExtractionJob, JobStatus, Store};
 
-use crate::error::{IpcError, IpcResult};
+use super::results::{JobResult, job_result, job_results, revise_value};
+use crate::error::CoreError;
+use crate::export::schema_columns;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub enum JobState {
     Running,
@@ -33,7 +31,8 @@ impl From<JobStatus> for JobState {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub enum RowStatus {
     /// Not called yet (or its call is running: see the `started` event).
@@ -53,11 +52,12 @@ impl From<DocumentStatus> for RowStatus {
 }
 
 /// One document of a job: a row of the table.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct JobRow {
     /// 0-based, in the job's file order; a row's identity in the job.
-    #[ts(type = "number")]
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub position: i64,
     pub path: String,
     /// The file's name without its folder.
@@ -73,9 +73,9 @@ pub struct JobRow {
     pub error: Option<String>,
     /// The error's code (`auth`, `network`, `document`, ...).
     pub error_code: Option<String>,
-    #[ts(type = "number")]
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub input_tokens: u64,
-    #[ts(type = "number")]
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub output_tokens: u64,
     /// The structured call behind the values: its transcript is
     /// `callTranscript(callId)` (or `sift calls show ID`).
@@ -106,7 +106,8 @@ impl From<JobResult> for JobRow {
 }
 
 /// A column of the table: a leaf of the schema, as the CSV names it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Column {
     /// `a.b` for a nested field, as the CSV header.
@@ -119,25 +120,27 @@ pub struct Column {
 }
 
 /// Totals over a job's documents.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct JobTotals {
     pub done: u32,
     pub failed: u32,
     pub pending: u32,
-    #[ts(type = "number")]
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub input_tokens: u64,
-    #[ts(type = "number")]
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub output_tokens: u64,
 }
 
 /// A job with its table.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct JobView {
     pub job_id: String,
     pub schema_name: String,
-    #[ts(type = "number")]
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub schema_version: i64,
     /// The schema the job runs with.
     pub schema: Value,
@@ -146,9 +149,9 @@ pub struct JobView {
     pub columns: Vec<Column>,
     pub rows: Vec<JobRow>,
     pub totals: JobTotals,
-    #[ts(type = "number")]
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub created_at: i64,
-    #[ts(type = "number | null")]
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
     pub finished_at: Option<i64>,
 }
 
@@ -173,7 +176,7 @@ fn field_type(schema: &Value, path: &[String]) -> String {
     }
 }
 
-pub(crate) fn columns(schema: &Value) -> Vec<Column> {
+fn columns(schema: &Value) -> Vec<Column> {
     schema_columns(schema)
         .into_iter()
         .map(|path| Column {
@@ -184,40 +187,47 @@ pub(crate) fn columns(schema: &Value) -> Vec<Column> {
         .collect()
 }
 
-fn totals(rows: &[JobRow]) -> JobTotals {
-    let mut totals = JobTotals::default();
-    for row in rows {
-        match row.status {
-            RowStatus::Completed => totals.done += 1,
-            RowStatus::Failed => totals.failed += 1,
-            RowStatus::Pending => totals.pending += 1,
+impl JobTotals {
+    /// The one count of a job's documents by status, and their tokens:
+    /// the table's, the list's, a run's summary and the CLI's line.
+    pub fn of<'a>(documents: impl IntoIterator<Item = &'a ExtractionDocument>) -> Self {
+        let mut totals = Self::default();
+        for d in documents {
+            match d.status {
+                DocumentStatus::Completed => totals.done += 1,
+                DocumentStatus::Failed => totals.failed += 1,
+                DocumentStatus::Pending => totals.pending += 1,
+            }
+            totals.input_tokens += d.input_tokens;
+            totals.output_tokens += d.output_tokens;
         }
-        totals.input_tokens += row.input_tokens;
-        totals.output_tokens += row.output_tokens;
+        totals
     }
-    totals
 }
 
-pub(crate) fn job_of(store: &Store, job_id: &str) -> IpcResult<ExtractionJob> {
+pub(crate) fn job_of(store: &Store, job_id: &str) -> Result<ExtractionJob, CoreError> {
     store
         .get_extraction_job(job_id)?
-        .ok_or_else(|| IpcError::not_found(format!("no extraction job {job_id}")))
+        .ok_or_else(|| CoreError::NotFound(format!("no extraction job {job_id}")))
 }
 
-pub(crate) fn job_view(store: &Store, job_id: &str) -> IpcResult<JobView> {
+pub(crate) fn models_of(job: &ExtractionJob) -> Vec<String> {
+    serde_json::from_value(job.models.clone()).unwrap_or_default()
+}
+
+/// A job with its table: every row, the columns and the totals.
+pub fn job_view(store: &Store, job_id: &str) -> Result<JobView, CoreError> {
     let job = job_of(store, job_id)?;
-    let rows: Vec<JobRow> = core_job_results(store, job_id)?
-        .into_iter()
-        .map(JobRow::from)
-        .collect();
+    let results = job_results(store, job_id)?;
+    let totals = JobTotals::of(results.iter().map(|r| &r.document));
     Ok(JobView {
         columns: columns(&job.schema),
-        totals: totals(&rows),
-        rows,
+        totals,
+        rows: results.into_iter().map(JobRow::from).collect(),
+        models: models_of(&job),
         job_id: job.id,
         schema_name: job.schema_name,
         schema_version: job.schema_version,
-        models: serde_json::from_value(job.models).unwrap_or_default(),
         schema: job.schema,
         status: job.status.into(),
         created_at: job.created_at,
@@ -225,29 +235,31 @@ pub(crate) fn job_view(store: &Store, job_id: &str) -> IpcResult<JobView> {
     })
 }
 
-pub(crate) fn row(store: &Store, job_id: &str, position: i64) -> IpcResult<JobRow> {
+/// One row of a job's table.
+pub fn job_row(store: &Store, job_id: &str, position: i64) -> Result<JobRow, CoreError> {
     Ok(job_result(store, job_id, position)?.into())
 }
 
 /// `values` with the field at `path` set to `value` (objects made on the
 /// way as needed).
-pub(crate) fn with_field(
+pub fn with_field(
     values: Option<&Value>,
     path: &[String],
     value: Value,
-) -> IpcResult<Value> {
+) -> Result<Value, CoreError> {
     let Some((last, parents)) = path.split_last() else {
-        return Err(IpcError::usage("a revision names the field it changes"));
+        return Err(CoreError::Usage(
+            "a revision names the field it changes".into(),
+        ));
     };
+    let not_an_object = || CoreError::Usage(format!("{} is not an object", path.join(".")));
     let mut root = match values {
         Some(Value::Object(map)) => Value::Object(map.clone()),
         _ => Value::Object(serde_json::Map::new()),
     };
     let mut node = &mut root;
     for name in parents {
-        let map = node
-            .as_object_mut()
-            .ok_or_else(|| IpcError::usage(format!("{} is not an object", path.join("."))))?;
+        let map = node.as_object_mut().ok_or_else(not_an_object)?;
         let child = map
             .entry(name.clone())
             .or_insert_with(|| Value::Object(serde_json::Map::new()));
@@ -257,71 +269,64 @@ pub(crate) fn with_field(
         node = child;
     }
     node.as_object_mut()
-        .ok_or_else(|| IpcError::usage(format!("{} is not an object", path.join("."))))?
+        .ok_or_else(not_an_object)?
         .insert(last.clone(), value);
     Ok(root)
 }
 
-/// Records a revision of one field of a document and returns its row.
-pub(crate) fn revise(
+/// Corrects one field of a completed document (`path`: property names
+/// from the top), saved as a revision beside the model's values; returns
+/// its row.
+pub fn revise_field(
     store: &Store,
     job_id: &str,
     position: i64,
     path: &[String],
     value: Value,
-) -> IpcResult<JobRow> {
-    let current = row(store, job_id, position)?;
+) -> Result<JobRow, CoreError> {
+    let current = job_row(store, job_id, position)?;
     if current.status != RowStatus::Completed {
-        return Err(IpcError::usage(
-            "only a completed document's values can be corrected",
+        return Err(CoreError::Usage(
+            "only a completed document's values can be corrected".into(),
         ));
     }
     let values = with_field(current.values.as_ref(), path, value)?;
-    record_revision(store, job_id, position, &values)?;
-    row(store, job_id, position)
+    revise_value(store, job_id, position, &values)?;
+    job_row(store, job_id, position)
 }
 
 /// A job in the list of recent ones, to reopen its table.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct JobSummary {
     pub job_id: String,
     pub schema_name: String,
-    #[ts(type = "number")]
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub schema_version: i64,
     pub models: Vec<String>,
     pub status: JobState,
     pub documents: u32,
     pub totals: JobTotals,
-    #[ts(type = "number")]
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub created_at: i64,
-    #[ts(type = "number | null")]
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
     pub finished_at: Option<i64>,
 }
 
 /// The newest jobs first, at most `limit`.
-pub(crate) fn recent_jobs(store: &Store, limit: u32) -> IpcResult<Vec<JobSummary>> {
+pub fn recent_jobs(store: &Store, limit: u32) -> Result<Vec<JobSummary>, CoreError> {
     store
         .list_extraction_jobs(limit)?
         .into_iter()
         .map(|job| {
             // Totals need the documents only, not their revisions.
             let documents = store.extraction_documents(&job.id)?;
-            let mut totals = JobTotals::default();
-            for d in &documents {
-                match d.status {
-                    DocumentStatus::Completed => totals.done += 1,
-                    DocumentStatus::Failed => totals.failed += 1,
-                    DocumentStatus::Pending => totals.pending += 1,
-                }
-                totals.input_tokens += d.input_tokens;
-                totals.output_tokens += d.output_tokens;
-            }
             Ok(JobSummary {
                 documents: u32::try_from(documents.len()).unwrap_or(u32::MAX),
-                models: serde_json::from_value(job.models).unwrap_or_default(),
+                totals: JobTotals::of(&documents),
+                models: models_of(&job),
                 status: job.status.into(),
-                totals,
                 job_id: job.id,
                 schema_name: job.schema_name,
                 schema_version: job.schema_version,

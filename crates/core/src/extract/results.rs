@@ -1,0 +1,95 @@
+//! A job's stored results: each document's values beside the user's
+//! latest revision of them.
+
+use serde::Serialize;
+use serde_json::Value;
+use sift_store::{ExtractionDocument, Store};
+
+use crate::error::CoreError;
+
+/// One document's result with the user's latest revision.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct JobResult {
+    pub document: ExtractionDocument,
+    /// The latest revision's values, if the user corrected the model's.
+    pub revised: Option<Value>,
+    /// Top-level fields whose revised value differs from the model's.
+    pub changed: Vec<String>,
+}
+
+impl JobResult {
+    /// The values to use: the revision's when there is one.
+    pub fn values(&self) -> Option<&Value> {
+        self.revised.as_ref().or(self.document.values.as_ref())
+    }
+}
+
+/// Records a user's correction of a document's values.
+pub fn revise_value(
+    store: &Store,
+    job_id: &str,
+    position: i64,
+    values: &Value,
+) -> Result<(), CoreError> {
+    store.add_extraction_revision(job_id, position, values)?;
+    Ok(())
+}
+
+/// A job's rows, by position: the model's values, the latest revision's
+/// and the names of the fields the revision changed.
+pub fn job_results(store: &Store, job_id: &str) -> Result<Vec<JobResult>, CoreError> {
+    if store.get_extraction_job(job_id)?.is_none() {
+        return Err(CoreError::NotFound(format!("no extraction job {job_id}")));
+    }
+    store
+        .extraction_documents(job_id)?
+        .into_iter()
+        .map(|document| with_revision(store, job_id, document))
+        .collect()
+}
+
+/// One document's result (as in [`job_results`]), read alone: a caller
+/// that follows a job document by document need not read them all.
+pub fn job_result(store: &Store, job_id: &str, position: i64) -> Result<JobResult, CoreError> {
+    let document = store
+        .extraction_documents(job_id)?
+        .into_iter()
+        .find(|d| d.position == position)
+        .ok_or_else(|| CoreError::NotFound(format!("job {job_id} has no document {position}")))?;
+    with_revision(store, job_id, document)
+}
+
+fn with_revision(
+    store: &Store,
+    job_id: &str,
+    document: ExtractionDocument,
+) -> Result<JobResult, CoreError> {
+    let revised = store
+        .extraction_revisions(job_id, document.position)?
+        .pop()
+        .map(|r| r.values);
+    let changed = match &revised {
+        Some(revised) => changed_fields(document.values.as_ref(), revised),
+        None => Vec::new(),
+    };
+    Ok(JobResult {
+        document,
+        revised,
+        changed,
+    })
+}
+
+/// Top-level fields that differ, in the revision's order then the
+/// model's.
+fn changed_fields(model: Option<&Value>, revised: &Value) -> Vec<String> {
+    let empty = serde_json::Map::new();
+    let model = model.and_then(Value::as_object).unwrap_or(&empty);
+    let revised = revised.as_object().unwrap_or(&empty);
+    let mut names: Vec<String> = revised
+        .iter()
+        .filter(|(k, v)| model.get(*k) != Some(*v))
+        .map(|(k, _)| k.clone())
+        .collect();
+    names.extend(model.keys().filter(|k| !revised.contains_key(*k)).cloned());
+    names
+}

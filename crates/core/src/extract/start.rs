@@ -1,0 +1,319 @@
+//! Extraction as the app and the CLI run it on a [`Workspace`]: a start
+//! (or a resume) does the synchronous part — the checks, the job record,
+//! its place in the workspace's running work — and hands back the job's
+//! table with a future for the rest, which the app spawns and the CLI
+//! awaits. The future sends [`ExtractEvent`]s, the last one `finished` or
+//! `error`, and is cancelled through [`cancel_extraction`].
+
+use std::future::Future;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sift_store::{JobStatus, Store};
+use tokio_util::sync::CancellationToken;
+
+use super::table::{JobRow, JobState, JobTotals, JobView, job_of, job_row, job_view, models_of};
+use super::{
+    DEFAULT_CONCURRENCY, ExtractOptions, Progress, ProgressStatus, create_job, local_provider,
+    run_job,
+};
+use crate::error::{CoreError, ErrorBody};
+use crate::models::ModelSelection;
+use crate::provider::ProviderSettings;
+use crate::running::{RunningGuard, WorkKind};
+use crate::workspace::Workspace;
+
+// The app's request: a library schema, a provider of the settings.
+/// What to extract, with what.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct ExtractRequest {
+    /// Absolute paths, in the table's order.
+    pub files: Vec<String>,
+    pub schema_name: String,
+    /// `null`: the latest version.
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
+    #[serde(default)]
+    pub schema_version: Option<i64>,
+    /// A provider id from the settings; `null`: the default provider.
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
+    #[serde(default)]
+    pub provider_id: Option<String>,
+    /// `null`: the default model (or the local server's).
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
+    #[serde(default)]
+    pub model: Option<String>,
+    /// `null`: "Extract the fields of the schema from this document."
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
+    #[serde(default)]
+    pub prompt: Option<String>,
+    /// Documents called at once; `null`: 4.
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
+    #[serde(default)]
+    pub concurrency: Option<u32>,
+}
+
+/// What the UI receives while a job runs, each tagged with its job.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum ExtractEvent {
+    /// Something slow before the first call, such as starting the local
+    /// model server.
+    #[serde(rename_all = "camelCase")]
+    Status { job_id: String, message: String },
+    /// A document's call starts now.
+    #[serde(rename_all = "camelCase")]
+    Started {
+        job_id: String,
+        #[cfg_attr(feature = "ts", ts(type = "number"))]
+        position: i64,
+    },
+    /// A document finished (completed or failed): its row as it now is.
+    #[serde(rename_all = "camelCase")]
+    Row { job_id: String, row: Box<JobRow> },
+    /// The run ended: completed, failed (some documents did) or
+    /// cancelled. The last event of a run.
+    #[serde(rename_all = "camelCase")]
+    Finished {
+        job_id: String,
+        status: JobState,
+        totals: JobTotals,
+    },
+    /// The run stopped on an error that is not one document's (the
+    /// database, the local server). The last event of a run.
+    #[serde(rename_all = "camelCase")]
+    Error { job_id: String, error: ErrorBody },
+}
+
+/// A job to create and run, as its caller resolved it.
+#[derive(Debug, Clone)]
+pub struct NewJob {
+    /// Saved to the schema library under this name.
+    pub schema_name: String,
+    pub schema: Value,
+    /// `None`: [`super::DEFAULT_PROMPT`].
+    pub prompt: Option<String>,
+    pub files: Vec<PathBuf>,
+    /// Empty models: `SIFT_MODEL`, else the local model.
+    pub selection: ModelSelection,
+    /// The most documents called at once (at least 1).
+    pub concurrency: usize,
+}
+
+type Sink = Arc<dyn Fn(ExtractEvent) + Send + Sync>;
+
+/// Creates a job and registers it as running; returns its table (every
+/// row pending) and the run, to spawn or await.
+pub fn start_job(
+    ws: &Workspace,
+    job: NewJob,
+    sink: impl Fn(ExtractEvent) + Send + Sync + 'static,
+) -> Result<
+    (
+        JobView,
+        impl Future<Output = Result<JobView, CoreError>> + Send + 'static,
+    ),
+    CoreError,
+> {
+    let mut selection = job.selection;
+    // The job records the models it runs with, so a resume finds them.
+    selection.models = selection.resolved_models()?;
+    let store = ws.store()?;
+    let created = create_job(
+        &store,
+        &job.schema_name,
+        &job.schema,
+        job.prompt.as_deref(),
+        &job.files,
+        &selection.models,
+    )?;
+    let guard = ws.running().register(WorkKind::Extraction, &created.id)?;
+    let view = job_view(&store, &created.id)?;
+    let options = options_for(ws, selection, job.concurrency);
+    Ok((view, run_registered(store, guard, options, Arc::new(sink))))
+}
+
+/// The app's start: a version of a library schema, a provider of the
+/// settings (and a model, else its default).
+pub fn start_extraction(
+    ws: &Workspace,
+    request: ExtractRequest,
+    sink: impl Fn(ExtractEvent) + Send + Sync + 'static,
+) -> Result<
+    (
+        JobView,
+        impl Future<Output = Result<JobView, CoreError>> + Send + 'static,
+    ),
+    CoreError,
+> {
+    let selection = ws
+        .settings()
+        .selection(request.provider_id.as_deref(), request.model.as_deref())?;
+    let schema = ws
+        .store()?
+        .get_schema(&request.schema_name, request.schema_version)?
+        .ok_or_else(|| CoreError::NotFound(format!("no schema {}", request.schema_name)))?;
+    let job = NewJob {
+        schema_name: schema.name,
+        schema: schema.schema,
+        prompt: request.prompt,
+        files: request.files.iter().map(PathBuf::from).collect(),
+        selection,
+        concurrency: request
+            .concurrency
+            .map_or(DEFAULT_CONCURRENCY, |c| c.max(1) as usize),
+    };
+    start_job(ws, job, sink)
+}
+
+/// Runs a job again for its documents not yet completed (after a cancel,
+/// a failure or a restart) through `provider`, with `models` in order —
+/// when empty, all of the job's own models, in their order (the one rule
+/// of the app and the CLI). Returns the table, as running from now on,
+/// and the run.
+pub fn resume_job(
+    ws: &Workspace,
+    job_id: &str,
+    provider: ProviderSettings,
+    models: Vec<String>,
+    concurrency: usize,
+    sink: impl Fn(ExtractEvent) + Send + Sync + 'static,
+) -> Result<
+    (
+        JobView,
+        impl Future<Output = Result<JobView, CoreError>> + Send + 'static,
+    ),
+    CoreError,
+> {
+    let store = ws.store()?;
+    let job = job_of(&store, job_id)?;
+    let models = if models.is_empty() {
+        models_of(&job)
+    } else {
+        models
+    };
+    let guard = ws.running().register(WorkKind::Extraction, job_id)?;
+    store.set_job_status(job_id, JobStatus::Running)?;
+    let view = job_view(&store, job_id)?;
+    let selection = ModelSelection { provider, models };
+    let options = options_for(ws, selection, concurrency);
+    Ok((view, run_registered(store, guard, options, Arc::new(sink))))
+}
+
+/// The app's resume: a provider of the settings (`None`: the default);
+/// `model` named, or the job's own models.
+pub fn resume_extraction(
+    ws: &Workspace,
+    job_id: &str,
+    provider_id: Option<&str>,
+    model: Option<&str>,
+    sink: impl Fn(ExtractEvent) + Send + Sync + 'static,
+) -> Result<
+    (
+        JobView,
+        impl Future<Output = Result<JobView, CoreError>> + Send + 'static,
+    ),
+    CoreError,
+> {
+    let provider = ws
+        .settings()
+        .provider_or_default(provider_id)?
+        .provider_settings();
+    let models = model
+        .map(str::trim)
+        .filter(|m| !m.is_empty())
+        .map(str::to_owned)
+        .into_iter()
+        .collect();
+    resume_job(ws, job_id, provider, models, DEFAULT_CONCURRENCY, sink)
+}
+
+/// Stops a running job: no new document starts; those in flight finish.
+/// False when the job is not running.
+pub fn cancel_extraction(ws: &Workspace, job_id: &str) -> bool {
+    ws.running().cancel(WorkKind::Extraction, job_id)
+}
+
+fn options_for(ws: &Workspace, selection: ModelSelection, concurrency: usize) -> ExtractOptions {
+    ExtractOptions {
+        concurrency: concurrency.max(1),
+        selection,
+        context: ws.config().context,
+        // The workspace keeps the server for its life, so the next job
+        // finds it up.
+        local_server: Some(ws.local_server().clone()),
+    }
+}
+
+/// The run of a registered job: its events, then the last one; it is
+/// unregistered before that last one, so a caller that sees it may start
+/// the job again.
+async fn run_registered(
+    store: Store,
+    guard: RunningGuard,
+    options: ExtractOptions,
+    sink: Sink,
+) -> Result<JobView, CoreError> {
+    let job_id = guard.key().to_owned();
+    let token = guard.token().clone();
+    let outcome = run_reporting(&store, &job_id, options, token, sink.clone())
+        .await
+        .and_then(|()| job_view(&store, &job_id));
+    let last = match &outcome {
+        Ok(view) => ExtractEvent::Finished {
+            job_id: job_id.clone(),
+            status: view.status,
+            totals: view.totals.clone(),
+        },
+        Err(error) => ExtractEvent::Error {
+            job_id: job_id.clone(),
+            error: ErrorBody::new(error.kind(), error.to_string()),
+        },
+    };
+    drop(guard);
+    sink(last);
+    outcome
+}
+
+/// Runs (or resumes) a job, sending its events up to (not including) the
+/// last; returns when it ends.
+pub(crate) async fn run_reporting(
+    store: &Store,
+    job_id: &str,
+    options: ExtractOptions,
+    cancel: CancellationToken,
+    sink: Sink,
+) -> Result<(), CoreError> {
+    if local_provider(&options.selection)? {
+        sink(ExtractEvent::Status {
+            job_id: job_id.to_owned(),
+            message: "Starting the local model…".to_owned(),
+        });
+    }
+    let (reader, id) = (store.clone(), job_id.to_owned());
+    let on_progress = move |p: Progress| {
+        let event = match p.status {
+            ProgressStatus::Started => ExtractEvent::Started {
+                job_id: id.clone(),
+                position: p.position,
+            },
+            ProgressStatus::Completed | ProgressStatus::Failed => {
+                match job_row(&reader, &id, p.position) {
+                    Ok(row) => ExtractEvent::Row {
+                        job_id: id.clone(),
+                        row: Box::new(row),
+                    },
+                    // The row is written; the UI reloads the job at the end.
+                    Err(_) => return,
+                }
+            }
+        };
+        sink(event);
+    };
+    run_job(store, job_id, options, on_progress, cancel).await?;
+    Ok(())
+}
