@@ -16,6 +16,7 @@ use sift_core::{AskArgs, AskEvent};
 
 use crate::commands::dialogs;
 use crate::{IpcError, LocalServerStatus};
+use sift_core::ErrorCode;
 
 fn out_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("ui/src/bindings")
@@ -37,6 +38,7 @@ fn bindings_are_written_for_every_ipc_type() {
     }
     export!(
         IpcError,
+        ErrorCode,
         LocalServerStatus,
         AskArgs,
         AskEvent,

@@ -12,37 +12,36 @@ mod ask;
 mod bindings;
 pub mod commands;
 mod error;
-mod state;
+mod launch;
 
 use tauri::{Manager, RunEvent};
 
 pub use error::{IpcError, IpcResult};
-/// The local model server the app owns (the workspace's).
-pub use sift_core::{LocalServerOwner as LocalModel, LocalServerStatus};
-pub use state::{AppState, LaunchOptions};
+pub use launch::LaunchOptions;
+pub use sift_core::LocalServerStatus;
+use sift_core::{LocalServerOwner, Workspace};
 
 /// Builds and runs the app; returns when the last window has closed.
 pub fn run() -> tauri::Result<()> {
     let launch = LaunchOptions::from_args(std::env::args().skip(1));
-    let state = match AppState::new(launch) {
-        Ok(state) => state,
+    let workspace = match Workspace::open(launch.workspace_options()) {
+        Ok(workspace) => workspace,
         Err(error) => {
-            let error: Box<dyn std::error::Error> = error.message.into();
+            // A configuration file that cannot be read: say which and why.
+            let error: Box<dyn std::error::Error> = error.to_string().into();
             return Err(tauri::Error::Setup(error.into()));
         }
     };
-    let workspace = state.workspace().clone();
     let local = workspace.local_server().clone();
+    let starts_local = LocalServerOwner::is_default(&workspace.settings());
     let app = tauri::Builder::default()
         .plugin(tauri_plugin_dialog::init())
-        .manage(state)
-        .manage(workspace.clone())
-        .manage(local.clone())
+        .manage(workspace)
         .manage(sift_core::workflow_files::WorkflowFolderWatch::default())
-        .setup(move |app| {
+        .setup(move |_app| {
             // The default provider is the local server: start it now, so
             // that it is warm by the first extraction.
-            if LocalModel::is_default(&app.state::<AppState>().workspace().settings()) {
+            if starts_local {
                 tauri::async_runtime::spawn(async move {
                     // A failure is kept in the status for the UI to show.
                     let _ = local.ensure_running().await;
@@ -106,11 +105,10 @@ pub fn run() -> tauri::Result<()> {
         .build(tauri::generate_context!())?;
     app.run(|app, event| {
         if let RunEvent::Exit = event {
-            app.state::<AppState>().cancel_all_jobs();
-            app.state::<sift_core::Workspace>().running().cancel_all();
-            // Stop the local model server before the process goes; its
-            // stdin watchdog would end it anyway, but not wait for it.
-            tauri::async_runtime::block_on(app.state::<LocalModel>().stop());
+            // Cancel every job, run and turn, and stop the local model
+            // server before the process goes; its stdin watchdog would end
+            // it anyway, but not wait for it.
+            tauri::async_runtime::block_on(app.state::<Workspace>().shut_down());
         }
     });
     Ok(())

@@ -10,4 +10,3 @@ pub mod schemas;
 pub mod settings;
 pub mod transcripts;
 pub mod workflows;
-

@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clap::Args;
-use sift_core::{CoreError, Workspace};
 use sift_core::workflow::{RunEvent, RunStatus, StepStatus};
 use sift_core::workflows::{RerunFrom, WorkflowRunRequest, load_file, run_json, run_workflow};
+use sift_core::{CoreError, Workspace};
 use tokio_util::sync::CancellationToken;
 
 use crate::Failure;

@@ -114,11 +114,11 @@ describe("the IPC's extraction events, as the table", () => {
       { kind: "started", jobId: "j1", position: 0 },
       { kind: "row", jobId: "j1", row: aDone },
       { kind: "finished", jobId: "j1", status: "cancelled", totals: { done: 1, failed: 0, pending: 1, inputTokens: 900, outputTokens: 30 } },
-      { kind: "error", jobId: "j1", error: { code: "database", message: "disk full" } },
+      { kind: "error", jobId: "j1", error: { code: "store", message: "disk full" } },
     ]);
     expect(state.phase).toBe("cancelled");
     expect(state.rows.map((r) => r.status)).toEqual(["completed", "cancelled"]);
-    expect(errors).toEqual(["database: disk full"]);
+    expect(errors).toEqual(["store: disk full"]);
   });
 
   it("ignores a row event that is still pending", () => {

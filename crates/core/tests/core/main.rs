@@ -11,10 +11,10 @@ mod preview;
 mod schemas;
 mod server_models;
 mod sessions;
+mod settings;
 mod transcripts;
 mod workflow_files;
 mod workflow_runs;
-mod settings;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
