@@ -10,7 +10,7 @@ use sift_core::calls::{
     CallRequest, DEFAULT_KIND, DEFAULT_MAX_TURNS, call_summary, canonical_json, revise_call,
     run_call,
 };
-use sift_core::store::{CallStatus, StructuredCall};
+use sift_core::{CallStatus, StructuredCall};
 
 use crate::Failure;
 use crate::model_args::ModelArgs;
@@ -82,7 +82,7 @@ pub async fn run(args: CallArgs, ws: &Workspace) -> Result<(), Failure> {
             category: "other".into(),
             message: format!("no working directory: {e}"),
         })?;
-        request.files = sift_documents::resolve_files(&args.files, &working_dir)?;
+        request.files = sift_core::resolve_files(&args.files, &working_dir)?;
     }
     let call = run_call(&store, &request).await?;
     finish(&call, args.json)

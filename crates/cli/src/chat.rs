@@ -3,10 +3,9 @@
 use std::io::Write;
 
 use clap::Args;
+use sift_core::ChatEvent;
 use sift_core::Workspace;
 use sift_core::chat::{ChatRequest, ChatStatus, chat_turn};
-use sift_core::config::load_config;
-use sift_core::engine::ChatEvent;
 
 use crate::Failure;
 use crate::model_args::ModelArgs;
@@ -29,7 +28,7 @@ pub struct ChatArgs {
 pub async fn run(args: ChatArgs, ws: &Workspace) -> Result<(), Failure> {
     let store = ws.store()?;
     let mut request = ChatRequest::new(args.session, args.text, args.model.selection());
-    request.context = load_config(None)?.context;
+    request.context = ws.config().context;
     let stdout = std::io::stdout();
     let mut printed = false;
     let mut on_event = |event: ChatEvent| {

@@ -6,11 +6,11 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use serde_json::Value;
+use sift_core::CallStatus;
 use sift_core::Workspace;
 use sift_core::calls::{CallRequest, canonical_json, run_call};
 use sift_core::eval::{EvalDocument, format_table, parse_truth, report_json, score, scored_fields};
 use sift_core::export::schema_columns_from_text;
-use sift_core::store::CallStatus;
 
 use crate::Failure;
 use crate::model_args::ModelArgs;
@@ -70,7 +70,7 @@ pub async fn run(args: EvalArgs, ws: &Workspace) -> Result<(), Failure> {
         category: "other".into(),
         message: format!("no working directory: {e}"),
     })?;
-    let files = sift_documents::resolve_files(&args.files, &working_dir)?;
+    let files = sift_core::resolve_files(&args.files, &working_dir)?;
     let store = ws.store()?;
     let context = ws.config().context;
     let mut documents = Vec::with_capacity(files.len());

@@ -128,7 +128,7 @@ async fn extract(args: &ExtractArgs, ws: &Workspace) -> Result<(JobView, usize),
                 schema_name: name_of_file(path).unwrap_or_else(|| "schema".into()),
                 schema: read_schema_file(path)?,
                 prompt: args.prompt.clone(),
-                files: sift_documents::resolve_files(&args.files, &working_dir)?,
+                files: sift_core::resolve_files(&args.files, &working_dir)?,
                 selection: args.model.selection(),
                 concurrency: jobs,
             };

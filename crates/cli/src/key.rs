@@ -3,8 +3,8 @@
 use std::io::BufRead;
 
 use clap::Subcommand;
+use sift_core::ApiKey;
 use sift_core::keychain;
-use sift_core::llm::ApiKey;
 
 use crate::Failure;
 

@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use clap::Args;
-use sift_documents::{DocumentError, ReadOptions, read_documents, render_text, resolve_files};
+use sift_core::{DocumentError, ReadOptions, read_documents, render_text, resolve_files};
 
 use crate::Failure;
 

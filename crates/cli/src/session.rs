@@ -5,7 +5,6 @@ use std::io::Write;
 use clap::Subcommand;
 use serde_json::Value;
 use sift_core::calls::{CallRequest, call_summary, canonical_json};
-use sift_core::config::load_config;
 use sift_core::history::compact_session;
 use sift_core::{Workspace, new_session, session_messages};
 
@@ -53,11 +52,11 @@ pub async fn run(command: SessionCommand, ws: &Workspace) -> Result<(), Failure>
         }
         SessionCommand::Compact { id, keep, model } => {
             let mut request = CallRequest::new(model.selection(), String::new());
-            request.context = load_config(None)?.context;
+            request.context = ws.config().context;
             let call = compact_session(&store, &id, keep, &request).await?;
             output.push_str(&canonical_json(&call_summary(&call)));
             output.push('\n');
-            if call.status != sift_core::store::CallStatus::Completed {
+            if call.status != sift_core::CallStatus::Completed {
                 let _ = std::io::stdout().lock().write_all(output.as_bytes());
                 return Err(Failure::Failed {
                     category: call

@@ -5,8 +5,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use serde_json::json;
-use sift_core::config::load_config;
-use sift_core::llm::ToolSpec;
+use sift_core::ToolSpec;
 use sift_core::{CoreError, HostToolResult, TurnRequest, Workspace, host_turn};
 
 use crate::Failure;
@@ -55,7 +54,7 @@ pub async fn run(args: TurnArgs, ws: &Workspace) -> Result<(), Failure> {
         tool_results,
         tools,
         selection: args.model.selection(),
-        context: load_config(None)?.context,
+        context: ws.config().context,
         extract_signals: None,
     };
     match host_turn(&store, request).await {

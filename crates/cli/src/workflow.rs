@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clap::Args;
-use sift_core::workflow::{RunEvent, RunStatus, StepStatus};
 use sift_core::workflows::{RerunFrom, WorkflowRunRequest, load_file, run_json, run_workflow};
 use sift_core::{CoreError, Workspace};
+use sift_core::{RunEvent, RunStatus, StepStatus};
 use tokio_util::sync::CancellationToken;
 
 use crate::Failure;
@@ -75,7 +75,7 @@ pub fn validate(args: ValidateArgs) -> Result<(), Failure> {
 pub async fn run(args: RunArgs, ws: &Workspace) -> Result<(), Failure> {
     let mut params = Vec::new();
     for param in &args.params {
-        let (name, value) = sift_core::workflow::parse_param_assignment(param);
+        let (name, value) = sift_core::parse_param_assignment(param);
         match value {
             Some(value) if !name.is_empty() => params.push((name, value)),
             _ => {

@@ -10,12 +10,6 @@ pub mod chat;
 pub mod chat_stream;
 pub mod chat_tools;
 pub mod chat_view;
-/// The configuration file's functions under their earlier path, kept
-/// while callers move to [`settings::file`].
-pub mod config {
-    pub use crate::settings::context::Config;
-    pub use crate::settings::file::{config_path, load_config, parse_config};
-}
 pub mod convert;
 mod error;
 pub mod eval;
@@ -36,7 +30,6 @@ pub mod schemas;
 pub mod server_models;
 pub mod sessions;
 pub mod settings;
-pub mod storage;
 pub mod transcripts;
 pub mod turns;
 pub mod workflow_files;
@@ -49,14 +42,15 @@ pub use error::{CoreError, ErrorBody, ErrorCode};
 pub use local::{LocalServerHandle, LocalServerOwner, LocalServerStatus, ensure_local_server};
 pub use models::{Engines, ModelSelection};
 pub use path_grants::PathPolicy;
-pub use provider::{KeyOrigin, ProviderChoice, ProviderKind, ProviderSettings};
+pub use provider::{KeyOrigin, ProviderKind, ProviderSettings};
 pub use running::{RunningGuard, RunningWork, WorkKind};
-pub use sift_documents as documents;
-pub use sift_engine as engine;
-pub use sift_llm as llm;
-pub use sift_store as store;
-pub use sift_workflow as workflow;
-pub use storage::open_store;
+// The engine's types that callers name, one by one: the shell and the CLI
+// reach the other crates only through core.
+pub use sift_documents::{DocumentError, ReadOptions, read_documents, render_text, resolve_files};
+pub use sift_engine::ChatEvent;
+pub use sift_llm::{ApiKey, ToolSpec};
+pub use sift_store::{CallStatus, StructuredCall};
+pub use sift_workflow::{RunEvent, RunStatus, StepStatus, parse_param_assignment};
 pub use turns::{
     HostToolResult, PendingCall, TurnRequest, TurnResult, host_turn, new_session, session_messages,
 };

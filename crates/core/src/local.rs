@@ -123,7 +123,7 @@ impl LocalServerOwner {
     pub fn is_default(settings: &AppSettings) -> bool {
         settings
             .provider(&settings.default_provider)
-            .is_some_and(|p| p.kind == provider::ProviderChoice::Local && p.base_url.is_none())
+            .is_some_and(|p| p.kind == provider::ProviderKind::Local && p.base_url.is_none())
     }
 
     /// Stops the server if this owner started it.

@@ -33,9 +33,6 @@ pub enum ProviderKind {
     Anthropic,
 }
 
-/// The earlier name of [`ProviderKind`], kept while callers move over.
-pub type ProviderChoice = ProviderKind;
-
 impl ProviderKind {
     /// Every kind's name, in the order the CLI's help lists them.
     pub const NAMES: [&'static str; 3] = ["openai", "anthropic", "local"];

@@ -18,7 +18,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::error::CoreError;
 use crate::local::{LocalServerHandle, ensure_local_server};
-use crate::provider::{ProviderChoice, ProviderSettings};
+use crate::provider::{ProviderKind, ProviderSettings};
 
 /// Reads and validates a workflow file: the workflow, or its problems
 /// ([`CoreError::InvalidWorkflow`]).
@@ -55,14 +55,14 @@ impl SiftConnector {
     }
 
     async fn client(&self, endpoint: &ModelEndpoint) -> Result<Client, CoreError> {
-        let provider: ProviderChoice = endpoint.provider.parse()?;
+        let provider: ProviderKind = endpoint.provider.parse()?;
         let settings = ProviderSettings {
             provider: Some(provider),
             base_url: endpoint.base_url.clone(),
             api_key_env: endpoint.api_key_name.clone(),
             api_key_account: None,
         };
-        if provider == ProviderChoice::Local && endpoint.base_url.is_none() {
+        if provider == ProviderKind::Local && endpoint.base_url.is_none() {
             let mut local = self.local.lock().await;
             if local.is_none() {
                 *local = Some(ensure_local_server().await?);
@@ -76,7 +76,7 @@ impl SiftConnector {
             )));
         }
         let mut config = settings.client_config();
-        if provider == ProviderChoice::Local && endpoint.base_url.is_some() {
+        if provider == ProviderKind::Local && endpoint.base_url.is_some() {
             // Some OpenAI-compatible server, not Sift's own llama.cpp:
             // assume only what they all do.
             config.flavor = sift_llm::ServerFlavor::Generic;

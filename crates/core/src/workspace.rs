@@ -9,13 +9,14 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use sift_store::Store;
 
-use crate::config::{Config, config_path, parse_config};
 use crate::error::CoreError;
 use crate::local::LocalServerOwner;
 use crate::path_grants::{PathGrants, PathPolicy};
 use crate::paths;
 use crate::running::RunningWork;
-use crate::settings::{AppSettings, parse_settings, save_settings};
+use crate::settings::context::Config;
+use crate::settings::file::{config_path, read as read_config_file};
+use crate::settings::{AppSettings, save_settings};
 
 /// The database file's name inside a data folder.
 pub const DB_FILE_NAME: &str = "sift.db";
@@ -88,26 +89,6 @@ fn env_path(var: &str) -> Option<PathBuf> {
         .map(PathBuf::from)
 }
 
-fn read_config_file(path: &Path) -> Result<Loaded, CoreError> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => {
-            return Err(CoreError::Config(format!(
-                "cannot read {}: {e}",
-                path.display()
-            )));
-        }
-    };
-    let in_file = |e: crate::settings::file::ParseError| {
-        CoreError::Config(format!("{}: {e}", path.display()))
-    };
-    Ok(Loaded {
-        settings: parse_settings(&text).map_err(in_file)?,
-        config: parse_config(&text).map_err(in_file)?,
-    })
-}
-
 impl Workspace {
     /// Reads the configuration file (a missing one means the defaults);
     /// the database opens on first use.
@@ -125,7 +106,8 @@ impl Workspace {
         db_override: Option<PathBuf>,
         policy: PathPolicy,
     ) -> Result<Self, CoreError> {
-        let loaded = read_config_file(&config_path)?;
+        let (settings, config) = read_config_file(&config_path)?;
+        let loaded = Loaded { settings, config };
         Ok(Self {
             inner: Arc::new(Inner {
                 config_path,

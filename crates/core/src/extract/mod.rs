@@ -27,7 +27,7 @@ use crate::calls::{CallRequest, run_call};
 use crate::error::CoreError;
 use crate::local::{LocalServerHandle, LocalServerOwner, ensure_local_server};
 use crate::models::ModelSelection;
-use crate::provider::ProviderChoice;
+use crate::provider::ProviderKind;
 use crate::schema_check::check_usable;
 
 pub use results::{JobResult, job_result, job_results, revise_value};
@@ -321,7 +321,7 @@ async fn start_local_server(
 /// Whether the calls go to the local server at its well-known address.
 pub(crate) fn local_provider(selection: &ModelSelection) -> Result<bool, CoreError> {
     let provider = selection.provider.clone().with_env_defaults()?;
-    Ok(provider.choice() == ProviderChoice::Local && provider.base_url.is_none())
+    Ok(provider.choice() == ProviderKind::Local && provider.base_url.is_none())
 }
 
 fn flatten(

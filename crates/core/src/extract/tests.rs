@@ -20,7 +20,7 @@ use super::{
 use crate::job_export::{ExportFormat, export_results};
 use crate::path_grants::PathPolicy;
 use crate::running::WorkKind;
-use crate::{ModelSelection, ProviderChoice, ProviderSettings, Workspace, WorkspaceOptions};
+use crate::{ModelSelection, ProviderKind, ProviderSettings, Workspace, WorkspaceOptions};
 
 type Sink = Arc<dyn Fn(ExtractEvent) + Send + Sync>;
 
@@ -80,7 +80,7 @@ fn invoice_schema() -> Value {
 fn scripted(server: &ScriptedServer) -> ModelSelection {
     ModelSelection {
         provider: ProviderSettings {
-            provider: Some(ProviderChoice::OpenAi),
+            provider: Some(ProviderKind::OpenAi),
             base_url: Some(server.openai_base_url()),
             api_key_env: Some("SIFT_CORE_TESTS_NO_KEY".into()),
             api_key_account: None,

@@ -10,10 +10,10 @@ use sift_core::CoreError;
 use sift_core::chat::{
     ApprovalRequest, ChatRequest, ChatResult, ChatStatus, chat_turn, resolve_approval,
 };
-use sift_core::engine::{ChatEvent, FnTool, ToolOutput, Toolkit};
-use sift_core::llm::{ErrorCategory, ToolSpec, Usage};
-use sift_core::store::{NewMessage, NewSession, Role, Store, TurnWrite};
+use sift_engine::{ChatEvent, FnTool, ToolOutput, Toolkit};
+use sift_llm::{ErrorCategory, ToolSpec, Usage};
 use sift_scripted_server::{Finish, Reply, Script, ScriptedServer};
+use sift_store::{NewMessage, NewSession, Role, Store, TurnWrite};
 
 use crate::{TempDir, count, selection};
 

@@ -10,8 +10,8 @@ use serde_json::{Value, json};
 use sift_core::extract::{
     ExtractOptions, Progress, ProgressStatus, create_job, job_results, revise_value, run_job,
 };
-use sift_core::store::{DocumentStatus, JobStatus, Store};
 use sift_scripted_server::{Reply, Script, ScriptedServer};
+use sift_store::{DocumentStatus, JobStatus, Store};
 use tokio_util::sync::CancellationToken;
 
 use crate::{TempDir, selection};

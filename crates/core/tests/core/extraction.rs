@@ -14,9 +14,9 @@ use sift_core::extract::{
 use sift_core::job_export::{ExportFormat, export_results};
 use sift_core::preview::preview_document;
 use sift_core::settings::{AppSettings, ProviderEntry};
-use sift_core::store::JobStatus;
-use sift_core::{PathPolicy, ProviderChoice, Workspace, WorkspaceOptions};
+use sift_core::{PathPolicy, ProviderKind, Workspace, WorkspaceOptions};
 use sift_scripted_server::{Reply, Script, ScriptedServer};
+use sift_store::JobStatus;
 
 use crate::{TempDir, selection};
 
@@ -103,7 +103,7 @@ async fn a_resume_without_a_model_runs_all_of_the_jobs_models_in_order() {
     let mut settings = AppSettings::defaults();
     settings.providers.push(ProviderEntry {
         id: "scripted".into(),
-        kind: ProviderChoice::OpenAi,
+        kind: ProviderKind::OpenAi,
         label: "Scripted".into(),
         base_url: Some(second.openai_base_url()),
         api_key_env: Some("SIFT_CORE_TESTS_NO_KEY".into()),

@@ -19,7 +19,7 @@ mod workflow_runs;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use sift_core::{ModelSelection, ProviderChoice, ProviderSettings};
+use sift_core::{ModelSelection, ProviderKind, ProviderSettings};
 use sift_scripted_server::ScriptedServer;
 
 /// A folder removed when dropped.
@@ -32,7 +32,7 @@ impl TempDir {
         let unique = format!(
             "sift-core-{name}-{}-{}-{}",
             std::process::id(),
-            sift_core::store::now_ms(),
+            sift_store::now_ms(),
             COUNTER.fetch_add(1, Ordering::Relaxed)
         );
         let path = std::env::temp_dir().join(unique);
@@ -57,7 +57,7 @@ impl Drop for TempDir {
 pub fn selection(server: &ScriptedServer, models: &[&str]) -> ModelSelection {
     ModelSelection {
         provider: ProviderSettings {
-            provider: Some(ProviderChoice::OpenAi),
+            provider: Some(ProviderKind::OpenAi),
             base_url: Some(server.openai_base_url()),
             api_key_env: Some("SIFT_CORE_TESTS_NO_KEY".into()),
             api_key_account: None,
@@ -69,7 +69,7 @@ pub fn selection(server: &ScriptedServer, models: &[&str]) -> ModelSelection {
 /// Rows of a table, read with a connection of its own (as another process
 /// would).
 pub fn count(db: &Path, table: &str) -> i64 {
-    let store = sift_core::store::Store::open(db).unwrap();
+    let store = sift_store::Store::open(db).unwrap();
     match table {
         "messages" => store
             .list_sessions()

@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 use sift_core::schema_check::{Severity, check_usable, schema_problems};
 use sift_core::schemas::{import_schema, library, save_schema};
-use sift_core::store::Store;
+use sift_store::Store;
 
 use crate::TempDir;
 

@@ -1,13 +1,13 @@
 //! A server's model list and the connection test, against the scripted
 //! server and a port nothing listens on.
 
-use sift_core::provider::{ProviderChoice, ProviderSettings};
+use sift_core::provider::{ProviderKind, ProviderSettings};
 use sift_core::server_models::{list_models, test_connection};
 use sift_scripted_server::{Reply, Script, ScriptedServer};
 
 fn openai(base_url: String) -> ProviderSettings {
     ProviderSettings {
-        provider: Some(ProviderChoice::OpenAi),
+        provider: Some(ProviderKind::OpenAi),
         base_url: Some(base_url),
         api_key_env: Some("SIFT_CORE_TESTS_NO_KEY".into()),
         api_key_account: None,

@@ -17,9 +17,9 @@ use sift_core::sessions::{
     branch_session, create_session, describe_attachments, list_sessions, update_session,
     write_export,
 };
-use sift_core::store::{NewMessage, NewSession, Store, TurnWrite};
 use sift_core::{Workspace, WorkspaceOptions};
 use sift_scripted_server::{Reply, Script, ScriptedServer};
+use sift_store::{NewMessage, NewSession, Store, TurnWrite};
 
 use crate::TempDir;
 

@@ -63,7 +63,7 @@ fn a_key_status_never_holds_the_key() {
 fn a_stored_key_shows_as_in_the_keychain_and_is_gone_once_deleted() {
     let mut provider = AppSettings::defaults().providers[2].clone();
     provider.id = format!("sift-app-test-{}", std::process::id());
-    let key = sift_core::llm::ApiKey::new("sk-test-not-shown-1234");
+    let key = sift_llm::ApiKey::new("sk-test-not-shown-1234");
     sift_core::keychain::store_key(&provider.id, &key).unwrap();
     let status = key_status(&provider);
     assert_eq!(status.source, KeySource::Keychain);
@@ -112,7 +112,7 @@ fn the_key_is_looked_up_where_the_client_looks_and_found_there() {
 #[ignore = "needs the OS keychain"]
 fn the_keychain_comes_before_the_default_variables_and_after_a_named_one() {
     let account = format!("sift-core-test-order-{}", std::process::id());
-    let key = sift_core::llm::ApiKey::new("sk-test-order-5678");
+    let key = sift_llm::ApiKey::new("sk-test-order-5678");
     sift_core::keychain::store_key(&account, &key).unwrap();
     let mut settings = provider(ProviderKind::OpenAi, None);
     settings.api_key_account = Some(account.clone());

@@ -1,8 +1,8 @@
 //! The Transcripts screen's calls and revision trees, from a real file.
 
 use serde_json::{Value, json};
-use sift_core::store::{CallStatus, NewStructuredCall, Store};
 use sift_core::transcripts::{RevisionNode, list_calls, revision_tree};
+use sift_store::{CallStatus, NewStructuredCall, Store};
 
 use crate::TempDir;
 use crate::sessions::app_workspace;
