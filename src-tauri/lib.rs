@@ -13,6 +13,8 @@ mod bindings;
 pub mod commands;
 mod error;
 mod launch;
+#[cfg(test)]
+mod write_paths_tests;
 
 use tauri::{Manager, RunEvent};
 

@@ -77,6 +77,8 @@ pub fn export_results(
     path: &Path,
     bom: bool,
 ) -> Result<ExportReport, CoreError> {
+    // A path the policy refuses is refused before any work is done.
+    ws.grants().check_write(path)?;
     let (text, rows) = export_job(&ws.store()?, job_id, format, bom)?;
     ws.write_file(path, text.as_bytes())?;
     Ok(ExportReport {
