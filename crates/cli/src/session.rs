@@ -6,8 +6,8 @@ use std::path::Path;
 use clap::Subcommand;
 use serde_json::Value;
 use sift_core::calls::{CallRequest, call_summary, canonical_json};
+use sift_core::compaction::compact_session;
 use sift_core::config::load_config;
-use sift_core::history::compact_session;
 use sift_core::{new_session, open_store, session_messages};
 
 use crate::Failure;

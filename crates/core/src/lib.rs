@@ -7,6 +7,7 @@ mod ask;
 pub mod calls;
 pub mod chat;
 pub mod chat_tools;
+pub mod compaction;
 pub mod config;
 pub mod convert;
 mod error;
