@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
 mod chat;
+mod eval;
 mod extract;
 mod preview;
 mod server_models;
