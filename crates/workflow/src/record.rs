@@ -96,15 +96,17 @@ impl StepRecord {
 }
 
 /// Why a step failed: the text recorded and printed, and the category of
-/// the model's or the connection's failure it came from, if any.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StepError {
+/// the model's or the connection's failure it came from, if any (which a
+/// `dag.run` step keeps from its sub-run's failed step).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub(crate) struct StepError {
     pub message: String,
     pub category: Option<ErrorCategory>,
 }
 
 impl StepError {
-    /// A failure that is not a model's (a shell command, a file, a sub-run).
+    /// A failure that is not a model's (a shell command, a file, a plan).
     pub fn new(message: impl Into<String>) -> Self {
         Self {
             message: message.into(),
