@@ -5,7 +5,7 @@ use std::io::Write;
 use clap::Subcommand;
 use serde_json::Value;
 use sift_core::calls::{CallRequest, call_summary, canonical_json};
-use sift_core::history::compact_session;
+use sift_core::compaction::compact_session;
 use sift_core::{Workspace, new_session, session_messages};
 
 use crate::Failure;

@@ -10,6 +10,7 @@ pub mod chat;
 pub mod chat_stream;
 pub mod chat_tools;
 pub mod chat_view;
+pub mod compaction;
 pub mod convert;
 mod error;
 pub mod eval;

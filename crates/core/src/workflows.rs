@@ -89,8 +89,22 @@ impl ModelConnector for SiftConnector {
     fn connect<'a>(
         &'a self,
         endpoint: &'a ModelEndpoint,
-    ) -> Pin<Box<dyn Future<Output = Result<Client, String>> + Send + 'a>> {
-        Box::pin(async move { self.client(endpoint).await.map_err(|e| e.to_string()) })
+    ) -> Pin<Box<dyn Future<Output = Result<Client, sift_workflow::ConnectError>> + Send + 'a>>
+    {
+        Box::pin(async move {
+            self.client(endpoint).await.map_err(|e| match e {
+                CoreError::Llm(e) => sift_workflow::ConnectError::Client(e),
+                // A key the keychain could not give is a credentials failure.
+                CoreError::Keychain(message) => sift_workflow::ConnectError::Connector {
+                    category: sift_llm::ErrorCategory::Auth,
+                    message,
+                },
+                other => sift_workflow::ConnectError::Connector {
+                    category: sift_llm::ErrorCategory::Other,
+                    message: other.to_string(),
+                },
+            })
+        })
     }
 }
 
@@ -278,6 +292,7 @@ fn record_of(step: &StoredStep) -> StepRecord {
         stderr: step.stderr.clone(),
         outputs: step.outputs.as_object().cloned().unwrap_or_default(),
         error: step.error.clone(),
+        error_category: None,
         messages: serde_json::from_value(step.messages.clone()).unwrap_or_default(),
         usage: sift_llm::Usage {
             input_tokens: step.input_tokens,

@@ -76,9 +76,12 @@
 //! then `DATA_DIR/lib/libpdfium.so`.
 
 mod assemble;
+mod budget;
+mod document;
 mod docx;
 mod error;
 mod imaging;
+mod limits;
 mod numfmt;
 mod pdf;
 mod read;
@@ -88,10 +91,9 @@ mod xlsx;
 mod zipguard;
 
 pub use assemble::{attach, block_name, render_text};
+pub use document::{Content, DocImage, Document, Documents, Kind, Page, kind_of};
 pub use error::DocumentError;
+pub use limits::{Limits, ReadOptions, default_data_dir};
 pub use pdf::{pdfium_library_candidates, render_pdf_page};
-pub use read::{
-    Content, DocImage, Document, Documents, Kind, Limits, Page, ReadOptions, default_data_dir,
-    kind_of, read_bytes, read_documents,
-};
+pub use read::{read_bytes, read_documents};
 pub use resolve::resolve_files;

@@ -15,10 +15,12 @@ use std::time::Instant;
 
 use pdfium_render::prelude::*;
 
+use crate::budget::Budget;
+use crate::document::{DocImage, Page};
+use crate::error::DocumentError;
 use crate::imaging::encode_compact;
-use crate::read::Budget;
+use crate::limits::{ReadOptions, default_data_dir};
 use crate::text::normalize_newlines;
-use crate::{DocImage, DocumentError, Page, ReadOptions, default_data_dir};
 
 /// The smallest page side PDFium can show anything on: a side under one
 /// point (0.35 mm) is a malformed page box, not a page.

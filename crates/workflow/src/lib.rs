@@ -15,25 +15,28 @@
 //! (`sift-core`) keeps them.
 
 mod chat;
+mod connector;
 mod interpolate;
+mod output;
 mod params;
 mod parse;
 mod plan;
+mod record;
 mod run;
+mod runtime;
 mod shell;
 mod spec;
 mod step;
 mod validate;
 mod watch;
 
-pub use chat::{DirectConnector, ModelConnector, ModelEndpoint};
+pub use connector::{ConnectError, DirectConnector, ModelConnector, ModelEndpoint};
 pub use params::{ParamDef, parse_param_assignment};
 pub use parse::{ParseError, parse};
 pub use plan::cycle;
-pub use run::{
-    EventSink, RunError, RunEvent, RunOptions, RunRecord, RunStatus, Runtime, StepRecord,
-    StepStatus, run, steps_before,
-};
+pub use record::{EventSink, RunError, RunEvent, RunRecord, RunStatus, StepRecord, StepStatus};
+pub use run::{RunOptions, run, steps_before};
+pub use runtime::Runtime;
 pub use spec::{ChatStep, Dag, Step, StepAction, Workflow};
 pub use validate::validate;
 pub use watch::{ChangeKind, FolderWatch, WorkflowChange, watch_folder};

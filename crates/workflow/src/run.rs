@@ -4,36 +4,22 @@
 //! cancelling stops running steps and starts no new one.
 
 use std::collections::HashMap;
-use std::future::Future;
-use std::path::PathBuf;
-use std::pin::Pin;
 use std::sync::Arc;
 
-use serde::Serialize;
-use serde_json::{Map, Value};
-use sift_documents::ReadOptions;
-use sift_llm::{Message, Usage};
+use serde_json::Value;
+use sift_llm::Message;
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
-use crate::chat::ModelConnector;
 use crate::interpolate::{Scope, Target, interpolate};
 use crate::plan::{cycle, dependencies, downstream, find_step};
-use crate::spec::{Dag, Step, Workflow};
+use crate::record::{EventSink, RunError, RunEvent, RunRecord, RunStatus, StepRecord, StepStatus};
+use crate::runtime::{Runtime, SubRun, SubRunner};
+use crate::spec::{Dag, Step};
 use crate::step::StepTask;
 
 /// Steps running at once when the DAG does not say (`max_active_steps`).
 const DEFAULT_MAX_ACTIVE_STEPS: usize = 16;
-
-/// What a run needs besides its DAG.
-#[derive(Debug)]
-pub struct Runtime {
-    pub workflow: Workflow,
-    /// The workflow file's directory: relative paths (`dir:`, `files`) start here.
-    pub base_dir: PathBuf,
-    pub connector: Arc<dyn ModelConnector>,
-    pub read_options: ReadOptions,
-}
 
 #[derive(Debug, Clone, Default)]
 pub struct RunOptions {
@@ -43,115 +29,6 @@ pub struct RunOptions {
     /// by step name (see [`steps_before`]).
     pub reuse: HashMap<String, StepRecord>,
     pub cancel: CancellationToken,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum StepStatus {
-    Succeeded,
-    Failed,
-    /// A dependency did not succeed, so the step never ran.
-    Skipped,
-    Cancelled,
-}
-
-impl StepStatus {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Succeeded => "succeeded",
-            Self::Failed => "failed",
-            Self::Skipped => "skipped",
-            Self::Cancelled => "cancelled",
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RunStatus {
-    Succeeded,
-    Failed,
-    Cancelled,
-}
-
-impl RunStatus {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Succeeded => "succeeded",
-            Self::Failed => "failed",
-            Self::Cancelled => "cancelled",
-        }
-    }
-}
-
-/// One step's outcome.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct StepRecord {
-    pub id: Option<String>,
-    pub name: String,
-    pub status: StepStatus,
-    pub stdout: String,
-    pub stderr: String,
-    pub outputs: Map<String, Value>,
-    pub error: Option<String>,
-    /// A chat step's conversation as later steps inherit it (no images,
-    /// no `respond` instruction).
-    pub messages: Vec<Message>,
-    /// Tokens over every model request of the step.
-    pub usage: Usage,
-    pub elapsed_ms: u64,
-    /// Copied from an earlier run instead of running again.
-    pub reused: bool,
-    /// Outputs the step declares but did not produce (properties of its
-    /// `output_schema` the answer left out): they read as empty text.
-    pub absent_outputs: Vec<String>,
-}
-
-impl StepRecord {
-    pub(crate) fn new(step: &Step, status: StepStatus) -> Self {
-        Self {
-            id: step.id.clone(),
-            name: step.name.clone(),
-            status,
-            stdout: String::new(),
-            stderr: String::new(),
-            outputs: Map::new(),
-            error: None,
-            messages: Vec::new(),
-            usage: Usage::default(),
-            elapsed_ms: 0,
-            reused: false,
-            absent_outputs: Vec::new(),
-        }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct RunRecord {
-    pub status: RunStatus,
-    /// In the order of the file.
-    pub steps: Vec<StepRecord>,
-}
-
-/// What a run reports while it goes.
-#[derive(Debug, Clone, PartialEq)]
-pub enum RunEvent {
-    StepStarted { name: String },
-    Stdout { name: String, text: String },
-    Stderr { name: String, text: String },
-    StepFinished(Box<StepRecord>),
-}
-
-pub type EventSink = Arc<dyn Fn(RunEvent) + Send + Sync>;
-
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum RunError {
-    #[error("cyclic plan detected: {}", .0.join(" -> "))]
-    Cycle(Vec<String>),
-    #[error("the workflow has no DAG named {0:?}")]
-    NoSuchDag(String),
-    #[error("the workflow has no step named {0:?}")]
-    NoSuchStep(String),
 }
 
 /// The names of the steps a re-run from `from` keeps from the earlier run:
@@ -177,52 +54,34 @@ pub async fn run(
     run_dag(runtime, 0, options, sink).await
 }
 
-/// Runs a named DAG of the file as a sub-run (a tool call or `dag.run`):
-/// its events are not reported.
-pub(crate) fn run_named(
-    runtime: Arc<Runtime>,
-    name: String,
-    params: Vec<(String, String)>,
-    cancel: CancellationToken,
-) -> Pin<Box<dyn Future<Output = Result<RunRecord, RunError>> + Send>> {
-    Box::pin(async move {
-        let index = runtime
-            .workflow
-            .dags
-            .iter()
-            .position(|d| d.name.as_deref() == Some(name.as_str()))
-            .ok_or(RunError::NoSuchDag(name))?;
-        let options = RunOptions {
-            params,
-            cancel,
-            ..RunOptions::default()
-        };
-        run_dag(runtime, index, options, Arc::new(|_| {})).await
-    })
-}
+/// The scheduler as the steps see it: a sub-run is a run of another DAG
+/// of the same file, its events not reported.
+#[derive(Debug)]
+struct Scheduler;
 
-/// The outputs a sub-run hands back: every `output:` variable its steps set.
-pub(crate) fn run_outputs(record: &RunRecord) -> Map<String, Value> {
-    let mut outputs = Map::new();
-    for step in &record.steps {
-        for (k, v) in &step.outputs {
-            outputs.insert(k.clone(), v.clone());
-        }
-    }
-    outputs
-}
-
-/// Why a sub-run failed: the first failed step's error.
-pub(crate) fn run_error(record: &RunRecord) -> String {
-    record
-        .steps
-        .iter()
-        .find_map(|s| {
-            (s.status == StepStatus::Failed)
-                .then(|| s.error.clone())
-                .flatten()
+impl SubRunner for Scheduler {
+    fn run_named(
+        &self,
+        runtime: Arc<Runtime>,
+        name: String,
+        params: Vec<(String, String)>,
+        cancel: CancellationToken,
+    ) -> SubRun {
+        Box::pin(async move {
+            let index = runtime
+                .workflow
+                .dags
+                .iter()
+                .position(|d| d.name.as_deref() == Some(name.as_str()))
+                .ok_or(RunError::NoSuchDag(name))?;
+            let options = RunOptions {
+                params,
+                cancel,
+                ..RunOptions::default()
+            };
+            run_dag(runtime, index, options, Arc::new(|_| {})).await
         })
-        .unwrap_or_else(|| format!("the run ended {}", record.status.as_str()))
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -285,6 +144,7 @@ async fn run_dag(
                             .collect();
                         let task = StepTask {
                             runtime: runtime.clone(),
+                            runner: Arc::new(Scheduler),
                             dag_index,
                             step_index: i,
                             scope: scope.clone(),

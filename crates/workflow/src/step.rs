@@ -2,19 +2,20 @@
 //! sub-run, its output captured and passed on as events, and its record.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Instant;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 use sift_llm::Message;
 use tokio_util::sync::CancellationToken;
 
 use crate::chat::{ChatContext, run_chat};
-use crate::interpolate::{Scope, Target, interpolate, interpolate_value};
-use crate::run::{
-    EventSink, RunEvent, RunStatus, Runtime, StepRecord, StepStatus, run_error, run_named,
-    run_outputs,
+use crate::interpolate::{Scope, Target, interpolate};
+use crate::output::{StepOutput, report_unknown};
+use crate::record::{
+    EventSink, RunStatus, StepError, StepRecord, StepStatus, run_error, run_outputs,
 };
+use crate::runtime::{Runtime, SubRunner};
 use crate::shell::{ShellEnd, Stream, run_shell};
 use crate::spec::{Step, StepAction};
 
@@ -22,6 +23,8 @@ use crate::spec::{Step, StepAction};
 /// its direct dependencies.
 pub(crate) struct StepTask {
     pub runtime: Arc<Runtime>,
+    /// Runs the named DAGs a `dag.run` step or a tool call asks for.
+    pub runner: Arc<dyn SubRunner>,
     pub dag_index: usize,
     pub step_index: usize,
     pub scope: Scope,
@@ -30,60 +33,16 @@ pub(crate) struct StepTask {
     pub sink: EventSink,
 }
 
-/// Collects a step's stdout and stderr while passing them on as events.
-pub(crate) struct StepOutput {
-    name: String,
-    sink: EventSink,
-    stdout: Mutex<String>,
-    stderr: Mutex<String>,
-}
-
-impl StepOutput {
-    pub(crate) fn stdout(&self, text: &str) {
-        if let Ok(mut out) = self.stdout.lock() {
-            out.push_str(text);
-        }
-        (self.sink)(RunEvent::Stdout {
-            name: self.name.clone(),
-            text: text.to_owned(),
-        });
-    }
-
-    pub(crate) fn stderr(&self, text: &str) {
-        if let Ok(mut out) = self.stderr.lock() {
-            out.push_str(text);
-        }
-        (self.sink)(RunEvent::Stderr {
-            name: self.name.clone(),
-            text: text.to_owned(),
-        });
-    }
-
-    fn take(&self) -> (String, String) {
-        let take = |m: &Mutex<String>| {
-            m.lock()
-                .map(|mut s| std::mem::take(&mut *s))
-                .unwrap_or_default()
-        };
-        (take(&self.stdout), take(&self.stderr))
-    }
-}
-
 impl StepTask {
     pub async fn execute(self) -> StepRecord {
         let started = Instant::now();
         let dag = &self.runtime.workflow.dags[self.dag_index];
         let step = &dag.steps[self.step_index];
-        let output = StepOutput {
-            name: step.name.clone(),
-            sink: self.sink.clone(),
-            stdout: Mutex::new(String::new()),
-            stderr: Mutex::new(String::new()),
-        };
+        let output = StepOutput::new(&step.name, self.sink.clone());
         let mut unknown = Vec::new();
         let dir = self.step_dir(step, &mut unknown);
         let mut record = StepRecord::new(step, StepStatus::Succeeded);
-        let result: Result<(), String> = match &step.action {
+        let result: Result<(), StepError> = match &step.action {
             StepAction::Command(command) => {
                 let command = interpolate(command, &self.scope, Target::Command, &mut unknown);
                 report_unknown(&output, &mut unknown);
@@ -107,7 +66,7 @@ impl StepTask {
                 .await;
                 match end {
                     ShellEnd::Succeeded => Ok(()),
-                    ShellEnd::Failed(why) => Err(why),
+                    ShellEnd::Failed(why) => Err(StepError::new(why)),
                     ShellEnd::Cancelled => {
                         record.status = StepStatus::Cancelled;
                         Ok(())
@@ -117,6 +76,7 @@ impl StepTask {
             StepAction::Chat(chat) => {
                 let context = ChatContext {
                     runtime: self.runtime.clone(),
+                    runner: self.runner.as_ref(),
                     dag,
                     scope: &self.scope,
                     dir: &dir,
@@ -157,30 +117,35 @@ impl StepTask {
                     })
                     .collect();
                 report_unknown(&output, &mut unknown);
-                match run_named(
-                    self.runtime.clone(),
-                    target.clone(),
-                    params,
-                    self.cancel.clone(),
-                )
-                .await
+                match self
+                    .runner
+                    .run_named(
+                        self.runtime.clone(),
+                        target.clone(),
+                        params,
+                        self.cancel.clone(),
+                    )
+                    .await
                 {
                     Ok(sub) if sub.status == RunStatus::Succeeded => {
                         record.outputs = run_outputs(&sub);
                         Ok(())
                     }
                     Ok(sub) => Err(run_error(&sub)),
-                    Err(e) => Err(e.to_string()),
+                    Err(e) => Err(StepError::new(e.to_string())),
                 }
             }
-            StepAction::Unsupported(what) => Err(format!("Sift cannot run this step ({what})")),
+            StepAction::Unsupported(what) => Err(StepError::new(format!(
+                "Sift cannot run this step ({what})"
+            ))),
         };
         let (stdout, stderr) = output.take();
         record.stdout = stdout;
         record.stderr = stderr;
         if let Err(error) = result {
             record.status = StepStatus::Failed;
-            record.error = Some(error);
+            record.error = Some(error.message);
+            record.error_category = error.category;
         } else if record.status == StepStatus::Succeeded
             && let Some(var) = &step.output
         {
@@ -211,30 +176,4 @@ pub(crate) fn expand_home(base: &Path, path: &str) -> PathBuf {
         return home.join(rest);
     }
     base.join(path)
-}
-
-/// Notes each `${...}` that named nothing on the step's stderr.
-pub(crate) fn report_unknown(output: &StepOutput, unknown: &mut Vec<String>) {
-    for reference in unknown.drain(..) {
-        output.stderr(&format!(
-            "notice: {reference} names nothing known here; it was kept as written\n"
-        ));
-    }
-}
-
-/// Resolves the references in a chat step's `with`.
-pub(crate) fn resolve_with(
-    with: &Map<String, Value>,
-    scope: &Scope,
-    unknown: &mut Vec<String>,
-) -> Map<String, Value> {
-    match interpolate_value(
-        &Value::Object(with.clone()),
-        scope,
-        &["api_key_name", "tools"],
-        unknown,
-    ) {
-        Value::Object(map) => map,
-        _ => Map::new(),
-    }
 }

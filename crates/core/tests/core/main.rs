@@ -5,6 +5,7 @@
 
 mod ask;
 mod chat;
+mod eval;
 mod extract;
 mod extraction;
 mod preview;

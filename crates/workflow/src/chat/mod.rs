@@ -8,101 +8,29 @@ mod files;
 mod structured;
 mod tools;
 
-use std::fmt;
-use std::future::Future;
 use std::path::Path;
-use std::pin::Pin;
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
 use sift_llm::{
-    ApiKey, ChatRequest, ChatResponse, Client, ClientConfig, Message, Part, ProviderKind, Role,
-    ServerFlavor, StreamDelta, ToolChoice, Usage, canonical_json,
+    ChatRequest, ChatResponse, Client, LlmError, Message, Part, Role, StreamDelta, ToolChoice,
+    Usage, canonical_json,
 };
 use tokio_util::sync::CancellationToken;
 
-use crate::interpolate::Scope;
-use crate::run::Runtime;
+use crate::connector::ModelEndpoint;
+use crate::interpolate::{Scope, interpolate_value};
+use crate::output::{StepOutput, report_unknown};
+use crate::record::StepError;
+use crate::runtime::{Runtime, SubRunner};
 use crate::spec::{ChatStep, Dag};
-use crate::step::{StepOutput, report_unknown, resolve_with};
 use config::{ChatConfig, ModelEntry, read_config};
 pub(crate) use structured::RESPOND;
 
-/// Where a model is served, as a step names it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ModelEndpoint {
-    /// `local`, `openai` or `anthropic`.
-    pub provider: String,
-    pub base_url: Option<String>,
-    /// The environment variable holding the API key.
-    pub api_key_name: Option<String>,
-}
-
-/// Turns an endpoint into a client. The app and the CLI give one that
-/// starts Sift's local model server on demand and reads the keychain;
-/// [`DirectConnector`] needs everything spelled out.
-pub trait ModelConnector: Send + Sync + fmt::Debug {
-    fn connect<'a>(
-        &'a self,
-        endpoint: &'a ModelEndpoint,
-    ) -> Pin<Box<dyn Future<Output = Result<Client, String>> + Send + 'a>>;
-}
-
-/// Connects to exactly the URL a step names (`local` needs `base_url`);
-/// the key comes from `api_key_name`, else `OPENAI_API_KEY` or
-/// `ANTHROPIC_API_KEY`.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct DirectConnector;
-
-impl DirectConnector {
-    pub fn client(endpoint: &ModelEndpoint) -> Result<Client, String> {
-        let (kind, flavor, default_url, default_key) = match endpoint.provider.as_str() {
-            // Some OpenAI-compatible server on this machine, of a kind
-            // not known: assume only what they all do.
-            "local" => (ProviderKind::OpenAi, ServerFlavor::Generic, None, None),
-            "openai" => (
-                ProviderKind::OpenAi,
-                ServerFlavor::OpenAi,
-                Some("https://api.openai.com/v1"),
-                Some("OPENAI_API_KEY"),
-            ),
-            "anthropic" => (
-                ProviderKind::Anthropic,
-                ServerFlavor::Anthropic,
-                Some("https://api.anthropic.com"),
-                Some("ANTHROPIC_API_KEY"),
-            ),
-            other => return Err(format!("invalid provider {other:?}")),
-        };
-        let base_url = endpoint
-            .base_url
-            .clone()
-            .or(default_url.map(str::to_owned))
-            .ok_or("provider local needs base_url here")?;
-        let mut config = ClientConfig::new(kind, base_url);
-        config.flavor = flavor;
-        config.api_key = match &endpoint.api_key_name {
-            Some(var) => Some(
-                ApiKey::from_env(var)
-                    .ok_or_else(|| format!("the environment variable {var} holds no API key"))?,
-            ),
-            None => default_key.and_then(ApiKey::from_env),
-        };
-        Client::new(config).map_err(|e| e.to_string())
-    }
-}
-
-impl ModelConnector for DirectConnector {
-    fn connect<'a>(
-        &'a self,
-        endpoint: &'a ModelEndpoint,
-    ) -> Pin<Box<dyn Future<Output = Result<Client, String>> + Send + 'a>> {
-        Box::pin(async move { Self::client(endpoint) })
-    }
-}
-
 pub(crate) struct ChatContext<'a> {
     pub runtime: Arc<Runtime>,
+    /// Runs the DAGs the step offers as tools.
+    pub runner: &'a dyn SubRunner,
     pub dag: &'a Dag,
     pub scope: &'a Scope,
     pub dir: &'a Path,
@@ -121,7 +49,7 @@ pub(crate) struct ChatDone {
 }
 
 pub(crate) struct ChatFailure {
-    pub error: String,
+    pub error: StepError,
     pub usage: Usage,
 }
 
@@ -130,30 +58,30 @@ pub(crate) async fn run_chat(
     context: ChatContext<'_>,
 ) -> Result<ChatDone, ChatFailure> {
     let mut usage = Usage::default();
-    let fail = |error: String, usage: Usage| ChatFailure { error, usage };
+    let fail = |error: StepError, usage: Usage| ChatFailure { error, usage };
     let mut unknown = Vec::new();
     let with = resolve_with(&step.with, context.scope, &mut unknown);
     report_unknown(context.output, &mut unknown);
     let report = read_config(&with, step.output_schema.as_ref(), context.dag.llm.as_ref());
     if let Some(problem) = report.problems.first() {
-        return Err(fail(problem.clone(), usage));
+        return Err(fail(StepError::new(problem.clone()), usage));
     }
     let Some(config) = report.config else {
         return Err(fail(
-            "llm configuration is required for chat step".to_owned(),
+            StepError::new("llm configuration is required for chat step"),
             usage,
         ));
     };
     let mut conversation = base_messages(&config, context.inherited.clone());
     let documents = files::read(&config.files, context.dir, &context.runtime.read_options)
         .await
-        .map_err(|e| fail(e, Usage::default()))?;
+        .map_err(|e| fail(StepError::new(e), Usage::default()))?;
     if let Some(documents) = &documents {
         sift_documents::attach(&mut conversation, documents)
-            .map_err(|e| fail(e.to_string(), Usage::default()))?;
+            .map_err(|e| fail(StepError::new(e.to_string()), Usage::default()))?;
     }
     let fallback = config.models.len() > 1;
-    let mut last_error = String::new();
+    let mut last_error = StepError::new(String::new());
     for model in &config.models {
         let attempt = Attempt {
             context: &context,
@@ -186,14 +114,21 @@ pub(crate) async fn run_chat(
             }
             Err(error) => {
                 if context.cancel.is_cancelled() {
-                    return Err(fail("cancelled".to_owned(), usage));
+                    return Err(fail(StepError::new("cancelled"), usage));
                 }
                 last_error = error;
             }
         }
     }
     let error = if fallback {
-        format!("all {} models exhausted: {last_error}", config.models.len())
+        StepError {
+            message: format!(
+                "all {} models exhausted: {}",
+                config.models.len(),
+                last_error.message
+            ),
+            ..last_error
+        }
     } else {
         last_error
     };
@@ -249,7 +184,13 @@ struct Attempt<'a, 'c> {
     usage: &'a mut Usage,
 }
 
-type AttemptResult = Result<(Map<String, Value>, Vec<Message>), String>;
+type AttemptResult = Result<(Map<String, Value>, Vec<Message>), StepError>;
+
+/// A model's failure as the step records it: named by the model's label,
+/// keeping its category.
+fn model_failure(label: &str, error: &LlmError) -> StepError {
+    StepError::categorised(format!("{label}: {error}"), error.category)
+}
 
 impl Attempt<'_, '_> {
     async fn run(self, conversation: Vec<Message>) -> AttemptResult {
@@ -265,7 +206,7 @@ impl Attempt<'_, '_> {
             .connector
             .connect(&endpoint)
             .await
-            .map_err(|e| format!("{label}: {e}"))?;
+            .map_err(|e| StepError::categorised(format!("{label}: {e}"), e.category()))?;
         if let Some(schema) = &self.config.output_schema {
             structured_loop(self, &client, schema, conversation).await
         } else if !self.config.tools.is_empty() {
@@ -289,11 +230,11 @@ impl Attempt<'_, '_> {
         &mut self,
         client: &Client,
         request: &ChatRequest,
-    ) -> Result<ChatResponse, String> {
+    ) -> Result<ChatResponse, StepError> {
         let label = self.model.label();
         let response = tokio::select! {
-            r = client.complete(request) => r.map_err(|e| format!("{label}: {e}"))?,
-            () = self.context.cancel.cancelled() => return Err("cancelled".to_owned()),
+            r = client.complete(request) => r.map_err(|e| model_failure(&label, &e))?,
+            () = self.context.cancel.cancelled() => return Err(StepError::new("cancelled")),
         };
         *self.usage += response.usage;
         Ok(response)
@@ -315,8 +256,8 @@ async fn plain_answer(
             }
         };
         let response = tokio::select! {
-            r = client.stream(&request, &mut on_delta) => r.map_err(|e| format!("{label}: {e}"))?,
-            () = attempt.context.cancel.cancelled() => return Err("cancelled".to_owned()),
+            r = client.stream(&request, &mut on_delta) => r.map_err(|e| model_failure(&label, &e))?,
+            () = attempt.context.cancel.cancelled() => return Err(StepError::new("cancelled")),
         };
         *attempt.usage += response.usage;
         output.stdout("\n");
@@ -382,7 +323,7 @@ async fn structured_loop(
 ) -> AttemptResult {
     let label = attempt.model.label();
     let validator = jsonschema::validator_for(schema)
-        .map_err(|e| format!("output_schema is not valid JSON Schema: {e}"))?;
+        .map_err(|e| StepError::new(format!("output_schema is not valid JSON Schema: {e}")))?;
     let mut offered = tools::specs(&attempt.context.runtime.workflow, &attempt.config.tools);
     offered.push(structured::respond_tool(schema));
     // With `respond` alone, force it the way this server honours; beside
@@ -427,9 +368,9 @@ async fn structured_loop(
                     candidate.shown
                 ));
                 if corrected {
-                    return Err(format!(
+                    return Err(StepError::new(format!(
                         "{label}: the model gave no answer that matches output_schema"
-                    ));
+                    )));
                 }
                 corrected = true;
                 conversation.push(Message::assistant(candidate.shown));
@@ -437,7 +378,24 @@ async fn structured_loop(
             }
         }
     }
-    Err(format!(
+    Err(StepError::new(format!(
         "{label}: max tool iterations ({limit}) reached without a respond answer"
-    ))
+    )))
+}
+
+/// Resolves the references in a chat step's `with`.
+fn resolve_with(
+    with: &Map<String, Value>,
+    scope: &Scope,
+    unknown: &mut Vec<String>,
+) -> Map<String, Value> {
+    match interpolate_value(
+        &Value::Object(with.clone()),
+        scope,
+        &["api_key_name", "tools"],
+        unknown,
+    ) {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
 }

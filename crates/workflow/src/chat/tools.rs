@@ -6,7 +6,7 @@ use sift_llm::{ToolCall, ToolSpec};
 
 use super::ChatContext;
 use crate::params::{argument_text, tool_schema};
-use crate::run::{RunStatus, run_error, run_named, run_outputs};
+use crate::record::{RunStatus, run_error, run_outputs};
 use crate::spec::Workflow;
 use sift_llm::canonical_json;
 
@@ -62,13 +62,15 @@ pub(crate) async fn call(
         .map(|(k, v)| (k.clone(), argument_text(v)))
         .collect();
     params.sort();
-    let run = run_named(
-        context.runtime.clone(),
-        call.name.clone(),
-        params,
-        context.cancel.clone(),
-    )
-    .await;
+    let run = context
+        .runner
+        .run_named(
+            context.runtime.clone(),
+            call.name.clone(),
+            params,
+            context.cancel.clone(),
+        )
+        .await;
     match run {
         Err(e) => error(format!("execution failed: {e}")),
         Ok(record) if record.status == RunStatus::Succeeded => {
@@ -83,7 +85,7 @@ pub(crate) async fn call(
             }
         }
         Ok(record) if record.status == RunStatus::Failed => {
-            error(format!("execution failed: {}", run_error(&record)))
+            error(format!("execution failed: {}", run_error(&record).message))
         }
         Ok(record) => ToolOutcome {
             content: format!(

@@ -2,6 +2,8 @@
 //! real `sh` processes, real files, a real notify watcher.
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
+mod step_errors;
+
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

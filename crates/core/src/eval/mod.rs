@@ -1,0 +1,35 @@
+//! Evaluation: extraction results compared with ground truth, field by
+//! field.
+//!
+//! The ground truth is a TSV (like the corpus's `MANIFEST.tsv`): a header
+//! with a `file` column and one column per field; a cell wrapped in double
+//! quotes is unquoted (`""` is a quote). Fields are the schema's columns as
+//! the CSV export names them (`a.b` for nested objects) that have a truth
+//! column of the same name. Documents are matched to truth rows by file
+//! name (the path's last component).
+//!
+//! Before comparing, both sides are normalised ([`normalize`], in `normalise`): a date (ISO,
+//! `dd/mm/yyyy`, `dd.mm.yyyy`, `dd-mm-yyyy`, `d Month yyyy`, `Month d,
+//! yyyy`, …) becomes `yyyy-mm-dd`; an amount (`1.021,91`, `1,021.91`,
+//! `€ 12.50`, `12.5 USD`) becomes a number, compared numerically; anything
+//! else is compared without case and without whitespace. An empty truth
+//! cell is not scored; a document whose call failed is wrong on every
+//! scored field.
+
+//!
+//! ```text
+//! truth      parse_truth(tsv) -> Truth, scored_fields(columns, &truth)
+//! normalise  normalize(value), normalize_date, normalize_amount, matches(truth, value)
+//! score      score(fields, &truth, documents) -> EvalReport
+//! report     format_table(&report), report_json(&report)
+//! ```
+
+mod normalise;
+mod report;
+mod score;
+mod truth;
+
+pub use normalise::{Normalized, matches, normalize, normalize_amount, normalize_date};
+pub use report::{format_table, report_json};
+pub use score::{Comparison, EvalDocument, EvalReport, FieldScore, score};
+pub use truth::{Truth, parse_truth, scored_fields};

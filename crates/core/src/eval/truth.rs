@@ -1,0 +1,86 @@
+//! The ground truth: a TSV with a `file` column and a column per field.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use crate::error::CoreError;
+
+/// Ground truth: its columns (after `file`) and, per file name, its cells.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Truth {
+    pub columns: Vec<String>,
+    pub rows: BTreeMap<String, BTreeMap<String, String>>,
+}
+
+impl Truth {
+    /// The truth row of a document, by its file name.
+    pub fn row_for(&self, file: &str) -> Option<&BTreeMap<String, String>> {
+        let name = Path::new(file)
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or(file);
+        self.rows.get(name).or_else(|| self.rows.get(file))
+    }
+}
+
+fn unquote(cell: &str) -> String {
+    let cell = cell.trim();
+    if cell.len() >= 2 && cell.starts_with('"') && cell.ends_with('"') {
+        cell[1..cell.len() - 1].replace("\"\"", "\"")
+    } else {
+        cell.to_owned()
+    }
+}
+
+/// Parses a ground-truth TSV.
+pub fn parse_truth(text: &str) -> Result<Truth, CoreError> {
+    let mut lines = text
+        .trim_start_matches('\u{feff}')
+        .lines()
+        .filter(|l| !l.trim().is_empty());
+    let header: Vec<String> = lines
+        .next()
+        .ok_or_else(|| CoreError::Usage("the truth file is empty".into()))?
+        .split('\t')
+        .map(unquote)
+        .collect();
+    let file_index = header
+        .iter()
+        .position(|c| c == "file")
+        .ok_or_else(|| CoreError::Usage("the truth file has no `file` column".into()))?;
+    let mut truth = Truth {
+        columns: header
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != file_index)
+            .map(|(_, c)| c.clone())
+            .collect(),
+        rows: BTreeMap::new(),
+    };
+    for line in lines {
+        let cells: Vec<String> = line.split('\t').map(unquote).collect();
+        let Some(file) = cells.get(file_index).filter(|f| !f.is_empty()) else {
+            continue;
+        };
+        let row = header
+            .iter()
+            .zip(cells.iter())
+            .enumerate()
+            .filter(|(i, _)| *i != file_index)
+            .map(|(_, (c, v))| (c.clone(), v.clone()))
+            .collect();
+        truth.rows.insert(file.clone(), row);
+    }
+    Ok(truth)
+}
+
+/// The fields to score: the schema's columns (see
+/// [`crate::export::schema_columns_from_text`]) that the truth has, in the
+/// columns' order.
+pub fn scored_fields(columns: &[Vec<String>], truth: &Truth) -> Vec<String> {
+    columns
+        .iter()
+        .map(|p| p.join("."))
+        .filter(|f| truth.columns.contains(f))
+        .collect()
+}

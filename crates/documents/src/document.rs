@@ -1,0 +1,125 @@
+//! What a read gives: the kinds of files and the documents, their pages
+//! and images (data only; reading is in [`crate::read`]).
+
+use std::path::{Path, PathBuf};
+
+/// The kind of a file, from its extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Text,
+    Word,
+    Excel,
+    Pdf,
+    Image,
+}
+
+/// The kind a path's extension names, or `None` for a kind Sift does not read.
+pub fn kind_of(path: &Path) -> Option<Kind> {
+    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+    Some(match ext.as_str() {
+        "txt" | "md" | "csv" | "tsv" | "json" | "jsonl" | "yaml" | "yml" | "xml" | "html"
+        | "htm" | "log" => Kind::Text,
+        "docx" => Kind::Word,
+        "xlsx" | "xlsm" => Kind::Excel,
+        "pdf" => Kind::Pdf,
+        "png" | "jpg" | "jpeg" | "gif" | "webp" => Kind::Image,
+        _ => return None,
+    })
+}
+
+/// An image as the model receives it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct DocImage {
+    /// What the image is: the file name (`receipt.png`), or the file name
+    /// and page for a rendered page (`scan.pdf page 2`).
+    pub name: String,
+    /// `image/jpeg` or `image/png` (or the original's type when it was
+    /// already compact and needed no change).
+    pub mime: String,
+    pub width: u32,
+    pub height: u32,
+    /// The encoded bytes.
+    pub data: Vec<u8>,
+}
+
+impl std::fmt::Debug for DocImage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DocImage")
+            .field("name", &self.name)
+            .field("mime", &self.mime)
+            .field("width", &self.width)
+            .field("height", &self.height)
+            .field("bytes", &self.data.len())
+            .finish()
+    }
+}
+
+/// One page of a PDF.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Page {
+    /// From 1.
+    pub number: usize,
+    /// The page's text (for a rendered page, its invisible text, if any).
+    pub text: String,
+    /// The rendered page, for a page without visible text of its own.
+    pub image: Option<DocImage>,
+}
+
+/// What a file holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Content {
+    /// Text, Word and Excel files.
+    Text(String),
+    /// A PDF.
+    Pages(Vec<Page>),
+    /// An image file.
+    Image(DocImage),
+}
+
+impl Content {
+    /// Characters of the file's own text (not counting markers).
+    pub fn chars(&self) -> usize {
+        match self {
+            Self::Text(text) => text.chars().count(),
+            Self::Pages(pages) => pages.iter().map(|p| p.text.chars().count()).sum(),
+            Self::Image(_) => 0,
+        }
+    }
+
+    /// The file's images, in order.
+    pub fn images(&self) -> Vec<&DocImage> {
+        match self {
+            Self::Text(_) => Vec::new(),
+            Self::Pages(pages) => pages.iter().filter_map(|p| p.image.as_ref()).collect(),
+            Self::Image(image) => vec![image],
+        }
+    }
+}
+
+/// One file, read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Document {
+    pub path: PathBuf,
+    /// The file name without its directory.
+    pub name: String,
+    pub kind: Kind,
+    pub content: Content,
+}
+
+/// The files, read in order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Documents {
+    pub files: Vec<Document>,
+}
+
+impl Documents {
+    /// All images in the order the model receives them (image 1 first).
+    pub fn images(&self) -> Vec<&DocImage> {
+        self.files.iter().flat_map(|d| d.content.images()).collect()
+    }
+
+    /// Characters of text in all files.
+    pub fn chars(&self) -> usize {
+        self.files.iter().map(|d| d.content.chars()).sum()
+    }
+}

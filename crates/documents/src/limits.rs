@@ -1,0 +1,69 @@
+//! The bounds a read stays within, and how to read: data that every
+//! reader (PDF, Word, Excel, images) takes, so it lives apart from them.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The bounds a read stays within. [`Limits::default`] is the specification's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest file, in bytes: 50 MB (50,000,000 bytes).
+    pub max_file_bytes: u64,
+    /// Most characters of text in all files together: 1,000,000.
+    pub max_chars: usize,
+    /// Most images in all files together: 50.
+    pub max_images: usize,
+    /// Most pages read from one PDF: 2,000.
+    pub max_pdf_pages: usize,
+    /// Longest time spent reading one PDF: 120 s (checked between pages).
+    pub max_pdf_time: Duration,
+    /// Largest uncompressed size of one zip entry (Word, Excel): 256 MiB.
+    pub max_zip_entry_bytes: u64,
+    /// Largest uncompressed size of all zip entries together: 512 MiB.
+    pub max_zip_total_bytes: u64,
+    /// Largest image, in pixels (width × height): 100 megapixels.
+    pub max_image_pixels: u64,
+    /// Longest edge of an image given to a model: 1568 px.
+    pub max_image_edge: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            max_file_bytes: 50_000_000,
+            max_chars: 1_000_000,
+            max_images: 50,
+            max_pdf_pages: 2_000,
+            max_pdf_time: Duration::from_secs(120),
+            max_zip_entry_bytes: 256 << 20,
+            max_zip_total_bytes: 512 << 20,
+            max_image_pixels: 100_000_000,
+            max_image_edge: 1568,
+        }
+    }
+}
+
+/// How to read.
+#[derive(Debug, Clone, Default)]
+pub struct ReadOptions {
+    /// The password for encrypted PDFs. Without one, an encrypted PDF is
+    /// refused (one with an empty user password opens without it).
+    pub pdf_password: Option<String>,
+    /// Sift's data directory, where `lib/libpdfium.so` is looked for;
+    /// [`default_data_dir`] when `None`.
+    pub data_dir: Option<PathBuf>,
+    /// An explicit PDFium library, looked at first (before `SIFT_PDFIUM`).
+    pub pdfium_library: Option<PathBuf>,
+    pub limits: Limits,
+}
+
+/// `SIFT_DATA_DIR`, else the platform's data directory plus `sift`
+/// (`~/.local/share/sift` on Linux): the same directory as the engine's.
+pub fn default_data_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("SIFT_DATA_DIR").filter(|d| !d.is_empty()) {
+        return PathBuf::from(dir);
+    }
+    dirs::data_dir()
+        .unwrap_or_else(|| std::env::temp_dir().join("sift-data"))
+        .join("sift")
+}
