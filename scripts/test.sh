@@ -21,6 +21,9 @@ cargo fmt --all --check
 step "cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
+step "no import cycles between the files of a crate"
+python3 scripts/check-import-cycles.py
+
 step "IPC bindings (regenerated, must equal the committed ones)"
 bash scripts/check-bindings.sh
 

@@ -42,7 +42,7 @@ fn bindings_are_written_for_every_ipc_type() {
         LocalServerStatus,
         AskArgs,
         AskEvent,
-        sift_core::paths::AppInfo,
+        sift_core::app_info::AppInfo,
         sift_core::ProviderKind,
         settings::ProviderForm,
         settings::SettingsForm,

@@ -21,7 +21,7 @@ use tauri::{Manager, RunEvent};
 pub use error::{IpcError, IpcResult};
 pub use launch::LaunchOptions;
 pub use sift_core::LocalServerStatus;
-use sift_core::{LocalServerOwner, Workspace};
+use sift_core::Workspace;
 
 /// Builds and runs the app; returns when the last window has closed.
 pub fn run() -> tauri::Result<()> {
@@ -35,7 +35,7 @@ pub fn run() -> tauri::Result<()> {
         }
     };
     let local = workspace.local_server().clone();
-    let starts_local = LocalServerOwner::is_default(&workspace.settings());
+    let starts_local = workspace.settings().default_is_local_server();
     let app = tauri::Builder::default()
         .plugin(tauri_plugin_dialog::init())
         .manage(workspace)

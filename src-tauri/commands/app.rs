@@ -2,7 +2,7 @@
 //! server's state.
 
 use sift_core::Workspace;
-use sift_core::paths::{AppInfo, app_info as info_of};
+use sift_core::app_info::AppInfo;
 use tauri::{AppHandle, Runtime, State};
 
 use crate::LocalServerStatus;
@@ -11,7 +11,7 @@ use crate::error::IpcResult;
 #[tauri::command]
 pub fn app_info<R: Runtime>(app: AppHandle<R>, ws: State<'_, Workspace>) -> AppInfo {
     let package = app.package_info();
-    info_of(&ws, &package.name, &package.version.to_string())
+    ws.app_info(&package.name, &package.version.to_string())
 }
 
 #[tauri::command]

@@ -9,9 +9,6 @@ use crate::local::{LocalServerHandle, ensure_local_server};
 use crate::provider::{ProviderKind, ProviderSettings};
 use crate::workspace::Workspace;
 
-/// The local server's model name, used when no model is named.
-pub const LOCAL_DEFAULT_MODEL: &str = sift_llm::local_server::DEFAULT_MODEL_ALIAS;
-
 #[derive(Debug, Clone, Default)]
 pub struct AskRequest {
     pub provider: ProviderSettings,

@@ -3,6 +3,7 @@
 //! resolves configuration (flags, then environment, then defaults) and
 //! returns [`CoreError`] with a stable code.
 
+pub mod app_info;
 mod ask;
 pub mod call_transcript;
 pub mod calls;
@@ -38,12 +39,12 @@ pub mod workflow_runs;
 pub mod workflows;
 pub mod workspace;
 
-pub use ask::{AskArgs, AskEvent, AskOutcome, AskRequest, LOCAL_DEFAULT_MODEL, ask, ask_streamed};
+pub use ask::{AskArgs, AskEvent, AskOutcome, AskRequest, ask, ask_streamed};
 pub use error::{CoreError, ErrorBody, ErrorCode};
 pub use local::{LocalServerHandle, LocalServerOwner, LocalServerStatus, ensure_local_server};
 pub use models::{Engines, ModelSelection};
 pub use path_grants::PathPolicy;
-pub use provider::{KeyOrigin, ProviderKind, ProviderSettings};
+pub use provider::{KeyOrigin, LOCAL_DEFAULT_MODEL, ProviderKind, ProviderSettings};
 pub use running::{RunningGuard, RunningWork, WorkKind};
 // The engine's types that callers name, one by one: the shell and the CLI
 // reach the other crates only through core.

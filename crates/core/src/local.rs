@@ -9,7 +9,6 @@ use sift_llm::local_server::{LocalServer, LocalServerConfig, is_serving};
 use tokio::sync::Mutex;
 
 use crate::error::CoreError;
-use crate::settings::AppSettings;
 use crate::{paths, provider};
 
 /// The local server in use: one that was already running (the app's, or
@@ -116,14 +115,6 @@ impl LocalServerOwner {
         }
         self.set_status(LocalServerStatus::Running);
         Ok(())
-    }
-
-    /// Whether the default provider is the local server at its usual
-    /// address, so that it is worth starting at launch.
-    pub fn is_default(settings: &AppSettings) -> bool {
-        settings
-            .provider(&settings.default_provider)
-            .is_some_and(|p| p.kind == provider::ProviderKind::Local && p.base_url.is_none())
     }
 
     /// Stops the server if this owner started it.

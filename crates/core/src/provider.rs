@@ -18,6 +18,9 @@ pub const DEFAULT_LOCAL_PORT: u16 = 39281;
 pub const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
 pub const ANTHROPIC_BASE_URL: &str = "https://api.anthropic.com";
 
+/// The local server's model name, used when no model is named.
+pub const LOCAL_DEFAULT_MODEL: &str = sift_llm::local_server::DEFAULT_MODEL_ALIAS;
+
 // The kind of model server a provider is: what the settings file's
 // `kind`, the CLI's `--provider`, `SIFT_PROVIDER` and the app's IPC
 // (`"local" | "openai" | "anthropic"`) name.

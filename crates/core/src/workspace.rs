@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use sift_store::Store;
 
+use crate::app_info::AppInfo;
 use crate::error::CoreError;
 use crate::local::LocalServerOwner;
 use crate::path_grants::{PathGrants, PathPolicy};
@@ -147,6 +148,17 @@ impl Workspace {
     /// server, its model and PDFium.
     pub fn data_dir(&self) -> PathBuf {
         paths::data_dir()
+    }
+
+    /// The app `name` at `version` and where this workspace keeps its files.
+    pub fn app_info(&self, name: &str, version: &str) -> AppInfo {
+        AppInfo {
+            name: name.to_owned(),
+            version: version.to_owned(),
+            data_dir: self.data_dir().display().to_string(),
+            db_path: self.db_path().display().to_string(),
+            config_path: self.config_path().display().to_string(),
+        }
     }
 
     /// The database file: `--db`, else `SIFT_DB`, else `sift.db` in the

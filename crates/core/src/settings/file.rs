@@ -188,3 +188,48 @@ pub fn render_settings(text: &str, settings: &AppSettings) -> Result<String, Par
     document["providers"] = Item::ArrayOfTables(providers);
     Ok(document.to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    //! The `[context]` table as the file gives it.
+    use super::*;
+    use sift_engine::ContextSettings;
+
+    #[test]
+    fn an_empty_file_gives_the_defaults() {
+        assert_eq!(parse_config("").unwrap(), Config::default());
+        assert_eq!(Config::default().context.tool_results_in_context, Some(6));
+    }
+
+    #[test]
+    fn every_setting_under_its_spec_name() {
+        let config = parse_config(
+            "[context]\nTOOL_RESULTS_IN_CONTEXT = \"none\"\nTOOL_RESULTS_TOKENS = 4000\nTOOL_RESULTS_CHARS_IN_CONTEXT = 0\nIMAGES_IN_CONTEXT = 3\n",
+        )
+        .unwrap();
+        assert_eq!(
+            config.context,
+            ContextSettings {
+                tool_results_in_context: None,
+                tool_results_tokens: Some(4000),
+                tool_results_chars_in_context: Some(0),
+                images_in_context: Some(3),
+            }
+        );
+    }
+
+    #[test]
+    fn mistakes_are_named() {
+        let error = parse_config("[context]\nTOOL_RESULTS_IN_CONTEXT = \"all\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("TOOL_RESULTS_IN_CONTEXT"), "{error}");
+        let error = parse_config("[context]\nTOOL_RESULT_TOKENS = 5\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("unknown field `TOOL_RESULT_TOKENS`"),
+            "{error}"
+        );
+    }
+}

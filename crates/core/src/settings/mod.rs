@@ -118,6 +118,13 @@ impl AppSettings {
         }
     }
 
+    /// Whether the default provider is the local server at its usual
+    /// address, so that it is worth starting at launch.
+    pub fn default_is_local_server(&self) -> bool {
+        self.provider(&self.default_provider)
+            .is_some_and(|p| p.kind == ProviderKind::Local && p.base_url.is_none())
+    }
+
     pub fn provider(&self, id: &str) -> Option<&ProviderEntry> {
         self.providers.iter().find(|p| p.id == id)
     }

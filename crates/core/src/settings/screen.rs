@@ -10,7 +10,6 @@ use super::form::{
 use super::{AppSettings, ProviderEntry};
 use crate::error::CoreError;
 use crate::keychain;
-use crate::local::LocalServerOwner;
 use crate::provider::{ANTHROPIC_BASE_URL, OPENAI_BASE_URL, ProviderKind, local_base_url};
 use crate::server_models::{self, ConnectionReport};
 use crate::workspace::Workspace;
@@ -36,7 +35,7 @@ pub fn view(ws: &Workspace) -> SettingsView {
 pub async fn save(ws: &Workspace, form: &SettingsForm) -> Result<SettingsView, CoreError> {
     let settings = AppSettings::from(form);
     ws.save_settings(settings.clone())?;
-    if LocalServerOwner::is_default(&settings) {
+    if settings.default_is_local_server() {
         let local = ws.local_server().clone();
         tokio::spawn(async move {
             // A failure is kept in the status for the UI to show.
