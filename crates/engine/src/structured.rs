@@ -30,7 +30,13 @@ pub struct Engine {
 }
 
 type TextOutput = dyn Fn(&str) -> Value + Send + Sync;
-type OutputParser = dyn Fn(&str) -> Result<Value, String> + Send + Sync;
+type OutputParser = dyn Fn(&str) -> Result<Value, TextParseError> + Send + Sync;
+
+/// Why a final text answer could not be read as the output; its message
+/// goes back to the model in the correction.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct TextParseError(pub String);
 
 pub struct StructuredCallSpec {
     pub kind: String,
@@ -378,7 +384,7 @@ impl Run<'_> {
             Ok(output) => Step::Done(output),
             Err(error) => {
                 self.transcript
-                    .push(Message::user(parse_failure_correction(&error)));
+                    .push(Message::user(parse_failure_correction(&error.0)));
                 Step::Continue
             }
         }
@@ -488,12 +494,12 @@ fn tool_result(call_id: &str, content: String, is_error: bool) -> Part {
 }
 
 /// The default output parser: the text as JSON, also inside a ```json fence.
-pub fn parse_json_text(text: &str) -> Result<Value, String> {
+pub fn parse_json_text(text: &str) -> Result<Value, TextParseError> {
     let trimmed = text.trim();
     let body = trimmed
         .strip_prefix("```json")
         .or_else(|| trimmed.strip_prefix("```"))
         .and_then(|rest| rest.trim_end().strip_suffix("```"))
         .unwrap_or(trimmed);
-    serde_json::from_str(body.trim()).map_err(|e| format!("not JSON ({e})"))
+    serde_json::from_str(body.trim()).map_err(|e| TextParseError(format!("not JSON ({e})")))
 }
