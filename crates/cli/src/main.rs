@@ -143,7 +143,7 @@ fn main() -> ExitCode {
             Command::Call(args) => call::run(args, &ws).await,
             Command::Calls(command) => call::calls(command, &ws),
             Command::Revise(args) => call::revise(args, &ws).await,
-            Command::Read(args) => read::run(args),
+            Command::Read(args) => read::run(args, &ws),
             Command::Session(command) => session::run(command, &ws).await,
             Command::Turn(args) => turn::run(args, &ws).await,
             Command::Chat(args) => chat::run(args, &ws).await,

@@ -3,7 +3,9 @@
 use std::io::Write;
 
 use clap::Args;
-use sift_core::{DocumentError, ReadOptions, read_documents, render_text, resolve_files};
+use sift_core::{
+    DocumentError, ReadOptions, Workspace, read_documents, render_text, resolve_files,
+};
 
 use crate::Failure;
 
@@ -29,7 +31,7 @@ impl From<DocumentError> for Failure {
     }
 }
 
-pub fn run(args: ReadArgs) -> Result<(), Failure> {
+pub fn run(args: ReadArgs, ws: &Workspace) -> Result<(), Failure> {
     let working_dir = std::env::current_dir().map_err(|e| Failure::Failed {
         category: "other".into(),
         message: format!("no working directory: {e}"),
@@ -37,7 +39,7 @@ pub fn run(args: ReadArgs) -> Result<(), Failure> {
     let paths = resolve_files(&args.files, &working_dir)?;
     let options = ReadOptions {
         pdf_password: args.password,
-        ..ReadOptions::default()
+        ..ws.read_options()
     };
     let documents = read_documents(&paths, &options)?;
     let text = render_text(&documents);

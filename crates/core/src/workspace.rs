@@ -62,6 +62,8 @@ pub struct Workspace {
 #[derive(Debug)]
 struct Inner {
     config_path: PathBuf,
+    /// Resolved once, when opened.
+    data_dir: PathBuf,
     db_override: Option<PathBuf>,
     /// What the configuration file said when opened, or last saved.
     loaded: Mutex<Loaded>,
@@ -112,6 +114,7 @@ impl Workspace {
         Ok(Self {
             inner: Arc::new(Inner {
                 config_path,
+                data_dir: paths::data_dir(),
                 db_override,
                 loaded: Mutex::new(loaded),
                 store: Mutex::new(None),
@@ -147,7 +150,16 @@ impl Workspace {
     /// Sift's data directory: where the set-up installed the local model
     /// server, its model and PDFium.
     pub fn data_dir(&self) -> PathBuf {
-        paths::data_dir()
+        self.inner.data_dir.clone()
+    }
+
+    /// How the documents reader reads for this workspace: PDFium looked
+    /// for in its data directory.
+    pub fn read_options(&self) -> sift_documents::ReadOptions {
+        sift_documents::ReadOptions {
+            data_dir: Some(self.data_dir()),
+            ..sift_documents::ReadOptions::default()
+        }
     }
 
     /// The app `name` at `version` and where this workspace keeps its files.
@@ -172,7 +184,7 @@ impl Workspace {
             .settings
             .data_dir
             .clone()
-            .unwrap_or_else(paths::data_dir);
+            .unwrap_or_else(|| self.data_dir());
         folder.join(DB_FILE_NAME)
     }
 
