@@ -19,5 +19,10 @@ export default defineConfig({
   test: {
     include: ["src/**/*.test.ts"],
     environment: "node",
+    // No unit test waits on a clock; the default 5 s bound only made heavy
+    // tests fail on a loaded machine. A test that needs more says so itself
+    // (the fuzz test: 120 s).
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
   },
 });

@@ -26,6 +26,8 @@ function fake(script: ipc.WorkflowRunEvent[] = [], end: ipc.WorkflowRunView | Er
   const calls: Calls = [];
   const record = (cmd: string, ...args: unknown[]) => calls.push({ cmd, args });
   let watcher: ((e: ipc.WorkflowFileEvent) => void) | null = null;
+  let watchStarted: () => void = () => {};
+  const watching = new Promise<void>((resolve) => (watchStarted = resolve));
   const api: WorkflowIpc = {
     listWorkflows: async (dir) => (record("listWorkflows", dir), [{ path: `${dir}/b.yaml`, name: "b.yaml" }, { path: `${dir}/a.yml`, name: "a.yml" }]),
     readWorkflow: async (path) => (record("readWorkflow", path), { path, text: "steps: []\n", problems: [] }),
@@ -34,6 +36,7 @@ function fake(script: ipc.WorkflowRunEvent[] = [], end: ipc.WorkflowRunView | Er
     watchWorkflows: async (dir, on) => {
       record("watchWorkflows", dir);
       watcher = on;
+      watchStarted();
     },
     runWorkflow: (request, on) => {
       record("runWorkflow", request);
@@ -56,7 +59,7 @@ function fake(script: ipc.WorkflowRunEvent[] = [], end: ipc.WorkflowRunView | Er
     ),
     workflowRun: async (runId) => (record("workflowRun", runId), { runId, status: "succeeded", steps: [STEP, { ...STEP, name: "Sum", status: "running" }] }),
   };
-  return { api, calls, change: (e: ipc.WorkflowFileEvent) => watcher?.(e) };
+  return { api, calls, watching, change: (e: ipc.WorkflowFileEvent) => watcher?.(e) };
 }
 
 describe("stepRecord", () => {
@@ -161,12 +164,13 @@ describe("tauriWorkflowSource", () => {
   });
 
   it("watches the folder once and tells listeners the changed file's name", async () => {
-    const { api, calls, change } = fake();
+    const { api, calls, watching, change } = fake();
     const source = tauriWorkflowSource("/flows", api);
     const seen: string[] = [];
     const stop = source.onFileChanged((p) => seen.push(p));
     source.onFileChanged((p) => seen.push(`2:${p}`));
-    await new Promise((r) => setTimeout(r, 0));
+    // The watch is registered (a condition, not a tick of the clock).
+    await watching;
     change({ kind: "changed", path: "/flows/a.yml", text: "", problems: [] });
     stop();
     change({ kind: "removed", path: "/flows/b.yaml" });
