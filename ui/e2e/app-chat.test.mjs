@@ -15,7 +15,8 @@ const bubbleTexts = (page) =>
 
 describe("Chat in the app", () => {
   it("streams a reply, asks before read_document, and answers once approved", async () => {
-    const page = await app.open({ chatDelay: 60 });
+    // The first reply holds after three words until the test lets it go on.
+    const page = await app.open({ chatDelay: 60, holdChat: 3 });
     // Alt+5 opens Chat (mounted on its first visit) and moves the focus to its heading.
     await page.keyboard.press("Alt+5");
     await page.locator('[data-session="ses_0001"]').waitFor();
@@ -30,6 +31,7 @@ describe("Chat in the app", () => {
     await box.press("Enter");
     await page.getByTestId("chat-stop").waitFor();
     await eventually(() => page.getByTestId("streaming-reply").locator(".chat-text").textContent().then((t) => t.startsWith("You said: ") && t.length < "You said: one two three four five six".length), true);
+    await page.evaluate(() => window.__siftWorkflowsChatTranscriptsMock.releaseChat());
     await page.getByTestId("chat-send").waitFor();
     await eventually(() => bubbleTexts(page), ["user: one two three four five six", "assistant: You said: one two three four five six"]);
 
@@ -55,7 +57,6 @@ describe("Chat in the app", () => {
     await eventually(
       () => bubbleTexts(page).then((t) => t.slice(2)),
       ["user: Please read /home/user/notes.txt", "assistant: Let me read it. ", "assistant: The notes say: Meeting moved to Tuesday 10:00, room 4."],
-      { timeout: 5000 },
     );
     await page.locator('[data-testid="chat-tool"][data-state="done"]').waitFor();
     const [answer] = await ipcCalls(page, "answer_approval");

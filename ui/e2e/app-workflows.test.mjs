@@ -26,7 +26,8 @@ async function openFolder(page) {
 
 describe("Workflows in the app", () => {
   it("opens a folder, edits a step on the canvas (the YAML follows, comments kept), saves, runs with live status, and re-runs from a step", async () => {
-    const page = await app.open({ stepDelay: 300 });
+    // Each step, once started, waits until the test releases it: every state is seen, however slow the machine.
+    const page = await app.open({ stepDelay: 300, holdSteps: true });
     await openFolder(page);
     assert.deepEqual(await edges(page), ["fetch->shout"]);
     assert.deepEqual((await ipcCalls(page, "pick_folder")).length, 1);
@@ -51,9 +52,12 @@ describe("Workflows in the app", () => {
 
     // Run: each node shows its status as the run goes.
     await page.getByTestId("workflow-run").click();
-    await eventually(() => statuses(page), { fetch: "running", shout: "pending" }, { timeout: 3000 });
-    await eventually(() => statuses(page), { fetch: "succeeded", shout: "running" }, { timeout: 3000 });
-    await eventually(() => statuses(page), { fetch: "succeeded", shout: "succeeded" }, { timeout: 3000 });
+    const release = (n) => page.evaluate((n) => window.__siftWorkflowsChatTranscriptsMock.releaseSteps(n ?? undefined), n ?? null);
+    await eventually(() => statuses(page), { fetch: "running", shout: "pending" });
+    await release(1);
+    await eventually(() => statuses(page), { fetch: "succeeded", shout: "running" });
+    await release(); // this step and every later one
+    await eventually(() => statuses(page), { fetch: "succeeded", shout: "succeeded" });
     await eventually(() => page.getByTestId("run-status").textContent(), "Run succeeded");
     const [run] = await ipcCalls(page, "run_workflow");
     assert.deepEqual(run.args.request, { path: FILE, params: [] });

@@ -20,8 +20,15 @@ const mockSource = readFile(fileURLToPath(new URL("./mock-ipc.js", import.meta.u
 // The workflow, chat and transcript commands, over mock-ipc.js.
 const workflowsChatTranscriptsMockSource = readFile(fileURLToPath(new URL("./mock-ipc-workflows-chat-transcripts.js", import.meta.url)), "utf8");
 
+/**
+ * The bound of every wait (Playwright's actions and waits, `eventually`). No
+ * test passes because a wait ran out: each waits for a condition, and this
+ * is only how long a loaded machine may take to reach it.
+ */
+export const WAIT_MS = 60_000;
+
 export async function launch() {
-  return chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+  return chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true, timeout: 2 * WAIT_MS });
 }
 
 /**
@@ -31,7 +38,8 @@ export async function launch() {
  */
 export async function openApp(browser, baseUrl, scenario = {}, options = {}) {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: options.colorScheme ?? "light" });
-  context.setDefaultTimeout(10000);
+  context.setDefaultTimeout(WAIT_MS);
+  context.setDefaultNavigationTimeout(WAIT_MS);
   const page = await context.newPage();
   const errors = [];
   page.on("console", (msg) => {
@@ -41,9 +49,12 @@ export async function openApp(browser, baseUrl, scenario = {}, options = {}) {
   const source = await mockSource;
   await page.addInitScript(`${source}\n${await workflowsChatTranscriptsMockSource}\ninstallSiftMock(${JSON.stringify(scenario)});\ninstallWorkflowsChatTranscriptsMock(${JSON.stringify(scenario)});`);
   await page.goto(baseUrl);
-  // The app has rendered its frame and settled its first IPC calls.
+  // The app has rendered its frame and settled its first IPC calls: every
+  // chunk loaded and no command left unanswered (a condition, where
+  // "networkidle" alone is half a second without requests).
   await page.getByTestId("nav-extract").waitFor();
   await page.waitForLoadState("networkidle");
+  await page.waitForFunction(() => window.__siftMock.inflight === 0);
   return { page, context, errors };
 }
 
@@ -94,8 +105,8 @@ export function useApp({ before, after, afterEach }) {
   };
 }
 
-/** Polls `read` until it deep-equals `expected` (or times out, then asserts). */
-export async function eventually(read, expected, { timeout = 5000, message } = {}) {
+/** Polls `read` until it deep-equals `expected` (or, after `timeout`, asserts what it last read). */
+export async function eventually(read, expected, { timeout = WAIT_MS, message } = {}) {
   const { deepStrictEqual } = await import("node:assert/strict");
   const deadline = Date.now() + timeout;
   let last;

@@ -3,7 +3,7 @@
 import { after, afterEach, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { eventually } from "./browser.mjs";
-import { useHarness } from "./harness.mjs";
+import { pauseClock, useHarness } from "./harness.mjs";
 
 const harness = useHarness({ before, after, afterEach });
 
@@ -17,22 +17,31 @@ async function open(page) {
 
 describe("Chat", () => {
   it("streams a reply that the stop button ends, and searches across messages", async () => {
-    const page = await harness.open("chat");
+    // The in-memory model streams a word every 40 ms of the page's clock, which
+    // the test moves by hand: the reply is stopped after exactly three words,
+    // however slow the machine.
+    const page = await harness.open("chat", { clock: true });
     await open(page);
     await page.getByTestId("new-chat").click();
     await page.getByLabel("Message", { exact: true }).fill("one two three four five six seven eight nine ten eleven twelve");
+    await pauseClock(page);
     await page.getByLabel("Message", { exact: true }).press("Enter");
     // Mid-stream: part of the reply is there and Stop is offered.
     await page.getByTestId("chat-stop").waitFor();
+    await page.clock.runFor(3 * 40);
     await eventually(() => page.getByTestId("streaming-reply").locator(".chat-text").textContent().then((t) => t.startsWith("You said: one")), true);
     await page.getByTestId("chat-stop").click();
+    await page.clock.runFor(40); // the model sees the stop before its next word
     await page.getByTestId("chat-send").waitFor();
     // Escape in the message box stops a reply too.
     await page.getByLabel("Message", { exact: true }).fill("a b c d e f g h i j k l m n o p");
     await page.getByLabel("Message", { exact: true }).press("Enter");
     await page.getByTestId("chat-stop").waitFor();
+    await page.clock.runFor(2 * 40);
     await page.getByLabel("Message", { exact: true }).press("Escape");
+    await page.clock.runFor(40);
     await page.getByTestId("chat-send").waitFor();
+    await page.clock.resume();
     const escaped = (await bubbleTexts(page)).at(-1);
     assert.ok(escaped.length < "assistant: You said: a b c d e f g h i j k l m n o p".length, `stopped early: ${escaped}`);
     const texts = await bubbleTexts(page);

@@ -12,7 +12,8 @@ const rowCells = (page, index) =>
 
 describe("Extract", () => {
   it("runs a schema over added and dropped files, fills the table, and saves a correction", async () => {
-    const page = await app.open();
+    // The job holds after its first document started, until released: the running row is there to see.
+    const page = await app.open({ holdJobs: true });
     await assert.doesNotReject(page.getByRole("heading", { name: "Extract" }).waitFor());
     // The library's first schema is picked; the default provider from the settings.
     await eventually(() => page.getByLabel("Schema", { exact: true }).inputValue(), "invoice");
@@ -32,6 +33,7 @@ describe("Extract", () => {
 
     // Live: a document is running before all are done.
     await page.locator('[data-testid="result-row"][data-status="running"]').first().waitFor();
+    await page.evaluate(() => window.__siftMock.releaseJobs());
     await eventually(() => rowStatuses(page), ["completed", "completed", "failed"]);
 
     const [start] = await ipcCalls(page, "start_extraction");

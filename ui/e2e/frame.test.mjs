@@ -86,9 +86,11 @@ describe("Frame", () => {
   });
 
   it("shows the local model server's state, following it while it starts", async () => {
-    const page = await app.open({ serverStates: [{ state: "starting" }, { state: "running" }] });
+    // The server stays "starting" until the test moves it on (the badge polls it).
+    const page = await app.open({ serverStates: [{ state: "starting" }, { state: "running" }], holdServerStates: true });
     const badge = page.getByTestId("local-server");
     await eventually(() => badge.innerText(), "Local model: starting…");
+    await page.evaluate(() => window.__siftMock.nextServerState());
     await eventually(() => badge.innerText(), "Local model: ready");
     const failed = await app.open({ serverStates: [{ state: "failed", message: "llama.cpp exited with status 1" }] });
     await eventually(() => failed.getByTestId("local-server").innerText(), "Local model: failed");

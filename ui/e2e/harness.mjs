@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { extname, join, normalize, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { windowCsp } from "./serve.mjs";
-import { launch } from "./browser.mjs";
+import { launch, WAIT_MS } from "./browser.mjs";
 
 const uiDir = resolve(fileURLToPath(new URL(".", import.meta.url)), "..");
 const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml" };
@@ -47,6 +47,16 @@ async function serveDir(dir) {
 }
 
 /**
+ * Stops the page's clock (opened with `clock: true`) a second ahead of now,
+ * firing what was due; from then on only `page.clock.runFor(ms)` moves it,
+ * until `page.clock.resume()`.
+ */
+export async function pauseClock(page) {
+  const now = await page.evaluate(() => Date.now());
+  await page.clock.pauseAt(now + 1000);
+}
+
+/**
  * For a node:test file: the harness built and served once, one browser, and
  * `open(screen)` for a fresh page; after each test the page must have logged
  * no console error (a CSP violation included).
@@ -70,10 +80,18 @@ export function useHarness({ before, after, afterEach }) {
     }
   });
   return {
-    async open(screen, { viewport = { width: 1500, height: 950 } } = {}) {
+    /**
+     * `clock: true` installs Playwright's clock before the page loads: time runs
+     * as usual until the test pauses it (`page.clock.pauseAt`) and moves it on
+     * by hand (`page.clock.runFor`), so the in-memory sources' delays (a
+     * streamed word, a running step) pass exactly when the test says.
+     */
+    async open(screen, { viewport = { width: 1500, height: 950 }, clock = false } = {}) {
       const context = await state.browser.newContext({ viewport });
       const page = await context.newPage();
-      page.setDefaultTimeout(10_000);
+      page.setDefaultTimeout(WAIT_MS);
+      page.setDefaultNavigationTimeout(WAIT_MS);
+      if (clock) await page.clock.install();
       const errors = [];
       page.on("console", (msg) => {
         if (msg.type() === "error") errors.push(`console: ${msg.text()}`);

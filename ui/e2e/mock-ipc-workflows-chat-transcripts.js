@@ -9,7 +9,11 @@
 //   pickFolder      what the folder dialog returns (default /home/user/flows)
 //   stepScript      {step name: {status, stdout, stderr, outputs, error, delay}}
 //   stepDelay       ms each step runs (default 120)
+//   holdSteps       each step, once started, waits for releaseSteps() (the test
+//                   sees every state however slow the machine; see releaseSteps)
 //   chatDelay       ms between streamed words (default 40)
+//   holdChat        a reply streams this many words, then waits for releaseChat()
+//                   (or the stop button); once released, no reply is held again
 //   longSession     messages in the session "Long history" (ses_long), e.g. 10000
 //   fileContents    {path: text} what read_document reads
 //   callRevisions   [{id, parentId, output}] revisions of calls (what `sift revise` makes)
@@ -21,6 +25,31 @@ function installWorkflowsChatTranscriptsMock(scenario) {
   const base = internals.invoke.bind(internals);
   const calls = window.__siftMock.calls;
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  /** Gates a test opens: `wait()` resolves once `open()` was called (or at once when not held). */
+  function gate(held) {
+    let permits = 0;
+    let free = !held;
+    const waiting = [];
+    const flush = () => {
+      while (waiting.length > 0 && (free || permits > 0)) {
+        if (!free) permits--;
+        waiting.shift()();
+      }
+    };
+    return {
+      wait: () => new Promise((resolve) => (waiting.push(resolve), flush())),
+      open(n) {
+        if (n === undefined) free = true;
+        else permits += n;
+        flush();
+      },
+      get waiting() {
+        return waiting.length;
+      },
+    };
+  }
+  const stepGate = gate(Boolean(scenario.holdSteps));
+  const chatGate = gate(scenario.holdChat !== undefined);
   const clone = (v) => (v === undefined ? null : JSON.parse(JSON.stringify(v)));
   const ipcError = (code, message) => ({ code, message });
   const baseName = (p) => String(p).split("/").pop();
@@ -145,6 +174,7 @@ function installWorkflowsChatTranscriptsMock(scenario) {
       } else {
         send({ kind: "stepStarted", name: step.name });
         const script = (scenario.stepScript ?? {})[step.name] ?? {};
+        await stepGate.wait();
         await sleep(script.delay ?? scenario.stepDelay ?? 120);
         const echo = /^echo\s+(.*)$/.exec(step.command);
         const stdout = script.stdout ?? (echo ? `${echo[1].replace(/^"|"$/g, "")}\n` : "");
@@ -209,7 +239,9 @@ function installWorkflowsChatTranscriptsMock(scenario) {
   /** Streams `reply` word by word; resolves false when the turn was stopped. */
   async function stream(send, turn, reply) {
     let said = "";
+    let words = 0;
     for (const word of reply.split(/(?<= )/)) {
+      if (words++ === scenario.holdChat) await Promise.race([chatGate.wait(), turn.stoppedNow]);
       await sleep(scenario.chatDelay ?? 40);
       if (turn.stopped) return { said, stopped: true };
       said += word;
@@ -222,6 +254,7 @@ function installWorkflowsChatTranscriptsMock(scenario) {
     const send = channel(onEvent);
     const key = `chat-${++counter}`;
     const turn = { stopped: false };
+    turn.stoppedNow = new Promise((resolve) => (turn.stop = resolve));
     turnKeys.set(key, turn);
     send({ kind: "started", key });
     return { send, turn, end: () => turnKeys.delete(key) };
@@ -445,6 +478,7 @@ function installWorkflowsChatTranscriptsMock(scenario) {
       const turn = turnKeys.get(key);
       if (!turn) return false;
       turn.stopped = true;
+      turn.stop();
       return true;
     },
 
@@ -463,14 +497,35 @@ function installWorkflowsChatTranscriptsMock(scenario) {
     const handler = commands[cmd];
     if (handler === undefined) return base(cmd, args);
     calls.push({ cmd, args: clone(args ?? {}) });
-    await sleep(scenario.latency ?? 5);
-    return handler(args ?? {});
+    window.__siftMock.inflight++;
+    try {
+      await sleep(scenario.latency ?? 5);
+      return await handler(args ?? {});
+    } finally {
+      window.__siftMock.inflight--;
+    }
   };
 
   window.__siftWorkflowsChatTranscriptsMock = {
     files,
     runs,
     sessions,
+    /** With scenario.holdSteps: lets `n` more steps run (all of them, from now on, without `n`). */
+    releaseSteps(n) {
+      stepGate.open(n);
+    },
+    /** Steps started and waiting for releaseSteps. */
+    get heldSteps() {
+      return stepGate.waiting;
+    },
+    /** With scenario.holdChat: lets the held reply (and every later one) stream on. */
+    releaseChat() {
+      chatGate.open();
+    },
+    /** Replies waiting for releaseChat. */
+    get heldReplies() {
+      return chatGate.waiting;
+    },
     /** A change on disk in the watched folder, as the watcher reports it. */
     changeOnDisk(path, text) {
       files.set(path, text);

@@ -152,7 +152,11 @@ function installSiftMock(scenario) {
 
   // ---------------------------------------------------------------- jobs
   const serverStates = clone(scenario.serverStates ?? [{ state: "running" }]);
+  // With scenario.holdServerStates the server keeps its state until the test
+  // calls __siftMock.nextServerState(), so no state is missed by a slow poll.
+  let serverStateAdvances = 0;
   const jobs = new Map();
+  let jobsReleased = false; // __siftMock.releaseJobs(): held jobs go on, later ones are not held
   let jobCounter = 0;
   const failedSoFar = new Map(); // file name -> failures so far (scenario failures may fail only `times` times)
 
@@ -260,7 +264,7 @@ function installSiftMock(scenario) {
       send(channelId, job, { kind: "finished", jobId: job.id, status: job.status, totals: t });
       send(channelId, job, undefined);
     });
-    // A held job (scenario.holdJobs) stops after its first document started, until cancelled;
+    // A held job (scenario.holdJobs) stops after its first document started, until cancelled or released;
     // a cancelled job lets nothing else start and finishes.
     let i = 0;
     const loop = () => {
@@ -298,7 +302,13 @@ function installSiftMock(scenario) {
   // ---------------------------------------------------------------- commands
   const commands = {
     app_info: () => ({ name: "Sift", version: "0.1.0", dataDir: "/home/user/.local/share/sift", dbPath: "/home/user/.local/share/sift/sift.db", configPath: "/home/user/.config/sift/config.toml" }),
-    local_server_status: () => (serverStates.length > 1 ? serverStates.shift() : serverStates[0]),
+    local_server_status: () => {
+      if (scenario.holdServerStates) {
+        for (; serverStateAdvances > 0 && serverStates.length > 1; serverStateAdvances--) serverStates.shift();
+        return serverStates[0];
+      }
+      return serverStates.length > 1 ? serverStates.shift() : serverStates[0];
+    },
     start_local_server: () => ({ state: "running" }),
 
     pick_files: () => clone(scenario.pickFiles ?? ["/home/user/docs/invoice-001.pdf", "/home/user/docs/invoice-002.png"]),
@@ -358,7 +368,7 @@ function installSiftMock(scenario) {
         finishedAt: null,
         nextIndex: 0,
         cancelled: false,
-        hold: Boolean(scenario.holdJobs),
+        hold: Boolean(scenario.holdJobs) && !jobsReleased,
         runs: 1,
         rows: request.files.map((path, position) => ({ position, path, status: "pending", modelValues: null, revised: null, error: null, errorCode: null, inputTokens: 0, outputTokens: 0, callId: null })),
       };
@@ -536,8 +546,13 @@ function installSiftMock(scenario) {
         calls.push({ cmd: "__unknown__", args: { cmd } });
         throw ipcError("other", `the mock has no command ${cmd}`);
       }
-      await new Promise((resolve) => setTimeout(resolve, scenario.latency ?? 5));
-      return handler(args ?? {});
+      window.__siftMock.inflight++;
+      try {
+        await new Promise((resolve) => setTimeout(resolve, scenario.latency ?? 5));
+        return await handler(args ?? {});
+      } finally {
+        window.__siftMock.inflight--;
+      }
     },
   };
   window.__TAURI_EVENT_PLUGIN_INTERNALS__ = {
@@ -560,5 +575,16 @@ function installSiftMock(scenario) {
     },
     jobs,
     library,
+    /** Commands called and not yet answered (both mocks count here). */
+    inflight: 0,
+    /** Lets held jobs (scenario.holdJobs) go on; jobs started later are not held. */
+    releaseJobs() {
+      jobsReleased = true;
+      for (const job of jobs.values()) job.hold = false;
+    },
+    /** With scenario.holdServerStates: the next call of local_server_status answers the next state. */
+    nextServerState() {
+      serverStateAdvances++;
+    },
   };
 }

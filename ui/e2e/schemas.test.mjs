@@ -146,7 +146,9 @@ describe("Schemas", () => {
     await page.getByTestId("nav-settings").click();
     await page.getByTestId("nav-extract").click();
     await eventually(async () => (await ipcCalls(page, "list_schemas")).length, 5);
-    await page.waitForTimeout(100);
+    // The answer is in and rendered: no command left unanswered, then a frame.
+    await page.waitForFunction(() => window.__siftMock.inflight === 0);
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
     assert.equal(await page.getByTestId("run-schema").inputValue(), "receipt");
   });
 

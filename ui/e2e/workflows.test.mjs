@@ -3,7 +3,7 @@
 import { after, afterEach, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { eventually } from "./browser.mjs";
-import { useHarness } from "./harness.mjs";
+import { pauseClock, useHarness } from "./harness.mjs";
 
 const harness = useHarness({ before, after, afterEach });
 
@@ -124,11 +124,16 @@ describe("Workflows", () => {
   });
 
   it("runs with live status per node, shows a step's logs, outputs and messages, and re-runs from a step", async () => {
-    const page = await harness.open("workflows");
+    // The page's clock stands still while classify runs (150 ms of it): the
+    // test sees it running however slow the machine, then lets time go on.
+    const page = await harness.open("workflows", { clock: true });
     await open(page);
     await page.getByLabel("Params").fill("CODE=7 CITY=Lyon");
+    await pauseClock(page);
     await page.getByTestId("workflow-run").click();
-    await eventually(() => statuses(page).then((s) => s.classify), "running", { timeout: 2000 });
+    await page.clock.runFor(1); // the run's first tick: classify starts
+    await eventually(() => statuses(page).then((s) => s.classify), "running");
+    await page.clock.resume();
     await eventually(() => statuses(page), { classify: "succeeded", record: "succeeded" });
     await eventually(() => page.getByTestId("run-status").textContent(), "Run succeeded");
 
@@ -151,10 +156,15 @@ describe("Workflows", () => {
   });
 
   it("cancels a run: the steps not yet finished end as cancelled", async () => {
-    const page = await harness.open("workflows");
+    // Cancelled while classify runs: the page's clock stands still until then.
+    const page = await harness.open("workflows", { clock: true });
     await open(page);
+    await pauseClock(page);
     await page.getByTestId("workflow-run").click();
+    await page.clock.runFor(1);
+    await eventually(() => statuses(page).then((s) => s.classify), "running");
     await page.getByTestId("workflow-cancel").click();
+    await page.clock.resume();
     await eventually(() => page.getByTestId("run-status").textContent(), "Run cancelled");
     assert.equal((await statuses(page)).record, "cancelled");
   });
