@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe } from "node:test";
-import { OUT, eventually, launch, modelRequests, scripted, shownText, snap, test } from "./session.mjs";
+import { OUT, WAIT_MS, eventually, launch, modelRequests, scripted, shownText, snap, test } from "./session.mjs";
 
 const NOTES = join(OUT, "notes.txt");
 const CONTENT = "Meeting moved to Tuesday 10:00, room 4.";
@@ -41,19 +41,19 @@ after(async () => {
 describe("the Chat screen", () => {
   test("asks before read_document, reads the file once approved, and shows the reply", async () => {
     const nav = await byTestId("nav-chat");
-    await nav.waitForDisplayed({ timeout: 30000 });
+    await nav.waitForDisplayed({ timeout: WAIT_MS });
     await nav.click();
     await (await byTestId("new-chat")).click();
-    await (await browser.$('[data-session][aria-current="true"]')).waitForExist({ timeout: 10000 });
+    await (await browser.$('[data-session][aria-current="true"]')).waitForExist({ timeout: WAIT_MS });
     const box = await browser.$("#chat-input");
-    await box.waitForDisplayed({ timeout: 10000 });
+    await box.waitForDisplayed({ timeout: WAIT_MS });
     await box.click();
     await box.addValue(QUESTION);
     await eventually(browser, () => box.getValue(), QUESTION);
     await (await byTestId("chat-send")).click();
 
     const approval = await byTestId("approval");
-    await approval.waitForDisplayed({ timeout: 30000, timeoutMsg: "no approval was asked for" });
+    await approval.waitForDisplayed({ timeout: WAIT_MS, timeoutMsg: "no approval was asked for" });
     const card = await browser.$('[data-testid="chat-tool"][data-state="waiting for approval"]');
     const cardText = await shownText(card);
     assert.match(cardText, /read_document/);
@@ -63,9 +63,9 @@ describe("the Chat screen", () => {
     await snap(browser, "chat-approval");
 
     await (await approval.$("button=Approve")).click();
-    await eventually(browser, async () => (await bubbles()).at(-1), `assistant: ${REPLY}`, 30000);
+    await eventually(browser, async () => (await bubbles()).at(-1), `assistant: ${REPLY}`);
     await eventually(browser, async () => (await browser.$$('[data-testid="approval"]')).length, 0);
-    await (await browser.$('[data-testid="chat-tool"][data-state="done"]')).waitForExist({ timeout: 10000 });
+    await (await browser.$('[data-testid="chat-tool"][data-state="done"]')).waitForExist({ timeout: WAIT_MS });
     assert.deepEqual((await bubbles()).slice(0, 1), [`user: ${QUESTION}`]);
     // The new chat is named after its first message.
     await eventually(browser, async () => shownText(await browser.$('[data-session][aria-current="true"]')), QUESTION);
@@ -101,22 +101,22 @@ describe("the Chat screen", () => {
     await box.addValue(again);
     await eventually(browser, () => box.getValue(), again);
     await (await byTestId("chat-send")).click();
-    await (await byTestId("approval")).waitForDisplayed({ timeout: 30000, timeoutMsg: "no approval was asked for" });
+    await (await byTestId("approval")).waitForDisplayed({ timeout: WAIT_MS, timeoutMsg: "no approval was asked for" });
 
     // Quit and start the app again: the waiting call is stored.
     await browser.deleteSession();
     browser = await launch();
     const nav = await byTestId("nav-chat");
-    await nav.waitForDisplayed({ timeout: 30000 });
+    await nav.waitForDisplayed({ timeout: WAIT_MS });
     await nav.click();
     const session = await browser.$(`//*[@data-session][normalize-space(.)="${again}"]`);
-    await session.waitForExist({ timeout: 10000, timeoutMsg: "the waiting chat is not in the list" });
+    await session.waitForExist({ timeout: WAIT_MS, timeoutMsg: "the waiting chat is not in the list" });
     await session.click();
     const approval = await byTestId("approval");
-    await approval.waitForDisplayed({ timeout: 10000, timeoutMsg: "the waiting call did not show after the restart" });
+    await approval.waitForDisplayed({ timeout: WAIT_MS, timeoutMsg: "the waiting call did not show after the restart" });
     assert.ok((await shownText(await browser.$('[data-testid="chat-tool"][data-state="waiting for approval"]'))).includes(JSON.stringify(NOTES)));
     await (await approval.$("button=Approve")).click();
-    await eventually(browser, async () => (await bubbles()).at(-1), `assistant: ${reply}`, 30000);
+    await eventually(browser, async () => (await bubbles()).at(-1), `assistant: ${reply}`);
     // The suspended turn's question is stored now, before the reply.
     assert.equal((await bubbles())[0], `user: ${again}`);
     // Two requests: the one that asked for the tool, and the one after the restart with its result.

@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { after, before, describe, test as nodeTest } from "node:test";
 
 import { remote } from "webdriverio";
+import { WAIT_MS } from "./session.mjs";
 
 const env = (name) => {
   const value = process.env[name];
@@ -69,6 +70,8 @@ function launch() {
     hostname: "127.0.0.1",
     port: 4444,
     logLevel: "warn",
+    waitforTimeout: WAIT_MS,
+    connectionRetryTimeout: 2 * WAIT_MS,
     capabilities: {
       browserName: "wry",
       "wdio:enforceWebDriverClassic": true,
@@ -99,7 +102,7 @@ const byTestId = (id) => browser.$(`[data-testid="${id}"]`);
 // text a person sees is read as the element's rendered `innerText`.
 const shownText = async (element) => (await element.getProperty("innerText")).trim();
 
-async function waitForText(element, expected, timeout = 15000) {
+async function waitForText(element, expected, timeout = WAIT_MS) {
   await browser.waitUntil(async () => (await element.getText()).trim() === expected, {
     timeout,
     timeoutMsg: `expected ${JSON.stringify(expected)}, saw ${JSON.stringify(await element.getText())}`,
@@ -109,11 +112,11 @@ async function waitForText(element, expected, timeout = 15000) {
 describe("the Extract screen", () => {
   test("opens on Extract with the schema from the library", async () => {
     const title = await browser.$("#extract-title");
-    await title.waitForDisplayed({ timeout: 30000 });
+    await title.waitForDisplayed({ timeout: WAIT_MS });
     assert.equal(await title.getText(), "Extract");
     const schema = await byTestId("run-schema");
     await browser.waitUntil(async () => (await schema.getValue()) === "invoice", {
-      timeout: 10000,
+      timeout: WAIT_MS,
       timeoutMsg: "the schema picker never showed the library's invoice schema",
     });
   });
@@ -137,12 +140,12 @@ describe("the Extract screen", () => {
       }
       xdotool("mouseup", 1);
       const chip = await browser.$('[data-testid="file-list"] .chip-name');
-      await chip.waitForExist({ timeout: 10000, timeoutMsg: "the dropped file never showed in the list" });
+      await chip.waitForExist({ timeout: WAIT_MS, timeoutMsg: "the dropped file never showed in the list" });
       assert.equal(await shownText(chip), basename(dropped));
       await waitForText(await byTestId("run"), "Run on 1 file");
       // Leave the list empty for the next test.
       await (await browser.$(`button[aria-label="Remove ${basename(dropped)}"]`)).click();
-      await browser.waitUntil(async () => !(await (await browser.$('[data-testid="file-list"] .chip-name')).isExisting()), { timeout: 5000 });
+      await browser.waitUntil(async () => !(await (await browser.$('[data-testid="file-list"] .chip-name')).isExisting()), { timeout: WAIT_MS });
     } finally {
       source.kill();
     }
@@ -157,7 +160,7 @@ describe("the Extract screen", () => {
 
     const row = await byTestId("result-row");
     await browser.waitUntil(async () => (await row.getAttribute("data-status")) === "completed", {
-      timeout: 60000,
+      timeout: WAIT_MS,
       timeoutMsg: "the invoice's row never completed",
     });
     const cell = async (column) => shownText(await row.$(`td[data-column="${column}"]`));
@@ -185,9 +188,9 @@ describe("the Extract screen", () => {
     // WebKitWebDriver finds a <tr> itself not interactable: click its file cell.
     await (await (await byTestId("result-row")).$("th")).click();
     const pane = await byTestId("detail-pane");
-    await pane.waitForDisplayed({ timeout: 10000 });
+    await pane.waitForDisplayed({ timeout: WAIT_MS });
     const picture = await pane.$('[data-testid="document-preview"] img');
-    await picture.waitForDisplayed({ timeout: 30000 });
+    await picture.waitForDisplayed({ timeout: WAIT_MS });
     assert.match(await picture.getAttribute("src"), /^data:image\/(png|jpeg);base64,/);
     assert.ok(await browser.execute((img) => img.complete && img.naturalWidth > 0, picture), "the page image loaded");
     assert.equal(await (await pane.$('[data-testid="value-invoice_number"]')).getValue(), "42183017");
@@ -200,7 +203,7 @@ describe("the Extract screen", () => {
     await browser.keys("Enter");
     const cell = await (await byTestId("result-row")).$('td[data-column="total"]');
     await browser.waitUntil(async () => (await cell.getAttribute("data-changed")) === "true", {
-      timeout: 10000,
+      timeout: WAIT_MS,
       timeoutMsg: "the edited cell is not marked as changed",
     });
     assert.equal(await shownText(cell), "5.25 (edited)");
@@ -235,14 +238,14 @@ describe("a failed document", () => {
     await (await byTestId("run")).click();
     const row = await byTestId("result-row");
     await browser.waitUntil(async () => (await row.getAttribute("data-status")) === "failed", {
-      timeout: 30000,
+      timeout: WAIT_MS,
       timeoutMsg: "the document did not fail as scripted",
     });
     const retry = await byTestId("resume");
     await waitForText(retry, "Retry 1 not done");
     await retry.click();
     await browser.waitUntil(async () => (await (await byTestId("result-row")).getAttribute("data-status")) === "completed", {
-      timeout: 30000,
+      timeout: WAIT_MS,
       timeoutMsg: "the retried document did not complete",
     });
     assert.equal(await shownText(await (await byTestId("result-row")).$('td[data-column="invoice_number"]')), "42183017");
@@ -298,10 +301,10 @@ describe("the other screens", () => {
   test("Schemas shows the library's schema in the field editor", async () => {
     await (await byTestId("nav-schemas")).click();
     const library = await byTestId("schema-library");
-    await library.waitForDisplayed({ timeout: 10000 });
+    await library.waitForDisplayed({ timeout: WAIT_MS });
     const entry = await library.$("button*=invoice");
     await entry.click();
-    await browser.waitUntil(async () => (await entry.getAttribute("aria-current")) === "true", { timeout: 10000 });
+    await browser.waitUntil(async () => (await entry.getAttribute("aria-current")) === "true", { timeout: WAIT_MS });
     assert.equal(await (await browser.$("#schema-name")).getValue(), "invoice");
     await waitForText(await byTestId("schema-version"), "version 1");
     const rows = await browser.$$('[data-testid="field-row"]');
@@ -319,14 +322,14 @@ describe("the other screens", () => {
     const name = await rows[4].$("input");
     await name.clearValue();
     await name.setValue("seller");
-    await browser.waitUntil(async () => (await rows[4].getAttribute("data-path")) === "seller", { timeout: 5000 });
+    await browser.waitUntil(async () => (await rows[4].getAttribute("data-path")) === "seller", { timeout: WAIT_MS });
     await waitForText(await byTestId("engine-problems"), "The engine accepts this schema.");
     await (await byTestId("schema-save")).click();
     await waitForText(await byTestId("schema-version"), "version 2");
     await (await byTestId("nav-extract")).click();
     const picked = await byTestId("run-schema");
     await browser.waitUntil(async () => (await shownText(await picked.$('option[value="invoice"]'))) === "invoice (v2)", {
-      timeout: 10000,
+      timeout: WAIT_MS,
       timeoutMsg: "Extract does not offer version 2",
     });
   });
@@ -334,16 +337,16 @@ describe("the other screens", () => {
   test("Settings lists the scripted server's models and tests the connection", async () => {
     await (await byTestId("nav-settings")).click();
     const editor = await byTestId("provider-editor");
-    await editor.waitForDisplayed({ timeout: 10000 });
+    await editor.waitForDisplayed({ timeout: WAIT_MS });
     await (await editor.$("button=Test connection")).click();
     const result = await byTestId("connection-result");
-    await result.waitForDisplayed({ timeout: 15000 });
+    await result.waitForDisplayed({ timeout: WAIT_MS });
     const text = await result.getText();
     assert.ok(text.startsWith(`Connected: ${SERVER}/v1/models answered in `), text);
     assert.ok(text.endsWith("(connected: 1 model listed)"), text);
     await (await editor.$("button=List models")).click();
     const models = await byTestId("model-list");
-    await models.waitForDisplayed({ timeout: 10000 });
+    await models.waitForDisplayed({ timeout: WAIT_MS });
     assert.equal(await models.getText(), "scripted-model");
     await snap("settings");
   });
@@ -366,7 +369,7 @@ describe("after a restart", () => {
     await browser.deleteSession();
     browser = await launch();
     const jobs = await byTestId("recent-jobs");
-    await jobs.waitForDisplayed({ timeout: 30000 });
+    await jobs.waitForDisplayed({ timeout: WAIT_MS });
     const options = await jobs.$$("option");
     assert.equal(options.length, 2, "the first run and the retried one");
     // Newest first: the first run is the last.
@@ -374,7 +377,7 @@ describe("after a restart", () => {
     await (await byTestId("open-job")).click();
     const row = await byTestId("result-row");
     await browser.waitUntil(async () => (await row.isExisting()) && (await row.getAttribute("data-status")) === "completed", {
-      timeout: 10000,
+      timeout: WAIT_MS,
       timeoutMsg: "the reopened job shows no completed row",
     });
     const total = await row.$('td[data-column="total"]');

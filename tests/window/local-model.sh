@@ -48,7 +48,8 @@ done
 curl -sf "$models" | grep -q smollm2 || { echo "the app did not start the local model server at launch" >&2; exit 1; }
 kill -9 "$app_pid"
 wait "$app_pid" 2>/dev/null || true
-for _ in $(seq 40); do
+# Gone once the watchdog sees the app's end: a bound far above the need (60 s), for a loaded machine.
+for _ in $(seq 240); do
   curl -sf "$models" >/dev/null || exit 0
   sleep 0.25
 done

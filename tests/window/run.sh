@@ -47,7 +47,8 @@ cargo build -q -p sift-scripted-server -p sift-cli
 server_pid=$!
 cleanup() { kill "$server_pid" 2>/dev/null || true; }
 trap cleanup EXIT
-for _ in $(seq 50); do grep -q listening "$OUT/server.out" && break; sleep 0.1; done
+# Waits are for a condition, bounded far above the need (60 s) for a loaded machine.
+for _ in $(seq 600); do grep -q listening "$OUT/server.out" && break; sleep 0.1; done
 url="$(sed -n 's/^listening on //p' "$OUT/server.out")"
 [ -n "$url" ] || fail "the scripted server did not start: $(cat "$OUT/server.out")"
 
@@ -100,7 +101,7 @@ xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
   tauri-driver --port 4444 --native-port 4445 >"$SIFT_WINDOW_OUT/tauri-driver.log" 2>&1 &
   driver=$!
   trap "kill $driver 2>/dev/null || true" EXIT
-  for _ in $(seq 100); do
+  for _ in $(seq 600); do
     curl -sf http://127.0.0.1:4444/status >/dev/null && break
     sleep 0.1
   done

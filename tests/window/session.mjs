@@ -16,12 +16,21 @@ export const APP = env("SIFT_APP");
 export const SERVER = env("SIFT_SERVER_URL");
 export const OUT = env("SIFT_WINDOW_OUT");
 
+/**
+ * The bound of every wait (webdriverio's `waitFor*` and `waitUntil`,
+ * `eventually`). Each wait is for a condition; this is only how long a
+ * loaded machine may take to reach it, and no test passes because it ran out.
+ */
+export const WAIT_MS = 60_000;
+
 /** The app in a new WebDriver session. */
 export function launch() {
   return remote({
     hostname: "127.0.0.1",
     port: 4444,
     logLevel: "warn",
+    waitforTimeout: WAIT_MS,
+    connectionRetryTimeout: 2 * WAIT_MS,
     capabilities: {
       browserName: "wry",
       "wdio:enforceWebDriverClassic": true,
@@ -74,7 +83,7 @@ export function test(name, body) {
 }
 
 /** Polls `read` until it deep-equals `expected`; then asserts (so a failure shows both). */
-export async function eventually(browser, read, expected, timeout = 15000) {
+export async function eventually(browser, read, expected, timeout = WAIT_MS) {
   let last;
   try {
     await browser.waitUntil(

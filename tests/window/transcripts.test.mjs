@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { basename, dirname, join } from "node:path";
 import { after, before, describe } from "node:test";
-import { APP, SERVER, env, eventually, launch, scripted, shownText, snap, test } from "./session.mjs";
+import { APP, SERVER, WAIT_MS, env, eventually, launch, scripted, shownText, snap, test } from "./session.mjs";
 
 const INVOICE = env("SIFT_TEST_OPEN_PATHS");
 const TRUTH = { invoice_number: "42183017", date: "2014-08-03", total: 4.11, currency: "USD" };
@@ -39,14 +39,14 @@ after(async () => {
 describe("the Transcripts screen", () => {
   test("opens an extraction row's transcript from Extract", async () => {
     const schema = await byTestId("run-schema");
-    await schema.waitForDisplayed({ timeout: 30000 });
+    await schema.waitForDisplayed({ timeout: WAIT_MS });
     await eventually(browser, () => schema.getValue(), "invoice");
     await (await byTestId("add-files")).click();
     const run = await byTestId("run");
     await eventually(browser, () => run.getText(), "Run on 1 file");
     await run.click();
     const row = await byTestId("result-row");
-    await eventually(browser, () => row.getAttribute("data-status"), "completed", 60000);
+    await eventually(browser, () => row.getAttribute("data-status"), "completed");
     // The row's call, revised from the CLI: the model is told the total and answers again.
     const stored = execFileSync(join(dirname(APP), "sift"), ["calls", "list", "--kind", "extract"], { encoding: "utf8" })
       .trim()
@@ -60,11 +60,11 @@ describe("the Transcripts screen", () => {
 
     await (await row.$("th")).click();
     const link = await byTestId("open-transcript");
-    await link.waitForDisplayed({ timeout: 10000 });
+    await link.waitForDisplayed({ timeout: WAIT_MS });
     await link.click();
 
     const title = await byTestId("transcript-title");
-    await title.waitForDisplayed({ timeout: 15000 });
+    await title.waitForDisplayed({ timeout: WAIT_MS });
     assert.equal(await (await byTestId("nav-transcripts")).getAttribute("aria-current"), "page");
     await eventually(browser, () => shownText(title), `extract: ${basename(INVOICE)}`);
     // Two answers: the first refused by the schema (a correction follows), the second accepted.

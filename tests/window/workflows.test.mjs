@@ -4,18 +4,22 @@
 // key order kept). The folder dialog's test hook (SIFT_TEST_FOLDER_PATH)
 // "picks" the folder. Run by tests/window/run.sh.
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe } from "node:test";
-import { env, eventually, launch, shownText, snap, test } from "./session.mjs";
+import { OUT, WAIT_MS, env, eventually, launch, shownText, snap, test } from "./session.mjs";
 
 const FOLDER = env("SIFT_TEST_FOLDER_PATH");
 const FILE = join(FOLDER, "greet.yaml");
+// fetch runs until this file exists: the test creates it once it has seen
+// fetch running and the others waiting (a condition, where a fixed `sleep 1`
+// raced the test on a loaded machine).
+const RELEASE = join(OUT, "release-fetch");
 const ORIGINAL = `# Greet someone, loudly.
 params: WHO=world              # who to greet
 steps:
   - id: fetch                  # the greeting
-    run: sleep 1 && echo "hello \${WHO}"
+    run: until [ -e ${RELEASE} ]; do sleep 0.05; done; echo "hello \${WHO}"
     output: GREETING
 
   - id: shout
@@ -28,7 +32,7 @@ const EDITED = `# Greet someone, loudly.
 params: WHO=world              # who to greet
 steps:
   - id: fetch                  # the greeting
-    run: sleep 1 && echo "hello \${WHO}"
+    run: until [ -e ${RELEASE} ]; do sleep 0.05; done; echo "hello \${WHO}"
     output: GREETING
 
   - id: shout
@@ -84,6 +88,7 @@ async function panelField(label) {
 
 before(async () => {
   mkdirSync(FOLDER, { recursive: true });
+  rmSync(RELEASE, { force: true });
   writeFileSync(FILE, ORIGINAL);
   browser = await launch();
 });
@@ -95,7 +100,7 @@ after(async () => {
 describe("the Workflows screen", () => {
   test("opens the folder and draws the file's two steps and their edge", async () => {
     const nav = await byTestId("nav-workflows");
-    await nav.waitForDisplayed({ timeout: 30000 });
+    await nav.waitForDisplayed({ timeout: WAIT_MS });
     await nav.click();
     await (await byTestId("open-folder")).click();
     await eventually(browser, nodes, ["fetch", "shout"]);
@@ -127,9 +132,10 @@ describe("the Workflows screen", () => {
 
   test("runs it: each node's status live, then every step succeeded with its output", async () => {
     await (await byTestId("workflow-run")).click();
-    // fetch sleeps a second: it is seen running, the others waiting.
-    await eventually(browser, statuses, { fetch: "running", shout: "pending", step3: "pending" }, 10000);
-    await eventually(browser, statuses, { fetch: "succeeded", shout: "succeeded", step3: "succeeded" }, 30000);
+    // fetch waits for the test: it is seen running, the others waiting.
+    await eventually(browser, statuses, { fetch: "running", shout: "pending", step3: "pending" });
+    writeFileSync(RELEASE, "");
+    await eventually(browser, statuses, { fetch: "succeeded", shout: "succeeded", step3: "succeeded" });
     await eventually(browser, async () => (await byTestId("run-status")).getText(), "Run succeeded");
     await selectNode("shout");
     await (await browser.$("button=Run output")).click();
@@ -144,7 +150,7 @@ describe("the Workflows screen", () => {
   test("re-runs from a step, reusing the step before it", async () => {
     await (await byTestId("workflow-rerun")).click();
     await eventually(browser, async () => (await (await byTestId("run-history")).$$("option")).length, 2);
-    await eventually(browser, async () => (await byTestId("run-status")).getText(), "Run succeeded", 30000);
+    await eventually(browser, async () => (await byTestId("run-status")).getText(), "Run succeeded");
     await eventually(browser, statuses, { fetch: "succeeded", shout: "succeeded", step3: "succeeded" });
     await selectNode("fetch");
     await (await browser.$("button=Run output")).click();
