@@ -48,6 +48,9 @@ describe("Frame", () => {
     assert.equal(await page.getByRole("heading", { name: "Settings", level: 1 }).isVisible(), false);
     // Coming back does not ask the model server for its models again.
     await eventually(async () => (await ipcCalls(page, "get_settings")).length, 3);
+    // Every answer in and rendered (so a call it would lead to has been made), then the count.
+    await page.waitForFunction(() => window.__siftMock.inflight === 0);
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
     assert.equal((await ipcCalls(page, "list_models")).length, 1);
   });
 
