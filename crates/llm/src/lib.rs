@@ -33,10 +33,10 @@ pub use client::{Client, ClientConfig, DEFAULT_ANTHROPIC_VERSION, RetryNotice, i
 pub use error::{ErrorCategory, LlmError};
 pub use fallback::{ModelRoute, complete_first};
 pub use json::canonical_json;
-pub use model_features::{MODEL_FAMILIES, ModelFamily, ModelFeatures};
 pub use message::{
     ChatRequest, ChatResponse, Image, Message, Part, Role, StopReason, StreamDelta, ToolCall,
     ToolChoice, ToolResult, ToolSpec, Usage,
 };
+pub use model_features::{MODEL_FAMILIES, ModelFamily, ModelFeatures};
 pub use retry::{RetryPolicy, parse_retry_after};
 pub use secret::ApiKey;

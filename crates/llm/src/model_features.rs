@@ -127,8 +127,7 @@ mod tests {
     use super::*;
 
     fn family(model: &str) -> Option<(&'static str, bool, bool)> {
-        ModelFeatures::known_family(model)
-            .map(|f| (f.pattern, f.features.images, f.features.tools))
+        ModelFeatures::known_family(model).map(|f| (f.pattern, f.features.images, f.features.tools))
     }
 
     #[test]

@@ -69,11 +69,7 @@ impl Route {
             ServerFlavor::LlamaCpp => &[Self::LlamaCppProps],
             ServerFlavor::Ollama => &[Self::OllamaShow],
             ServerFlavor::LmStudio => &[Self::LmStudioModels],
-            ServerFlavor::Generic => &[
-                Self::LlamaCppProps,
-                Self::OllamaShow,
-                Self::LmStudioModels,
-            ],
+            ServerFlavor::Generic => &[Self::LlamaCppProps, Self::OllamaShow, Self::LmStudioModels],
             ServerFlavor::OpenAi | ServerFlavor::Anthropic | ServerFlavor::Vllm => &[],
         }
     }
@@ -222,17 +218,11 @@ mod tests {
         );
         assert_eq!(read_ollama_show(&json!({"modelfile": ""})), None);
         assert_eq!(
-            read_lm_studio_models(
-                &json!({"data": [{"id": "a", "type": "llm"}]}),
-                "b"
-            ),
+            read_lm_studio_models(&json!({"data": [{"id": "a", "type": "llm"}]}), "b"),
             None
         );
         assert_eq!(
-            read_lm_studio_models(
-                &json!({"data": [{"id": "e", "type": "embeddings"}]}),
-                "e"
-            ),
+            read_lm_studio_models(&json!({"data": [{"id": "e", "type": "embeddings"}]}), "e"),
             Some((false, Some(false)))
         );
     }
