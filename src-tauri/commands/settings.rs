@@ -5,8 +5,8 @@
 
 use sift_core::Workspace;
 use sift_core::model_capabilities::ModelCapabilities;
-use sift_core::settings::ModelOverride;
 use sift_core::server_models::ConnectionReport;
+use sift_core::settings::ModelOverride;
 use sift_core::settings::form::{KeyStatus, ProviderForm, SettingsForm, SettingsView};
 use sift_core::settings::screen;
 use tauri::State;

@@ -54,10 +54,12 @@ pub struct ModelCapabilities {
     pub tools: bool,
     pub images_source: CapabilitySource,
     pub tools_source: CapabilitySource,
-    /// The server's route that answered (`GET /props`), or the family's
-    /// name in the table (`smollm`), when either decided anything.
+    /// The server's route that answered (`GET /props`), when it did.
     #[cfg_attr(feature = "ts", ts(optional = nullable))]
-    pub detail: Option<String>,
+    pub server_route: Option<String>,
+    /// The row of the known families that names the model (`smollm`).
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
+    pub family: Option<String>,
 }
 
 /// What the server and the table said, before overrides.
@@ -65,7 +67,8 @@ pub struct ModelCapabilities {
 struct Detected {
     images: (bool, CapabilitySource),
     tools: (bool, CapabilitySource),
-    detail: Option<String>,
+    server_route: Option<String>,
+    family: Option<String>,
 }
 
 type CacheKey = (String, String);
@@ -99,19 +102,13 @@ pub async fn resolve(
     };
     let (images, images_source) = pick(chosen.and_then(|o| o.images), detected.images);
     let (tools, tools_source) = pick(chosen.and_then(|o| o.tools), detected.tools);
-    let detail = if images_source == CapabilitySource::Override
-        && tools_source == CapabilitySource::Override
-    {
-        None
-    } else {
-        detected.detail
-    };
     ModelCapabilities {
         images,
         tools,
         images_source,
         tools_source,
-        detail,
+        server_route: detected.server_route,
+        family: detected.family,
     }
 }
 
@@ -147,15 +144,11 @@ async fn detect(provider: &ProviderSettings, model: &str) -> Detected {
     };
     let images = from_server(told.and_then(|r| r.images), |f| f.images);
     let tools = from_server(told.and_then(|r| r.tools), |f| f.tools);
-    let detail = match (told, family) {
-        (Some(report), _) => Some(report.route.to_owned()),
-        (None, Some(family)) => Some(family.pattern.to_owned()),
-        (None, None) => None,
-    };
     let detected = Detected {
         images,
         tools,
-        detail,
+        server_route: told.map(|r| r.route.to_owned()),
+        family: family.map(|f| f.pattern.to_owned()),
     };
     if keep {
         DETECTED

@@ -6,7 +6,10 @@ import type { CapabilitySource } from "./CapabilitySource";
  */
 export type ModelCapabilities = { images: boolean, tools: boolean, imagesSource: CapabilitySource, toolsSource: CapabilitySource, 
 /**
- * The server's route that answered (`GET /props`), or the family's
- * name in the table (`smollm`), when either decided anything.
+ * The server's route that answered (`GET /props`), when it did.
  */
-detail?: string | null, };
+serverRoute?: string | null, 
+/**
+ * The row of the known families that names the model (`smollm`).
+ */
+family?: string | null, };

@@ -36,14 +36,16 @@ fn routes(server: &ScriptedServer) -> Vec<String> {
 fn caps(
     images: (bool, CapabilitySource),
     tools: (bool, CapabilitySource),
-    detail: Option<&str>,
+    server_route: Option<&str>,
+    family: Option<&str>,
 ) -> ModelCapabilities {
     ModelCapabilities {
         images: images.0,
         tools: tools.0,
         images_source: images.1,
         tools_source: tools.1,
-        detail: detail.map(str::to_owned),
+        server_route: server_route.map(str::to_owned),
+        family: family.map(str::to_owned),
     }
 }
 
@@ -80,7 +82,12 @@ async fn the_local_default_takes_no_images_from_props() {
     // /props says no vision; it says nothing of tools, so the table does.
     assert_eq!(
         resolved,
-        caps((false, Server), (true, KnownFamily), Some("GET /props"))
+        caps(
+            (false, Server),
+            (true, KnownFamily),
+            Some("GET /props"),
+            Some("smollm")
+        )
     );
     assert_eq!(routes(&server), ["GET /props"]);
     let request = &server.model_info_requests()[0];
@@ -101,13 +108,18 @@ async fn without_props_the_local_default_takes_no_images_from_the_table() {
     let local = at(&server, ProviderKind::Local);
     assert_eq!(
         resolve(&[], "local", &local, "smollm2").await,
-        caps((false, KnownFamily), (true, KnownFamily), Some("smollm"))
+        caps(
+            (false, KnownFamily),
+            (true, KnownFamily),
+            None,
+            Some("smollm")
+        )
     );
     assert_eq!(routes(&server), ["GET /props"]);
     // An unknown model there: no images, tools.
     assert_eq!(
         resolve(&[], "local", &local, "my-finetune-q4").await,
-        caps((false, Default), (true, Default), None)
+        caps((false, Default), (true, Default), None, None)
     );
 }
 
@@ -117,7 +129,12 @@ async fn a_generic_address_is_asked_as_ollama_and_as_lm_studio() {
     let work = at(&ollama, ProviderKind::OpenAi);
     assert_eq!(
         resolve(&[], "work", &work, "llava:7b").await,
-        caps((true, Server), (false, Server), Some("POST /api/show"))
+        caps(
+            (true, Server),
+            (false, Server),
+            Some("POST /api/show"),
+            Some("llava")
+        )
     );
     assert_eq!(routes(&ollama), ["GET /props", "POST /api/show"]);
     assert_eq!(
@@ -141,7 +158,8 @@ async fn a_generic_address_is_asked_as_ollama_and_as_lm_studio() {
         caps(
             (true, Server),
             (false, KnownFamily),
-            Some("GET /api/v0/models")
+            Some("GET /api/v0/models"),
+            Some("qwen2-vl")
         )
     );
     assert_eq!(
@@ -170,12 +188,22 @@ async fn an_override_wins_over_the_server_and_the_table() {
     ];
     assert_eq!(
         resolve(&overrides, "work", &work, "qwen2.5vl:7b").await,
-        caps((false, Override), (true, Server), Some("POST /api/show"))
+        caps(
+            (false, Override),
+            (true, Server),
+            Some("POST /api/show"),
+            Some("qwen2.5vl")
+        )
     );
     // Another provider's override does not count.
     assert_eq!(
         resolve(&overrides, "work", &work, "llava:7b").await,
-        caps((true, Server), (false, Server), Some("POST /api/show"))
+        caps(
+            (true, Server),
+            (false, Server),
+            Some("POST /api/show"),
+            Some("llava")
+        )
     );
     let both = [ModelOverride {
         provider: "local".into(),
@@ -186,7 +214,7 @@ async fn an_override_wins_over_the_server_and_the_table() {
     let plain = ScriptedServer::start(Script::new()).await.unwrap();
     assert_eq!(
         resolve(&both, "local", &at(&plain, ProviderKind::Local), "smollm2").await,
-        caps((true, Override), (false, Override), None)
+        caps((true, Override), (false, Override), None, Some("smollm"))
     );
 }
 
@@ -200,15 +228,25 @@ async fn first_party_clouds_are_not_asked_and_keep_images_for_unknown_names() {
     };
     assert_eq!(
         resolve(&[], "openai", &cloud(ProviderKind::OpenAi), "gpt-4o-mini").await,
-        caps((true, KnownFamily), (true, KnownFamily), Some("gpt-4o"))
+        caps(
+            (true, KnownFamily),
+            (true, KnownFamily),
+            None,
+            Some("gpt-4o")
+        )
     );
     assert_eq!(
         resolve(&[], "openai", &cloud(ProviderKind::OpenAi), "gpt-3.5-turbo").await,
-        caps((false, KnownFamily), (true, KnownFamily), Some("gpt-3.5"))
+        caps(
+            (false, KnownFamily),
+            (true, KnownFamily),
+            None,
+            Some("gpt-3.5")
+        )
     );
     assert_eq!(
         resolve(&[], "openai", &cloud(ProviderKind::OpenAi), "future-model").await,
-        caps((true, Default), (true, Default), None)
+        caps((true, Default), (true, Default), None, None)
     );
     assert_eq!(
         resolve(
@@ -218,7 +256,7 @@ async fn first_party_clouds_are_not_asked_and_keep_images_for_unknown_names() {
             "claude-next"
         )
         .await,
-        caps((true, Default), (true, Default), None)
+        caps((true, Default), (true, Default), None, None)
     );
 }
 
@@ -235,7 +273,12 @@ async fn an_unreachable_server_is_asked_again_once_it_answers() {
     };
     assert_eq!(
         resolve(&[], "local", &local, "gemma3:4b").await,
-        caps((true, KnownFamily), (false, KnownFamily), Some("gemma3"))
+        caps(
+            (true, KnownFamily),
+            (false, KnownFamily),
+            None,
+            Some("gemma3")
+        )
     );
     let server = ScriptedServer::start_on(
         addr,
@@ -251,7 +294,12 @@ async fn an_unreachable_server_is_asked_again_once_it_answers() {
     // The server says this build has no vision projector loaded.
     assert_eq!(
         resolve(&[], "local", &local, "gemma3:4b").await,
-        caps((false, Server), (true, Server), Some("GET /props"))
+        caps(
+            (false, Server),
+            (true, Server),
+            Some("GET /props"),
+            Some("gemma3")
+        )
     );
     assert_eq!(routes(&server), ["GET /props"]);
 }
@@ -295,7 +343,12 @@ async fn the_settings_screen_saves_overrides_and_looks_a_model_up_with_them() {
         screen::model_capabilities(&ws, &form, " llava:7b ")
             .await
             .unwrap(),
-        caps((true, Server), (true, Override), Some("POST /api/show"))
+        caps(
+            (true, Server),
+            (true, Override),
+            Some("POST /api/show"),
+            Some("llava")
+        )
     );
     // Saving the settings keeps the overrides; a reopened workspace reads them.
     // (Not the local provider as the default: that would start its server.)
