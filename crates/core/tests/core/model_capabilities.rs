@@ -334,7 +334,7 @@ async fn the_settings_screen_saves_overrides_and_looks_a_model_up_with_them() {
         images: None,
         tools: Some(true),
     };
-    assert_eq!(view.model_overrides, [saved.clone()]);
+    assert_eq!(view.model_overrides, std::slice::from_ref(&saved));
     assert_eq!(
         std::fs::read_to_string(&config).unwrap(),
         "# kept\n[context]\nIMAGES_IN_CONTEXT = 2\n\n[[models]]\nprovider = \"ollama\"\nname = \"llava:7b\"\ntools = true\n"
