@@ -62,6 +62,8 @@ pub fn run() -> tauri::Result<()> {
             commands::settings::delete_api_key,
             commands::settings::list_models,
             commands::settings::test_connection,
+            commands::settings::save_model_overrides,
+            commands::settings::model_capabilities,
             commands::schemas::list_schemas,
             commands::schemas::get_schema,
             commands::schemas::save_schema,

@@ -1,9 +1,12 @@
 //! Settings: the providers, the default provider and model, the data
 //! folder; API keys in the OS keychain (never returned); the model list
-//! and a connection test. Each calls `sift_core::settings::screen`.
+//! and a connection test; what a model can take, and the user's
+//! overrides of it. Each calls `sift_core::settings::screen`.
 
 use sift_core::Workspace;
+use sift_core::model_capabilities::ModelCapabilities;
 use sift_core::server_models::ConnectionReport;
+use sift_core::settings::ModelOverride;
 use sift_core::settings::form::{KeyStatus, ProviderForm, SettingsForm, SettingsView};
 use sift_core::settings::screen;
 use tauri::State;
@@ -59,4 +62,24 @@ pub async fn test_connection(
     ws: State<'_, Workspace>,
 ) -> IpcResult<ConnectionReport> {
     Ok(screen::test_connection(&ws, &provider).await?)
+}
+
+/// Saves what the user says models can take (`[[models]]`).
+#[tauri::command]
+pub fn save_model_overrides(
+    overrides: Vec<ModelOverride>,
+    ws: State<'_, Workspace>,
+) -> IpcResult<SettingsView> {
+    Ok(screen::save_model_overrides(&ws, &overrides)?)
+}
+
+/// Whether the provider's model takes images and tools, and who says so
+/// (the provider need not be saved yet).
+#[tauri::command]
+pub async fn model_capabilities(
+    provider: ProviderForm,
+    model: String,
+    ws: State<'_, Workspace>,
+) -> IpcResult<ModelCapabilities> {
+    Ok(screen::model_capabilities(&ws, &provider, &model).await?)
 }

@@ -87,8 +87,9 @@ function installSiftMock(scenario) {
     const parts = String(path).split(/[\\/]/);
     return parts[parts.length - 1] || path;
   }
+  let modelOverrides = [];
   function settingsView() {
-    return { settings: clone(settings), configPath: "/home/user/.config/sift/config.toml", dbPath: "/home/user/.local/share/sift/sift.db", defaultBaseUrls };
+    return { settings: clone(settings), configPath: "/home/user/.config/sift/config.toml", dbPath: "/home/user/.local/share/sift/sift.db", defaultBaseUrls, modelOverrides: clone(modelOverrides) };
   }
   function keyStatus(id) {
     const provider = settings.providers.find((p) => p.id === id);
@@ -345,6 +346,30 @@ function installSiftMock(scenario) {
     list_models: ({ provider }) => {
       if (provider.baseUrl && provider.baseUrl.includes("unreachable")) throw ipcError("network", `could not connect to ${provider.baseUrl}`);
       return clone(serverModels[provider.kind] ?? []);
+    },
+    save_model_overrides: ({ overrides }) => {
+      const seen = new Set();
+      for (const o of overrides) {
+        const key = `${o.provider}/${o.model}`;
+        if (seen.has(key)) throw ipcError("usage", `"${o.model}" (${o.provider}) has two overrides`);
+        seen.add(key);
+      }
+      modelOverrides = clone(overrides);
+      return settingsView();
+    },
+    // As the engine resolves them: an override, else the local server's
+    // /props (no vision for SmolLM2), else the known families.
+    model_capabilities: ({ provider, model }) => {
+      const chosen = modelOverrides.find((o) => o.provider === provider.id && o.model === model.trim());
+      const vision = /llava|-vl|vision|gpt-4o|claude/.test(model);
+      const detected = provider.kind === "local"
+        ? { images: false, imagesSource: "server", serverRoute: "GET /props" }
+        : { images: vision, imagesSource: vision ? "knownFamily" : "default", serverRoute: null };
+      const family = model.includes("smollm") ? "smollm" : vision ? model : null;
+      const pick = (over, value, source) => (over === null || over === undefined ? [value, source] : [over, "override"]);
+      const [images, imagesSource] = pick(chosen?.images, detected.images, detected.imagesSource);
+      const [tools, toolsSource] = pick(chosen?.tools, true, family !== null ? "knownFamily" : "default");
+      return { images, tools, imagesSource, toolsSource, serverRoute: detected.serverRoute, family };
     },
     test_connection: ({ provider }) => {
       const url = `${provider.baseUrl || defaultBaseUrls[provider.kind]}/models`;

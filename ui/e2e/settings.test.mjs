@@ -103,4 +103,26 @@ describe("Settings", () => {
     const [save] = await ipcCalls(page, "save_settings");
     assert.deepEqual(save.args.settings.providers[2], { id: "anthropic", kind: "anthropic", label: "Anthropic", baseUrl: null, apiKeyEnv: "WORK_ANTHROPIC_KEY" });
   });
+
+  it("asks what a model takes, overrides it and saves the override apart from the settings", async () => {
+    const page = await app.open();
+    await openSettings(page);
+    const card = page.getByTestId("model-overrides");
+    await card.getByRole("button", { name: "Add model" }).click();
+    const row = card.getByTestId("model-override-row");
+    assert.equal(await row.getByLabel("Provider of the model").inputValue(), "local");
+    await row.getByLabel("Model name").fill("smollm2");
+    await row.getByRole("button", { name: "Ask what it takes" }).click();
+    await row.getByTestId("model-capabilities").getByText("images: no (the server, GET /props) · tools: yes (known model family, smollm) (unsaved edits not applied)").waitFor();
+    assert.deepEqual((await ipcCalls(page, "model_capabilities")).map((c) => c.args.model), ["smollm2"]);
+
+    // A row that says nothing is not saved; one that says something is.
+    await row.getByLabel("Takes images").selectOption("yes");
+    await card.getByTestId("model-overrides-save").click();
+    await card.getByText("Model overrides saved.").waitFor();
+    assert.deepEqual((await ipcCalls(page, "save_model_overrides")).map((c) => c.args.overrides), [[{ provider: "local", model: "smollm2", images: true, tools: null }]]);
+    assert.equal((await ipcCalls(page, "save_settings")).length, 0, "the other settings are not saved with it");
+    await row.getByRole("button", { name: "Ask what it takes" }).click();
+    await row.getByTestId("model-capabilities").getByText("images: yes (your override) · tools: yes (known model family, smollm)", { exact: true }).waitFor();
+  });
 });

@@ -16,6 +16,8 @@ import type { AskArgs } from "./bindings/AskArgs";
 import type { AskEvent } from "./bindings/AskEvent";
 import type { CallTranscript } from "./bindings/CallTranscript";
 import type { ConnectionReport } from "./bindings/ConnectionReport";
+import type { ModelCapabilities } from "./bindings/ModelCapabilities";
+import type { ModelOverride } from "./bindings/ModelOverride";
 import type { DocumentPreview } from "./bindings/DocumentPreview";
 import type { ExportFormat } from "./bindings/ExportFormat";
 import type { ExportReport } from "./bindings/ExportReport";
@@ -61,6 +63,9 @@ export type { AskEvent } from "./bindings/AskEvent";
 export type { CallTranscript } from "./bindings/CallTranscript";
 export type { Column } from "./bindings/Column";
 export type { ConnectionReport } from "./bindings/ConnectionReport";
+export type { CapabilitySource } from "./bindings/CapabilitySource";
+export type { ModelCapabilities } from "./bindings/ModelCapabilities";
+export type { ModelOverride } from "./bindings/ModelOverride";
 export type { DefaultBaseUrls } from "./bindings/DefaultBaseUrls";
 export type { DocumentPreview } from "./bindings/DocumentPreview";
 export type { ExportFormat } from "./bindings/ExportFormat";
@@ -175,6 +180,16 @@ export function listModels(provider: ProviderConfig): Promise<string[]> {
 /** Asks the provider's `/models`; a failure resolves with `ok: false`, it does not reject. */
 export function testConnection(provider: ProviderConfig): Promise<ConnectionReport> {
   return invoke<ConnectionReport>("test_connection", { provider });
+}
+
+/** Saves what the user says models can take (`[[models]]`); rejects with `usage` on a duplicate or an empty row. */
+export function saveModelOverrides(overrides: ModelOverride[]): Promise<SettingsView> {
+  return invoke<SettingsView>("save_model_overrides", { overrides });
+}
+
+/** Whether the provider's model takes images and tools, and who says so (its server, the known families, an override). */
+export function modelCapabilities(provider: ProviderConfig, model: string): Promise<ModelCapabilities> {
+  return invoke<ModelCapabilities>("model_capabilities", { provider, model });
 }
 
 // ---------------------------------------------------------------- schemas

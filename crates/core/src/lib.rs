@@ -21,6 +21,7 @@ pub mod history;
 pub mod job_export;
 pub mod keychain;
 pub mod local;
+pub mod model_capabilities;
 pub mod models;
 pub mod path_grants;
 pub mod paths;

@@ -175,19 +175,27 @@ impl ProviderSettings {
         }
     }
 
+    /// Which server implementation the provider's address is, as far as
+    /// the settings tell.
+    pub fn server_flavor(&self) -> ServerFlavor {
+        match self.choice() {
+            ProviderKind::Local => ServerFlavor::LlamaCpp,
+            ProviderKind::Anthropic => ServerFlavor::Anthropic,
+            ProviderKind::OpenAi if self.effective_base_url().starts_with(OPENAI_BASE_URL) => {
+                ServerFlavor::OpenAi
+            }
+            ProviderKind::OpenAi => ServerFlavor::Generic,
+        }
+    }
+
     pub fn client_config(&self) -> ClientConfig {
         let base_url = self.effective_base_url();
         let kind = match self.choice() {
             ProviderKind::Anthropic => WireApi::Anthropic,
             ProviderKind::OpenAi | ProviderKind::Local => WireApi::OpenAi,
         };
-        let mut config = ClientConfig::new(kind, base_url.clone());
-        config.flavor = match self.choice() {
-            ProviderKind::Local => ServerFlavor::LlamaCpp,
-            ProviderKind::Anthropic => ServerFlavor::Anthropic,
-            ProviderKind::OpenAi if base_url.starts_with(OPENAI_BASE_URL) => ServerFlavor::OpenAi,
-            ProviderKind::OpenAi => ServerFlavor::Generic,
-        };
+        let mut config = ClientConfig::new(kind, base_url);
+        config.flavor = self.server_flavor();
         config.api_key = self.api_key();
         config
     }

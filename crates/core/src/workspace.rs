@@ -17,7 +17,7 @@ use crate::paths;
 use crate::running::RunningWork;
 use crate::settings::context::Config;
 use crate::settings::file::{config_path, read as read_config_file};
-use crate::settings::{AppSettings, save_settings};
+use crate::settings::{AppSettings, ModelOverride, save_model_overrides, save_settings};
 
 /// The database file's name inside a data folder.
 pub const DB_FILE_NAME: &str = "sift.db";
@@ -144,6 +144,14 @@ impl Workspace {
     pub fn save_settings(&self, settings: AppSettings) -> Result<(), CoreError> {
         save_settings(Some(&self.inner.config_path), &settings)?;
         lock(&self.inner.loaded).settings = settings;
+        Ok(())
+    }
+
+    /// Checks and writes the per-model overrides (`[[models]]`); from now
+    /// on they are the workspace's.
+    pub fn save_model_overrides(&self, overrides: &[ModelOverride]) -> Result<(), CoreError> {
+        let saved = save_model_overrides(Some(&self.inner.config_path), overrides)?;
+        lock(&self.inner.loaded).config.model_overrides = saved;
         Ok(())
     }
 

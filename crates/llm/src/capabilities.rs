@@ -1,6 +1,10 @@
 //! What each kind of server supports, in one place. Higher layers ask here
 //! how to force a tool call instead of assuming every server honours the
 //! OpenAI spelling.
+//!
+//! This is the server's wire behaviour, the same for every model it
+//! serves. Whether a model takes images or tools is per model:
+//! [`crate::ModelFeatures`].
 
 use serde::{Deserialize, Serialize};
 
@@ -50,8 +54,6 @@ pub struct Capabilities {
     /// Accepts `response_format: {"type": "json_schema"}`. llama-cpp-python
     /// answers it with HTTP 500.
     pub json_schema_response_format: bool,
-    /// Accepts images in user messages (the model may still ignore them).
-    pub images: bool,
     /// Accepts an assistant message whose `content` is `null` beside its
     /// `tool_calls`, as the OpenAI API defines it. llama-cpp-python answers
     /// such a message with HTTP 500; it takes `""`.
@@ -64,7 +66,6 @@ impl Capabilities {
             forced_tool: ForcedTool::Named,
             stream_usage: true,
             json_schema_response_format: true,
-            images: true,
             null_content_with_tool_calls: true,
         };
         match (kind, flavor) {
@@ -72,7 +73,6 @@ impl Capabilities {
                 forced_tool: ForcedTool::Named,
                 stream_usage: true,
                 json_schema_response_format: false,
-                images: true,
                 null_content_with_tool_calls: true,
             },
             (_, ServerFlavor::OpenAi) => Self {

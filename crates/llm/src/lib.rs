@@ -5,6 +5,9 @@
 //!   URL; non-streamed and streamed answers, retries with backoff.
 //! - [`Capabilities`]: what each kind of server supports, such as how to
 //!   force a tool call.
+//! - [`ModelFeatures`]: what one model can take (images, tools), from
+//!   [`model_probe::ask_server`] where the server tells, else the table of
+//!   known families.
 //! - [`complete_first`]: fallback across models.
 //! - [`local_server`]: the local llama.cpp server that Sift starts on demand.
 
@@ -16,6 +19,8 @@ mod fallback;
 mod json;
 pub mod local_server;
 pub mod message;
+mod model_features;
+pub mod model_probe;
 mod openai;
 mod retry;
 mod secret;
@@ -32,5 +37,6 @@ pub use message::{
     ChatRequest, ChatResponse, Image, Message, Part, Role, StopReason, StreamDelta, ToolCall,
     ToolChoice, ToolResult, ToolSpec, Usage,
 };
+pub use model_features::{MODEL_FAMILIES, ModelFamily, ModelFeatures};
 pub use retry::{RetryPolicy, parse_retry_after};
 pub use secret::ApiKey;

@@ -5,6 +5,8 @@ use std::collections::{HashMap, VecDeque};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::model_info::ServerIdentity;
+
 /// Replies per model name, consumed in order. The model `*` answers for
 /// any model that has no queue of its own (or whose queue is empty).
 ///
@@ -14,11 +16,21 @@ use serde_json::Value;
 pub struct Script {
     #[serde(default)]
     pub models: HashMap<String, VecDeque<Reply>>,
+    /// Which real server it describes its models as (`/props`,
+    /// `/api/show`, `/api/v0/models`); by default none.
+    #[serde(default)]
+    pub server: ServerIdentity,
 }
 
 impl Script {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Describes its models as `server` does.
+    pub fn answering_as(mut self, server: ServerIdentity) -> Self {
+        self.server = server;
+        self
     }
 
     /// Adds replies to the end of `model`'s queue.

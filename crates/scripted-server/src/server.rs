@@ -11,6 +11,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::task::JoinHandle;
 
 use crate::http::{self, Request};
+use crate::model_info;
 use crate::script::{Reply, Script, ScriptedUsage};
 use crate::wire::{self, Answer};
 
@@ -39,6 +40,9 @@ impl RecordedRequest {
 struct State {
     script: Script,
     requests: Vec<RecordedRequest>,
+    /// The requests to the routes that describe models, kept apart so
+    /// that a caller's lookups do not shift the model requests' count.
+    model_info_requests: Vec<RecordedRequest>,
     next_call_id: u64,
 }
 
@@ -101,6 +105,12 @@ impl ScriptedServer {
         lock(&self.state).requests.clone()
     }
 
+    /// Every request to `/props`, `/api/show` or `/api/v0/models` so far,
+    /// in order of arrival.
+    pub fn model_info_requests(&self) -> Vec<RecordedRequest> {
+        lock(&self.state).model_info_requests.clone()
+    }
+
     pub fn push(&self, model: &str, reply: Reply) {
         lock(&self.state)
             .script
@@ -157,12 +167,40 @@ async fn handle(mut stream: TcpStream, state: Arc<Mutex<State>>) -> std::io::Res
             let body = json!({"object": "list", "data": data}).to_string();
             http::write_response(&mut stream, 200, &json_type(), body.as_bytes()).await
         }
+        (method, route) if model_info::is_model_info_route(method, route) => {
+            let body: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
+            let (status, answer) = {
+                let mut state = lock(&state);
+                state.model_info_requests.push(RecordedRequest {
+                    method: request.method.clone(),
+                    path: request.path.clone(),
+                    headers: request.headers.clone(),
+                    body: body.clone(),
+                });
+                model_info::answer(&state.script.server, method, route, &body)
+            };
+            http::write_response(
+                &mut stream,
+                status,
+                &json_type(),
+                answer.to_string().as_bytes(),
+            )
+            .await
+        }
+        ("GET", "/_scripted/model_info_requests") => {
+            let body = serde_json::to_string(&lock(&state).model_info_requests).unwrap_or_default();
+            http::write_response(&mut stream, 200, &json_type(), body.as_bytes()).await
+        }
         ("GET", "/_scripted/requests") => {
             let body = serde_json::to_string(&lock(&state).requests).unwrap_or_default();
             http::write_response(&mut stream, 200, &json_type(), body.as_bytes()).await
         }
         ("DELETE", "/_scripted/requests") => {
-            lock(&state).requests.clear();
+            {
+                let mut state = lock(&state);
+                state.requests.clear();
+                state.model_info_requests.clear();
+            }
             http::write_response(&mut stream, 204, &[], b"").await
         }
         ("PUT", "/_scripted/script") => match serde_json::from_slice::<Script>(&request.body) {

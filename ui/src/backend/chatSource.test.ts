@@ -61,6 +61,7 @@ function fake(turnEvents: ipc.ChatTurnEvent[] = [], end: ipc.ChatTurnView | { co
       configPath: "",
       dbPath: "",
       defaultBaseUrls: { local: "", openai: "", anthropic: "" },
+      modelOverrides: [],
     }),
     listModels: async (p) => {
       if (p.id === "down") throw { code: "network", message: "refused" };

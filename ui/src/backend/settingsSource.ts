@@ -1,6 +1,7 @@
 // The Settings screen's source over the Tauri commands (ui/src/ipc.ts): the
 // IPC's optional provider fields always present (null) for the editor.
 import * as ipc from "../ipc";
+import { fromOverrideEntries, toOverrideEntry } from "../settings/modelOverrides";
 import type { AppSettings, ProviderEntry, SettingsSource } from "../settings/source";
 
 function toProvider(p: ipc.ProviderConfig): ProviderEntry {
@@ -20,8 +21,14 @@ export function tauriSettingsSource(): SettingsSource {
         settings: { providers: s.providers.map(toProvider), defaultProvider: s.defaultProvider, defaultModel: s.defaultModel ?? null, dataDir: s.dataDir ?? null },
         configPath: view.configPath,
         dbPath: view.dbPath,
+        modelOverrides: view.modelOverrides.map(toOverrideEntry),
       };
     },
+    async saveModelOverrides(overrides) {
+      const view = await ipc.saveModelOverrides(fromOverrideEntries(overrides));
+      return view.modelOverrides.map(toOverrideEntry);
+    },
+    modelCapabilities: (provider, model) => ipc.modelCapabilities(provider, model),
     async saveSettings(settings) {
       await ipc.saveSettings(fromSettings(settings));
     },

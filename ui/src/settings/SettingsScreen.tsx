@@ -3,6 +3,8 @@ import { AskPanel } from "../AskPanel";
 import type { ProviderKind } from "../ipc";
 import { describeError } from "../format";
 import { KIND_LABELS, addProvider, normaliseSettings, providerName, removeProvider, settingsProblems, updateProvider } from "./logic";
+import { ModelOverridesCard } from "./ModelOverridesCard";
+import type { ModelOverrideEntry } from "./modelOverrides";
 import { ProviderEditor } from "./ProviderEditor";
 import type { AppSettings, SettingsSource } from "./source";
 
@@ -17,6 +19,7 @@ export function SettingsScreen({ source, active }: { source: SettingsSource; act
   const [status, setStatus] = useState("");
   const [loaded, setLoaded] = useState(false);
   const [paths, setPaths] = useState<{ configPath: string; dbPath: string } | null>(null);
+  const [modelOverrides, setModelOverrides] = useState<ModelOverrideEntry[]>([]);
 
   useEffect(() => {
     if (!active || loaded) return;
@@ -25,6 +28,7 @@ export function SettingsScreen({ source, active }: { source: SettingsSource; act
       (info) => {
         setSettings(info.settings);
         setPaths({ configPath: info.configPath, dbPath: info.dbPath });
+        setModelOverrides(info.modelOverrides);
         setSelected(info.settings.defaultProvider);
         setLoad({ state: "ready" });
       },
@@ -125,6 +129,9 @@ export function SettingsScreen({ source, active }: { source: SettingsSource; act
               </p>
             )}
           </section>
+          {load.state === "ready" && (
+            <ModelOverridesCard source={source} providers={settings.providers} initial={modelOverrides} defaultProvider={settings.defaultProvider} />
+          )}
           {problems.length > 0 && (
             <ul role="alert" className="problems" data-testid="settings-problems">
               {problems.map((p) => <li key={p}>{p}</li>)}

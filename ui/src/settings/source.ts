@@ -1,6 +1,7 @@
 // What the Settings screen needs from the app; `ui/src/backend/settingsSource.ts`
 // implements it over ui/src/ipc.ts.
-import type { AskArgs, AskEvent, KeyStatus, ProviderKind } from "../ipc";
+import type { AskArgs, AskEvent, KeyStatus, ModelCapabilities, ProviderKind } from "../ipc";
+import type { ModelOverrideEntry } from "./modelOverrides";
 
 /**
  * A provider as the screen edits it: the IPC's `ProviderConfig` with its
@@ -30,6 +31,8 @@ export interface SettingsInfo {
   /** The file the settings are saved in, and the database in use. */
   configPath: string;
   dbPath: string;
+  /** What the user says models can take, saved apart from the settings. */
+  modelOverrides: ModelOverrideEntry[];
 }
 
 export interface ConnectionResult {
@@ -43,6 +46,9 @@ export interface SettingsSource {
   saveSettings(settings: AppSettings): Promise<void>;
   listModels(provider: ProviderEntry): Promise<string[]>;
   testConnection(provider: ProviderEntry): Promise<ConnectionResult>;
+  /** Saves the overrides (rows that say nothing are dropped); resolves with them as saved. */
+  saveModelOverrides(overrides: ModelOverrideEntry[]): Promise<ModelOverrideEntry[]>;
+  modelCapabilities(provider: ProviderEntry, model: string): Promise<ModelCapabilities>;
   setApiKey(providerId: string, key: string): Promise<KeyStatus>;
   deleteApiKey(providerId: string): Promise<KeyStatus>;
   keyStatus(providerId: string): Promise<KeyStatus>;

@@ -15,10 +15,14 @@
 use serde::Deserialize;
 use sift_engine::ContextSettings;
 
+use super::model_overrides::ModelOverride;
+
 /// What the configuration file says besides the app's settings.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Config {
     pub context: ContextSettings,
+    /// The `[[models]]` tables: what the user says models can take.
+    pub model_overrides: Vec<ModelOverride>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -71,6 +75,7 @@ impl ContextTable {
                     .IMAGES_IN_CONTEXT
                     .map_or(defaults.images_in_context, CountOrNone::limit),
             },
+            model_overrides: Vec::new(),
         }
     }
 }

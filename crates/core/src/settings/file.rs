@@ -1,11 +1,12 @@
 //! The configuration file, the one place it is read and written: TOML at
 //! `SIFT_CONFIG`, else `~/.config/sift/config.toml`. A missing file means
 //! the defaults. It holds the app's settings (`[defaults]`,
-//! `[[providers]]`, see [`crate::settings`]) and the context windows
-//! (`[context]`, see [`crate::settings::context`]).
+//! `[[providers]]`, see [`crate::settings`]), the context windows
+//! (`[context]`, see [`crate::settings::context`]) and the per-model
+//! overrides (`[[models]]`, see [`crate::settings::model_overrides`]).
 //!
-//! Saving rewrites only the settings' tables, so the user's comments and
-//! the `[context]` table stay as they were. API keys are never written here.
+//! Saving rewrites only the settings' tables (or only `[[models]]`), so
+//! the user's comments and the `[context]` table stay as they were. API keys are never written here.
 
 use std::path::{Path, PathBuf};
 
@@ -13,6 +14,7 @@ use serde::Deserialize;
 use toml_edit::{ArrayOfTables, DocumentMut, Item, Table, value};
 
 use super::context::{Config, ContextTable};
+use super::model_overrides::{ModelOverride, ModelTable, checked};
 use super::{AppSettings, ProviderEntry};
 use crate::error::CoreError;
 
@@ -23,7 +25,7 @@ use crate::error::CoreError;
 pub struct ParseError(String);
 
 impl ParseError {
-    fn of(error: impl std::fmt::Display) -> Self {
+    pub(super) fn of(error: impl std::fmt::Display) -> Self {
         Self(error.to_string().trim_end().to_owned())
     }
 }
@@ -45,6 +47,8 @@ struct ConfigFile {
     context: ContextTable,
     defaults: Option<DefaultsTable>,
     providers: Option<Vec<ProviderTable>>,
+    #[serde(default)]
+    models: Vec<ModelTable>,
     // The remembered workflow folder, read and written by `workflow_files.rs`.
     #[serde(default, rename = "workflows")]
     _workflows: Option<toml::Value>,
@@ -96,7 +100,9 @@ pub fn parse(text: &str) -> Result<(AppSettings, Config), ParseError> {
         }
         settings.data_dir = defaults.data_dir.filter(|d| !d.as_os_str().is_empty());
     }
-    Ok((settings, file.context.config()))
+    let mut config = file.context.config();
+    config.model_overrides = file.models.into_iter().map(ModelOverride::from).collect();
+    Ok((settings, config))
 }
 
 pub fn parse_settings(text: &str) -> Result<AppSettings, ParseError> {
@@ -148,6 +154,11 @@ pub fn save_settings(path: Option<&Path>, settings: &AppSettings) -> Result<(), 
     let path = path.map_or_else(config_path, Path::to_path_buf);
     let text = read_text(&path)?;
     let updated = render_settings(&text, settings).map_err(in_file(&path))?;
+    write_file(&path, &updated)
+}
+
+/// Writes `text` as the file at `path`, creating its folder.
+fn write_file(path: &Path, updated: &str) -> Result<(), CoreError> {
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent)
             .map_err(|e| CoreError::Config(format!("cannot create {}: {e}", parent.display())))?;
@@ -155,8 +166,51 @@ pub fn save_settings(path: Option<&Path>, settings: &AppSettings) -> Result<(), 
     // Written beside and renamed, so a crash never leaves half a file.
     let partial = path.with_extension("toml.partial");
     std::fs::write(&partial, updated)
-        .and_then(|()| std::fs::rename(&partial, &path))
+        .and_then(|()| std::fs::rename(&partial, path))
         .map_err(|e| CoreError::Config(format!("cannot write {}: {e}", path.display())))
+}
+
+/// Writes the per-model overrides into the file at `path` (default:
+/// [`config_path`]), replacing its `[[models]]` and keeping the rest;
+/// returns them as saved (trimmed).
+pub fn save_model_overrides(
+    path: Option<&Path>,
+    overrides: &[ModelOverride],
+) -> Result<Vec<ModelOverride>, CoreError> {
+    let overrides = checked(overrides)?;
+    let path = path.map_or_else(config_path, Path::to_path_buf);
+    let text = read_text(&path)?;
+    let updated = render_model_overrides(&text, &overrides).map_err(in_file(&path))?;
+    write_file(&path, &updated)?;
+    Ok(overrides)
+}
+
+/// `text` (a configuration file) with its `[[models]]` tables replaced by
+/// `overrides` (none: removed).
+pub fn render_model_overrides(
+    text: &str,
+    overrides: &[ModelOverride],
+) -> Result<String, ParseError> {
+    let mut document: DocumentMut = text.parse().map_err(ParseError::of)?;
+    if overrides.is_empty() {
+        document.remove("models");
+        return Ok(document.to_string());
+    }
+    let mut tables = ArrayOfTables::new();
+    for o in overrides {
+        let mut table = Table::new();
+        table["provider"] = value(o.provider.as_str());
+        table["name"] = value(o.model.as_str());
+        if let Some(images) = o.images {
+            table["images"] = value(images);
+        }
+        if let Some(tools) = o.tools {
+            table["tools"] = value(tools);
+        }
+        tables.push(table);
+    }
+    document["models"] = Item::ArrayOfTables(tables);
+    Ok(document.to_string())
 }
 
 /// `text` (a configuration file) with the settings' tables replaced.
@@ -191,9 +245,56 @@ pub fn render_settings(text: &str, settings: &AppSettings) -> Result<String, Par
 
 #[cfg(test)]
 mod tests {
-    //! The `[context]` table as the file gives it.
+    //! The `[context]` and `[[models]]` tables as the file gives them.
     use super::*;
     use sift_engine::ContextSettings;
+
+    const MODELS_FILE: &str = "# mine\n[defaults]\nprovider = \"local\"\n\n[[models]]\nprovider = \"local\"\nname = \"smollm2\"\nimages = false # text only\ntools = true\n\n[[models]]\nprovider = \"work\"\nname = \"llava:7b\"\nimages = true\n";
+
+    fn smollm2() -> ModelOverride {
+        ModelOverride {
+            provider: "local".into(),
+            model: "smollm2".into(),
+            images: Some(false),
+            tools: Some(true),
+        }
+    }
+
+    #[test]
+    fn the_file_gives_each_override() {
+        let config = parse_config(MODELS_FILE).unwrap();
+        assert_eq!(
+            config.model_overrides,
+            [
+                smollm2(),
+                ModelOverride {
+                    provider: "work".into(),
+                    model: "llava:7b".into(),
+                    images: Some(true),
+                    tools: None,
+                }
+            ]
+        );
+        let error = parse_config("[[models]]\nprovider = \"local\"\nname = \"m\"\nvision = true\n")
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("unknown field `vision`"), "{error}");
+    }
+
+    #[test]
+    fn saving_overrides_keeps_the_rest_and_saving_settings_keeps_the_overrides() {
+        let text = render_model_overrides(MODELS_FILE, &[smollm2()]).unwrap();
+        assert_eq!(
+            text,
+            "# mine\n[defaults]\nprovider = \"local\"\n\n[[models]]\nprovider = \"local\"\nname = \"smollm2\"\nimages = false\ntools = true\n"
+        );
+        let settings = parse_settings(&text).unwrap();
+        let text = render_settings(&text, &settings).unwrap();
+        assert_eq!(parse_config(&text).unwrap().model_overrides, [smollm2()]);
+        let none = render_model_overrides(&text, &[]).unwrap();
+        assert!(!none.contains("[[models]]"), "{none}");
+        assert!(parse_config(&none).unwrap().model_overrides.is_empty());
+    }
 
     #[test]
     fn an_empty_file_gives_the_defaults() {

@@ -5,6 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::model_overrides::ModelOverride;
 use super::{AppSettings, ProviderEntry};
 use crate::provider::{KeyOrigin, ProviderKind};
 
@@ -116,6 +117,9 @@ pub struct SettingsView {
     /// The database in use.
     pub db_path: String,
     pub default_base_urls: DefaultBaseUrls,
+    /// What the user says models can take (`[[models]]`), saved apart
+    /// from the settings.
+    pub model_overrides: Vec<ModelOverride>,
 }
 
 /// Where a provider's API key comes from.

@@ -17,17 +17,24 @@
 //! api_key_env = "WORK_KEY"     # optional: the variable holding the key, instead of the keychain
 //! ```
 //!
+//! Beside them, `[[models]]` says what a model can take, over what is
+//! detected ([`model_overrides`]).
+//!
 //! [`form`] holds the settings as the settings screen edits them and
 //! [`screen`] what that screen does.
 
 pub mod context;
 pub mod file;
 pub mod form;
+pub mod model_overrides;
 pub mod screen;
 
 use std::path::PathBuf;
 
-pub use file::{load_settings, parse_settings, render_settings, save_settings};
+pub use file::{
+    load_settings, parse_settings, render_settings, save_model_overrides, save_settings,
+};
+pub use model_overrides::ModelOverride;
 
 use crate::error::CoreError;
 use crate::models::ModelSelection;

@@ -1,15 +1,17 @@
 //! What the settings screen does: show and save the settings, keep API
-//! keys in the OS keychain (never returned), list a server's models and
-//! test a connection.
+//! keys in the OS keychain (never returned), list a server's models, test
+//! a connection, and show and override what a model can take.
 
 use sift_llm::ApiKey;
 
 use super::form::{
     DefaultBaseUrls, KeyStatus, ProviderForm, SettingsForm, SettingsView, key_status,
 };
+use super::model_overrides::ModelOverride;
 use super::{AppSettings, ProviderEntry};
 use crate::error::CoreError;
 use crate::keychain;
+use crate::model_capabilities::{self, ModelCapabilities};
 use crate::provider::{ANTHROPIC_BASE_URL, OPENAI_BASE_URL, ProviderKind, local_base_url};
 use crate::server_models::{self, ConnectionReport};
 use crate::workspace::Workspace;
@@ -25,6 +27,7 @@ pub fn view(ws: &Workspace) -> SettingsView {
             openai: OPENAI_BASE_URL.to_owned(),
             anthropic: ANTHROPIC_BASE_URL.to_owned(),
         },
+        model_overrides: ws.config().model_overrides,
     }
 }
 
@@ -115,4 +118,35 @@ pub async fn test_connection(
         ws.local_server().ensure_running().await?;
     }
     Ok(server_models::test_connection(&entry.provider_settings()).await)
+}
+
+/// Checks and saves what the user says models can take (`[[models]]`),
+/// keeping the rest of the file.
+pub fn save_model_overrides(
+    ws: &Workspace,
+    overrides: &[ModelOverride],
+) -> Result<SettingsView, CoreError> {
+    ws.save_model_overrides(overrides)?;
+    Ok(view(ws))
+}
+
+/// What `model` of the provider (which need not be saved yet) can take,
+/// the saved overrides applied; asking the local provider at its own
+/// address means starting the workspace's local server first, as a
+/// connection test does.
+pub async fn model_capabilities(
+    ws: &Workspace,
+    provider: &ProviderForm,
+    model: &str,
+) -> Result<ModelCapabilities, CoreError> {
+    let entry = ProviderEntry::from(provider);
+    let model = model.trim();
+    if model.is_empty() {
+        return Err(CoreError::Usage("name a model to look up".into()));
+    }
+    if entry.kind == ProviderKind::Local && entry.base_url.is_none() {
+        ws.local_server().ensure_running().await?;
+    }
+    let overrides = ws.config().model_overrides;
+    Ok(model_capabilities::resolve(&overrides, &entry.id, &entry.provider_settings(), model).await)
 }

@@ -8,6 +8,7 @@ mod chat;
 mod eval;
 mod extract;
 mod extraction;
+mod model_capabilities;
 mod preview;
 mod schemas;
 mod server_models;

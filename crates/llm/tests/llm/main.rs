@@ -6,6 +6,7 @@
 mod anthropic;
 mod fallback;
 mod faults;
+mod model_probe;
 mod openai;
 mod real_peer;
 
