@@ -83,6 +83,7 @@ mod error;
 mod imaging;
 mod limits;
 mod numfmt;
+mod ocr;
 mod pdf;
 mod read;
 mod resolve;
@@ -94,6 +95,10 @@ pub use assemble::{attach, block_name, render_text};
 pub use document::{Content, DocImage, Document, Documents, Kind, Page, kind_of};
 pub use error::DocumentError;
 pub use limits::{Limits, ReadOptions, default_data_dir};
+pub use ocr::{
+    MIN_WORD_HEIGHT, OCR_DPI, OcrError, OcrMode, OcrOptions, OcrPage, OcrProgress, OcrProgressFn,
+    OcrWord, UnknownOcrMode, default_ocr_languages, installed_ocr_languages, recognize,
+};
 pub use pdf::{pdfium_library_candidates, render_pdf_page};
 pub use read::{read_bytes, read_documents};
 pub use resolve::resolve_files;
