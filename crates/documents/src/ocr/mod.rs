@@ -15,9 +15,11 @@
 //!    detection (`--psm 0`) is asked; a page it finds turned by 90°, 180°
 //!    or 270° with confidence is turned upright and recognised again, and
 //!    the reading with the more confident words is kept;
-//! 3. Tesseract runs with `--psm 3` (automatic layout), Tesseract 5's
-//!    adaptive (Sauvola) thresholding and `OMP_THREAD_LIMIT=1`, one
-//!    process a page, as many at once as there are cores.
+//! 3. Tesseract runs with `--psm 3` (automatic layout), or `--psm 4` (one
+//!    column) for a receipt (an image 1.8 times as high as wide or more),
+//!    its default (Otsu) thresholding (its adaptive ones lost whole
+//!    receipts of the corpus) and `OMP_THREAD_LIMIT=1`, one process a
+//!    page, as many at once as there are cores.
 //!
 //! The words' boxes are in page coordinates ([`OcrPage`]); the text is in
 //! Tesseract's reading order, a line a line, with a blank line between

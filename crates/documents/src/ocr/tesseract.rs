@@ -18,6 +18,15 @@ pub(crate) struct Tesseract {
     languages: String,
 }
 
+/// The page segmentation Tesseract is asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Layout {
+    /// Automatic (`--psm 3`): pages with columns, tables, blocks.
+    Page,
+    /// One column of lines of varying size (`--psm 4`): receipts.
+    Column,
+}
+
 /// Where Tesseract's orientation detection found the page's top.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Orientation {
@@ -51,21 +60,16 @@ impl Tesseract {
         })
     }
 
-    /// The words of a PNG, as Tesseract's TSV (`--psm 3`, automatic layout;
-    /// Sauvola thresholding, Tesseract 5's adaptive one).
-    pub fn tsv(&self, png: &[u8]) -> Result<String, OcrError> {
-        let output = self.run(
-            png,
-            &[
-                "-l",
-                &self.languages,
-                "--psm",
-                "3",
-                "-c",
-                "thresholding_method=2",
-                "tsv",
-            ],
-        )?;
+    /// The words of a PNG, as Tesseract's TSV, with page segmentation
+    /// mode `psm` and Tesseract's default (Otsu) thresholding: on the
+    /// corpus, its adaptive ones (`thresholding_method=1` and `2`) lost
+    /// whole receipts.
+    pub fn tsv(&self, png: &[u8], psm: Layout) -> Result<String, OcrError> {
+        let psm = match psm {
+            Layout::Page => "3",
+            Layout::Column => "4",
+        };
+        let output = self.run(png, &["-l", &self.languages, "--psm", psm, "tsv"])?;
         if !output.status.success() {
             return Err(OcrError::Failed {
                 reason: format!(
