@@ -142,8 +142,59 @@ fn read(engine: &Tesseract, grey: &GrayImage, placement: Placement) -> Result<Re
         Layout::Page
     };
     let png = encode(&prepared)?;
-    let words = parse_tsv(&engine.tsv(&png, layout)?);
+    let mut words = parse_tsv(&engine.tsv(&png, layout)?);
+    for word in &mut words {
+        tighten(&prepared, word);
+    }
     Ok(Reading { placement, words })
+}
+
+/// Shrinks a word's box to its ink. Tesseract's boxes can reach several
+/// pixels past the letters (the first word of a line, most often); the
+/// evidence drawn from them should not. Ink is what is darker than the
+/// middle of the box's darkest and lightest pixels; a box mostly dark
+/// (light text on a dark ground) is left as it is.
+fn tighten(image: &GrayImage, word: &mut TsvWord) {
+    let x0 = (word.left.max(0.0) as u32).min(image.width());
+    let y0 = (word.top.max(0.0) as u32).min(image.height());
+    let x1 = ((word.left + word.width).max(0.0) as u32).min(image.width());
+    let y1 = ((word.top + word.height).max(0.0) as u32).min(image.height());
+    if x1 <= x0 || y1 <= y0 {
+        return;
+    }
+    let (mut darkest, mut lightest) = (u8::MAX, u8::MIN);
+    for y in y0..y1 {
+        for x in x0..x1 {
+            let v = image.get_pixel(x, y)[0];
+            darkest = darkest.min(v);
+            lightest = lightest.max(v);
+        }
+    }
+    if lightest.saturating_sub(darkest) < 32 {
+        return;
+    }
+    let middle = (u16::from(darkest) + u16::from(lightest)) / 2;
+    let (mut left, mut top, mut right, mut bottom) = (x1, y1, x0, y0);
+    let mut ink = 0u64;
+    for y in y0..y1 {
+        for x in x0..x1 {
+            if u16::from(image.get_pixel(x, y)[0]) < middle {
+                ink += 1;
+                left = left.min(x);
+                top = top.min(y);
+                right = right.max(x + 1);
+                bottom = bottom.max(y + 1);
+            }
+        }
+    }
+    let area = u64::from(x1 - x0) * u64::from(y1 - y0);
+    if ink == 0 || ink * 2 > area {
+        return;
+    }
+    word.left = left as f32;
+    word.top = top as f32;
+    word.width = (right - left) as f32;
+    word.height = (bottom - top) as f32;
 }
 
 /// The source turned and scaled as placed.
