@@ -20,7 +20,7 @@ use crate::document::{DocImage, Page};
 use crate::error::DocumentError;
 use crate::imaging::encode_compact;
 use crate::limits::{ReadOptions, default_data_dir};
-use crate::ocr::{FileOcr, OCR_DPI, PageQueue, layer_is_usable};
+use crate::ocr::{FileOcr, OCR_DPI, PageQueue, ocr_layer_is_usable};
 use crate::text::normalize_newlines;
 
 /// The smallest page side PDFium can show anything on: a side under one
@@ -216,7 +216,7 @@ pub fn read(
             let mut ocr = None;
             if let Some(queue) = &ocr_queue {
                 // A usable invisible layer (an earlier OCR) is read as it is.
-                if scan && !layer_is_usable(&text) {
+                if scan && !ocr_layer_is_usable(&text) {
                     ocr = file_ocr.cached(index + 1);
                     if ocr.is_none() {
                         let image = render(&page, OCR_MAX_EDGE, OCR_DPI).map_err(page_error)?;

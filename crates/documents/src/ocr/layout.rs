@@ -85,7 +85,7 @@ pub(crate) struct Placement {
 
 impl Placement {
     /// A word's box in page coordinates.
-    pub fn to_page(&self, word: &TsvWord) -> OcrWord {
+    pub fn to_page(self, word: &TsvWord) -> OcrWord {
         let s = self.scale.max(f32::MIN_POSITIVE);
         let (l, t, w, h) = (word.left / s, word.top / s, word.width / s, word.height / s);
         let (sw, sh) = (self.source_width, self.source_height);

@@ -42,7 +42,7 @@ use serde::{Deserialize, Serialize};
 pub use error::OcrError;
 pub use language::{default_ocr_languages, installed_ocr_languages};
 pub(crate) use pages::{FileOcr, PageQueue};
-pub(crate) use quality::layer_is_usable;
+pub use quality::layer_is_usable as ocr_layer_is_usable;
 pub use recognize::{MIN_WORD_HEIGHT, OCR_DPI, recognize};
 
 /// When the text of scans and photos is read with OCR.

@@ -13,7 +13,7 @@
 pub const MIN_CHARS: usize = 24;
 
 /// Whether `layer` is text worth giving the model instead of OCR.
-pub(crate) fn layer_is_usable(layer: &str) -> bool {
+pub fn layer_is_usable(layer: &str) -> bool {
     let visible: Vec<char> = layer.chars().filter(|c| !c.is_whitespace()).collect();
     let alphanumeric = visible.iter().filter(|c| c.is_alphanumeric()).count();
     if alphanumeric < MIN_CHARS || alphanumeric * 10 < visible.len() * 6 {

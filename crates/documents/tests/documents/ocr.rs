@@ -415,7 +415,7 @@ fn progress_is_told_page_by_page() {
         ocr: OcrOptions {
             mode: OcrMode::Always,
             on_page: Some(Arc::new(move |p| {
-                sink.lock().unwrap().push((p.done, p.total))
+                sink.lock().unwrap().push((p.done, p.total));
             })),
             ..OcrOptions::default()
         },
