@@ -37,6 +37,9 @@ APT_PACKAGES=(
   python3 python3-venv python3-pip cmake
   # Node for the UI
   nodejs npm
+  # OCR of scans and photos: the tesseract program, orientation detection,
+  # English and German (other languages: tesseract-ocr-LANG)
+  tesseract-ocr tesseract-ocr-osd tesseract-ocr-eng tesseract-ocr-deu
 )
 APT_TEST_PACKAGES=(
   # Real-window and browser tests, screenshots

@@ -1,22 +1,35 @@
 //! `sift read`: exactly what a model would receive for some files.
 
 use std::io::Write;
+use std::sync::Arc;
 
 use clap::Args;
 use sift_core::{
-    DocumentError, ReadOptions, Workspace, read_documents, render_text, resolve_files,
+    DocumentError, OcrMode, OcrOptions, OcrPage, OcrProgress, ReadOptions, Workspace,
+    read_documents, render_text, resolve_files,
 };
 
 use crate::Failure;
 
 #[derive(Debug, Args)]
 pub struct ReadArgs {
-    /// Print `{"text": ..., "images": [{"name", "mime", "width", "height", "bytes"}]}`.
+    /// Print `{"text": ..., "images": [{"name", "mime", "width", "height", "bytes"}], "ocr": [{"file", "page", "text", "width", "height", "rotation", "words": [{"text", "left", "top", "width", "height", "confidence"}]}]}`.
     #[arg(long)]
     json: bool,
     /// The password for encrypted PDFs.
     #[arg(long)]
     password: Option<String>,
+    /// OCR of scans and photos: `always` (what extraction jobs send, the
+    /// default), `auto` (only for a model that cannot take images) or `off`.
+    #[arg(long, value_name = "auto|always|off", default_value = "always")]
+    ocr: OcrMode,
+    /// OCR languages, Tesseract's codes joined by `+` (`eng+deu`).
+    #[arg(long, value_name = "LANGS")]
+    lang: Option<String>,
+    /// Read for a model that cannot take images: no image is attached, and
+    /// the blocks say so.
+    #[arg(long)]
+    text_only: bool,
     /// The files: paths or glob patterns (`~` is the home directory).
     #[arg(required = true, value_name = "FILE")]
     files: Vec<String>,
@@ -37,9 +50,29 @@ pub fn run(args: ReadArgs, ws: &Workspace) -> Result<(), Failure> {
         message: format!("no working directory: {e}"),
     })?;
     let paths = resolve_files(&args.files, &working_dir)?;
+    let base = ws.read_options();
+    let mut ocr = OcrOptions {
+        mode: args.ocr,
+        cache_dir: base
+            .ocr
+            .cache_dir
+            .clone()
+            .or_else(|| Some(ws.data_dir().join("ocr-cache"))),
+        on_page: Some(Arc::new(report_progress)),
+        ..base.ocr.clone()
+    };
+    if let Some(lang) = &args.lang {
+        ocr.languages = lang
+            .split('+')
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect();
+    }
     let options = ReadOptions {
         pdf_password: args.password,
-        ..ws.read_options()
+        ocr,
+        model_takes_images: !args.text_only,
+        ..base
     };
     let documents = read_documents(&paths, &options)?;
     let text = render_text(&documents);
@@ -57,7 +90,12 @@ pub fn run(args: ReadArgs, ws: &Workspace) -> Result<(), Failure> {
                 })
             })
             .collect();
-        format!("{}\n", serde_json::json!({"text": text, "images": images}))
+        let mut value = serde_json::json!({"text": text, "images": images});
+        let pages = ocr_pages(&documents);
+        if !pages.is_empty() {
+            value["ocr"] = serde_json::Value::Array(pages);
+        }
+        format!("{value}\n")
     } else {
         let mut output = format!("{text}\n");
         for (i, image) in images.iter().enumerate() {
@@ -78,4 +116,43 @@ pub fn run(args: ReadArgs, ws: &Workspace) -> Result<(), Failure> {
     let _ = out.write_all(output.as_bytes());
     let _ = out.flush();
     Ok(())
+}
+
+/// Every OCR'd page: its file, number (1 for an image file) and words.
+fn ocr_pages(documents: &sift_core::Documents) -> Vec<serde_json::Value> {
+    let page = |file: &str, number: usize, ocr: &OcrPage| {
+        let mut value = serde_json::to_value(ocr).unwrap_or_default();
+        value["file"] = file.into();
+        value["page"] = number.into();
+        value
+    };
+    let mut out = Vec::new();
+    for document in &documents.files {
+        if let Some(ocr) = &document.ocr {
+            out.push(page(&document.name, 1, ocr));
+        }
+        if let sift_core::Content::Pages(pages) = &document.content {
+            for p in pages {
+                if let Some(ocr) = &p.ocr {
+                    out.push(page(&document.name, p.number, ocr));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `ocr FILE: page D/T` on stderr, a line a page, when stderr is a terminal.
+fn report_progress(progress: OcrProgress) {
+    use std::io::IsTerminal;
+    let mut err = std::io::stderr();
+    if err.is_terminal() {
+        let _ = writeln!(
+            err,
+            "ocr {}: page {}/{}",
+            progress.path.display(),
+            progress.done,
+            progress.total
+        );
+    }
 }

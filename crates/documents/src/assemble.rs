@@ -35,6 +35,20 @@ pub fn render_text(documents: &Documents) -> String {
         out.push_str("\">\n");
         let mut body = String::new();
         match &document.content {
+            Content::Text(text) if document.image_omitted() => {
+                if document.ocr.is_some() {
+                    body.push_str(&format!(
+                        "[Image omitted: {}; the model reads its text.]",
+                        document.name
+                    ));
+                } else {
+                    body.push_str(&format!("[Image omitted: {}.]", document.name));
+                }
+                if !text.is_empty() {
+                    body.push('\n');
+                    body.push_str(text);
+                }
+            }
             Content::Text(text) => body.push_str(text),
             Content::Pages(pages) => {
                 for page in pages {
@@ -47,6 +61,13 @@ pub fn render_text(documents: &Documents) -> String {
                             "--- page {}: image {image_number} ---",
                             page.number
                         ));
+                    } else if page.image_omitted && page.ocr.is_some() {
+                        body.push_str(&format!(
+                            "--- page {}: image omitted, the model reads its text ---",
+                            page.number
+                        ));
+                    } else if page.image_omitted {
+                        body.push_str(&format!("--- page {}: image omitted ---", page.number));
                     } else {
                         body.push_str(&format!("--- page {} ---", page.number));
                     }
@@ -59,6 +80,10 @@ pub fn render_text(documents: &Documents) -> String {
             Content::Image(_) => {
                 image_number += 1;
                 body.push_str(&format!("[Image {image_number} is {}.]", document.name));
+                if let Some(text) = document.ocr_text() {
+                    body.push('\n');
+                    body.push_str(text);
+                }
             }
         }
         let body = body.trim_end_matches('\n');

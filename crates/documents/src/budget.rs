@@ -65,7 +65,10 @@ impl Budget {
                 }
                 Ok(())
             }
-            Content::Image(_) => self.take_image(path),
+            Content::Image(_) => {
+                self.take_image(path)?;
+                self.take_chars(path, document.ocr_text().unwrap_or_default())
+            }
         }
     }
 }

@@ -3,6 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::ocr::OcrPage;
+
 /// The kind of a file, from its extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -59,16 +61,25 @@ impl std::fmt::Debug for DocImage {
 pub struct Page {
     /// From 1.
     pub number: usize,
-    /// The page's text (for a rendered page, its invisible text, if any).
+    /// The page's text as the model reads it: its own text; for a page
+    /// without visible text of its own, its invisible text, or what OCR
+    /// read on it when OCR ran (which replaces an empty or garbage layer).
     pub text: String,
-    /// The rendered page, for a page without visible text of its own.
+    /// The rendered page, for a page without visible text of its own
+    /// (unless the model cannot take images).
     pub image: Option<DocImage>,
+    /// A page without visible text of its own that was not rendered,
+    /// because the model cannot take images.
+    pub image_omitted: bool,
+    /// What OCR read on the page, with its words' boxes, when it ran.
+    pub ocr: Option<OcrPage>,
 }
 
 /// What a file holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Content {
-    /// Text, Word and Excel files.
+    /// Text, Word and Excel files; and an image file read for a model that
+    /// cannot take images (its OCR text, or nothing with OCR off).
     Text(String),
     /// A PDF.
     Pages(Vec<Page>),
@@ -104,6 +115,24 @@ pub struct Document {
     pub name: String,
     pub kind: Kind,
     pub content: Content,
+    /// For an image file, what OCR read on it when OCR ran.
+    pub ocr: Option<OcrPage>,
+}
+
+impl Document {
+    /// An image file whose image the model does not receive.
+    pub fn image_omitted(&self) -> bool {
+        self.kind == Kind::Image && !matches!(self.content, Content::Image(_))
+    }
+
+    /// The text the model reads besides the file's own: an image file's
+    /// OCR text, when the image is sent with it.
+    pub fn ocr_text(&self) -> Option<&str> {
+        match (&self.content, &self.ocr) {
+            (Content::Image(_), Some(ocr)) if !ocr.text.is_empty() => Some(&ocr.text),
+            _ => None,
+        }
+    }
 }
 
 /// The files, read in order.
@@ -120,6 +149,9 @@ impl Documents {
 
     /// Characters of text in all files.
     pub fn chars(&self) -> usize {
-        self.files.iter().map(|d| d.content.chars()).sum()
+        self.files
+            .iter()
+            .map(|d| d.content.chars() + d.ocr_text().map_or(0, |t| t.chars().count()))
+            .sum()
     }
 }

@@ -64,6 +64,14 @@ pub enum DocumentError {
         detail: String,
         install_dir: PathBuf,
     },
+    /// OCR could not read a page (Tesseract or a language pack missing,
+    /// or Tesseract failing).
+    #[error("{}: {source}", .path.display())]
+    Ocr {
+        path: PathBuf,
+        #[source]
+        source: crate::ocr::OcrError,
+    },
     /// An I/O error while reading a file.
     #[error("{}: cannot be read: {source}", .path.display())]
     Io {
@@ -90,6 +98,7 @@ impl DocumentError {
             | Self::TooMuchText { path, .. }
             | Self::TooManyImages { path, .. }
             | Self::PdfiumMissing { path, .. }
+            | Self::Ocr { path, .. }
             | Self::Io { path, .. } => Some(path),
             Self::NoMatch { .. } | Self::BadPattern { .. } | Self::NoUserMessage => None,
         }

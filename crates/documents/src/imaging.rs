@@ -21,16 +21,20 @@ use crate::{DocImage, DocumentError, Limits};
 
 pub const JPEG_QUALITY: u8 = 85;
 
-pub fn read(
-    path: &Path,
-    name: &str,
-    bytes: Vec<u8>,
-    limits: &Limits,
-) -> Result<DocImage, DocumentError> {
+/// An image file decoded, upright (its EXIF orientation applied), at its
+/// full size.
+pub struct Decoded {
+    pub image: DynamicImage,
+    format: ImageFormat,
+    orientation: Orientation,
+}
+
+/// Decodes an image file within the limits.
+pub fn decode(path: &Path, bytes: &[u8], limits: &Limits) -> Result<Decoded, DocumentError> {
     let corrupt = |e: &dyn std::fmt::Display| {
         DocumentError::corrupt(path, format_args!("not a valid image ({e})"))
     };
-    let reader = ImageReader::new(Cursor::new(bytes.as_slice()))
+    let reader = ImageReader::new(Cursor::new(bytes))
         .with_guessed_format()
         .map_err(|e| corrupt(&e))?;
     let Some(format) = reader.format() else {
@@ -80,17 +84,32 @@ pub fn read(
     let orientation = decoder.orientation().unwrap_or(Orientation::NoTransforms);
     let mut image = DynamicImage::from_decoder(decoder).map_err(|e| bound_or_corrupt(path, &e))?;
     image.apply_orientation(orientation);
+    Ok(Decoded {
+        image,
+        format,
+        orientation,
+    })
+}
+
+/// The image as a model receives it (see the module's documentation);
+/// `bytes` are the file's, sent as they are when that is the smallest.
+pub fn for_model(decoded: Decoded, name: &str, bytes: &[u8], limits: &Limits) -> DocImage {
+    let Decoded {
+        image,
+        format,
+        orientation,
+    } = decoded;
     let (image, scaled) = scale_down(simplify(image), limits.max_image_edge);
     let original = match format {
         ImageFormat::Png if !scaled && orientation == Orientation::NoTransforms => {
-            Some((bytes.as_slice(), "image/png"))
+            Some((bytes, "image/png"))
         }
         ImageFormat::Jpeg if !scaled && orientation == Orientation::NoTransforms => {
-            Some((bytes.as_slice(), "image/jpeg"))
+            Some((bytes, "image/jpeg"))
         }
         _ => None,
     };
-    Ok(encode_compact(image, name.to_string(), original))
+    encode_compact(image, name.to_string(), original)
 }
 
 fn bound_or_corrupt(path: &Path, error: &image::ImageError) -> DocumentError {

@@ -32,6 +32,22 @@
 //!   scaled down to a long edge of 1568 px, re-encoded compactly (JPEG, or
 //!   PNG when the image has transparency or PNG is smaller).
 //!
+//! # OCR
+//!
+//! With [`ReadOptions::ocr`] applying ([`OcrMode::Always`], or
+//! [`OcrMode::Auto`] for a model that cannot take images,
+//! [`ReadOptions::model_takes_images`] `false`), Tesseract reads every
+//! image file and every PDF page without visible text of its own (rendered
+//! for it at 300 dpi, apart from the model's image), except a page whose
+//! invisible text layer is usable (see [`ocr_layer_is_usable`]): that
+//! layer is read as it is. Rotated scans are turned upright first. Each
+//! OCR'd page keeps its words with their boxes in page coordinates and
+//! their confidences ([`OcrPage`]: [`Page::ocr`], [`Document::ocr`]);
+//! pages are recognised in parallel (one Tesseract a core) and cached by
+//! the file's content hash and the OCR settings in
+//! [`OcrOptions::cache_dir`]. A missing Tesseract or language pack is a
+//! [`DocumentError::Ocr`] naming the apt package to install.
+//!
 //! # The block format (stable)
 //!
 //! Each file becomes one block; blocks are separated by a blank line and
@@ -54,6 +70,43 @@
 //!
 //! Read the invoice and give its number.
 //! ```
+//!
+//! OCR text follows its page's marker, or an image file's line, as an
+//! invisible layer's text does; for a model that cannot take images the
+//! image is not rendered nor attached, and the marker says so (`image
+//! omitted` alone when OCR is off):
+//!
+//! ```text
+//! <file name="scan.pdf">
+//! --- page 1 ---
+//! text of page 1
+//! --- page 2: image 1 ---
+//! OCR text of page 2 (a vision model: image and text)
+//! </file>
+//!
+//! <file name="fax.pdf">
+//! --- page 1: image omitted, the model reads its text ---
+//! OCR text of page 1 (a text-only model)
+//! --- page 2: image omitted ---
+//! </file>
+//!
+//! <file name="receipt.png">
+//! [Image 2 is receipt.png.]
+//! OCR text of the receipt
+//! </file>
+//!
+//! <file name="photo.jpg">
+//! [Image omitted: photo.jpg; the model reads its text.]
+//! OCR text of the photo
+//! </file>
+//!
+//! <file name="other.jpg">
+//! [Image omitted: other.jpg.]
+//! </file>
+//! ```
+//!
+//! OCR text is a line a line in Tesseract's reading order, with a blank
+//! line between blocks of text.
 //!
 //! `name` is the file's name without its directory, with `&`, `"`, `<` and
 //! `>` escaped as XML entities. Images are numbered from 1 in the order
@@ -83,6 +136,7 @@ mod error;
 mod imaging;
 mod limits;
 mod numfmt;
+mod ocr;
 mod pdf;
 mod read;
 mod resolve;
@@ -94,6 +148,11 @@ pub use assemble::{attach, block_name, render_text};
 pub use document::{Content, DocImage, Document, Documents, Kind, Page, kind_of};
 pub use error::DocumentError;
 pub use limits::{Limits, ReadOptions, default_data_dir};
+pub use ocr::{
+    MIN_WORD_HEIGHT, OCR_DPI, OcrError, OcrMode, OcrOptions, OcrPage, OcrProgress, OcrProgressFn,
+    OcrWord, UnknownOcrMode, default_ocr_languages, installed_ocr_languages, ocr_layer_is_usable,
+    recognize,
+};
 pub use pdf::{pdfium_library_candidates, render_pdf_page};
 pub use read::{read_bytes, read_documents};
 pub use resolve::resolve_files;

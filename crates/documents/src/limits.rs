@@ -4,6 +4,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::ocr::OcrOptions;
+
 /// The bounds a read stays within. [`Limits::default`] is the specification's.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Limits {
@@ -44,7 +46,7 @@ impl Default for Limits {
 }
 
 /// How to read.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct ReadOptions {
     /// The password for encrypted PDFs. Without one, an encrypted PDF is
     /// refused (one with an empty user password opens without it).
@@ -55,6 +57,32 @@ pub struct ReadOptions {
     /// An explicit PDFium library, looked at first (before `SIFT_PDFIUM`).
     pub pdfium_library: Option<PathBuf>,
     pub limits: Limits,
+    /// Whether, and how, scans and photos are OCR'd.
+    pub ocr: OcrOptions,
+    /// Whether the model reading the files takes images (`true` unless
+    /// set): when it does not, no image is rendered or attached, and
+    /// pages and image files are marked as left out.
+    pub model_takes_images: bool,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        Self {
+            pdf_password: None,
+            data_dir: None,
+            pdfium_library: None,
+            limits: Limits::default(),
+            ocr: OcrOptions::default(),
+            model_takes_images: true,
+        }
+    }
+}
+
+impl ReadOptions {
+    /// Whether scans and photos are OCR'd with these options.
+    pub fn ocr_applies(&self) -> bool {
+        self.ocr.mode.applies(self.model_takes_images)
+    }
 }
 
 /// `SIFT_DATA_DIR`, else the platform's data directory plus `sift`

@@ -20,14 +20,18 @@ use crate::document::{DocImage, Page};
 use crate::error::DocumentError;
 use crate::imaging::encode_compact;
 use crate::limits::{ReadOptions, default_data_dir};
+use crate::ocr::{FileOcr, OCR_DPI, PageQueue, ocr_layer_is_usable};
 use crate::text::normalize_newlines;
 
 /// The smallest page side PDFium can show anything on: a side under one
 /// point (0.35 mm) is a malformed page box, not a page.
 const MIN_PAGE_POINTS: f32 = 1.0;
 
-/// The highest resolution a page is rendered at, in dots per inch.
+/// The highest resolution a page is rendered at for a model, in dots per inch.
 const MAX_DPI: f32 = 300.0;
+
+/// The longest edge a page is rendered at for OCR: 300 dpi up to A2.
+const OCR_MAX_EDGE: u32 = 7016;
 
 static PDFIUM: OnceLock<Pdfium> = OnceLock::new();
 static BINDING: Mutex<()> = Mutex::new(());
@@ -152,7 +156,11 @@ pub fn read(
     }
     let started = Instant::now();
     let edge = limits.max_image_edge;
+    let ocr_applies = options.ocr_applies();
+    let file_ocr = FileOcr::new(path, bytes, &options.ocr, count);
+    let file_ocr = &file_ocr;
     std::thread::scope(|scope| {
+        let ocr_queue = ocr_applies.then(|| PageQueue::start(scope, file_ocr));
         let (to_encoder, rendered) = mpsc::channel::<(usize, image::DynamicImage)>();
         let encoder = scope.spawn(move || {
             rendered
@@ -198,19 +206,47 @@ pub fn read(
             let visible = has_visible_text(&text_page);
             drop(text_page);
             budget.take_chars(path, &text)?;
-            if !visible && !page.objects().is_empty() {
+            let scan = !visible && !page.objects().is_empty();
+            if scan && options.model_takes_images {
                 budget.take_image(path)?;
-                let image = render(&page, edge).map_err(page_error)?;
+                let image = render(&page, edge, MAX_DPI).map_err(page_error)?;
                 // The encoder only stops early when this thread has.
                 let _ = to_encoder.send((index, image));
+            }
+            let mut ocr = None;
+            if let Some(queue) = &ocr_queue {
+                // A usable invisible layer (an earlier OCR) is read as it is.
+                if scan && !ocr_layer_is_usable(&text) {
+                    ocr = file_ocr.cached(index + 1);
+                    if ocr.is_none() {
+                        let image = render(&page, OCR_MAX_EDGE, OCR_DPI).map_err(page_error)?;
+                        let grey = image::DynamicImage::ImageLuma8(image.into_luma8());
+                        queue.submit(index + 1, grey, width);
+                    }
+                } else {
+                    file_ocr.page_done();
+                }
             }
             out.push(Page {
                 number: index + 1,
                 text,
                 image: None,
+                image_omitted: scan && !options.model_takes_images,
+                ocr,
             });
         }
         drop(to_encoder);
+        if let Some(queue) = ocr_queue {
+            for (number, result) in queue.finish() {
+                out[number - 1].ocr = Some(result?);
+            }
+        }
+        for page in &mut out {
+            if let Some(ocr) = &page.ocr {
+                budget.take_chars(path, &ocr.text)?;
+                page.text.clone_from(&ocr.text);
+            }
+        }
         let encoded = encoder
             .join()
             .map_err(|_| DocumentError::corrupt(path, "encoding a rendered page failed"))?;
@@ -248,8 +284,6 @@ fn clean_text(text: &str) -> String {
     out.trim_end().trim_start_matches('\n').to_string()
 }
 
-/// The page rendered with its long edge at `edge` pixels, or at 300 dpi
-/// when that is smaller.
 /// One page of a PDF (0-based `index`) rendered for people to look at,
 /// such as a preview beside the values read from it, whatever it holds
 /// (text or scan): its long edge at most `edge` pixels. Returns the image
@@ -280,7 +314,7 @@ pub fn render_pdf_page(
                 format_args!("has no page {} ({count} pages)", index + 1),
             )
         })?;
-    let image = render(&page, edge).map_err(|e| {
+    let image = render(&page, edge, MAX_DPI).map_err(|e| {
         DocumentError::corrupt(
             path,
             format_args!("page {} cannot be rendered ({e})", index + 1),
@@ -296,9 +330,11 @@ pub fn render_pdf_page(
     ))
 }
 
-fn render(page: &PdfPage<'_>, edge: u32) -> Result<image::DynamicImage, PdfiumError> {
+/// The page rendered with its long edge at `edge` pixels, or at `dpi`
+/// when that is smaller.
+fn render(page: &PdfPage<'_>, edge: u32, dpi: f32) -> Result<image::DynamicImage, PdfiumError> {
     let (width_pt, height_pt) = (page.width().value.max(1.0), page.height().value.max(1.0));
-    let dpi_edge = (width_pt.max(height_pt) * MAX_DPI / 72.0).round() as u32;
+    let dpi_edge = (width_pt.max(height_pt) * dpi / 72.0).round() as u32;
     let limit = edge.min(dpi_edge.max(1));
     let (w, h) = fit_points(width_pt, height_pt, limit);
     let config = PdfRenderConfig::new()

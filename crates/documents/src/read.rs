@@ -6,6 +6,7 @@ use crate::budget::Budget;
 use crate::document::{Content, Document, Documents, Kind, kind_of};
 use crate::error::DocumentError;
 use crate::limits::ReadOptions;
+use crate::ocr::{FileOcr, OcrPage};
 use crate::{docx, imaging, pdf, text, xlsx};
 
 /// Reads each file once, and gives them in the order named. Refuses the
@@ -161,14 +162,27 @@ fn read_content(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.display().to_string());
+    let mut ocr = None;
     let content = match kind {
         Kind::Text => Content::Text(text::decode(path, &bytes)?),
         Kind::Word => Content::Text(docx::read(path, &bytes, limits)?),
         Kind::Excel => Content::Text(xlsx::read(path, &bytes, limits)?),
         Kind::Pdf => Content::Pages(pdf::read(path, &name, &bytes, options, budget)?),
         Kind::Image => {
-            budget.take_image(path)?;
-            Content::Image(imaging::read(path, &name, bytes, limits)?)
+            let decoded = imaging::decode(path, &bytes, limits)?;
+            if options.ocr_applies() {
+                ocr = Some(ocr_image(path, &bytes, &decoded.image, options)?);
+            }
+            if options.model_takes_images {
+                budget.take_image(path)?;
+                if let Some(read) = &ocr {
+                    budget.take_chars(path, &read.text)?;
+                }
+                Content::Image(imaging::for_model(decoded, &name, &bytes, limits))
+            } else {
+                // The model reads the image's text in its place.
+                Content::Text(ocr.as_ref().map(|o| o.text.clone()).unwrap_or_default())
+            }
         }
     };
     if let Content::Text(text) = &content {
@@ -179,7 +193,22 @@ fn read_content(
         name,
         kind,
         content,
+        ocr,
     })
+}
+
+/// An image file's OCR: its one page, from the cache when it was read before.
+fn ocr_image(
+    path: &Path,
+    bytes: &[u8],
+    image: &image::DynamicImage,
+    options: &ReadOptions,
+) -> Result<OcrPage, DocumentError> {
+    let file = FileOcr::new(path, bytes, &options.ocr, 1);
+    if let Some(page) = file.cached(1) {
+        return Ok(page);
+    }
+    file.recognize(1, image, image.width() as f32)
 }
 
 /// Reads a file, refusing it when it grows past the limit while read.

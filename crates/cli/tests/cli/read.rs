@@ -37,7 +37,7 @@ async fn prints_the_text_then_a_line_per_image() {
     std::fs::copy(corpus("sroie_000.jpg"), scratch.0.join("receipt.jpg")).unwrap();
     let output = run(sift()
         .current_dir(&scratch.0)
-        .args(["read", "note.txt", "*.jpg"]))
+        .args(["read", "--ocr", "off", "note.txt", "*.jpg"]))
     .await;
     assert_eq!(stderr(&output), "");
     assert_eq!(output.status.code(), Some(0));
@@ -65,7 +65,7 @@ async fn prints_the_text_then_a_line_per_image() {
 #[tokio::test]
 async fn json_gives_the_text_and_each_image() {
     let output = run(sift()
-        .args(["read", "--json"])
+        .args(["read", "--json", "--ocr", "off"])
         .arg(corpus("docling_ocr_test.pdf"))
         .arg(corpus("i2d_Orlen.txt")))
     .await;
@@ -159,5 +159,85 @@ async fn without_pdfium_the_error_says_how_to_install_it() {
 #[tokio::test]
 async fn no_files_is_a_usage_error() {
     let output = run(sift().arg("read")).await;
+    assert_eq!(output.status.code(), Some(2));
+}
+
+/// The scanned page's text, as OCR reads it.
+const DOCLING_TEXT: &str = "Docling bundles PDF document conversion to\nJSON and Markdown in an easy self contained\npackage";
+
+#[tokio::test]
+async fn by_default_scans_and_photos_come_with_their_ocr_text() {
+    let output = run(sift().arg("read").arg(corpus("docling_ocr_test.pdf"))).await;
+    assert_eq!(
+        (stderr(&output).as_str(), output.status.code()),
+        ("", Some(0))
+    );
+    let out = stdout(&output);
+    let (text, image_line) = out.rsplit_once("</file>\n").unwrap();
+    assert_eq!(
+        text,
+        format!("<file name=\"docling_ocr_test.pdf\">\n--- page 1: image 1 ---\n{DOCLING_TEXT}\n")
+    );
+    assert!(
+        image_line.starts_with("[image 1: docling_ocr_test.pdf page 1, image/png, 1109x1568, ")
+    );
+}
+
+#[tokio::test]
+async fn text_only_leaves_the_image_out_and_json_gives_the_words_and_boxes() {
+    let output = run(sift()
+        .args(["read", "--json", "--text-only", "--lang", "eng+deu"])
+        .arg(corpus("docling_ocr_test.pdf")))
+    .await;
+    assert_eq!(
+        (stderr(&output).as_str(), output.status.code()),
+        ("", Some(0))
+    );
+    let value: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(
+        value["text"],
+        format!(
+            "<file name=\"docling_ocr_test.pdf\">\n--- page 1: image omitted, the model reads its text ---\n{DOCLING_TEXT}\n</file>"
+        )
+    );
+    assert_eq!(value["images"], json!([]));
+    let page = &value["ocr"][0];
+    assert_eq!(
+        (
+            &page["file"],
+            &page["page"],
+            &page["text"],
+            &page["rotation"]
+        ),
+        (
+            &json!("docling_ocr_test.pdf"),
+            &json!(1),
+            &json!(DOCLING_TEXT),
+            &json!(0)
+        )
+    );
+    let words = page["words"].as_array().unwrap();
+    let texts: Vec<&str> = words.iter().map(|w| w["text"].as_str().unwrap()).collect();
+    assert_eq!(texts.join(" "), DOCLING_TEXT.replace('\n', " "));
+    for word in words {
+        let keys: Vec<&String> = word.as_object().unwrap().keys().collect();
+        assert_eq!(
+            keys,
+            ["text", "left", "top", "width", "height", "confidence"]
+        );
+        let right = word["left"].as_f64().unwrap() + word["width"].as_f64().unwrap();
+        assert!(
+            right > 0.0 && right <= page["width"].as_f64().unwrap(),
+            "{word}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn an_unknown_ocr_mode_is_a_usage_error() {
+    let output = run(sift()
+        .args(["read", "--ocr", "sometimes"])
+        .arg(corpus("i2d_Orlen.txt")))
+    .await;
     assert_eq!(output.status.code(), Some(2));
 }

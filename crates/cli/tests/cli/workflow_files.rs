@@ -25,11 +25,12 @@ fn corpus(name: &str) -> String {
         .to_string()
 }
 
-/// What `sift read --json` gives for these files, read in `scratch`.
+/// What `sift read --json --ocr off` gives for these files, read in
+/// `scratch` (a workflow's files without OCR turned on).
 async fn read(scratch: &Scratch, files: &[&str]) -> Value {
     let output = run(sift()
         .current_dir(&scratch.dir)
-        .args(["read", "--json"])
+        .args(["read", "--json", "--ocr", "off"])
         .args(files))
     .await;
     assert_exit(&output, 0);

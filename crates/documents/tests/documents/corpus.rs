@@ -419,14 +419,16 @@ fn shift_jis_text_decodes_to_its_utf8_reference() {
 
 /// One row of MANIFEST.tsv with ground truth.
 #[derive(Debug)]
-struct Truth {
-    file: String,
-    kind: String,
-    number: String,
-    total: String,
+pub(crate) struct Truth {
+    pub file: String,
+    pub kind: String,
+    pub number: String,
+    pub date: String,
+    pub total: String,
+    pub currency: String,
 }
 
-fn ground_truth() -> Vec<Truth> {
+pub(crate) fn ground_truth() -> Vec<Truth> {
     let manifest = std::fs::read_to_string(corpus("MANIFEST.tsv")).expect("the corpus manifest");
     manifest
         .lines()
@@ -437,7 +439,9 @@ fn ground_truth() -> Vec<Truth> {
             file: f[0].into(),
             kind: f[4].into(),
             number: f[5].into(),
+            date: f[6].into(),
             total: f[7].into(),
+            currency: f.get(8).copied().unwrap_or_default().into(),
         })
         .collect()
 }
@@ -445,7 +449,7 @@ fn ground_truth() -> Vec<Truth> {
 /// The ways a document may print an amount: `1021.91` as `1,021.91`,
 /// `1.021,91`, `1 021,91`, `1'021.91`; `319.0` as `319.00` or `319`. The
 /// sign is left out: credit notes print it in several ways.
-fn renderings(amount: &str) -> Vec<String> {
+pub(crate) fn renderings(amount: &str) -> Vec<String> {
     let amount = amount.trim_start_matches('-');
     let (int, frac) = amount.split_once('.').unwrap_or((amount, ""));
     let mut fracs = vec![format!("{frac:0<2}")];

@@ -6,6 +6,8 @@ mod corpus;
 mod fixtures;
 mod images;
 mod limits;
+mod ocr;
+mod ocr_fidelity;
 mod office;
 mod resolve;
 mod robustness;

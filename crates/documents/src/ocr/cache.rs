@@ -1,0 +1,77 @@
+//! Recognised pages kept on disk, so that no page is OCR'd twice: a
+//! re-run, a resume, a revision or a preview reads them back.
+//!
+//! A page is kept at `CACHE_DIR/XX/KEY/PAGE.json`, where `KEY` is the
+//! SHA-256 of the file's bytes followed by that of the OCR settings (the
+//! languages, the resolution, the program and [`RECIPE`]), and `XX` its
+//! first two characters. A file that cannot be read back (a partial
+//! write, another version's format) is recognised again and replaced.
+
+use std::path::PathBuf;
+
+use sha2::{Digest, Sha256};
+
+use super::recognize::OCR_DPI;
+use super::{OcrOptions, OcrPage};
+
+/// The version of how pages are recognised: bumped when a change to it
+/// would give other text, so that older results are not reused.
+const RECIPE: &str = "sift-ocr-3";
+
+/// Where one file's recognised pages are kept.
+#[derive(Debug, Clone)]
+pub(crate) struct OcrCache {
+    dir: PathBuf,
+}
+
+impl OcrCache {
+    /// The cache of the file with these bytes, or `None` without a cache
+    /// directory.
+    pub fn of(options: &OcrOptions, bytes: &[u8]) -> Option<Self> {
+        let root = options.cache_dir.as_ref()?;
+        let file = hex(&Sha256::digest(bytes));
+        let settings = format!("{RECIPE}\n{}\n{OCR_DPI}", options.language_arg());
+        let settings = hex(&Sha256::digest(settings.as_bytes()));
+        Some(Self {
+            dir: root
+                .join(&file[..2])
+                .join(format!("{file}-{}", &settings[..16])),
+        })
+    }
+
+    /// A page (from 1) recognised before.
+    pub fn get(&self, page: usize) -> Option<OcrPage> {
+        let bytes = std::fs::read(self.dir.join(format!("{page}.json"))).ok()?;
+        serde_json::from_slice(&bytes).ok()
+    }
+
+    /// Keeps a recognised page. A cache that cannot be written only costs
+    /// time later, so failures are not errors.
+    pub fn put(&self, page: usize, result: &OcrPage) {
+        let Ok(json) = serde_json::to_vec(result) else {
+            return;
+        };
+        if std::fs::create_dir_all(&self.dir).is_err() {
+            return;
+        }
+        // Written aside and renamed: a reader never sees half a page.
+        let target = self.dir.join(format!("{page}.json"));
+        let partial = self.dir.join(format!(
+            "{page}.json.{}.{:?}.partial",
+            std::process::id(),
+            std::thread::current().id()
+        ));
+        if std::fs::write(&partial, json).is_ok() && std::fs::rename(&partial, &target).is_err() {
+            let _ = std::fs::remove_file(&partial);
+        }
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        let _ = write!(out, "{b:02x}");
+    }
+    out
+}

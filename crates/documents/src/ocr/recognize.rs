@@ -1,0 +1,242 @@
+//! One page image to an [`OcrPage`]: size, orientation, then Tesseract.
+
+use image::{DynamicImage, GrayImage, ImageEncoder};
+
+use super::layout::{Placement, TsvWord, parse_tsv, reading_text};
+use super::tesseract::{Layout, Orientation, Tesseract};
+use super::{OcrError, OcrOptions, OcrPage};
+
+/// The resolution PDF pages are rendered at for OCR, in dots per inch.
+pub const OCR_DPI: f32 = 300.0;
+
+/// The word height, in pixels, below which an image is upscaled: Tesseract
+/// reads letters about 20 px high or more best.
+pub const MIN_WORD_HEIGHT: f32 = 20.0;
+
+/// The largest upscale, and the largest image it may make (pixels).
+const MAX_UPSCALE: f32 = 4.0;
+const MAX_UPSCALED_PIXELS: f32 = 40_000_000.0;
+
+/// A reading is sure enough not to ask for the page's orientation when it
+/// has this many confident words (confidence ≥ [`SURE_WORD`]) and they are
+/// at least half of its words.
+const SURE_WORDS: usize = 12;
+const SURE_WORD: f32 = 70.0;
+
+/// An upright image at least this many times as high as it is wide is a
+/// receipt, read as one column (on the corpus's receipts `--psm 4` found
+/// values that `--psm 3` split off or lost).
+const RECEIPT_ASPECT: f32 = 1.8;
+
+/// Orientation detection is followed only at this confidence or above
+/// (Tesseract's scale; a receipt upright often gets 0.3 for a wrong turn).
+const MIN_ORIENTATION_CONFIDENCE: f32 = 1.5;
+
+/// Reads `image`, a page `page_width` units wide (PDF points, or the
+/// image's own pixels for an image file), with Tesseract.
+pub fn recognize(
+    image: &DynamicImage,
+    page_width: f32,
+    options: &OcrOptions,
+) -> Result<OcrPage, OcrError> {
+    let engine = Tesseract::new(options)?;
+    let grey = image.to_luma8();
+    let (sw, sh) = (grey.width() as f32, grey.height() as f32);
+    let page_units = if sw > 0.0 { page_width / sw } else { 1.0 };
+    let placement = |rotation: u16, scale: f32| Placement {
+        rotation,
+        scale,
+        source_width: sw,
+        source_height: sh,
+        page_units,
+    };
+    let mut best = read(&engine, &grey, placement(0, 1.0))?;
+    // Small text: read again larger.
+    if let Some(height) = best.median_height()
+        && height < MIN_WORD_HEIGHT
+    {
+        let scale = (MIN_WORD_HEIGHT / height)
+            .min(MAX_UPSCALE)
+            .min((MAX_UPSCALED_PIXELS / (sw * sh).max(1.0)).sqrt());
+        if scale > 1.1 {
+            let larger = read(&engine, &grey, placement(0, scale))?;
+            if larger.score() > best.score() {
+                best = larger;
+            }
+        }
+    }
+    if !best.is_sure() {
+        let turned = best.placement;
+        let png = encode(&prepare(&grey, turned))?;
+        if let Some(Orientation { rotate, confidence }) = engine.orientation(&png)?
+            && rotate != 0
+            && confidence >= MIN_ORIENTATION_CONFIDENCE
+        {
+            let upright = read(&engine, &grey, placement(rotate, turned.scale))?;
+            if upright.score() > best.score() {
+                best = upright;
+            }
+        }
+    }
+    let words = best
+        .words
+        .iter()
+        .map(|w| best.placement.to_page(w))
+        .collect();
+    Ok(OcrPage {
+        text: reading_text(&best.words),
+        words,
+        width: page_width,
+        height: sh * page_units,
+        rotation: best.placement.rotation,
+    })
+}
+
+/// One pass of Tesseract over the image as placed.
+struct Reading {
+    placement: Placement,
+    words: Vec<TsvWord>,
+}
+
+impl Reading {
+    /// The median height of the confident words, in the source's pixels.
+    fn median_height(&self) -> Option<f32> {
+        let mut heights: Vec<f32> = self
+            .words
+            .iter()
+            .filter(|w| w.confidence >= 50.0)
+            .map(|w| w.height / self.placement.scale)
+            .collect();
+        if heights.is_empty() {
+            return None;
+        }
+        heights.sort_by(f32::total_cmp);
+        Some(heights[heights.len() / 2])
+    }
+
+    /// How much was read with confidence: the confidence of the words
+    /// read well, summed over their characters.
+    fn score(&self) -> f32 {
+        self.words
+            .iter()
+            .filter(|w| w.confidence >= 50.0)
+            .map(|w| w.confidence * w.text.chars().count() as f32)
+            .sum()
+    }
+
+    fn is_sure(&self) -> bool {
+        let sure = self
+            .words
+            .iter()
+            .filter(|w| w.confidence >= SURE_WORD)
+            .count();
+        sure >= SURE_WORDS && sure * 2 >= self.words.len()
+    }
+}
+
+fn read(engine: &Tesseract, grey: &GrayImage, placement: Placement) -> Result<Reading, OcrError> {
+    let prepared = prepare(grey, placement);
+    let layout = if prepared.height() as f32 >= RECEIPT_ASPECT * prepared.width() as f32 {
+        Layout::Column
+    } else {
+        Layout::Page
+    };
+    let png = encode(&prepared)?;
+    let mut words = parse_tsv(&engine.tsv(&png, layout)?);
+    for word in &mut words {
+        tighten(&prepared, word);
+    }
+    Ok(Reading { placement, words })
+}
+
+/// Shrinks a word's box to its ink. Tesseract's boxes can reach several
+/// pixels past the letters (the first word of a line, most often); the
+/// evidence drawn from them should not. Ink is what is darker than the
+/// middle of the box's darkest and lightest pixels; a box mostly dark
+/// (light text on a dark ground) is left as it is.
+fn tighten(image: &GrayImage, word: &mut TsvWord) {
+    let x0 = (word.left.max(0.0) as u32).min(image.width());
+    let y0 = (word.top.max(0.0) as u32).min(image.height());
+    let x1 = ((word.left + word.width).max(0.0) as u32).min(image.width());
+    let y1 = ((word.top + word.height).max(0.0) as u32).min(image.height());
+    if x1 <= x0 || y1 <= y0 {
+        return;
+    }
+    let (mut darkest, mut lightest) = (u8::MAX, u8::MIN);
+    for y in y0..y1 {
+        for x in x0..x1 {
+            let v = image.get_pixel(x, y)[0];
+            darkest = darkest.min(v);
+            lightest = lightest.max(v);
+        }
+    }
+    if lightest.saturating_sub(darkest) < 32 {
+        return;
+    }
+    let middle = (u16::from(darkest) + u16::from(lightest)) / 2;
+    let (mut left, mut top, mut right, mut bottom) = (x1, y1, x0, y0);
+    let mut ink = 0u64;
+    for y in y0..y1 {
+        for x in x0..x1 {
+            if u16::from(image.get_pixel(x, y)[0]) < middle {
+                ink += 1;
+                left = left.min(x);
+                top = top.min(y);
+                right = right.max(x + 1);
+                bottom = bottom.max(y + 1);
+            }
+        }
+    }
+    let area = u64::from(x1 - x0) * u64::from(y1 - y0);
+    if ink == 0 || ink * 2 > area {
+        return;
+    }
+    word.left = left as f32;
+    word.top = top as f32;
+    word.width = (right - left) as f32;
+    word.height = (bottom - top) as f32;
+}
+
+/// The source turned and scaled as placed.
+fn prepare(grey: &GrayImage, placement: Placement) -> GrayImage {
+    let turned = match placement.rotation {
+        90 => image::imageops::rotate90(grey),
+        180 => image::imageops::rotate180(grey),
+        270 => image::imageops::rotate270(grey),
+        _ => grey.clone(),
+    };
+    if (placement.scale - 1.0).abs() < f32::EPSILON {
+        return turned;
+    }
+    let w = ((turned.width() as f32) * placement.scale).round().max(1.0) as u32;
+    let h = ((turned.height() as f32) * placement.scale)
+        .round()
+        .max(1.0) as u32;
+    let source = DynamicImage::ImageLuma8(turned);
+    let mut scaled = DynamicImage::new_luma8(w, h);
+    use fast_image_resize::{FilterType, ResizeAlg, ResizeOptions, Resizer};
+    let resize = ResizeOptions::new().resize_alg(ResizeAlg::Convolution(FilterType::CatmullRom));
+    match Resizer::new().resize(&source, &mut scaled, &resize) {
+        Ok(()) => scaled.into_luma8(),
+        Err(_) => source
+            .resize_exact(w, h, image::imageops::FilterType::CatmullRom)
+            .into_luma8(),
+    }
+}
+
+/// A PNG Tesseract reads fast: uncompressed-ish (the pipe is local).
+fn encode(image: &GrayImage) -> Result<Vec<u8>, OcrError> {
+    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
+    let mut out = Vec::with_capacity(image.as_raw().len() / 2);
+    PngEncoder::new_with_quality(&mut out, CompressionType::Fast, FilterType::NoFilter)
+        .write_image(
+            image.as_raw(),
+            image.width(),
+            image.height(),
+            image::ExtendedColorType::L8,
+        )
+        .map_err(|e| OcrError::Failed {
+            reason: format!("encoding the page for Tesseract: {e}"),
+        })?;
+    Ok(out)
+}
