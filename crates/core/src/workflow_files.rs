@@ -15,9 +15,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
+use crate::settings::file::{read_workflow_folder, save_workflow_folder};
 use serde::Serialize;
 use sift_workflow::{ChangeKind, FolderWatch, WorkflowChange, watch_folder};
-use toml_edit::{DocumentMut, Item, Table, value};
 
 use crate::error::CoreError;
 use crate::path_grants::PathPolicy;
@@ -156,43 +156,12 @@ pub fn save_workflow(ws: &Workspace, path: &Path, text: &str) -> Result<Vec<Stri
 /// The folder the user last opened in the folder dialog, as remembered in
 /// the configuration file.
 pub fn remembered_folder(ws: &Workspace) -> Result<Option<PathBuf>, CoreError> {
-    let text = config_text(ws.config_path())?;
-    let document: toml::Table = toml::from_str(&text)
-        .map_err(|e| CoreError::Config(format!("{}: {e}", ws.config_path().display())))?;
-    Ok(document
-        .get("workflows")
-        .and_then(|t| t.get("folder"))
-        .and_then(toml::Value::as_str)
-        .filter(|f| !f.is_empty())
-        .map(PathBuf::from))
+    read_workflow_folder(ws.config_path())
 }
 
-/// Writes `[workflows] folder` into the configuration file, keeping the
-/// rest of it and its comments.
+/// Remembers `folder` in the configuration file.
 fn remember_folder(ws: &Workspace, folder: &Path) -> Result<(), CoreError> {
-    let path = ws.config_path();
-    let in_file = |e: String| CoreError::Config(format!("{}: {e}", path.display()));
-    let mut document: DocumentMut = config_text(path)?
-        .parse()
-        .map_err(|e: toml_edit::TomlError| in_file(e.to_string().trim_end().to_owned()))?;
-    let mut table = Table::new();
-    table["folder"] = value(folder.display().to_string());
-    document["workflows"] = Item::Table(table);
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| CoreError::io("create", parent, e))?;
-    }
-    write_atomically(path, document.to_string().as_bytes())
-}
-
-fn config_text(path: &Path) -> Result<String, CoreError> {
-    match std::fs::read_to_string(path) {
-        Ok(text) => Ok(text),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
-        Err(e) => Err(CoreError::Config(format!(
-            "cannot read {}: {e}",
-            path.display()
-        ))),
-    }
+    save_workflow_folder(ws.config_path(), folder)
 }
 
 /// The watch on the open folder: one at a time, a new one replacing it.

@@ -170,6 +170,37 @@ fn write_file(path: &Path, updated: &str) -> Result<(), CoreError> {
         .map_err(|e| CoreError::Config(format!("cannot write {}: {e}", path.display())))
 }
 
+/// `[workflows] folder` in the file at `path`: the workflow folder last
+/// opened in the folder dialog (`None` when unset).
+pub fn read_workflow_folder(path: &Path) -> Result<Option<PathBuf>, CoreError> {
+    #[derive(Deserialize)]
+    struct WorkflowsOnly {
+        workflows: Option<WorkflowsTable>,
+    }
+    #[derive(Deserialize)]
+    struct WorkflowsTable {
+        folder: Option<PathBuf>,
+    }
+    let file: WorkflowsOnly =
+        toml::from_str(&read_text(path)?).map_err(|e| in_file(path)(ParseError::of(e)))?;
+    Ok(file
+        .workflows
+        .and_then(|t| t.folder)
+        .filter(|f| !f.as_os_str().is_empty()))
+}
+
+/// Writes `[workflows] folder` into the file at `path`, keeping the rest
+/// of it and its comments.
+pub fn save_workflow_folder(path: &Path, folder: &Path) -> Result<(), CoreError> {
+    let mut document: DocumentMut = read_text(path)?
+        .parse()
+        .map_err(|e| in_file(path)(ParseError::of(e)))?;
+    let mut table = Table::new();
+    table["folder"] = value(folder.display().to_string());
+    document["workflows"] = Item::Table(table);
+    write_file(path, &document.to_string())
+}
+
 /// Writes the per-model overrides into the file at `path` (default:
 /// [`config_path`]), replacing its `[[models]]` and keeping the rest;
 /// returns them as saved (trimmed).
