@@ -45,6 +45,9 @@ fn dag_problems(workflow: &Workflow, dag: &Dag) -> Vec<String> {
     {
         problems.push("files is not allowed in a DAG-level llm block".to_owned());
     }
+    if dag.llm.as_ref().is_some_and(|llm| llm.contains_key("ocr")) {
+        problems.push("ocr is not allowed in a DAG-level llm block".to_owned());
+    }
     let mut id_counts: HashMap<&str, usize> = HashMap::new();
     let mut name_counts: HashMap<&str, usize> = HashMap::new();
     for step in &dag.steps {
