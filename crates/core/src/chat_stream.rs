@@ -72,8 +72,16 @@ pub fn send_chat_message(
     let (selection, context) = turn_settings(ws, &message.choice)?;
     let mut request = ChatRequest::new(message.session_id, message.text, selection);
     request.files = message.files;
-    request.toolkits = vec![chat_toolkit()];
+    request.toolkits = vec![chat_toolkit(ws.read_options())];
     request.context = context;
+    request.read_options = ws.read_options();
+    request.provider_id = Some(
+        ws.settings()
+            .provider_or_default(message.choice.provider_id.as_deref())?
+            .id
+            .clone(),
+    );
+    request.model_overrides = ws.config().model_overrides;
     start(ws, TurnInput::Message(request), on_event)
 }
 
@@ -91,7 +99,7 @@ pub fn answer_approval(
         answer.approved,
         selection,
     );
-    request.toolkits = vec![chat_toolkit()];
+    request.toolkits = vec![chat_toolkit(ws.read_options())];
     request.context = context;
     start(ws, TurnInput::Approval(request), on_event)
 }
