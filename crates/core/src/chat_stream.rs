@@ -49,8 +49,9 @@ pub type StartedTurn = (
 
 #[derive(Debug)]
 enum TurnInput {
-    Message(ChatRequest),
-    Approval(ApprovalRequest),
+    // Boxed: the two differ much in size (a message carries its read options).
+    Message(Box<ChatRequest>),
+    Approval(Box<ApprovalRequest>),
 }
 
 impl TurnInput {
@@ -82,7 +83,7 @@ pub fn send_chat_message(
             .clone(),
     );
     request.model_overrides = ws.config().model_overrides;
-    start(ws, TurnInput::Message(request), on_event)
+    start(ws, TurnInput::Message(Box::new(request)), on_event)
 }
 
 /// Starts the rest of a turn that waits, with the user's answer on one
@@ -101,7 +102,7 @@ pub fn answer_approval(
     );
     request.toolkits = vec![chat_toolkit(ws.read_options())];
     request.context = context;
-    start(ws, TurnInput::Approval(request), on_event)
+    start(ws, TurnInput::Approval(Box::new(request)), on_event)
 }
 
 /// Asks a running turn to stop; false when no turn has that key.
