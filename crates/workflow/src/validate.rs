@@ -211,6 +211,16 @@ mod tests {
             "no model at all fails only when the step runs"
         );
         assert!(chat("{model: '${params.M}', provider: '${params.P}', prompt: hi}").is_empty());
+        assert_eq!(
+            chat("{model: m, prompt: hi, ocr: 3}"),
+            ["step 'ask': invalid ocr \"3\": must be one of: auto, always, off"]
+        );
+        for mode in ["auto", "always", "off", "'off'", "'${params.OCR}'"] {
+            assert!(
+                chat(&format!("{{model: m, prompt: hi, ocr: {mode}}}")).is_empty(),
+                "{mode}"
+            );
+        }
     }
 
     #[test]
