@@ -43,6 +43,7 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::json;
+use sift_documents::ReadOptions;
 use sift_engine::{
     ChatEvent, ChatInput, ChatOutcome, ChatTurn, ContextSettings, DEFAULT_MAX_ITERATIONS,
     SuspendedChat, Toolkit, run_chat_turn,
@@ -53,10 +54,12 @@ use sift_store::{
     PendingTurn, Session, Store, StoreError, TurnWrite,
 };
 
+use crate::chat_files::{Readers, with_files};
 use crate::convert::{to_new_message, transcript_from_value, transcript_value};
 use crate::error::CoreError;
 use crate::history::model_history;
 use crate::models::ModelSelection;
+use crate::settings::ModelOverride;
 
 /// The session model choice that lets a refused turn go to the next model.
 pub const AUTO_MODEL_CHOICE: &str = "auto";
@@ -79,6 +82,14 @@ pub struct ChatRequest {
     pub context: ContextSettings,
     /// Model requests per turn.
     pub max_iterations: u32,
+    /// How `files` are read (`Workspace::read_options`: OCR `auto`, so a
+    /// model that cannot take images gets their text instead).
+    pub read_options: ReadOptions,
+    /// The settings' id of the provider, as `model_overrides` name it;
+    /// the provider's kind (`local`) when `None`.
+    pub provider_id: Option<String>,
+    /// The `[[models]]` overrides of what a model takes.
+    pub model_overrides: Vec<ModelOverride>,
 }
 
 impl ChatRequest {
@@ -95,6 +106,9 @@ impl ChatRequest {
             toolkits: Vec::new(),
             context: ContextSettings::default(),
             max_iterations: DEFAULT_MAX_ITERATIONS,
+            read_options: ReadOptions::default(),
+            provider_id: None,
+            model_overrides: Vec::new(),
         }
     }
 }
@@ -200,7 +214,24 @@ async fn new_turn(
         max_iterations: request.max_iterations,
         guard: PendingGuard::Absent,
     };
-    let message = with_files(Message::user(request.message.clone()), &request.files).await?;
+    let (selection, auto) = tier_selection(&setup.session, setup.selection);
+    let provider_id = request
+        .provider_id
+        .clone()
+        .unwrap_or_else(|| selection.provider.choice().as_str().to_owned());
+    let readers = Readers {
+        selection: &selection,
+        auto,
+        provider_id: &provider_id,
+        overrides: &request.model_overrides,
+    };
+    let message = with_files(
+        Message::user(request.message.clone()),
+        &request.files,
+        &request.read_options,
+        &readers,
+    )
+    .await?;
     let input = ChatInput::Message(message);
     setup.run(input, relay).await
 }
@@ -236,23 +267,6 @@ async fn resume_turn(
         approved: request.approved,
     };
     setup.run(input, relay).await
-}
-
-/// The user message with its files attached (see `sift_documents::attach`).
-async fn with_files(message: Message, files: &[std::path::PathBuf]) -> Result<Message, CoreError> {
-    if files.is_empty() {
-        return Ok(message);
-    }
-    let paths = files.to_vec();
-    let documents = tokio::task::spawn_blocking(move || {
-        sift_documents::read_documents(&paths, &sift_documents::ReadOptions::default())
-    })
-    .await
-    .map_err(|e| CoreError::Usage(format!("reading the files stopped unexpectedly: {e}")))??;
-    let mut messages = [message];
-    sift_documents::attach(&mut messages, &documents)?;
-    let [message] = messages;
-    Ok(message)
 }
 
 fn session(store: &Store, id: &str) -> Result<Session, CoreError> {

@@ -49,8 +49,9 @@ pub type StartedTurn = (
 
 #[derive(Debug)]
 enum TurnInput {
-    Message(ChatRequest),
-    Approval(ApprovalRequest),
+    // Boxed: the two differ much in size (a message carries its read options).
+    Message(Box<ChatRequest>),
+    Approval(Box<ApprovalRequest>),
 }
 
 impl TurnInput {
@@ -72,9 +73,17 @@ pub fn send_chat_message(
     let (selection, context) = turn_settings(ws, &message.choice)?;
     let mut request = ChatRequest::new(message.session_id, message.text, selection);
     request.files = message.files;
-    request.toolkits = vec![chat_toolkit()];
+    request.toolkits = vec![chat_toolkit(ws.read_options())];
     request.context = context;
-    start(ws, TurnInput::Message(request), on_event)
+    request.read_options = ws.read_options();
+    request.provider_id = Some(
+        ws.settings()
+            .provider_or_default(message.choice.provider_id.as_deref())?
+            .id
+            .clone(),
+    );
+    request.model_overrides = ws.config().model_overrides;
+    start(ws, TurnInput::Message(Box::new(request)), on_event)
 }
 
 /// Starts the rest of a turn that waits, with the user's answer on one
@@ -91,9 +100,9 @@ pub fn answer_approval(
         answer.approved,
         selection,
     );
-    request.toolkits = vec![chat_toolkit()];
+    request.toolkits = vec![chat_toolkit(ws.read_options())];
     request.context = context;
-    start(ws, TurnInput::Approval(request), on_event)
+    start(ws, TurnInput::Approval(Box::new(request)), on_event)
 }
 
 /// Asks a running turn to stop; false when no turn has that key.

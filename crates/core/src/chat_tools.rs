@@ -15,12 +15,13 @@ pub const READ_DOCUMENT: &str = "read_document";
 /// the rest of a long file would crowd out the conversation.
 pub const READ_LIMIT_CHARS: usize = 20_000;
 
-/// The chat tools of the app, in the order the model sees them.
-pub fn chat_toolkit() -> Toolkit {
-    Toolkit::new().with(read_document_tool())
+/// The chat tools of the app, in the order the model sees them; files
+/// are read with `options` (`Workspace::read_options`).
+pub fn chat_toolkit(options: ReadOptions) -> Toolkit {
+    Toolkit::new().with(read_document_tool(options))
 }
 
-fn read_document_tool() -> FnTool {
+fn read_document_tool(options: ReadOptions) -> FnTool {
     let spec = ToolSpec {
         name: READ_DOCUMENT.to_owned(),
         description: "Read a document on the user's computer (text, Word, Excel, PDF or an image) and return its text. The user approves each call.".to_owned(),
@@ -32,27 +33,35 @@ fn read_document_tool() -> FnTool {
             "required": ["path"],
         }),
     };
-    FnTool::new(spec, |arguments: Value| async move {
-        let path = arguments
-            .get("path")
-            .and_then(Value::as_str)
-            .filter(|p| !p.trim().is_empty())
-            .ok_or_else(|| ToolError("give the file's path as \"path\"".to_owned()))?
-            .to_owned();
-        tokio::task::spawn_blocking(move || read_text(&path))
-            .await
-            .map_err(|e| ToolError(format!("reading stopped unexpectedly: {e}")))?
+    FnTool::new(spec, move |arguments: Value| {
+        let options = options.clone();
+        async move {
+            let path = arguments
+                .get("path")
+                .and_then(Value::as_str)
+                .filter(|p| !p.trim().is_empty())
+                .ok_or_else(|| ToolError("give the file's path as \"path\"".to_owned()))?
+                .to_owned();
+            tokio::task::spawn_blocking(move || read_text(&path, &options))
+                .await
+                .map_err(|e| ToolError(format!("reading stopped unexpectedly: {e}")))?
+        }
     })
     .needing_approval()
 }
 
 /// The document's text as the model reads files elsewhere in Sift (the
 /// documents crate's blocks), cut at [`READ_LIMIT_CHARS`] with a note.
-pub fn read_text(path: &str) -> Result<ToolOutput, ToolError> {
+/// A tool's result is text, so the files are read as for a model that
+/// cannot take images: with OCR `auto`, scans and photos give their text.
+pub fn read_text(path: &str, options: &ReadOptions) -> Result<ToolOutput, ToolError> {
     let dir = std::env::current_dir().unwrap_or_default();
     let paths = resolve_files(&[path.to_owned()], &dir).map_err(|e| ToolError(e.to_string()))?;
-    let documents =
-        read_documents(&paths, &ReadOptions::default()).map_err(|e| ToolError(e.to_string()))?;
+    let options = ReadOptions {
+        model_takes_images: false,
+        ..options.clone()
+    };
+    let documents = read_documents(&paths, &options).map_err(|e| ToolError(e.to_string()))?;
     let text = render_text(&documents);
     let total = text.chars().count();
     if total <= READ_LIMIT_CHARS {
@@ -70,21 +79,22 @@ mod tests {
 
     #[test]
     fn the_tool_asks_first_and_reads_through_the_documents_crate() {
-        let toolkit = chat_toolkit();
+        let toolkit = chat_toolkit(ReadOptions::default());
         let tool = toolkit.find(READ_DOCUMENT).map(|t| t.needs_approval());
         assert_eq!(tool, Some(true));
         let dir = std::env::temp_dir().join(format!("sift-chat-tools-{}", std::process::id()));
         std::fs::create_dir_all(&dir).ok();
         let file = dir.join("note.txt");
         std::fs::write(&file, "pay by Friday").ok();
-        let output = read_text(&file.display().to_string()).map(|o| o.content);
+        let output =
+            read_text(&file.display().to_string(), &ReadOptions::default()).map(|o| o.content);
         assert_eq!(
             output,
             Ok("<file name=\"note.txt\">\npay by Friday\n</file>".to_owned())
         );
         let long = dir.join("long.txt");
         std::fs::write(&long, "x".repeat(READ_LIMIT_CHARS + 10)).ok();
-        let output = read_text(&long.display().to_string())
+        let output = read_text(&long.display().to_string(), &ReadOptions::default())
             .map(|o| o.content)
             .unwrap_or_default();
         assert!(
@@ -95,7 +105,11 @@ mod tests {
             "{}",
             &output[output.len() - 60..]
         );
-        let missing = read_text(&dir.join("nope.txt").display().to_string()).map_err(|e| e.0);
+        let missing = read_text(
+            &dir.join("nope.txt").display().to_string(),
+            &ReadOptions::default(),
+        )
+        .map_err(|e| e.0);
         assert_eq!(
             missing,
             Err(format!("{}: no such file", dir.join("nope.txt").display()))

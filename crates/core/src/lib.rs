@@ -8,6 +8,7 @@ mod ask;
 pub mod call_transcript;
 pub mod calls;
 pub mod chat;
+mod chat_files;
 pub mod chat_stream;
 pub mod chat_tools;
 pub mod chat_view;

@@ -18,6 +18,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::error::CoreError;
 use crate::local::{LocalServerHandle, ensure_local_server};
+use crate::model_capabilities;
 use crate::provider::{ProviderKind, ProviderSettings};
 
 /// Reads and validates a workflow file: the workflow, or its problems
@@ -54,7 +55,7 @@ impl SiftConnector {
         }
     }
 
-    async fn client(&self, endpoint: &ModelEndpoint) -> Result<Client, CoreError> {
+    fn settings(endpoint: &ModelEndpoint) -> Result<(ProviderKind, ProviderSettings), CoreError> {
         let provider: ProviderKind = endpoint.provider.parse()?;
         let settings = ProviderSettings {
             provider: Some(provider),
@@ -62,6 +63,11 @@ impl SiftConnector {
             api_key_env: endpoint.api_key_name.clone(),
             api_key_account: None,
         };
+        Ok((provider, settings))
+    }
+
+    async fn client(&self, endpoint: &ModelEndpoint) -> Result<Client, CoreError> {
+        let (provider, settings) = Self::settings(endpoint)?;
         if provider == ProviderKind::Local && endpoint.base_url.is_none() {
             let mut local = self.local.lock().await;
             if local.is_none() {
@@ -104,6 +110,27 @@ impl ModelConnector for SiftConnector {
                     message: other.to_string(),
                 },
             })
+        })
+    }
+
+    /// What the server says the model takes, else the known families'
+    /// table (see [`crate::model_capabilities`]). An endpoint whose
+    /// provider is not known cannot connect anyway: the table decides.
+    fn features<'a>(
+        &'a self,
+        endpoint: &'a ModelEndpoint,
+        model: &'a str,
+    ) -> Pin<Box<dyn Future<Output = sift_llm::ModelFeatures> + Send + 'a>> {
+        Box::pin(async move {
+            let Ok((_, settings)) = Self::settings(endpoint) else {
+                return sift_workflow::known_features(endpoint, model);
+            };
+            let capabilities =
+                model_capabilities::resolve(&[], &endpoint.provider, &settings, model).await;
+            sift_llm::ModelFeatures {
+                images: capabilities.images,
+                tools: capabilities.tools,
+            }
         })
     }
 }

@@ -1,11 +1,15 @@
 //! How a step reaches its model: the endpoint a step names, the
-//! [`ModelConnector`] that turns it into a client, and why that can fail.
+//! [`ModelConnector`] that turns it into a client and says what its model
+//! can take, and why that can fail.
 
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 
-use sift_llm::{ApiKey, Client, ClientConfig, ErrorCategory, LlmError, ProviderKind, ServerFlavor};
+use sift_llm::{
+    ApiKey, Client, ClientConfig, ErrorCategory, LlmError, ModelFeatures, ProviderKind,
+    ServerFlavor,
+};
 
 /// Where a model is served, as a step names it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,6 +29,31 @@ pub trait ModelConnector: Send + Sync + fmt::Debug {
         &'a self,
         endpoint: &'a ModelEndpoint,
     ) -> Pin<Box<dyn Future<Output = Result<Client, ConnectError>> + Send + 'a>>;
+
+    /// What `model` at `endpoint` can take: a step with files asks before
+    /// reading them, so that a model that cannot take images gets their
+    /// text instead. By default the table of known model families says
+    /// ([`known_features`]); a connector that can ask the server does.
+    fn features<'a>(
+        &'a self,
+        endpoint: &'a ModelEndpoint,
+        model: &'a str,
+    ) -> Pin<Box<dyn Future<Output = ModelFeatures> + Send + 'a>> {
+        Box::pin(async move { known_features(endpoint, model) })
+    }
+}
+
+/// What the table of known model families says `model` takes, else what
+/// an unknown model is assumed to take on the endpoint's kind of server
+/// (a `local` one is some OpenAI-compatible server: no images).
+pub fn known_features(endpoint: &ModelEndpoint, model: &str) -> ModelFeatures {
+    let flavor = match endpoint.provider.as_str() {
+        "openai" => ServerFlavor::OpenAi,
+        "anthropic" => ServerFlavor::Anthropic,
+        _ => ServerFlavor::Generic,
+    };
+    ModelFeatures::known_family(model)
+        .map_or_else(|| ModelFeatures::unknown_model(flavor), |f| f.features)
 }
 
 /// Why a step could not get a client for its model. Each has a

@@ -30,7 +30,7 @@ mod step;
 mod validate;
 mod watch;
 
-pub use connector::{ConnectError, DirectConnector, ModelConnector, ModelEndpoint};
+pub use connector::{ConnectError, DirectConnector, ModelConnector, ModelEndpoint, known_features};
 pub use params::{ParamDef, parse_param_assignment};
 pub use parse::{ParseError, parse};
 pub use plan::cycle;

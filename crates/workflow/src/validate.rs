@@ -45,6 +45,9 @@ fn dag_problems(workflow: &Workflow, dag: &Dag) -> Vec<String> {
     {
         problems.push("files is not allowed in a DAG-level llm block".to_owned());
     }
+    if dag.llm.as_ref().is_some_and(|llm| llm.contains_key("ocr")) {
+        problems.push("ocr is not allowed in a DAG-level llm block".to_owned());
+    }
     let mut id_counts: HashMap<&str, usize> = HashMap::new();
     let mut name_counts: HashMap<&str, usize> = HashMap::new();
     for step in &dag.steps {
@@ -208,6 +211,16 @@ mod tests {
             "no model at all fails only when the step runs"
         );
         assert!(chat("{model: '${params.M}', provider: '${params.P}', prompt: hi}").is_empty());
+        assert_eq!(
+            chat("{model: m, prompt: hi, ocr: 3}"),
+            ["step 'ask': invalid ocr \"3\": must be one of: auto, always, off"]
+        );
+        for mode in ["auto", "always", "off", "'off'", "'${params.OCR}'"] {
+            assert!(
+                chat(&format!("{{model: m, prompt: hi, ocr: {mode}}}")).is_empty(),
+                "{mode}"
+            );
+        }
     }
 
     #[test]

@@ -10,7 +10,7 @@
 use std::path::PathBuf;
 
 use serde_json::{Value, json};
-use sift_scripted_server::{Reply, Script};
+use sift_scripted_server::{Reply, Script, ServerIdentity};
 
 use crate::workflow_support::{Scratch, assert_exit, bodies, server, step};
 use crate::{run, sift, stderr};
@@ -28,13 +28,31 @@ fn corpus(name: &str) -> String {
 /// What `sift read --json --ocr off` gives for these files, read in
 /// `scratch` (a workflow's files without OCR turned on).
 async fn read(scratch: &Scratch, files: &[&str]) -> Value {
+    read_with(scratch, &["--ocr", "off"], files).await
+}
+
+/// What `sift read --json OPTIONS FILES...` gives, read in `scratch`.
+async fn read_with(scratch: &Scratch, options: &[&str], files: &[&str]) -> Value {
     let output = run(sift()
         .current_dir(&scratch.dir)
-        .args(["read", "--json", "--ocr", "off"])
+        .args(["read", "--json"])
+        .args(options)
         .args(files))
     .await;
     assert_exit(&output, 0);
     serde_json::from_str(&crate::stdout(&output)).unwrap()
+}
+
+/// A scripted server that says, as llama.cpp's `/props` does, that its
+/// model takes images: the files' images go to it as they always have.
+async fn vision_server(script: Script) -> sift_scripted_server::ScriptedServer {
+    server(script.answering_as(ServerIdentity::LlamaCpp {
+        vision: true,
+        supports_tools: None,
+        n_ctx: 4096,
+        total_slots: 1,
+    }))
+    .await
 }
 
 /// A one-step workflow: chat step `ask` with `files` (YAML lines, indented
@@ -155,7 +173,7 @@ async fn a_pdf_goes_page_by_page() {
 /// page is rendered to an image and numbered after it.
 #[tokio::test]
 async fn images_go_with_the_message_as_image_parts() {
-    let server = server(Script::new().with("test-model", [Reply::text("ok")])).await;
+    let server = vision_server(Script::new().with("test-model", [Reply::text("ok")])).await;
     let scratch = Scratch::new("files-images");
     scratch.write("note.txt", "Receipt below.\n");
     let (jpg, scan) = (corpus("sroie_000.jpg"), corpus("docling_ocr_test.pdf"));
@@ -284,7 +302,7 @@ async fn another_kind_of_file_fails_the_step_before_any_request() {
 /// went with the one request and are not kept.
 #[tokio::test]
 async fn a_later_step_of_the_session_keeps_the_text_but_not_the_images() {
-    let server = server(Script::new().with(
+    let server = vision_server(Script::new().with(
         "test-model",
         [Reply::text("It says 12.50."), Reply::text("12.50")],
     ))
@@ -444,5 +462,90 @@ async fn a_leading_tilde_is_the_home_directory() {
     assert_eq!(
         bodies(&server)[0]["messages"][0]["content"],
         "<file name=\"note.txt\">\nat home\n</file>\n\nWhere?"
+    );
+}
+
+/// `ocr: always` for a model that takes images: the receipt's OCR text
+/// follows its line, and the image is still attached, exactly as `sift
+/// read --ocr always` shows.
+#[tokio::test]
+async fn ocr_always_sends_the_text_of_an_image_with_the_image() {
+    let server = vision_server(Script::new().with("test-model", [Reply::text("9.00")])).await;
+    let scratch = Scratch::new("files-ocr-always");
+    let jpg = corpus("sroie_000.jpg");
+    let files = format!("      ocr: always\n      files: {jpg}\n");
+    let file = scratch.flow(&ask_files(&files, "What is the total?"), Some(&server));
+    let output = scratch.run(file, &[]).await;
+    assert_exit(&output, 0);
+    let expected = read_with(&scratch, &["--ocr", "always"], &[&jpg]).await;
+    let text = expected["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("<file name=\"sroie_000.jpg\">\n[Image 1 is sroie_000.jpg.]\n")
+            && text.contains("Date 25/12/2018")
+            && text.contains(" 9.00"),
+        "{text}"
+    );
+    let content = &bodies(&server)[0]["messages"][0]["content"];
+    let parts = content.as_array().expect("content parts");
+    assert_eq!(parts.len(), 2, "{content}");
+    assert_eq!(
+        parts[0],
+        json!({"type": "text", "text": format!("{text}\n\nWhat is the total?")})
+    );
+    assert_eq!(parts[1]["type"], "image_url");
+    let (mime, bytes) = data_url(parts[1]["image_url"]["url"].as_str().unwrap());
+    assert_eq!(
+        (json!(mime), json!(bytes)),
+        (
+            expected["images"][0]["mime"].clone(),
+            expected["images"][0]["bytes"].clone()
+        )
+    );
+}
+
+/// A model that cannot take images (a server that cannot tell, a model
+/// no known family names), with the default `ocr: auto`: the receipt's
+/// text and no image, exactly as `sift read --text-only` shows.
+#[tokio::test]
+async fn a_text_only_model_gets_the_ocr_text_and_no_image() {
+    let server = server(Script::new().with("test-model", [Reply::text("9.00")])).await;
+    let scratch = Scratch::new("files-ocr-auto");
+    let jpg = corpus("sroie_000.jpg");
+    let file = scratch.flow(
+        &ask_files(&format!("      files: {jpg}\n"), "What is the total?"),
+        Some(&server),
+    );
+    let output = scratch.run(file, &[]).await;
+    assert_exit(&output, 0);
+    let expected = read_with(&scratch, &["--text-only"], &[&jpg]).await;
+    let text = expected["text"].as_str().unwrap();
+    assert!(
+        text.starts_with(
+            "<file name=\"sroie_000.jpg\">\n[Image omitted: sroie_000.jpg; the model reads its text.]\n"
+        ) && text.contains("Date 25/12/2018")
+            && text.contains(" 9.00"),
+        "{text}"
+    );
+    assert_eq!(expected["images"], json!([]));
+    assert_eq!(
+        bodies(&server)[0]["messages"],
+        json!([{"role": "user", "content": format!("{text}\n\nWhat is the total?")}])
+    );
+}
+
+/// `ocr: off` for a model that cannot take images: the image is left out
+/// and only its line says so.
+#[tokio::test]
+async fn ocr_off_for_a_text_only_model_sends_the_omitted_line_only() {
+    let server = server(Script::new().with("test-model", [Reply::text("?")])).await;
+    let scratch = Scratch::new("files-ocr-off");
+    let jpg = corpus("sroie_000.jpg");
+    let files = format!("      ocr: off\n      files: {jpg}\n");
+    let file = scratch.flow(&ask_files(&files, "What is the total?"), Some(&server));
+    let output = scratch.run(file, &[]).await;
+    assert_exit(&output, 0);
+    assert_eq!(
+        bodies(&server)[0]["messages"],
+        json!([{"role": "user", "content": "<file name=\"sroie_000.jpg\">\n[Image omitted: sroie_000.jpg.]\n</file>\n\nWhat is the total?"}])
     );
 }

@@ -455,6 +455,34 @@ async fn files_are_refused_in_a_dag_level_llm_block() {
 }
 
 #[tokio::test]
+async fn ocr_is_auto_always_or_off() {
+    // Unquoted, YAML 1.1 reads `off` as false: it still means off.
+    for mode in ["auto", "always", "off", "\"off\""] {
+        let line = format!("ocr: {mode}");
+        let yaml = ask(&model_and(&["prompt: hi", "files: notes.txt", &line]));
+        assert_valid("ocr-valid", &yaml).await;
+    }
+    for (mode, shown) in [("sometimes", "sometimes"), ("on", "true")] {
+        let line = format!("ocr: {mode}");
+        let yaml = ask(&model_and(&["prompt: hi", "files: notes.txt", &line]));
+        let problem =
+            format!("step 'ask': invalid ocr \"{shown}\": must be one of: auto, always, off");
+        assert_invalid("ocr-invalid", &yaml, &[&problem]).await;
+    }
+}
+
+#[tokio::test]
+async fn ocr_is_refused_in_a_dag_level_llm_block() {
+    let yaml = "llm:\n  provider: local\n  model: test-model\n  ocr: always\nsteps:\n  - id: ask\n    action: chat.completion\n    with:\n      prompt: hi\n";
+    assert_invalid(
+        "dag-ocr",
+        yaml,
+        &["ocr is not allowed in a DAG-level llm block"],
+    )
+    .await;
+}
+
+#[tokio::test]
 async fn a_cycle_is_reported() {
     let yaml = "steps:\n  - id: a\n    depends: b\n    run: echo a\n  - id: b\n    depends: a\n    run: echo b\n";
     assert_invalid("cycle", yaml, &["cyclic plan detected: a -> b -> a"]).await;

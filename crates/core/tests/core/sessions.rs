@@ -17,8 +17,8 @@ use sift_core::sessions::{
     branch_session, create_session, describe_attachments, list_sessions, update_session,
     write_export,
 };
-use sift_core::{Workspace, WorkspaceOptions};
-use sift_scripted_server::{Reply, Script, ScriptedServer};
+use sift_core::{ReadOptions, Workspace, WorkspaceOptions, read_documents, render_text};
+use sift_scripted_server::{Reply, Script, ScriptedServer, ServerIdentity};
 use sift_store::{NewMessage, NewSession, Store, TurnWrite};
 
 use crate::TempDir;
@@ -301,6 +301,57 @@ async fn files_go_with_the_message_through_the_documents_crate() {
         ws.store().unwrap().messages(&session).unwrap()[0].parts,
         json!([{"type": "text", "text": "<file name=\"note.txt\">\npay by Friday\n</file>\n\nWhen?"}])
     );
+}
+
+/// A photo attached for a model that cannot take images (its server
+/// says so, as llama.cpp's `/props` does): the request carries the
+/// receipt's OCR text, as the documents crate gives it for such a model,
+/// and no image part.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_text_only_model_gets_an_attached_photo_as_its_ocr_text() {
+    let dir = TempDir::new("chat-ocr");
+    let server = ScriptedServer::start(
+        Script::new()
+            .answering_as(ServerIdentity::LlamaCpp {
+                vision: false,
+                supports_tools: Some(true),
+                n_ctx: 4096,
+                total_slots: 1,
+            })
+            .with("m", [Reply::text("9.00")]),
+    )
+    .await
+    .unwrap();
+    let ws = app_workspace(&dir, Some(&server));
+    let session = new_session(&ws.store().unwrap(), "", None);
+    let photo = std::fs::canonicalize(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/sroie_000.jpg"),
+    )
+    .unwrap();
+    let mut with_photo = message(&session, "What is the total?");
+    with_photo.files = vec![photo.clone()];
+    let (sink, _) = collecting();
+    let (_, turn) = send_chat_message(&ws, with_photo, sink).unwrap();
+    let view = turn.await.unwrap();
+    assert_eq!(view.status, "completed");
+    let text_only = ReadOptions {
+        model_takes_images: false,
+        ..ws.read_options()
+    };
+    let text = render_text(&read_documents(&[photo], &text_only).unwrap());
+    assert!(
+        text.starts_with(
+            "<file name=\"sroie_000.jpg\">\n[Image omitted: sroie_000.jpg; the model reads its text.]\n"
+        ) && text.contains("Date 25/12/2018")
+            && text.contains(" 9.00"),
+        "{text}"
+    );
+    let body = &server.requests()[0].body;
+    assert_eq!(
+        body["messages"][0],
+        json!({"role": "user", "content": format!("{text}\n\nWhat is the total?")})
+    );
+    assert_eq!(server.model_info_requests()[0].path, "/props");
 }
 
 #[test]

@@ -3,8 +3,10 @@
 //! file as written; the runner checks again after `${...}` is resolved.
 
 use serde_json::{Map, Value};
+use sift_documents::OcrMode;
 use sift_llm::Role;
 
+use crate::connector::ModelEndpoint;
 use crate::params::scalar_text;
 
 /// The fields that configure the model. A step whose `with` sets any of
@@ -42,6 +44,15 @@ pub(crate) struct ModelEntry {
 }
 
 impl ModelEntry {
+    /// Where the model is served.
+    pub fn endpoint(&self) -> ModelEndpoint {
+        ModelEndpoint {
+            provider: self.provider.clone(),
+            base_url: self.base_url.clone(),
+            api_key_name: self.api_key_name.clone(),
+        }
+    }
+
     /// `provider/model`, as errors name a model.
     pub fn label(&self) -> String {
         format!("{}/{}", self.provider, self.name)
@@ -59,6 +70,9 @@ pub(crate) struct ChatConfig {
     pub messages: Vec<(Role, String)>,
     /// `with.files`: paths or patterns, one a line or a list.
     pub files: Vec<String>,
+    /// `with.ocr`: when the files' scans and photos are read with OCR;
+    /// the runtime's setting when the step does not say.
+    pub ocr: Option<OcrMode>,
     pub output_schema: Option<Value>,
 }
 
@@ -110,6 +124,7 @@ pub(crate) fn read_config(
             Vec::new()
         }
     };
+    let ocr = read_ocr(with, &mut problems);
     let schema_problems = output_schema
         .map(|s| schema_rules(s, llm))
         .unwrap_or_default();
@@ -169,9 +184,28 @@ pub(crate) fn read_config(
         max_tool_iterations,
         messages,
         files,
+        ocr,
         output_schema: output_schema.cloned(),
     });
     ConfigReport { config, problems }
+}
+
+/// `with.ocr`: `auto`, `always` or `off` (quoted or not). A `${...}` value is checked
+/// once it is resolved.
+fn read_ocr(with: &Map<String, Value>, problems: &mut Vec<String>) -> Option<OcrMode> {
+    let value = with.get("ocr").filter(|v| !v.is_null() && !deferred(v))?;
+    match value.as_str().map(str::parse::<OcrMode>) {
+        Some(Ok(mode)) => Some(mode),
+        // YAML 1.1 reads an unquoted `off` (and `no`) as false.
+        None if value == &Value::Bool(false) => Some(OcrMode::Off),
+        _ => {
+            problems.push(format!(
+                "invalid ocr {:?}: must be one of: auto, always, off",
+                scalar_text(value)
+            ));
+            None
+        }
+    }
 }
 
 fn check_provider(provider: &Value, problems: &mut Vec<String>) {

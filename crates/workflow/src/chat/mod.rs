@@ -18,7 +18,6 @@ use sift_llm::{
 };
 use tokio_util::sync::CancellationToken;
 
-use crate::connector::ModelEndpoint;
 use crate::interpolate::{Scope, interpolate_value};
 use crate::output::{StepOutput, report_unknown};
 use crate::record::StepError;
@@ -72,17 +71,36 @@ pub(crate) async fn run_chat(
             usage,
         ));
     };
-    let mut conversation = base_messages(&config, context.inherited.clone());
-    let documents = files::read(&config.files, context.dir, &context.runtime.read_options)
-        .await
-        .map_err(|e| fail(StepError::new(e), Usage::default()))?;
-    if let Some(documents) = &documents {
-        sift_documents::attach(&mut conversation, documents)
-            .map_err(|e| fail(StepError::new(e.to_string()), Usage::default()))?;
+    let base = base_messages(&config, context.inherited.clone());
+    let takes_images = models_take_images(&config, &context.runtime).await;
+    // The files are read once for the models that take images and once
+    // for those that do not, as the models need; every refusal comes
+    // before any request.
+    let mut conversations: Vec<(bool, Vec<Message>)> = Vec::new();
+    for &takes in &takes_images {
+        if conversations.iter().any(|(t, _)| *t == takes) {
+            continue;
+        }
+        let mut options = context.runtime.read_options.clone();
+        options.ocr.mode = config.ocr.unwrap_or(options.ocr.mode);
+        options.model_takes_images = takes;
+        let mut conversation = base.clone();
+        let documents = files::read(&config.files, context.dir, &options)
+            .await
+            .map_err(|e| fail(StepError::new(e), Usage::default()))?;
+        if let Some(documents) = &documents {
+            sift_documents::attach(&mut conversation, documents)
+                .map_err(|e| fail(StepError::new(e.to_string()), Usage::default()))?;
+        }
+        conversations.push((takes, conversation));
     }
     let fallback = config.models.len() > 1;
     let mut last_error = StepError::new(String::new());
-    for model in &config.models {
+    for (model, takes) in config.models.iter().zip(&takes_images) {
+        let conversation = conversations
+            .iter()
+            .find(|(t, _)| t == takes)
+            .map_or_else(|| base.clone(), |(_, c)| c.clone());
         let attempt = Attempt {
             context: &context,
             config: &config,
@@ -90,7 +108,7 @@ pub(crate) async fn run_chat(
             stream: config.stream && !fallback,
             usage: &mut usage,
         };
-        match attempt.run(conversation.clone()).await {
+        match attempt.run(conversation).await {
             Ok((outputs, mut messages)) => {
                 strip_images(&mut messages);
                 let absent_outputs = config
@@ -133,6 +151,23 @@ pub(crate) async fn run_chat(
         last_error
     };
     Err(fail(error, usage))
+}
+
+/// Whether each model of the step takes images, asked of the connector
+/// only when the step has files (without them it does not matter).
+async fn models_take_images(config: &ChatConfig, runtime: &Runtime) -> Vec<bool> {
+    let mut takes = Vec::with_capacity(config.models.len());
+    for model in &config.models {
+        takes.push(
+            config.files.is_empty()
+                || runtime
+                    .connector
+                    .features(&model.endpoint(), &model.name)
+                    .await
+                    .images,
+        );
+    }
+    takes
 }
 
 /// The step's system message first (the last one the step gives wins:
@@ -195,11 +230,7 @@ fn model_failure(label: &str, error: &LlmError) -> StepError {
 impl Attempt<'_, '_> {
     async fn run(self, conversation: Vec<Message>) -> AttemptResult {
         let label = self.model.label();
-        let endpoint = ModelEndpoint {
-            provider: self.model.provider.clone(),
-            base_url: self.model.base_url.clone(),
-            api_key_name: self.model.api_key_name.clone(),
-        };
+        let endpoint = self.model.endpoint();
         let client = self
             .context
             .runtime
