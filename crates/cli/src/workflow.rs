@@ -121,6 +121,7 @@ pub async fn run(args: RunArgs, ws: &Workspace) -> Result<(), Failure> {
             .zip(args.run)
             .map(|(step, run_id)| RerunFrom { run_id, step }),
         cancel,
+        read_options: ws.read_options(),
     };
     let outcome = run_workflow(&store, request, sink)
         .await

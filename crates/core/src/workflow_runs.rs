@@ -226,6 +226,7 @@ pub fn start_workflow_run(
         params: args.params.into_iter().map(|p| (p.name, p.value)).collect(),
         from,
         cancel: guard.token().clone(),
+        read_options: ws.read_options(),
     };
     let run = async move {
         // Registered until the run ends.

@@ -143,6 +143,9 @@ pub struct WorkflowRunRequest {
     /// Re-run from this step of an earlier run (`--from STEP --run RUN_ID`).
     pub from: Option<RerunFrom>,
     pub cancel: CancellationToken,
+    /// How the steps' `files` are read: the workspace's (its OCR cache and
+    /// languages; [`crate::Workspace::read_options`]).
+    pub read_options: ReadOptions,
 }
 
 #[derive(Debug, Clone)]
@@ -205,7 +208,7 @@ pub async fn run_workflow_announced(
         workflow,
         base_dir,
         connector: connector.clone(),
-        read_options: ReadOptions::default(),
+        read_options: request.read_options.clone(),
     });
     let store_error: Arc<Mutex<Option<CoreError>>> = Arc::default();
     let sink: EventSink = {
