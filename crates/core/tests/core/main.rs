@@ -7,6 +7,7 @@ mod ask;
 mod chat;
 mod eval;
 mod extract;
+mod extract_ocr;
 mod extraction;
 mod model_capabilities;
 mod preview;
