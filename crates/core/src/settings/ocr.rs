@@ -38,3 +38,28 @@ impl OcrTable {
         Ok(Some(languages))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::file::parse_config;
+
+    #[test]
+    fn the_table_gives_the_languages_and_refuses_mistakes() {
+        let config = parse_config("[ocr]\nlanguages = [\"eng\", \" deu \"]\n").unwrap();
+        assert_eq!(
+            config.ocr_languages,
+            Some(vec!["eng".to_owned(), "deu".to_owned()])
+        );
+        assert_eq!(parse_config("").unwrap().ocr_languages, None);
+        let unknown = parse_config("[ocr]\nlanguage = [\"eng\"]\n")
+            .unwrap_err()
+            .to_string();
+        assert!(unknown.contains("unknown field `language`"), "{unknown}");
+        assert_eq!(
+            parse_config("[ocr]\nlanguages = []\n")
+                .unwrap_err()
+                .to_string(),
+            "[ocr] languages names no language (write e.g. [\"eng\"], or leave it out for the default)"
+        );
+    }
+}
