@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use sift_documents::OcrProgress;
+use sift_documents::{OcrError, OcrOptions, OcrProgress, check_ocr_languages};
 use sift_store::{JobStatus, Store};
 use tokio_util::sync::CancellationToken;
 
@@ -134,6 +134,12 @@ pub fn start_job(
     let mut selection = job.selection;
     // The job records the models it runs with, so a resume finds them.
     selection.models = selection.resolved_models()?;
+    let mut options = options_for(ws, selection.clone(), job.concurrency);
+    options.provider_id = job.provider_id;
+    if let Some(languages) = job.ocr_languages.filter(|l| !l.is_empty()) {
+        options.read_options.ocr.languages = languages;
+    }
+    refuse_missing_languages(&options.read_options.ocr)?;
     let store = ws.store()?;
     let created = create_job(
         &store,
@@ -145,11 +151,6 @@ pub fn start_job(
     )?;
     let guard = ws.running().register(WorkKind::Extraction, &created.id)?;
     let view = job_view(&store, &created.id)?;
-    let mut options = options_for(ws, selection, job.concurrency);
-    options.provider_id = job.provider_id;
-    if let Some(languages) = job.ocr_languages.filter(|l| !l.is_empty()) {
-        options.read_options.ocr.languages = languages;
-    }
     Ok((view, run_registered(store, guard, options, Arc::new(sink))))
 }
 
@@ -236,12 +237,13 @@ fn resume_through(
     } else {
         models
     };
-    let guard = ws.running().register(WorkKind::Extraction, job_id)?;
-    store.set_job_status(job_id, JobStatus::Running)?;
-    let view = job_view(&store, job_id)?;
     let selection = ModelSelection { provider, models };
     let mut options = options_for(ws, selection, concurrency);
     options.provider_id = provider_id;
+    refuse_missing_languages(&options.read_options.ocr)?;
+    let guard = ws.running().register(WorkKind::Extraction, job_id)?;
+    store.set_job_status(job_id, JobStatus::Running)?;
+    let view = job_view(&store, job_id)?;
     Ok((view, run_registered(store, guard, options, Arc::new(sink))))
 }
 
@@ -284,6 +286,16 @@ pub fn resume_extraction(
 /// False when the job is not running.
 pub fn cancel_extraction(ws: &Workspace, job_id: &str) -> bool {
     ws.running().cancel(WorkKind::Extraction, job_id)
+}
+
+/// A language whose pack is missing refuses the job before it starts
+/// (every scan of it would fail the same way). Tesseract itself missing
+/// does not: a job of text files needs none, and a scan's row names it.
+fn refuse_missing_languages(ocr: &OcrOptions) -> Result<(), CoreError> {
+    match check_ocr_languages(ocr) {
+        Err(error @ OcrError::LanguageMissing { .. }) => Err(CoreError::Usage(error.to_string())),
+        _ => Ok(()),
+    }
 }
 
 fn options_for(ws: &Workspace, selection: ModelSelection, concurrency: usize) -> ExtractOptions {
