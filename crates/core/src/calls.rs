@@ -92,8 +92,8 @@ async fn user_message(
     // Reading PDFs, scaling images and OCR are CPU work: off the async
     // threads.
     let documents = tokio::task::spawn_blocking(move || read_documents(&files, &options))
-            .await
-            .map_err(|e| CoreError::Usage(format!("reading the files stopped: {e}")))??;
+        .await
+        .map_err(|e| CoreError::Usage(format!("reading the files stopped: {e}")))??;
     attach(&mut messages, &documents)?;
     Ok(messages.remove(0))
 }
@@ -240,8 +240,11 @@ pub async fn run_call_unrecorded(request: &CallRequest) -> Result<NewStructuredC
     )?;
     let recorded =
         json!({"prompt": request.prompt, "schema": request.schema, "max_turns": spec.max_turns});
-    let transcript =
-        initial_transcript(&spec, user_message(&request.files, &request.prompt, &request.read_options).await?).await;
+    let transcript = initial_transcript(
+        &spec,
+        user_message(&request.files, &request.prompt, &request.read_options).await?,
+    )
+    .await;
     standalone_row(
         &request.selection,
         &request.context,

@@ -391,10 +391,10 @@ pub(crate) async fn run_reporting(
 /// The status of a file's OCR after a page: `Reading page 3 of 20 of
 /// scan.pdf…` (the file's name, without its folder).
 pub fn ocr_status(progress: &OcrProgress) -> String {
-    let name = progress
-        .path
-        .file_name()
-        .map_or_else(|| progress.path.display().to_string(), |n| n.to_string_lossy().into_owned());
+    let name = progress.path.file_name().map_or_else(
+        || progress.path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
     format!(
         "Reading page {} of {} of {name}…",
         progress.done, progress.total

@@ -31,7 +31,7 @@ fn schema() -> Value {
 /// The block of `sroie_000.jpg` for a model that cannot take images: the
 /// line saying the image is left out, then Tesseract's text of the
 /// receipt (its total, 9.00 in `MANIFEST.tsv`, on the item's line).
-const SROIE_000_TEXT_ONLY: &str = r#"<file name="sroie_000.jpg">
+pub(crate) const SROIE_000_TEXT_ONLY: &str = r#"<file name="sroie_000.jpg">
 [Image omitted: sroie_000.jpg; the model reads its text.]
 tan woon yann
 
@@ -94,7 +94,15 @@ fn user_content(server: &ScriptedServer) -> Value {
 async fn extract_receipt(server: &ScriptedServer, dir: &TempDir) -> DocumentStatus {
     let store = Store::open(dir.db()).unwrap();
     let receipt = corpus("sroie_000.jpg");
-    let job = create_job(&store, "receipt", &schema(), None, &[receipt], &["m".into()]).unwrap();
+    let job = create_job(
+        &store,
+        "receipt",
+        &schema(),
+        None,
+        &[receipt],
+        &["m".into()],
+    )
+    .unwrap();
     let summary = run_job(
         &store,
         &job.id,
@@ -111,14 +119,16 @@ async fn extract_receipt(server: &ScriptedServer, dir: &TempDir) -> DocumentStat
 #[tokio::test]
 async fn a_model_without_images_gets_the_receipts_ocr_text_and_no_image() {
     let dir = TempDir::new("extract-ocr-text-only");
-    let server = ScriptedServer::start(
-        Script::new()
-            .answering_as(llama_cpp(false))
-            .with("m", [Reply::tool_call("submit_output", json!({"total": "9.00"}))]),
-    )
+    let server = ScriptedServer::start(Script::new().answering_as(llama_cpp(false)).with(
+        "m",
+        [Reply::tool_call("submit_output", json!({"total": "9.00"}))],
+    ))
     .await
     .unwrap();
-    assert_eq!(extract_receipt(&server, &dir).await, DocumentStatus::Completed);
+    assert_eq!(
+        extract_receipt(&server, &dir).await,
+        DocumentStatus::Completed
+    );
     // The server was asked what the model takes.
     let asked: Vec<String> = server
         .model_info_requests()
@@ -126,9 +136,8 @@ async fn a_model_without_images_gets_the_receipts_ocr_text_and_no_image() {
         .map(|r| r.path.clone())
         .collect();
     assert_eq!(asked, ["/props"]);
-    let expected = format!(
-        "{SROIE_000_TEXT_ONLY}\n\nExtract the fields of the schema from this document."
-    );
+    let expected =
+        format!("{SROIE_000_TEXT_ONLY}\n\nExtract the fields of the schema from this document.");
     assert_eq!(user_content(&server), json!(expected));
     assert!(expected.contains(" 9.00\n"));
 }
@@ -136,14 +145,16 @@ async fn a_model_without_images_gets_the_receipts_ocr_text_and_no_image() {
 #[tokio::test]
 async fn a_model_with_images_gets_the_image_and_the_ocr_text() {
     let dir = TempDir::new("extract-ocr-vision");
-    let server = ScriptedServer::start(
-        Script::new()
-            .answering_as(llama_cpp(true))
-            .with("m", [Reply::tool_call("submit_output", json!({"total": "9.00"}))]),
-    )
+    let server = ScriptedServer::start(Script::new().answering_as(llama_cpp(true)).with(
+        "m",
+        [Reply::tool_call("submit_output", json!({"total": "9.00"}))],
+    ))
     .await
     .unwrap();
-    assert_eq!(extract_receipt(&server, &dir).await, DocumentStatus::Completed);
+    assert_eq!(
+        extract_receipt(&server, &dir).await,
+        DocumentStatus::Completed
+    );
     let content = user_content(&server);
     let parts = content.as_array().unwrap();
     let kinds: Vec<&str> = parts.iter().map(|p| p["type"].as_str().unwrap()).collect();

@@ -8,6 +8,7 @@ mod chat;
 mod eval;
 mod extract;
 mod extract_ocr;
+mod extract_real;
 mod extraction;
 mod model_capabilities;
 mod preview;
