@@ -106,7 +106,7 @@ pub fn parse(text: &str) -> Result<(AppSettings, Config), ParseError> {
     }
     let mut config = file.context.config();
     config.model_overrides = file.models.into_iter().map(ModelOverride::from).collect();
-    config.ocr_languages = file.ocr.languages()?;
+    config.ocr_languages = file.ocr.languages().map_err(ParseError::of)?;
     Ok((settings, config))
 }
 
@@ -336,6 +336,26 @@ mod tests {
         assert!(
             error.contains("unknown field `TOOL_RESULT_TOKENS`"),
             "{error}"
+        );
+    }
+
+    #[test]
+    fn the_ocr_table_gives_the_languages_and_refuses_mistakes() {
+        let config = parse_config("[ocr]\nlanguages = [\"eng\", \" deu \"]\n").unwrap();
+        assert_eq!(
+            config.ocr_languages,
+            Some(vec!["eng".to_owned(), "deu".to_owned()])
+        );
+        assert_eq!(parse_config("").unwrap().ocr_languages, None);
+        let unknown = parse_config("[ocr]\nlanguage = [\"eng\"]\n")
+            .unwrap_err()
+            .to_string();
+        assert!(unknown.contains("unknown field `language`"), "{unknown}");
+        assert_eq!(
+            parse_config("[ocr]\nlanguages = []\n")
+                .unwrap_err()
+                .to_string(),
+            "[ocr] languages names no language (write e.g. [\"eng\"], or leave it out for the default)"
         );
     }
 }

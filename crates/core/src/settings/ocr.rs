@@ -11,7 +11,12 @@
 
 use serde::Deserialize;
 
-use super::file::ParseError;
+/// An `[ocr]` table whose `languages` names none.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "[ocr] languages names no language (write e.g. [\"eng\"], or leave it out for the default)"
+)]
+pub struct NoLanguages;
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -21,7 +26,7 @@ pub(super) struct OcrTable {
 
 impl OcrTable {
     /// The languages the table names, trimmed; `None` when it names none.
-    pub(super) fn languages(self) -> Result<Option<Vec<String>>, ParseError> {
+    pub(super) fn languages(self) -> Result<Option<Vec<String>>, NoLanguages> {
         let Some(languages) = self.languages else {
             return Ok(None);
         };
@@ -31,35 +36,8 @@ impl OcrTable {
             .filter(|l| !l.is_empty())
             .collect();
         if languages.is_empty() {
-            return Err(ParseError::of(
-                "[ocr] languages names no language (write e.g. [\"eng\"], or leave it out for the default)",
-            ));
+            return Err(NoLanguages);
         }
         Ok(Some(languages))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::file::parse_config;
-
-    #[test]
-    fn the_table_gives_the_languages_and_refuses_mistakes() {
-        let config = parse_config("[ocr]\nlanguages = [\"eng\", \" deu \"]\n").unwrap();
-        assert_eq!(
-            config.ocr_languages,
-            Some(vec!["eng".to_owned(), "deu".to_owned()])
-        );
-        assert_eq!(parse_config("").unwrap().ocr_languages, None);
-        let unknown = parse_config("[ocr]\nlanguage = [\"eng\"]\n")
-            .unwrap_err()
-            .to_string();
-        assert!(unknown.contains("unknown field `language`"), "{unknown}");
-        assert_eq!(
-            parse_config("[ocr]\nlanguages = []\n")
-                .unwrap_err()
-                .to_string(),
-            "[ocr] languages names no language (write e.g. [\"eng\"], or leave it out for the default)"
-        );
     }
 }

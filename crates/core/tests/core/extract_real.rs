@@ -40,7 +40,7 @@ async fn the_local_model_reads_a_receipt_as_its_ocr_text_without_the_image() {
         &schema,
         None,
         &[receipt],
-        &[model.clone()],
+        std::slice::from_ref(&model),
     )
     .unwrap();
     let selection = ModelSelection {
