@@ -49,6 +49,11 @@ pub struct ExtractArgs {
     /// to reach them).
     #[arg(long, value_name = "JOB_ID", conflicts_with_all = ["schema", "prompt", "files"])]
     resume: Option<String>,
+    /// OCR languages for scans and photos, Tesseract's codes joined by
+    /// `+` (`eng+deu`) [default: the configuration file's `[ocr]
+    /// languages`, else `eng` plus the OS locale's language].
+    #[arg(long, value_name = "LANGS", conflicts_with = "resume")]
+    lang: Option<String>,
     #[command(flatten)]
     model: ModelArgs,
     /// The documents: paths or globs.
@@ -131,6 +136,8 @@ async fn extract(args: &ExtractArgs, ws: &Workspace) -> Result<(JobView, usize),
                 files: sift_core::resolve_files(&args.files, &working_dir)?,
                 selection: args.model.selection(),
                 concurrency: jobs,
+                provider_id: None,
+                ocr_languages: args.lang.as_deref().map(crate::read::languages_of),
             };
             let (view, run) = start_job(ws, job, sink)?;
             (view, Box::pin(run) as Run)
@@ -180,11 +187,18 @@ impl Reporter {
         self.total.store(total, Ordering::SeqCst);
     }
 
-    /// A line per finished document; the other events say nothing here
-    /// (the summary follows the run).
+    /// A line per finished document, and on a terminal a line per status
+    /// (`Reading page 3 of 20 of scan.pdf…`); the other events say
+    /// nothing here (the summary follows the run).
     fn event(&self, event: &ExtractEvent) {
-        let ExtractEvent::Row { row, .. } = event else {
-            return;
+        let row = match event {
+            ExtractEvent::Row { row, .. } => row,
+            ExtractEvent::Status { message, .. } if self.terminal => {
+                let _guard = self.lock.lock();
+                let _ = writeln!(std::io::stderr().lock(), "\r\x1b[2K{message}");
+                return;
+            }
+            _ => return,
         };
         let _guard = self.lock.lock();
         let n = self.finished.fetch_add(1, Ordering::SeqCst) + 1;

@@ -51,22 +51,14 @@ pub fn run(args: ReadArgs, ws: &Workspace) -> Result<(), Failure> {
     })?;
     let paths = resolve_files(&args.files, &working_dir)?;
     let base = ws.read_options();
+    // The workspace's cache and languages (`[ocr]`), as extraction's.
     let mut ocr = OcrOptions {
         mode: args.ocr,
-        cache_dir: base
-            .ocr
-            .cache_dir
-            .clone()
-            .or_else(|| Some(ws.data_dir().join("ocr-cache"))),
         on_page: Some(Arc::new(report_progress)),
         ..base.ocr.clone()
     };
     if let Some(lang) = &args.lang {
-        ocr.languages = lang
-            .split('+')
-            .filter(|l| !l.is_empty())
-            .map(str::to_string)
-            .collect();
+        ocr.languages = languages_of(lang);
     }
     let options = ReadOptions {
         pdf_password: args.password,
@@ -116,6 +108,15 @@ pub fn run(args: ReadArgs, ws: &Workspace) -> Result<(), Failure> {
     let _ = out.write_all(output.as_bytes());
     let _ = out.flush();
     Ok(())
+}
+
+/// The languages of a `--lang` argument: Tesseract's codes joined by `+`.
+pub fn languages_of(arg: &str) -> Vec<String> {
+    arg.split('+')
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 /// Every OCR'd page: its file, number (1 for an image file) and words.

@@ -40,6 +40,10 @@ pub struct CallRequest {
     /// Run as a turn of this session.
     pub session: Option<String>,
     pub context: ContextSettings,
+    /// How `files` are read: PDFium, OCR, and whether the model takes
+    /// images (an extraction job sets these from the model's
+    /// capabilities).
+    pub read_options: ReadOptions,
 }
 
 impl CallRequest {
@@ -54,6 +58,7 @@ impl CallRequest {
             max_turns: DEFAULT_MAX_TURNS,
             session: None,
             context: ContextSettings::default(),
+            read_options: ReadOptions::default(),
         }
     }
 }
@@ -74,17 +79,21 @@ fn spec_for(
 
 /// The prompt with its files: each read once, in order, before any
 /// request; a refused file fails the call before it starts.
-async fn user_message(files: &[PathBuf], prompt: &str) -> Result<Message, CoreError> {
+async fn user_message(
+    files: &[PathBuf],
+    prompt: &str,
+    options: &ReadOptions,
+) -> Result<Message, CoreError> {
     let mut messages = vec![Message::user(prompt)];
     if files.is_empty() {
         return Ok(messages.remove(0));
     }
-    let files = files.to_vec();
-    // Reading PDFs and scaling images is CPU work: off the async threads.
-    let documents =
-        tokio::task::spawn_blocking(move || read_documents(&files, &ReadOptions::default()))
-            .await
-            .map_err(|e| CoreError::Usage(format!("reading the files stopped: {e}")))??;
+    let (files, options) = (files.to_vec(), options.clone());
+    // Reading PDFs, scaling images and OCR are CPU work: off the async
+    // threads.
+    let documents = tokio::task::spawn_blocking(move || read_documents(&files, &options))
+        .await
+        .map_err(|e| CoreError::Usage(format!("reading the files stopped: {e}")))??;
     attach(&mut messages, &documents)?;
     Ok(messages.remove(0))
 }
@@ -102,7 +111,7 @@ pub async fn run_call(store: &Store, request: &CallRequest) -> Result<Structured
         "schema": request.schema,
         "max_turns": spec.max_turns,
     });
-    let user = user_message(&request.files, &request.prompt).await?;
+    let user = user_message(&request.files, &request.prompt, &request.read_options).await?;
     match &request.session {
         None => {
             let transcript = initial_transcript(&spec, user).await;
@@ -163,6 +172,7 @@ pub async fn revise_call(
             max_turns: spec.max_turns,
             session: Some(session.clone()),
             context: context.clone(),
+            read_options: ReadOptions::default(),
         };
         let user = Message::user(correction);
         return in_session(
@@ -230,8 +240,11 @@ pub async fn run_call_unrecorded(request: &CallRequest) -> Result<NewStructuredC
     )?;
     let recorded =
         json!({"prompt": request.prompt, "schema": request.schema, "max_turns": spec.max_turns});
-    let transcript =
-        initial_transcript(&spec, user_message(&request.files, &request.prompt).await?).await;
+    let transcript = initial_transcript(
+        &spec,
+        user_message(&request.files, &request.prompt, &request.read_options).await?,
+    )
+    .await;
     standalone_row(
         &request.selection,
         &request.context,

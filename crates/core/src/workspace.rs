@@ -21,6 +21,8 @@ use crate::settings::{AppSettings, ModelOverride, save_model_overrides, save_set
 
 /// The database file's name inside a data folder.
 pub const DB_FILE_NAME: &str = "sift.db";
+/// The folder of OCR'd pages inside the data directory.
+pub const OCR_CACHE_DIR: &str = "ocr-cache";
 
 /// How to open a workspace: the caller's `--config` and `--db`, and
 /// whether its paths are trusted.
@@ -162,10 +164,22 @@ impl Workspace {
     }
 
     /// How the documents reader reads for this workspace: PDFium looked
-    /// for in its data directory.
+    /// for in its data directory, OCR'd pages cached in its `ocr-cache`,
+    /// in the `[ocr]` languages (default: `eng` plus the OS locale's
+    /// language when its pack is installed). The OCR mode and whether the
+    /// model takes images are the caller's.
     pub fn read_options(&self) -> sift_documents::ReadOptions {
+        let languages = self
+            .config()
+            .ocr_languages
+            .unwrap_or_else(sift_documents::default_ocr_languages);
         sift_documents::ReadOptions {
             data_dir: Some(self.data_dir()),
+            ocr: sift_documents::OcrOptions {
+                languages,
+                cache_dir: Some(self.data_dir().join(OCR_CACHE_DIR)),
+                ..sift_documents::OcrOptions::default()
+            },
             ..sift_documents::ReadOptions::default()
         }
     }

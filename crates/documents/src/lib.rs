@@ -150,8 +150,8 @@ pub use error::DocumentError;
 pub use limits::{Limits, ReadOptions, default_data_dir};
 pub use ocr::{
     MIN_WORD_HEIGHT, OCR_DPI, OcrError, OcrMode, OcrOptions, OcrPage, OcrProgress, OcrProgressFn,
-    OcrWord, UnknownOcrMode, default_ocr_languages, installed_ocr_languages, ocr_layer_is_usable,
-    recognize,
+    OcrWord, UnknownOcrMode, check_ocr_languages, default_ocr_languages, installed_ocr_languages,
+    ocr_layer_is_usable, recognize,
 };
 pub use pdf::{pdfium_library_candidates, render_pdf_page};
 pub use read::{read_bytes, read_documents};

@@ -27,4 +27,9 @@ prompt?: string | null,
 /**
  * Documents called at once; `null`: 4.
  */
-concurrency?: number | null, };
+concurrency?: number | null, 
+/**
+ * OCR languages for this job, Tesseract's codes (`["eng", "deu"]`);
+ * `null`: the settings'.
+ */
+ocrLanguages?: Array<string> | null, };

@@ -505,3 +505,24 @@ async fn a_bad_schema_is_refused_alike_by_import_and_extract() {
     );
     assert!(Store::open(&db).unwrap().list_schemas().unwrap().is_empty());
 }
+
+/// A language whose Tesseract pack is missing refuses the job before it
+/// starts, naming the apt package; no job is recorded.
+#[tokio::test]
+async fn a_missing_ocr_language_is_refused_before_the_job_starts() {
+    let scratch = Scratch::new("missing-lang", 1);
+    let server = ScriptedServer::start(Script::new()).await.unwrap();
+    let mut args = scratch.args(&server);
+    args.extend(["--lang".into(), "eng+xyz".into(), scratch.path("doc0.txt")]);
+    let output = run(sift().args(&args)).await;
+    assert_eq!(
+        (output.status.code(), stderr(&output)),
+        (
+            Some(2),
+            "error: OCR in the language \"xyz\" needs its Tesseract language pack; install it with `apt-get install tesseract-ocr-xyz`\n".to_owned()
+        )
+    );
+    assert!(server.requests().is_empty());
+    let store = Store::open(scratch.path("sift.db")).unwrap();
+    assert!(store.list_extraction_jobs(10).unwrap().is_empty());
+}

@@ -2,6 +2,8 @@
 
 use std::path::PathBuf;
 
+use tokio::process::Command;
+
 use serde_json::json;
 
 use crate::{run, sift, stderr, stdout};
@@ -28,6 +30,29 @@ impl Drop for Scratch {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
+}
+
+/// `sift` with a data directory of its own, `data` in `scratch` (so its
+/// OCR cache is not the user's), PDFium still found where the set-up put
+/// it.
+fn sift_in(scratch: &Scratch) -> Command {
+    let pdfium = std::env::var_os("SIFT_PDFIUM")
+        .filter(|p| !p.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            std::env::var_os("SIFT_DATA_DIR")
+                .filter(|d| !d.is_empty())
+                .map(PathBuf::from)
+                .unwrap_or_else(|| {
+                    PathBuf::from(std::env::var("HOME").unwrap()).join(".local/share/sift")
+                })
+                .join("lib")
+        });
+    let mut command = sift();
+    command
+        .env("SIFT_DATA_DIR", scratch.0.join("data"))
+        .env("SIFT_PDFIUM", pdfium);
+    command
 }
 
 #[tokio::test]
@@ -167,7 +192,11 @@ const DOCLING_TEXT: &str = "Docling bundles PDF document conversion to\nJSON and
 
 #[tokio::test]
 async fn by_default_scans_and_photos_come_with_their_ocr_text() {
-    let output = run(sift().arg("read").arg(corpus("docling_ocr_test.pdf"))).await;
+    let scratch = Scratch::new("ocr-default");
+    let output = run(sift_in(&scratch)
+        .arg("read")
+        .arg(corpus("docling_ocr_test.pdf")))
+    .await;
     assert_eq!(
         (stderr(&output).as_str(), output.status.code()),
         ("", Some(0))
@@ -181,11 +210,17 @@ async fn by_default_scans_and_photos_come_with_their_ocr_text() {
     assert!(
         image_line.starts_with("[image 1: docling_ocr_test.pdf page 1, image/png, 1109x1568, ")
     );
+    // The page was kept in the data directory's OCR cache.
+    let cached = std::fs::read_dir(scratch.0.join("data").join("ocr-cache"))
+        .unwrap()
+        .count();
+    assert!(cached > 0, "nothing cached");
 }
 
 #[tokio::test]
 async fn text_only_leaves_the_image_out_and_json_gives_the_words_and_boxes() {
-    let output = run(sift()
+    let scratch = Scratch::new("ocr-text-only");
+    let output = run(sift_in(&scratch)
         .args(["read", "--json", "--text-only", "--lang", "eng+deu"])
         .arg(corpus("docling_ocr_test.pdf")))
     .await;

@@ -3,6 +3,7 @@
 //! result is written as soon as its call finishes, so a job run again
 //! after a crash (or a cancel) calls only the documents not yet completed.
 
+mod reading;
 mod results;
 mod start;
 mod table;
@@ -14,6 +15,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 use serde_json::{Value, json};
+use sift_documents::{OcrMode, OcrOptions, ReadOptions};
 use sift_engine::ContextSettings;
 use sift_store::{
     CallStatus, DocumentResult, DocumentStatus, ExtractionDocument, ExtractionJob, JobStatus,
@@ -29,6 +31,7 @@ use crate::local::{LocalServerHandle, LocalServerOwner, ensure_local_server};
 use crate::models::ModelSelection;
 use crate::provider::ProviderKind;
 use crate::schema_check::check_usable;
+use crate::settings::ModelOverride;
 
 pub use results::{JobResult, job_result, job_results, revise_value};
 pub use start::{
@@ -58,6 +61,15 @@ pub struct ExtractOptions {
     /// owner (the app's workspace) keeps it up after the job; `None`
     /// starts it for this job and stops it at the end.
     pub local_server: Option<LocalServerOwner>,
+    /// How the documents are read (PDFium, the OCR cache and languages,
+    /// the OCR progress); the job itself sets OCR on for every model and
+    /// images only for a model that takes them.
+    pub read_options: ReadOptions,
+    /// The settings' id of the provider, which the `[[models]]` overrides
+    /// name; `None`: the provider kind's name (`local`, `openai`, ...).
+    pub provider_id: Option<String>,
+    /// What the user says models can take (`[[models]]`).
+    pub model_overrides: Vec<ModelOverride>,
 }
 
 impl ExtractOptions {
@@ -67,6 +79,15 @@ impl ExtractOptions {
             selection,
             context: ContextSettings::default(),
             local_server: None,
+            read_options: ReadOptions {
+                ocr: OcrOptions {
+                    mode: OcrMode::Always,
+                    ..OcrOptions::default()
+                },
+                ..ReadOptions::default()
+            },
+            provider_id: None,
+            model_overrides: Vec::new(),
         }
     }
 }
@@ -149,6 +170,7 @@ async fn run_document(
     request.schema = Some(job.schema.clone());
     request.files = vec![PathBuf::from(&document.path)];
     request.context = options.context.clone();
+    request.read_options = options.read_options.clone();
     let result = match run_call(&store, &request).await {
         Ok(call) => DocumentResult {
             status: if call.status == CallStatus::Completed {
@@ -208,11 +230,6 @@ pub async fn run_job(
         .filter(|d| d.status != DocumentStatus::Completed)
         .collect();
     let job = Arc::new(job);
-    let options = Arc::new(ExtractOptions {
-        concurrency: options.concurrency.max(1),
-        ..options
-    });
-    let on_progress = Arc::new(on_progress);
     // The local server, when it is the provider, is started once for the
     // whole job (each call then finds it running), not once per call.
     let local = match (todo.is_empty(), local_provider(&options.selection)?) {
@@ -227,6 +244,26 @@ pub async fn run_job(
         },
         _ => None,
     };
+    let read_options = if todo.is_empty() {
+        options.read_options.clone()
+    } else {
+        match reading::job_read_options(&options).await {
+            Ok(read_options) => read_options,
+            Err(error) => {
+                if let Some(local) = local {
+                    local.release().await;
+                }
+                store.set_job_status(job_id, JobStatus::Failed)?;
+                return Err(error);
+            }
+        }
+    };
+    let options = Arc::new(ExtractOptions {
+        concurrency: options.concurrency.max(1),
+        read_options,
+        ..options
+    });
+    let on_progress = Arc::new(on_progress);
     let semaphore = Arc::new(Semaphore::new(options.concurrency));
     let mut tasks = JoinSet::new();
     let mut first_error = None;

@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use sift_documents::{OcrError, OcrOptions, OcrProgress, check_ocr_languages};
 use sift_store::{JobStatus, Store};
 use tokio_util::sync::CancellationToken;
 
@@ -54,6 +55,11 @@ pub struct ExtractRequest {
     #[cfg_attr(feature = "ts", ts(optional = nullable))]
     #[serde(default)]
     pub concurrency: Option<u32>,
+    /// OCR languages for this job, Tesseract's codes (`["eng", "deu"]`);
+    /// `null`: the settings'.
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
+    #[serde(default)]
+    pub ocr_languages: Option<Vec<String>>,
 }
 
 /// What the UI receives while a job runs, each tagged with its job.
@@ -102,6 +108,12 @@ pub struct NewJob {
     pub selection: ModelSelection,
     /// The most documents called at once (at least 1).
     pub concurrency: usize,
+    /// The settings' id of the provider (which `[[models]]` overrides
+    /// name); `None`: the provider kind's name.
+    pub provider_id: Option<String>,
+    /// OCR languages for this job (`["eng", "deu"]`); `None`: the
+    /// settings' (`[ocr] languages`).
+    pub ocr_languages: Option<Vec<String>>,
 }
 
 type Sink = Arc<dyn Fn(ExtractEvent) + Send + Sync>;
@@ -122,6 +134,12 @@ pub fn start_job(
     let mut selection = job.selection;
     // The job records the models it runs with, so a resume finds them.
     selection.models = selection.resolved_models()?;
+    let mut options = options_for(ws, selection.clone(), job.concurrency);
+    options.provider_id = job.provider_id;
+    if let Some(languages) = job.ocr_languages.filter(|l| !l.is_empty()) {
+        options.read_options.ocr.languages = languages;
+    }
+    refuse_missing_languages(&options.read_options.ocr)?;
     let store = ws.store()?;
     let created = create_job(
         &store,
@@ -133,7 +151,6 @@ pub fn start_job(
     )?;
     let guard = ws.running().register(WorkKind::Extraction, &created.id)?;
     let view = job_view(&store, &created.id)?;
-    let options = options_for(ws, selection, job.concurrency);
     Ok((view, run_registered(store, guard, options, Arc::new(sink))))
 }
 
@@ -150,9 +167,12 @@ pub fn start_extraction(
     ),
     CoreError,
 > {
-    let selection = ws
-        .settings()
-        .selection(request.provider_id.as_deref(), request.model.as_deref())?;
+    let settings = ws.settings();
+    let selection = settings.selection(request.provider_id.as_deref(), request.model.as_deref())?;
+    let provider_id = settings
+        .provider_or_default(request.provider_id.as_deref())?
+        .id
+        .clone();
     let schema = ws
         .store()?
         .get_schema(&request.schema_name, request.schema_version)?
@@ -166,6 +186,8 @@ pub fn start_extraction(
         concurrency: request
             .concurrency
             .map_or(DEFAULT_CONCURRENCY, |c| c.max(1) as usize),
+        provider_id: Some(provider_id),
+        ocr_languages: request.ocr_languages,
     };
     start_job(ws, job, sink)
 }
@@ -189,6 +211,25 @@ pub fn resume_job(
     ),
     CoreError,
 > {
+    resume_through(ws, job_id, (provider, None), models, concurrency, sink)
+}
+
+/// [`resume_job`] through `provider` with the settings' id of it, when
+/// it has one (for the `[[models]]` overrides).
+fn resume_through(
+    ws: &Workspace,
+    job_id: &str,
+    (provider, provider_id): (ProviderSettings, Option<String>),
+    models: Vec<String>,
+    concurrency: usize,
+    sink: impl Fn(ExtractEvent) + Send + Sync + 'static,
+) -> Result<
+    (
+        JobView,
+        impl Future<Output = Result<JobView, CoreError>> + Send + 'static,
+    ),
+    CoreError,
+> {
     let store = ws.store()?;
     let job = job_of(&store, job_id)?;
     let models = if models.is_empty() {
@@ -196,11 +237,13 @@ pub fn resume_job(
     } else {
         models
     };
+    let selection = ModelSelection { provider, models };
+    let mut options = options_for(ws, selection, concurrency);
+    options.provider_id = provider_id;
+    refuse_missing_languages(&options.read_options.ocr)?;
     let guard = ws.running().register(WorkKind::Extraction, job_id)?;
     store.set_job_status(job_id, JobStatus::Running)?;
     let view = job_view(&store, job_id)?;
-    let selection = ModelSelection { provider, models };
-    let options = options_for(ws, selection, concurrency);
     Ok((view, run_registered(store, guard, options, Arc::new(sink))))
 }
 
@@ -219,23 +262,40 @@ pub fn resume_extraction(
     ),
     CoreError,
 > {
-    let provider = ws
-        .settings()
-        .provider_or_default(provider_id)?
-        .provider_settings();
+    let settings = ws.settings();
+    let entry = settings.provider_or_default(provider_id)?;
+    let provider = entry.provider_settings();
+    let provider_id = entry.id.clone();
     let models = model
         .map(str::trim)
         .filter(|m| !m.is_empty())
         .map(str::to_owned)
         .into_iter()
         .collect();
-    resume_job(ws, job_id, provider, models, DEFAULT_CONCURRENCY, sink)
+    resume_through(
+        ws,
+        job_id,
+        (provider, Some(provider_id)),
+        models,
+        DEFAULT_CONCURRENCY,
+        sink,
+    )
 }
 
 /// Stops a running job: no new document starts; those in flight finish.
 /// False when the job is not running.
 pub fn cancel_extraction(ws: &Workspace, job_id: &str) -> bool {
     ws.running().cancel(WorkKind::Extraction, job_id)
+}
+
+/// A language whose pack is missing refuses the job before it starts
+/// (every scan of it would fail the same way). Tesseract itself missing
+/// does not: a job of text files needs none, and a scan's row names it.
+fn refuse_missing_languages(ocr: &OcrOptions) -> Result<(), CoreError> {
+    match check_ocr_languages(ocr) {
+        Err(error @ OcrError::LanguageMissing { .. }) => Err(CoreError::Usage(error.to_string())),
+        _ => Ok(()),
+    }
 }
 
 fn options_for(ws: &Workspace, selection: ModelSelection, concurrency: usize) -> ExtractOptions {
@@ -246,6 +306,9 @@ fn options_for(ws: &Workspace, selection: ModelSelection, concurrency: usize) ->
         // The workspace keeps the server for its life, so the next job
         // finds it up.
         local_server: Some(ws.local_server().clone()),
+        read_options: ws.read_options(),
+        provider_id: None,
+        model_overrides: ws.config().model_overrides,
     }
 }
 
@@ -284,10 +347,17 @@ async fn run_registered(
 pub(crate) async fn run_reporting(
     store: &Store,
     job_id: &str,
-    options: ExtractOptions,
+    mut options: ExtractOptions,
     cancel: CancellationToken,
     sink: Sink,
 ) -> Result<(), CoreError> {
+    let (ocr_sink, id) = (sink.clone(), job_id.to_owned());
+    options.read_options.ocr.on_page = Some(Arc::new(move |p: OcrProgress| {
+        ocr_sink(ExtractEvent::Status {
+            job_id: id.clone(),
+            message: ocr_status(&p),
+        });
+    }));
     if local_provider(&options.selection)? {
         sink(ExtractEvent::Status {
             job_id: job_id.to_owned(),
@@ -316,4 +386,17 @@ pub(crate) async fn run_reporting(
     };
     run_job(store, job_id, options, on_progress, cancel).await?;
     Ok(())
+}
+
+/// The status of a file's OCR after a page: `Reading page 3 of 20 of
+/// scan.pdf…` (the file's name, without its folder).
+pub fn ocr_status(progress: &OcrProgress) -> String {
+    let name = progress.path.file_name().map_or_else(
+        || progress.path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    format!(
+        "Reading page {} of {} of {name}…",
+        progress.done, progress.total
+    )
 }

@@ -366,3 +366,61 @@ async fn cancelling_mid_run_lets_the_started_document_finish_and_starts_no_other
     let requests = server.requests();
     assert_eq!(requests.len(), 1);
 }
+
+/// A scan's OCR reports each page as a status of the job, before its row.
+#[tokio::test]
+async fn a_scans_ocr_is_reported_page_by_page() {
+    let dir = TempDir::new("extract-ocr-status");
+    let (_ws, store) = dir.workspace();
+    let scan = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/corpus/docling_ocr_test.pdf");
+    let server = ScriptedServer::start(Script::new().with(
+        "m",
+        [Reply::tool_call(
+            "submit_output",
+            json!({"number": "1", "total": 1.0}),
+        )],
+    ))
+    .await
+    .unwrap();
+    let selection = scripted(&server);
+    let job = create_job(
+        &store,
+        "invoice",
+        &invoice_schema(),
+        None,
+        &[scan],
+        &selection.models,
+    )
+    .unwrap();
+    let (sink, seen) = recording();
+    run_reporting(
+        &store,
+        &job.id,
+        ExtractOptions::new(selection),
+        CancellationToken::new(),
+        sink,
+    )
+    .await
+    .unwrap();
+    let events: Vec<(String, String)> = seen
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["kind"].as_str().unwrap().to_owned(),
+                e["message"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
+    let event = |kind: &str, message: &str| (kind.to_owned(), message.to_owned());
+    assert_eq!(
+        events,
+        [
+            event("started", ""),
+            event("status", "Reading page 1 of 1 of docling_ocr_test.pdf…"),
+            event("row", ""),
+        ]
+    );
+}

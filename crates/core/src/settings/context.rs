@@ -23,6 +23,9 @@ pub struct Config {
     pub context: ContextSettings,
     /// The `[[models]]` tables: what the user says models can take.
     pub model_overrides: Vec<ModelOverride>,
+    /// The `[ocr]` table's languages; `None`: the default
+    /// ([`sift_documents::default_ocr_languages`]).
+    pub ocr_languages: Option<Vec<String>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -76,6 +79,7 @@ impl ContextTable {
                     .map_or(defaults.images_in_context, CountOrNone::limit),
             },
             model_overrides: Vec::new(),
+            ocr_languages: None,
         }
     }
 }

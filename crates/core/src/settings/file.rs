@@ -3,7 +3,8 @@
 //! the defaults. It holds the app's settings (`[defaults]`,
 //! `[[providers]]`, see [`crate::settings`]), the context windows
 //! (`[context]`, see [`crate::settings::context`]) and the per-model
-//! overrides (`[[models]]`, see [`crate::settings::model_overrides`]).
+//! overrides (`[[models]]`, see [`crate::settings::model_overrides`]) and
+//! the OCR languages (`[ocr]`, see [`crate::settings::ocr`]).
 //!
 //! Saving rewrites only the settings' tables (or only `[[models]]`), so
 //! the user's comments and the `[context]` table stay as they were. API keys are never written here.
@@ -15,6 +16,7 @@ use toml_edit::{ArrayOfTables, DocumentMut, Item, Table, value};
 
 use super::context::{Config, ContextTable};
 use super::model_overrides::{ModelOverride, ModelTable, checked};
+use super::ocr::OcrTable;
 use super::{AppSettings, ProviderEntry};
 use crate::error::CoreError;
 
@@ -49,6 +51,8 @@ struct ConfigFile {
     providers: Option<Vec<ProviderTable>>,
     #[serde(default)]
     models: Vec<ModelTable>,
+    #[serde(default)]
+    ocr: OcrTable,
     // The remembered workflow folder, read and written by `workflow_files.rs`.
     #[serde(default, rename = "workflows")]
     _workflows: Option<toml::Value>,
@@ -102,6 +106,7 @@ pub fn parse(text: &str) -> Result<(AppSettings, Config), ParseError> {
     }
     let mut config = file.context.config();
     config.model_overrides = file.models.into_iter().map(ModelOverride::from).collect();
+    config.ocr_languages = file.ocr.languages().map_err(ParseError::of)?;
     Ok((settings, config))
 }
 
@@ -362,6 +367,26 @@ mod tests {
         assert!(
             error.contains("unknown field `TOOL_RESULT_TOKENS`"),
             "{error}"
+        );
+    }
+
+    #[test]
+    fn the_ocr_table_gives_the_languages_and_refuses_mistakes() {
+        let config = parse_config("[ocr]\nlanguages = [\"eng\", \" deu \"]\n").unwrap();
+        assert_eq!(
+            config.ocr_languages,
+            Some(vec!["eng".to_owned(), "deu".to_owned()])
+        );
+        assert_eq!(parse_config("").unwrap().ocr_languages, None);
+        let unknown = parse_config("[ocr]\nlanguage = [\"eng\"]\n")
+            .unwrap_err()
+            .to_string();
+        assert!(unknown.contains("unknown field `language`"), "{unknown}");
+        assert_eq!(
+            parse_config("[ocr]\nlanguages = []\n")
+                .unwrap_err()
+                .to_string(),
+            "[ocr] languages names no language (write e.g. [\"eng\"], or leave it out for the default)"
         );
     }
 }

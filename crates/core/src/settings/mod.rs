@@ -27,6 +27,7 @@ pub mod context;
 pub mod file;
 pub mod form;
 pub mod model_overrides;
+pub mod ocr;
 pub mod screen;
 
 use std::path::PathBuf;

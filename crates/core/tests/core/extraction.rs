@@ -88,6 +88,8 @@ async fn a_resume_without_a_model_runs_all_of_the_jobs_models_in_order() {
         files: vec![file(&dir, "doc0.txt")],
         selection: selection(&first, &["a", "b"]),
         concurrency: 1,
+        provider_id: None,
+        ocr_languages: None,
     };
     let (view, run) = start_job(&ws, job, |_| {}).unwrap();
     assert_eq!(view.models, ["a", "b"]);
@@ -142,6 +144,8 @@ async fn an_export_writes_only_a_granted_path() {
         files: vec![doc.clone()],
         selection: selection(&server, &["m"]),
         concurrency: 1,
+        provider_id: None,
+        ocr_languages: None,
     };
     let (view, run) = start_job(&ws, job, |_| {}).unwrap();
     run.await.unwrap();
@@ -190,6 +194,8 @@ async fn a_preview_reads_only_a_document_of_a_job() {
         files: vec![doc],
         selection: selection(&server, &["m"]),
         concurrency: 1,
+        provider_id: None,
+        ocr_languages: None,
     };
     // Created, not run: its documents are the job's from the start.
     let (_view, _run) = start_job(&ws, job, |_| {}).unwrap();
@@ -259,6 +265,7 @@ async fn local_failure_in(dir: &Path) {
         model: None,
         prompt: None,
         concurrency: None,
+        ocr_languages: None,
     };
     let (view, run) = start_extraction(&ws, request, sink).unwrap();
     let error = run.await.unwrap_err();

@@ -7,6 +7,8 @@ mod ask;
 mod chat;
 mod eval;
 mod extract;
+mod extract_ocr;
+mod extract_real;
 mod extraction;
 mod model_capabilities;
 mod preview;

@@ -2,8 +2,8 @@
 
 use std::path::Path;
 
-use super::OcrError;
-use super::tesseract::installed_languages;
+use super::tesseract::{Tesseract, installed_languages};
+use super::{OcrError, OcrOptions};
 
 /// The Tesseract languages installed for `program` (`tesseract` on the
 /// `PATH` when `None`), as `tesseract --list-langs` gives them (`osd`,
@@ -12,6 +12,13 @@ pub fn installed_ocr_languages(program: Option<&Path>) -> Result<Vec<String>, Oc
     let mut languages = installed_languages(program.unwrap_or(Path::new("tesseract")))?;
     languages.retain(|l| l != "osd");
     Ok(languages)
+}
+
+/// Whether Tesseract (`options.tesseract`) runs and has every language
+/// of `options`; the error names the apt package to install. For a
+/// caller to refuse work before it starts (the reader checks it too).
+pub fn check_ocr_languages(options: &OcrOptions) -> Result<(), OcrError> {
+    Tesseract::new(options).map(|_| ())
 }
 
 /// The default OCR languages: `eng`, plus the language of the OS locale

@@ -40,7 +40,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 pub use error::OcrError;
-pub use language::{default_ocr_languages, installed_ocr_languages};
+pub use language::{check_ocr_languages, default_ocr_languages, installed_ocr_languages};
 pub(crate) use pages::{FileOcr, PageQueue};
 pub use quality::layer_is_usable as ocr_layer_is_usable;
 pub use recognize::{MIN_WORD_HEIGHT, OCR_DPI, recognize};

@@ -1,0 +1,34 @@
+//! How a job reads its documents: the OCR text goes to every model (it
+//! helps vision models too), the images only to a model that takes them.
+//! So Sift's local default, SmolLM2, reads a scan as its OCR text and
+//! never receives an image.
+
+use sift_documents::{OcrMode, ReadOptions};
+
+use super::ExtractOptions;
+use crate::error::CoreError;
+use crate::model_capabilities;
+
+/// The job's read options for the model its documents go to first (the
+/// others are tried only when it fails, and get the same message): OCR
+/// always, and images only when that model takes them. For the local
+/// provider, called once its server is up, so that the server is asked.
+pub(super) async fn job_read_options(options: &ExtractOptions) -> Result<ReadOptions, CoreError> {
+    let provider = options.selection.provider.clone().with_env_defaults()?;
+    let models = options.selection.resolved_models()?;
+    let mut read = options.read_options.clone();
+    read.ocr.mode = OcrMode::Always;
+    read.model_takes_images = match models.first() {
+        Some(model) => {
+            let provider_id = options
+                .provider_id
+                .clone()
+                .unwrap_or_else(|| provider.choice().to_string());
+            model_capabilities::resolve(&options.model_overrides, &provider_id, &provider, model)
+                .await
+                .images
+        }
+        None => false,
+    };
+    Ok(read)
+}

@@ -1,0 +1,181 @@
+//! What an extraction job sends for a scan or a photo: the OCR text to
+//! every model, the image only to a model that takes images, as the
+//! model's server says (against the scripted server answering as
+//! llama.cpp's `/props`, with real Tesseract on a corpus receipt).
+
+use std::path::PathBuf;
+
+use serde_json::{Value, json};
+use sift_core::extract::{ExtractOptions, create_job, run_job};
+use sift_scripted_server::{Reply, Script, ScriptedServer, ServerIdentity};
+use sift_store::{DocumentStatus, Store};
+use tokio_util::sync::CancellationToken;
+
+use crate::{TempDir, selection};
+
+/// A corpus file (read in place, never copied into the repository).
+fn corpus(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/corpus")
+        .join(name)
+}
+
+fn schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {"total": {"type": "string"}},
+        "required": ["total"],
+    })
+}
+
+/// The block of `sroie_000.jpg` for a model that cannot take images: the
+/// line saying the image is left out, then Tesseract's text of the
+/// receipt (its total, 9.00 in `MANIFEST.tsv`, on the item's line).
+pub(crate) const SROIE_000_TEXT_ONLY: &str = r#"<file name="sroie_000.jpg">
+[Image omitted: sroie_000.jpg; the model reads its text.]
+tan woon yann
+
+BOOK TA _K (TAMAN DAYA) SDN BHD
+FEU 7-W
+NOS: $5.57 & $9, JALAN SAGU 18)
+TAMAN DAYA,
+81100 JOHOR BAHRU,
+JOHOR
+
+UAE AAU i
+
+Document No : TDO1167104
+
+Date 25/12/2018 8:13:39 PM
+Cashier : MANIS
+Member :
+
+CASH BILL
+
+CODE/DESC PRICE Disc AMQUHTI
+
+QTY RM RM
+9556939040116 KF MODELLING CLAY KIDDY FISH
+1 PC * 9.00) 6,00 9.00
+Total : 91.00
+Rour ding Adjustment : 0.00
+Round: :d Total (RM); 9.60
+Cash ge 4 0 00
+
+CHANGE
+
+GOODS SOLD ARE NOT RE TURNAF
+EXCHANGEABLE
+
+THANK YOU
+PLEASE COre AGARY !
+</file>"#;
+
+fn llama_cpp(vision: bool) -> ServerIdentity {
+    ServerIdentity::LlamaCpp {
+        vision,
+        supports_tools: Some(true),
+        n_ctx: 4096,
+        total_slots: 1,
+    }
+}
+
+/// The user message of the one request the job sent.
+fn user_content(server: &ScriptedServer) -> Value {
+    let requests = server.requests();
+    assert_eq!(requests.len(), 1);
+    let messages = requests[0].body["messages"].as_array().unwrap().clone();
+    let users: Vec<&Value> = messages.iter().filter(|m| m["role"] == "user").collect();
+    assert_eq!(users.len(), 1, "{messages:?}");
+    users[0]["content"].clone()
+}
+
+/// Runs a job over `sroie_000.jpg` on the model `m` of `server`.
+async fn extract_receipt(server: &ScriptedServer, dir: &TempDir) -> DocumentStatus {
+    let store = Store::open(dir.db()).unwrap();
+    let receipt = corpus("sroie_000.jpg");
+    let job = create_job(
+        &store,
+        "receipt",
+        &schema(),
+        None,
+        &[receipt],
+        &["m".into()],
+    )
+    .unwrap();
+    let summary = run_job(
+        &store,
+        &job.id,
+        ExtractOptions::new(selection(server, &["m"])),
+        |_| {},
+        CancellationToken::new(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(summary.totals.pending, 0);
+    store.extraction_documents(&job.id).unwrap()[0].status
+}
+
+#[tokio::test]
+async fn a_model_without_images_gets_the_receipts_ocr_text_and_no_image() {
+    let dir = TempDir::new("extract-ocr-text-only");
+    let server = ScriptedServer::start(Script::new().answering_as(llama_cpp(false)).with(
+        "m",
+        [Reply::tool_call("submit_output", json!({"total": "9.00"}))],
+    ))
+    .await
+    .unwrap();
+    assert_eq!(
+        extract_receipt(&server, &dir).await,
+        DocumentStatus::Completed
+    );
+    // The server was asked what the model takes.
+    let asked: Vec<String> = server
+        .model_info_requests()
+        .iter()
+        .map(|r| r.path.clone())
+        .collect();
+    assert_eq!(asked, ["/props"]);
+    let expected =
+        format!("{SROIE_000_TEXT_ONLY}\n\nExtract the fields of the schema from this document.");
+    assert_eq!(user_content(&server), json!(expected));
+    assert!(expected.contains(" 9.00\n"));
+}
+
+#[tokio::test]
+async fn a_model_with_images_gets_the_image_and_the_ocr_text() {
+    let dir = TempDir::new("extract-ocr-vision");
+    let server = ScriptedServer::start(Script::new().answering_as(llama_cpp(true)).with(
+        "m",
+        [Reply::tool_call("submit_output", json!({"total": "9.00"}))],
+    ))
+    .await
+    .unwrap();
+    assert_eq!(
+        extract_receipt(&server, &dir).await,
+        DocumentStatus::Completed
+    );
+    let content = user_content(&server);
+    let parts = content.as_array().unwrap();
+    let kinds: Vec<&str> = parts.iter().map(|p| p["type"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["text", "image_url"]);
+    let ocr_text = SROIE_000_TEXT_ONLY
+        .split_once('\n')
+        .unwrap()
+        .1
+        .split_once('\n')
+        .unwrap()
+        .1;
+    assert_eq!(
+        parts[0]["text"],
+        format!(
+            "<file name=\"sroie_000.jpg\">\n[Image 1 is sroie_000.jpg.]\n{ocr_text}\n\nExtract the fields of the schema from this document."
+        )
+    );
+    assert!(
+        parts[1]["image_url"]["url"]
+            .as_str()
+            .unwrap()
+            .starts_with("data:image/jpeg;base64,")
+    );
+}
