@@ -166,16 +166,18 @@ impl Workspace {
     /// How the documents reader reads for this workspace: PDFium looked
     /// for in its data directory, OCR'd pages cached in its `ocr-cache`,
     /// in the `[ocr]` languages (default: `eng` plus the OS locale's
-    /// language when its pack is installed). The OCR mode and whether the
-    /// model takes images are the caller's.
+    /// language when its pack is installed), in the `[ocr]` mode (default
+    /// `auto`; extraction jobs set `always`). Whether the model takes
+    /// images is the caller's.
     pub fn read_options(&self) -> sift_documents::ReadOptions {
-        let languages = self
-            .config()
+        let config = self.config();
+        let languages = config
             .ocr_languages
             .unwrap_or_else(sift_documents::default_ocr_languages);
         sift_documents::ReadOptions {
             data_dir: Some(self.data_dir()),
             ocr: sift_documents::OcrOptions {
+                mode: config.ocr_mode.unwrap_or_default(),
                 languages,
                 cache_dir: Some(self.data_dir().join(OCR_CACHE_DIR)),
                 ..sift_documents::OcrOptions::default()

@@ -26,6 +26,8 @@ pub struct Config {
     /// The `[ocr]` table's languages; `None`: the default
     /// ([`sift_documents::default_ocr_languages`]).
     pub ocr_languages: Option<Vec<String>>,
+    /// The `[ocr]` table's mode for chat and workflows; `None`: `auto`.
+    pub ocr_mode: Option<sift_documents::OcrMode>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -80,6 +82,7 @@ impl ContextTable {
             },
             model_overrides: Vec::new(),
             ocr_languages: None,
+            ocr_mode: None,
         }
     }
 }

@@ -106,6 +106,7 @@ pub fn parse(text: &str) -> Result<(AppSettings, Config), ParseError> {
     }
     let mut config = file.context.config();
     config.model_overrides = file.models.into_iter().map(ModelOverride::from).collect();
+    config.ocr_mode = file.ocr.mode().map_err(ParseError::of)?;
     config.ocr_languages = file.ocr.languages().map_err(ParseError::of)?;
     Ok((settings, config))
 }
@@ -378,6 +379,15 @@ mod tests {
             Some(vec!["eng".to_owned(), "deu".to_owned()])
         );
         assert_eq!(parse_config("").unwrap().ocr_languages, None);
+        assert_eq!(parse_config("").unwrap().ocr_mode, None);
+        let always = parse_config("[ocr]\nmode = \"always\"\n").unwrap();
+        assert_eq!(always.ocr_mode, Some(sift_documents::OcrMode::Always));
+        assert_eq!(
+            parse_config("[ocr]\nmode = \"sometimes\"\n")
+                .unwrap_err()
+                .to_string(),
+            "\"sometimes\" is not an OCR mode (auto, always or off)"
+        );
         let unknown = parse_config("[ocr]\nlanguage = [\"eng\"]\n")
             .unwrap_err()
             .to_string();
