@@ -2,7 +2,8 @@
 //! chat completions API and Anthropic's Messages API; answers come from a
 //! [`Script`] of [`Reply`]s per model (text, tool calls, finish reason,
 //! usage, streamed when asked), faults come on demand (a status with body
-//! and headers, a delay, a dropped connection, a stream cut short), and
+//! and headers, a delay, a hold until the test releases it ([`Gate`]), a
+//! dropped connection, a stream cut short), and
 //! every request is recorded for assertions. It can also describe its
 //! models as llama.cpp, Ollama or LM Studio do ([`ServerIdentity`]); those
 //! requests are recorded apart ([`ScriptedServer::model_info_requests`]).
@@ -19,4 +20,4 @@ mod wire;
 
 pub use model_info::{LmStudioModel, ServerIdentity};
 pub use script::{Fault, Finish, Reply, Script, ScriptedToolCall, ScriptedUsage};
-pub use server::{RecordedRequest, ScriptedServer};
+pub use server::{Gate, RecordedRequest, ScriptedServer};

@@ -75,6 +75,15 @@ pub struct Reply {
     pub usage: Option<ScriptedUsage>,
     /// Wait this long before answering (or before failing).
     pub delay_ms: u64,
+    /// Before anything else (and before `delay_ms`), wait until the gate
+    /// of this name is released (`ScriptedServer::gate(name).release()`):
+    /// a test that must act while a request is in flight holds it for as
+    /// long as it needs instead of racing a delay.
+    pub hold: Option<String>,
+    /// Streamed, with `hold`: the hold comes after this many SSE events
+    /// instead of before answering (a stream that stops mid-way until the
+    /// test lets it go on).
+    pub hold_after_events: Option<usize>,
     /// Streamed text goes out in pieces of this many characters (default 4).
     pub chunk_chars: Option<usize>,
     /// Wait this long between streamed pieces.
@@ -204,6 +213,19 @@ impl Reply {
 
     pub fn delay_ms(mut self, ms: u64) -> Self {
         self.delay_ms = ms;
+        self
+    }
+
+    /// Held until the gate `gate` is released (see [`Reply::hold`]).
+    pub fn held(mut self, gate: &str) -> Self {
+        self.hold = Some(gate.to_owned());
+        self
+    }
+
+    /// Streamed: held on the gate `gate` after `events` SSE events.
+    pub fn held_after_events(mut self, gate: &str, events: usize) -> Self {
+        self.hold = Some(gate.to_owned());
+        self.hold_after_events = Some(events);
         self
     }
 

@@ -1,6 +1,7 @@
 //! The loopback server: accepts connections, answers from the script,
 //! records every model request.
 
+use std::collections::HashSet;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -8,6 +9,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::Notify;
 use tokio::task::JoinHandle;
 
 use crate::http::{self, Request};
@@ -44,6 +46,8 @@ struct State {
     /// that a caller's lookups do not shift the model requests' count.
     model_info_requests: Vec<RecordedRequest>,
     next_call_id: u64,
+    /// The gates released so far (see `Reply::hold`).
+    released: HashSet<String>,
 }
 
 /// A running server on 127.0.0.1. Dropping it stops it.
@@ -51,7 +55,25 @@ struct State {
 pub struct ScriptedServer {
     addr: SocketAddr,
     state: Arc<Mutex<State>>,
+    gates: Arc<Notify>,
     task: JoinHandle<()>,
+}
+
+/// A named gate of a [`ScriptedServer`]: the replies held on it
+/// (`Reply::held`) wait until it is released. Released, it stays open.
+#[derive(Debug, Clone)]
+pub struct Gate {
+    name: String,
+    state: Arc<Mutex<State>>,
+    gates: Arc<Notify>,
+}
+
+impl Gate {
+    /// Lets every reply held on this gate go, now and from now on.
+    pub fn release(&self) {
+        lock(&self.state).released.insert(self.name.clone());
+        self.gates.notify_waiters();
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -73,17 +95,34 @@ impl ScriptedServer {
             script,
             ..State::default()
         }));
+        let gates = Arc::new(Notify::new());
         let task_state = Arc::clone(&state);
+        let task_gates = Arc::clone(&gates);
         let task = tokio::spawn(async move {
             while let Ok((stream, _)) = listener.accept().await {
                 let state = Arc::clone(&task_state);
+                let gates = Arc::clone(&task_gates);
                 tokio::spawn(async move {
                     // A client hanging up mid-answer is routine in fault tests.
-                    let _ = handle(stream, state).await;
+                    let _ = handle(stream, state, gates).await;
                 });
             }
         });
-        Ok(Self { addr, state, task })
+        Ok(Self {
+            addr,
+            state,
+            gates,
+            task,
+        })
+    }
+
+    /// The gate of this name, for the replies held on it.
+    pub fn gate(&self, name: &str) -> Gate {
+        Gate {
+            name: name.to_owned(),
+            state: Arc::clone(&self.state),
+            gates: Arc::clone(&self.gates),
+        }
     }
 
     pub fn addr(&self) -> SocketAddr {
@@ -138,7 +177,11 @@ fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-async fn handle(mut stream: TcpStream, state: Arc<Mutex<State>>) -> std::io::Result<()> {
+async fn handle(
+    mut stream: TcpStream,
+    state: Arc<Mutex<State>>,
+    gates: Arc<Notify>,
+) -> std::io::Result<()> {
     let request = match http::read_request(&mut stream).await {
         Ok(Some(request)) => request,
         Ok(None) => return Ok(()),
@@ -155,9 +198,9 @@ async fn handle(mut stream: TcpStream, state: Arc<Mutex<State>>) -> std::io::Res
         .to_owned();
     match (request.method.as_str(), path.as_str()) {
         ("POST", "/v1/chat/completions" | "/chat/completions") => {
-            answer(stream, &state, request, Api::OpenAi).await
+            answer(stream, &state, &gates, request, Api::OpenAi).await
         }
-        ("POST", "/v1/messages") => answer(stream, &state, request, Api::Anthropic).await,
+        ("POST", "/v1/messages") => answer(stream, &state, &gates, request, Api::Anthropic).await,
         ("GET", "/v1/models" | "/models") => {
             let names = lock(&state).script.model_names();
             let data: Vec<Value> = names
@@ -251,6 +294,7 @@ async fn bad_request(stream: &mut TcpStream, message: &str) -> std::io::Result<(
 async fn answer(
     mut stream: TcpStream,
     state: &Mutex<State>,
+    gates: &Notify,
     request: Request,
     api: Api,
 ) -> std::io::Result<()> {
@@ -294,6 +338,9 @@ async fn answer(
         )
         .await;
     };
+    if reply.hold_after_events.is_none() {
+        hold(state, gates, reply.hold.as_deref()).await;
+    }
     if reply.delay_ms > 0 {
         tokio::time::sleep(Duration::from_millis(reply.delay_ms)).await;
     }
@@ -335,6 +382,9 @@ async fn answer(
     }
     http::start_chunked(&mut stream, "text/event-stream").await?;
     for (sent, event) in events.iter().enumerate() {
+        if reply.hold_after_events == Some(sent) {
+            hold(state, gates, reply.hold.as_deref()).await;
+        }
         if reply.cut_after_events == Some(sent) {
             return Ok(()); // closes without the final chunk: a cut body
         }
@@ -344,6 +394,21 @@ async fn answer(
         }
     }
     http::end_chunked(&mut stream).await
+}
+
+/// Waits until the gate is released (see `Reply::hold`); no gate, no wait.
+async fn hold(state: &Mutex<State>, gates: &Notify, gate: Option<&str>) {
+    let Some(gate) = gate else { return };
+    loop {
+        // Registered before the check, so a release in between is seen.
+        let released = gates.notified();
+        tokio::pin!(released);
+        released.as_mut().enable();
+        if lock(state).released.contains(gate) {
+            return;
+        }
+        released.await;
+    }
 }
 
 /// Four characters to a token, at least one each way: plausible numbers
