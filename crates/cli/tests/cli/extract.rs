@@ -251,9 +251,16 @@ async fn a_failing_document_leaves_the_others_and_exits_1() {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_killed_job_resumes_without_calling_completed_documents_again() {
     let scratch = Scratch::new("resume", 5);
-    let server = ScriptedServer::start(
-        Script::new().with("m", [answer("N", "Slow", 1.0).delay_ms(300).repeated()]),
-    )
+    // The first two documents are answered; the rest are held until the
+    // kill, so it lands with exactly those two completed, however slow.
+    let server = ScriptedServer::start(Script::new().with(
+        "m",
+        [
+            answer("N", "Slow", 1.0),
+            answer("N", "Slow", 1.0),
+            answer("N", "Slow", 1.0).held("rest").repeated(),
+        ],
+    ))
     .await
     .unwrap();
     let mut args = scratch.args(&server);
@@ -274,7 +281,7 @@ async fn a_killed_job_resumes_without_calling_completed_documents_again() {
         .to_owned();
     assert_eq!(first, format!("job {job_id} (5 documents)"));
     loop {
-        let line = tokio::time::timeout(Duration::from_secs(20), lines.next_line())
+        let line = tokio::time::timeout(Duration::from_secs(60), lines.next_line())
             .await
             .unwrap()
             .unwrap()
@@ -296,6 +303,7 @@ async fn a_killed_job_resumes_without_calling_completed_documents_again() {
         .map(|d| d.position as usize)
         .collect();
     assert!(before.len() >= 2 && before.len() < 5, "{before:?}");
+    server.gate("rest").release();
 
     let output = run(sift().args([
         "--db",

@@ -378,7 +378,9 @@ async fn two_processes_cannot_resume_one_turn_twice() {
     let scratch = Scratch::new("race");
     let server = server(vec![
         weather_reply(),
-        Reply::text("first, but slow").delay_ms(4000),
+        // Held until the fast process has finished: the slow one's answer
+        // comes after, however long the fast one takes.
+        Reply::text("first, but slow").held("slow"),
         Reply::text("second, and fast"),
     ])
     .await;
@@ -391,10 +393,16 @@ async fn two_processes_cannot_resume_one_turn_twice() {
 
     let mut slow = scratch.turn(&server, &session, &["--tool-results", &results]);
     let slow = tokio::spawn(async move { slow.output().await.unwrap() });
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
     while server.requests().len() < 2 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the slow process sent nothing in 60 s"
+        );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     let fast = run(&mut scratch.turn(&server, &session, &["--tool-results", &results])).await;
+    server.gate("slow").release();
     assert_eq!(
         (fast.status.code(), stdout(&fast).as_str()),
         (

@@ -327,7 +327,7 @@ async fn stdout_is_written_while_the_run_goes_on() {
         .spawn()
         .unwrap();
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let first = tokio::time::timeout(Duration::from_secs(20), lines.next_line())
+    let first = tokio::time::timeout(Duration::from_secs(60), lines.next_line())
         .await
         .expect("no stdout while the second step waits")
         .unwrap();

@@ -53,14 +53,19 @@ fn ignore(_: Progress) {}
 /// latter is sent once its row is written, before its slot is released),
 /// so the counter is an upper bound of the requests in flight. With 6
 /// documents each taking 300 ms, the bound of 2 must be reached, never
-/// passed, and the job must take at least 3 rounds.
+/// passed, and the job must take at least 3 rounds. The answers are held
+/// until two documents have started, so the bound is reached however slow
+/// the machine is.
 #[tokio::test]
 async fn no_more_than_the_concurrency_bound_run_at_once() {
     let dir = TempDir::new("extract-bound");
     let store = Store::open(dir.db()).unwrap();
-    let server = ScriptedServer::start(Script::new().with("m", [ok("A").delay_ms(300).repeated()]))
-        .await
-        .unwrap();
+    let server = ScriptedServer::start(
+        Script::new().with("m", [ok("A").held("two-started").delay_ms(300).repeated()]),
+    )
+    .await
+    .unwrap();
+    let two_started = server.gate("two-started");
     let job = create_job(
         &store,
         "invoice",
@@ -74,7 +79,9 @@ async fn no_more_than_the_concurrency_bound_run_at_once() {
     let most = Arc::new(AtomicUsize::new(0));
     let (counter, peak) = (in_flight.clone(), most.clone());
     let started = Instant::now();
-    let summary = run_job(
+    // Bounded: were two documents never in flight, the held answers would
+    // wait forever.
+    let job_run = run_job(
         &store,
         &job.id,
         options(&server, 2),
@@ -82,15 +89,20 @@ async fn no_more_than_the_concurrency_bound_run_at_once() {
             ProgressStatus::Started => {
                 let now = counter.fetch_add(1, Ordering::SeqCst) + 1;
                 peak.fetch_max(now, Ordering::SeqCst);
+                if now == 2 {
+                    two_started.release();
+                }
             }
             _ => {
                 counter.fetch_sub(1, Ordering::SeqCst);
             }
         },
         CancellationToken::new(),
-    )
-    .await
-    .unwrap();
+    );
+    let summary = tokio::time::timeout(Duration::from_secs(60), job_run)
+        .await
+        .expect("the job did not end in 60 s")
+        .unwrap();
     let elapsed = started.elapsed();
     assert_eq!(most.load(Ordering::SeqCst), 2);
     assert_eq!(in_flight.load(Ordering::SeqCst), 0);

@@ -168,12 +168,16 @@ async fn a_tool_call_waits_for_approval_then_the_turn_completes() {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_stopped_turn_stores_nothing() {
     let dir = TempDir::new("chat-stop");
-    // A second between the pieces of the reply: the turn is stopped at
-    // the first, long before the rest could come.
-    let server = ScriptedServer::start(Script::new().with(
-        "m",
-        [Reply::text("too late").chunk_chars(3).chunk_delay_ms(1_000)],
-    ))
+    // The reply stops after its first piece of text (held for good): the
+    // turn is stopped there, before the rest could come, however slow.
+    let server = ScriptedServer::start(
+        Script::new().with(
+            "m",
+            [Reply::text("too late")
+                .chunk_chars(3)
+                .held_after_events("never", 2)],
+        ),
+    )
     .await
     .unwrap();
     let ws = app_workspace(&dir, Some(&server));

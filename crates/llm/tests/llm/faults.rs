@@ -284,10 +284,16 @@ async fn a_stream_cut_after_a_delta_is_final() {
 
 #[tokio::test]
 async fn a_silent_stream_times_out() {
-    let server = server(Script::new().with(
-        "m",
-        [Reply::text("slow text").chunk_chars(2).chunk_delay_ms(400)],
-    ))
+    let server = server(
+        Script::new().with(
+            "m",
+            // Silent for good after the first piece of text: the client's
+            // 100 ms go by, however slow the machine.
+            [Reply::text("slow text")
+                .chunk_chars(2)
+                .held_after_events("never", 2)],
+        ),
+    )
     .await;
     let mut config = ClientConfig::new(ProviderKind::OpenAi, server.openai_base_url());
     config.retry = sift_llm::RetryPolicy::none();
@@ -303,14 +309,16 @@ async fn a_silent_stream_times_out() {
 
 #[tokio::test]
 async fn a_slow_answer_times_out_and_is_retried() {
+    // "late" is held for good, so it always times out; the timeout is far
+    // above what "on time" needs on loopback, so that one never does.
     let script = Script::new().with(
         "m",
-        [Reply::text("late").delay_ms(500), Reply::text("on time")],
+        [Reply::text("late").held("never"), Reply::text("on time")],
     );
     let server = server(script).await;
     let mut config = ClientConfig::new(ProviderKind::OpenAi, server.openai_base_url());
     config.retry = fast_retries();
-    config.request_timeout = Duration::from_millis(150);
+    config.request_timeout = Duration::from_secs(2);
     let response = Client::new(config.clone())
         .unwrap()
         .complete(&hi())
@@ -319,7 +327,7 @@ async fn a_slow_answer_times_out_and_is_retried() {
     assert_eq!(response.message.text_content(), "on time");
     assert_eq!(server.requests().len(), 2);
 
-    server.set_script(Script::new().with("m", [Reply::text("late").delay_ms(500)]));
+    server.set_script(Script::new().with("m", [Reply::text("late").held("never")]));
     config.retry = sift_llm::RetryPolicy::none();
     let error = Client::new(config)
         .unwrap()

@@ -51,7 +51,7 @@ async fn run_with(
         Arc::new(move |e: RunEvent| events.lock().unwrap().push(e))
     };
     let record = tokio::time::timeout(
-        Duration::from_secs(30),
+        Duration::from_secs(120),
         run(runtime(yaml, dir), options, sink),
     )
     .await
@@ -65,12 +65,13 @@ async fn run_with(
 async fn independent_steps_run_at_the_same_time() {
     let scratch = Scratch::new("parallel");
     // Each step waits for the other's file: run one after the other, they
-    // would wait forever (the 5 s limit fails the step instead).
+    // would wait forever (the 30 s limit fails the step instead: far above
+    // the moment between two steps' starts, however slow the machine).
     let yaml = "steps:
   - id: a
-    run: touch a; for i in $(seq 50); do [ -f b ] && exit 0; sleep 0.1; done; exit 1
+    run: touch a; for i in $(seq 300); do [ -f b ] && exit 0; sleep 0.1; done; exit 1
   - id: b
-    run: touch b; for i in $(seq 50); do [ -f a ] && exit 0; sleep 0.1; done; exit 1
+    run: touch b; for i in $(seq 300); do [ -f a ] && exit 0; sleep 0.1; done; exit 1
 ";
     let (record, _) = run_with(yaml, &scratch.0, RunOptions::default()).await;
     assert_eq!(record.status, RunStatus::Succeeded);
@@ -132,15 +133,20 @@ async fn cancelling_kills_running_steps_and_starts_no_new_one() {
     let scratch = Scratch::new("cancel");
     let yaml = "steps:
   - id: slow
-    run: sleep 30
+    run: touch started; exec sleep 30
   - id: after
     depends: slow
     run: touch after
 ";
     let options = RunOptions::default();
     let cancel = options.cancel.clone();
+    // Cancelled once `slow` is running, not after a guessed delay.
+    let started = scratch.0.join("started");
     tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_millis(300)).await;
+        let deadline = std::time::Instant::now() + Duration::from_secs(60);
+        while !started.exists() && std::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
         cancel.cancel();
     });
     let (record, _) = run_with(yaml, &scratch.0, options).await;
@@ -217,7 +223,7 @@ async fn a_changed_file_is_revalidated_and_announced() {
         std::fs::rename(&aside, &file).unwrap();
     };
     save("steps:\n  - {id: a, run: 'true', depends: zzz}\n");
-    let change = tokio::time::timeout(Duration::from_secs(10), rx.recv())
+    let change = tokio::time::timeout(Duration::from_secs(60), rx.recv())
         .await
         .unwrap()
         .unwrap();
@@ -231,14 +237,14 @@ async fn a_changed_file_is_revalidated_and_announced() {
     // Not a workflow file: not announced. Then the fix is.
     std::fs::write(scratch.0.join("notes.txt"), "x").unwrap();
     save("steps:\n  - {id: a, run: 'true'}\n");
-    let change = tokio::time::timeout(Duration::from_secs(10), rx.recv())
+    let change = tokio::time::timeout(Duration::from_secs(60), rx.recv())
         .await
         .unwrap()
         .unwrap();
     assert_eq!(change.path, file);
     assert!(matches!(change.kind, ChangeKind::Changed { ref problems, .. } if problems.is_empty()));
     std::fs::remove_file(&file).unwrap();
-    let change = tokio::time::timeout(Duration::from_secs(10), rx.recv())
+    let change = tokio::time::timeout(Duration::from_secs(60), rx.recv())
         .await
         .unwrap()
         .unwrap();
