@@ -30,6 +30,7 @@ import type { JobView } from "./bindings/JobView";
 import type { KeyStatus } from "./bindings/KeyStatus";
 import type { LocalServerStatus } from "./bindings/LocalServerStatus";
 import type { OpenDialogOptions } from "./bindings/OpenDialogOptions";
+import type { PageWords } from "./bindings/PageWords";
 import type { ProviderConfig } from "./bindings/ProviderConfig";
 import type { SaveDialogOptions } from "./bindings/SaveDialogOptions";
 import type { SavedSchema } from "./bindings/SavedSchema";
@@ -72,6 +73,13 @@ export type { ExportFormat } from "./bindings/ExportFormat";
 export type { ExportReport } from "./bindings/ExportReport";
 export type { ExtractEvent } from "./bindings/ExtractEvent";
 export type { ExtractRequest } from "./bindings/ExtractRequest";
+export type { Confidence } from "./bindings/Confidence";
+export type { EvidencePlace } from "./bindings/EvidencePlace";
+export type { EvidenceStatus } from "./bindings/EvidenceStatus";
+export type { FieldEvidence } from "./bindings/FieldEvidence";
+export type { PageBox } from "./bindings/PageBox";
+export type { PageWord } from "./bindings/PageWord";
+export type { PageWords } from "./bindings/PageWords";
 export type { FileFilter } from "./bindings/FileFilter";
 export type { IpcError } from "./bindings/IpcError";
 export type { JobRow } from "./bindings/JobRow";
@@ -273,7 +281,8 @@ export function jobResults(jobId: string): Promise<JobView> {
 /**
  * Corrects one field of a completed document (`path`: property names from
  * the top, as `Column.path`). Saved as a revision; returns the row with
- * `values` and `changed` updated.
+ * `values` and `changed` updated, the evidence found again for the new
+ * value, and the field marked checked.
  */
 export function reviseValue(
   jobId: string,
@@ -282,6 +291,14 @@ export function reviseValue(
   value: JsonValue,
 ): Promise<JobRow> {
   return invoke<JobRow>("revise_value", { jobId, position, path, value });
+}
+
+/**
+ * Marks one field of a row as checked by the user (`key`: a
+ * `FieldEvidence.key`); stored. Returns the row with `checked` updated.
+ */
+export function checkValue(jobId: string, position: number, key: string): Promise<JobRow> {
+  return invoke<JobRow>("check_value", { jobId, position, key });
 }
 
 /** Writes the results (revisions win) to `path`, e.g. from `pickSavePath`. */
@@ -297,6 +314,14 @@ export function exportResults(
 /** Page `page` (0-based) of a document as a data URL, or its text. */
 export function previewDocument(path: string, page = 0): Promise<DocumentPreview> {
   return invoke<DocumentPreview>("preview_document", { path, page });
+}
+
+/**
+ * The words on page `page` (0-based) of a job's document, with their boxes
+ * as fractions of the page; refused for a path that is not in a job.
+ */
+export function pageWords(path: string, page: number): Promise<PageWords> {
+  return invoke<PageWords>("page_words", { path, page });
 }
 
 /** The structured call behind a row (`JobRow.callId`). */

@@ -28,12 +28,17 @@ export function tauriExtractSource(): ExtractSource {
     jobResults: (jobId) => ipc.jobResults(jobId),
     recentJobs: () => ipc.listJobs(20),
     reviseValue: (jobId, position, path, value) => ipc.reviseValue(jobId, position, path, value),
+    checkValue: (jobId, position, key) => ipc.checkValue(jobId, position, key),
     async exportJob(jobId, format, path, bom) {
       return (await ipc.exportResults(jobId, format, path, format === "csv" && bom)).rows;
     },
     async documentPreview(path, page) {
       const p = await ipc.previewDocument(path, page - 1);
       return { dataUrl: p.dataUrl, text: p.text, page: p.page + 1, pages: p.pageCount };
+    },
+    async pageWords(path, page) {
+      const p = await ipc.pageWords(path, page - 1);
+      return { page: p.page + 1, pages: p.pageCount, words: p.words };
     },
     async callTranscript(callId) {
       const call = await ipc.callTranscript(callId);

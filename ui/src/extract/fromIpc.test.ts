@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ExtractEvent, JobRow, JobView } from "../ipc";
+import type { ExtractEvent, FieldEvidence, JobRow, JobView } from "../ipc";
 import { createdEvent, mapExtractEvent, resultFromRow } from "./fromIpc";
 import { applyJobEvent, applyResults, applyRow, cellText, changedColumns, progressLine, schemaColumns, type TableState } from "./table";
 
@@ -26,6 +26,8 @@ function row(position: number, path: string, patch: Partial<JobRow> = {}): JobRo
     inputTokens: 0,
     outputTokens: 0,
     callId: null,
+    evidence: [],
+    checked: [],
     ...patch,
   };
 }
@@ -42,6 +44,7 @@ const job: JobView = {
   totals: { done: 0, failed: 0, pending: 2, inputTokens: 0, outputTokens: 0 },
   createdAt: 1,
   finishedAt: null,
+  needsReview: 0,
 };
 
 const aValues = { invoice_number: "A-1", total: 10, vendor: { name: "ACME" } };
@@ -49,7 +52,7 @@ const aDone = row(0, "/d/a.pdf", { status: "completed", values: aValues, modelVa
 const bFailed = row(1, "/d/b.pdf", { status: "failed", error: "the PDF is damaged", errorCode: "document", inputTokens: 5, callId: "c1" });
 
 function play(events: ExtractEvent[]): { state: TableState; errors: string[] } {
-  let state = applyJobEvent({ jobId: null, phase: "idle", rows: [], message: null, totals: null }, createdEvent(job));
+  let state = applyJobEvent({ jobId: null, phase: "idle", rows: [], message: null, totals: null, needsReview: 0 }, createdEvent(job));
   const errors: string[] = [];
   for (const e of events) {
     const mapped = mapExtractEvent(e);
@@ -138,6 +141,8 @@ describe("the IPC's extraction events, as the table", () => {
       inputTokens: 900,
       outputTokens: 30,
       callId: "c0",
+      evidence: [],
+      checked: [],
     });
     const columns = schemaColumns(schema);
     let state = applyResults(play([]).state, "j1", [resultFromRow(aDone), resultFromRow(bFailed)]);
@@ -147,5 +152,26 @@ describe("the IPC's extraction events, as the table", () => {
     expect(cellText(state.rows[0]!, columns[2]!)).toBe("ACME Ltd");
     // Without a change the row has no revision to show.
     expect(resultFromRow(aDone).revised).toBeNull();
+  });
+
+  it("carries each row's evidence and checked fields, and the job's count of values to look at", () => {
+    const evidence: FieldEvidence[] = [
+      { key: "invoice_number", status: "exact", confidence: "high", places: [{ page: 1, quote: "Invoice A-1", box: { x: 0.1, y: 0.1, width: 0.2, height: 0.02 }, labelled: true }] },
+      { key: "total", status: "not_found", confidence: "low", places: [] },
+    ];
+    const found = { ...aDone, evidence, checked: ["total"] };
+    const { state } = play([{ kind: "row", jobId: "j1", row: found }]);
+    expect([state.rows[0]!.evidence, state.rows[0]!.checked]).toEqual([evidence, ["total"]]);
+    expect(state.needsReview).toBe(0);
+    // The stored view's rows and count replace the live ones.
+    const stored = applyResults(state, "j1", [resultFromRow({ ...found, checked: [] }), resultFromRow(bFailed)], job.totals, 1);
+    expect(stored.rows.map((r) => [r.evidence.map((e) => e.status), r.checked])).toEqual([
+      [["exact", "not_found"], []],
+      [[], []],
+    ]);
+    expect(stored.needsReview).toBe(1);
+    // A row a check or a correction returns keeps the count until the next view.
+    expect(applyRow(stored, resultFromRow(found)).rows[0]!.checked).toEqual(["total"]);
+    expect(applyRow(stored, resultFromRow(found)).needsReview).toBe(1);
   });
 });

@@ -15,6 +15,8 @@ export function resultFromRow(row: JobRow): ResultRow {
     inputTokens: row.inputTokens,
     outputTokens: row.outputTokens,
     callId: row.callId,
+    evidence: row.evidence,
+    checked: row.checked,
   };
 }
 
@@ -53,6 +55,8 @@ export function mapExtractEvent(event: ExtractEvent): Mapped {
           error: row.error,
           values: row.modelValues,
           callId: row.callId,
+          evidence: row.evidence,
+          checked: row.checked,
         },
       };
     }

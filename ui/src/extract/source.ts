@@ -1,7 +1,7 @@
 // What the Extract screen needs from the app. Where the IPC's shapes are the
 // screen's, it speaks them (ui/src/bindings); `ui/src/backend/extractSource.ts`
 // implements it over ui/src/ipc.ts.
-import type { ExportFormat, ExtractEvent, ExtractRequest, FileDropEvent, JobRow, JobSummary, JobView, JsonValue, ProviderConfig, SchemaDoc, SchemaSummary, SettingsView } from "../ipc";
+import type { ExportFormat, ExtractEvent, ExtractRequest, FileDropEvent, JobRow, JobSummary, JobView, JsonValue, PageWord, ProviderConfig, SchemaDoc, SchemaSummary, SettingsView } from "../ipc";
 
 export interface Preview {
   /** A picture of the page (PDF) or the image; null for text documents. */
@@ -11,6 +11,14 @@ export interface Preview {
   /** 1-based, as the screen shows it. */
   page: number;
   pages: number;
+}
+
+/** The words of one page, to click one into a field. */
+export interface Words {
+  /** 1-based, as `Preview.page`. */
+  page: number;
+  pages: number;
+  words: PageWord[];
 }
 
 /** The call behind a document's values, as the detail pane shows it. */
@@ -48,10 +56,14 @@ export interface ExtractSource {
   recentJobs(): Promise<JobSummary[]>;
   /** Corrects one field (`path` from the top); resolves to the row as it now is. */
   reviseValue(jobId: string, position: number, path: string[], value: JsonValue): Promise<JobRow>;
+  /** Marks one field (a `FieldEvidence.key`) as checked by the user; resolves to the row as it now is. */
+  checkValue(jobId: string, position: number, key: string): Promise<JobRow>;
   /** Resolves to the number of rows written. `bom`: a UTF-8 byte order mark, for Excel (CSV only). */
   exportJob(jobId: string, format: ExportFormat, path: string, bom: boolean): Promise<number>;
   /** `page` is 1-based. */
   documentPreview(path: string, page: number): Promise<Preview>;
+  /** The words on a page of a job's document with their boxes; `page` is 1-based. */
+  pageWords(path: string, page: number): Promise<Words>;
   /** The structured call behind a document's values, message by message. */
   callTranscript(callId: string): Promise<Transcript>;
 }

@@ -149,9 +149,9 @@ describe("rows from job events", () => {
 
 describe("stored results and revisions", () => {
   const results = [
-    { position: 1, path: paths[1]!, status: "failed", values: null, revised: null, error: "bad", inputTokens: 3, outputTokens: 0, callId: "c1" },
-    { position: 0, path: paths[0]!, status: "completed", values: { invoice_number: "1", total: 10, vendor: { name: "A" } }, revised: { invoice_number: "1", total: 11, vendor: { name: "A" } }, error: null, inputTokens: 9, outputTokens: 4, callId: "c0" },
-    { position: 2, path: paths[2]!, status: "pending", values: null, revised: null, error: null, inputTokens: 0, outputTokens: 0, callId: null },
+    { position: 1, path: paths[1]!, status: "failed", values: null, revised: null, error: "bad", inputTokens: 3, outputTokens: 0, callId: "c1", evidence: [], checked: [] },
+    { position: 0, path: paths[0]!, status: "completed", values: { invoice_number: "1", total: 10, vendor: { name: "A" } }, revised: { invoice_number: "1", total: 11, vendor: { name: "A" } }, error: null, inputTokens: 9, outputTokens: 4, callId: "c0", evidence: [], checked: [] },
+    { position: 2, path: paths[2]!, status: "pending", values: null, revised: null, error: null, inputTokens: 0, outputTokens: 0, callId: null, evidence: [], checked: [] },
   ] as const;
 
   it("replace the rows, showing revised values and marking the changed cells", () => {
@@ -218,7 +218,7 @@ describe("stored results and revisions", () => {
 
   it("show strings exactly as the model gave them, other values as JSON", () => {
     const state = applyResults(run(created), "job-1", [
-      { position: 0, path: "/a", status: "completed", values: { invoice_number: " INV 7 ", total: 0, paid: true, line_items: [], meta: { k: null } }, revised: null, error: null, inputTokens: 1, outputTokens: 1, callId: null },
+      { position: 0, path: "/a", status: "completed", values: { invoice_number: " INV 7 ", total: 0, paid: true, line_items: [], meta: { k: null } }, revised: null, error: null, inputTokens: 1, outputTokens: 1, callId: null, evidence: [], checked: [] },
     ]);
     const columns = schemaColumns(schema);
     expect(columns.map((c) => cellText(state.rows[0]!, c))).toEqual([" INV 7 ", "0", "", "", "", "[]", '{"k":null}', "true"]);

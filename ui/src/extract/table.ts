@@ -1,7 +1,7 @@
 // The Extract screen's table as pure state: the columns a schema gives (the
 // same as the CSV export's), one row per document, and a reducer over the job's
 // events and results. Components only render this.
-import type { JobTotals } from "../ipc";
+import type { FieldEvidence, JobTotals } from "../ipc";
 import { isObject, type JsonObject, type JsonValue } from "../schema/model";
 
 export type RowStatus = "queued" | "running" | "completed" | "failed" | "cancelled";
@@ -32,6 +32,10 @@ export interface DocRow {
   outputTokens: number;
   error: string | null;
   callId: string | null;
+  /** Where each value shown was found (see evidence.ts); empty until completed. */
+  evidence: readonly FieldEvidence[];
+  /** Field keys the user checked. */
+  checked: readonly string[];
 }
 
 export type Phase = "idle" | "running" | "finished" | "cancelled";
@@ -44,6 +48,8 @@ export interface TableState {
   message: string | null;
   /** The job's totals as the backend sent them last; null while none apply (a run just started). */
   totals: JobTotals | null;
+  /** The backend's count of values not found and not checked, as of the job's last view. */
+  needsReview: number;
 }
 
 /** What the job reports, as the screen's adapter hands it over. */
@@ -59,6 +65,8 @@ export type JobEvent =
       error: string | null;
       values?: JsonValue | null;
       callId?: string | null;
+      evidence?: readonly FieldEvidence[];
+      checked?: readonly string[];
     }
   /** `totals`: the backend's (absent when the run broke off without them). */
   | { kind: "finished"; cancelled: boolean; totals?: JobTotals }
@@ -77,9 +85,11 @@ export interface ResultRow {
   inputTokens: number;
   outputTokens: number;
   callId: string | null;
+  evidence: readonly FieldEvidence[];
+  checked: readonly string[];
 }
 
-export const idleTable: TableState = { jobId: null, phase: "idle", rows: [], message: null, totals: null };
+export const idleTable: TableState = { jobId: null, phase: "idle", rows: [], message: null, totals: null, needsReview: 0 };
 
 function typeName(schema: JsonObject): string {
   const t = schema.type;
@@ -131,6 +141,8 @@ function queuedRow(position: number, path: string): DocRow {
     outputTokens: 0,
     error: null,
     callId: null,
+    evidence: [],
+    checked: [],
   };
 }
 
@@ -145,11 +157,12 @@ function patchRow(state: TableState, position: number, patch: (row: DocRow) => D
 export function applyJobEvent(state: TableState, event: JobEvent): TableState {
   switch (event.kind) {
     case "created":
-      return { jobId: event.jobId, phase: "running", rows: event.paths.map((p, i) => queuedRow(i, p)), message: null, totals: null };
+      return { jobId: event.jobId, phase: "running", rows: event.paths.map((p, i) => queuedRow(i, p)), message: null, totals: null, needsReview: 0 };
     case "status":
       return { ...state, message: event.message };
     case "resumed":
       return {
+        ...state,
         jobId: event.jobId,
         phase: "running",
         message: null,
@@ -169,6 +182,8 @@ export function applyJobEvent(state: TableState, event: JobEvent): TableState {
           error: event.error,
           modelValues: event.values !== undefined ? asObject(event.values) : row.modelValues,
           callId: event.callId !== undefined ? event.callId : row.callId,
+          evidence: event.evidence ?? row.evidence,
+          checked: event.checked ?? row.checked,
         };
       });
     }
@@ -185,8 +200,18 @@ export function applyJobEvent(state: TableState, event: JobEvent): TableState {
   }
 }
 
-/** Replaces the rows with the stored results (values, revisions, call ids), keeping cancelled marks; `totals`: the backend's with them. */
-export function applyResults(state: TableState, jobId: string, results: readonly ResultRow[], totals: JobTotals | null = state.totals): TableState {
+/**
+ * Replaces the rows with the stored results (values, revisions, call ids,
+ * evidence), keeping cancelled marks; `totals` and `needsReview`: the
+ * backend's with them.
+ */
+export function applyResults(
+  state: TableState,
+  jobId: string,
+  results: readonly ResultRow[],
+  totals: JobTotals | null = state.totals,
+  needsReview: number = state.needsReview,
+): TableState {
   const previous = new Map(state.rows.map((r) => [r.position, r]));
   const rows = [...results]
     .sort((a, b) => a.position - b.position)
@@ -211,14 +236,16 @@ export function applyResults(state: TableState, jobId: string, results: readonly
         outputTokens: r.outputTokens,
         error: r.error,
         callId: r.callId,
+        evidence: r.evidence,
+        checked: r.checked,
       };
     });
-  return { ...state, jobId, rows, totals };
+  return { ...state, jobId, rows, totals, needsReview };
 }
 
 /** A stored job's table, reopened (e.g. after a restart). */
-export function loadedTable(jobId: string, cancelled: boolean, results: readonly ResultRow[], totals: JobTotals | null = null): TableState {
-  return applyResults({ jobId, phase: cancelled ? "cancelled" : "finished", rows: [], message: null, totals }, jobId, results);
+export function loadedTable(jobId: string, cancelled: boolean, results: readonly ResultRow[], totals: JobTotals | null = null, needsReview = 0): TableState {
+  return applyResults({ jobId, phase: cancelled ? "cancelled" : "finished", rows: [], message: null, totals, needsReview }, jobId, results);
 }
 
 /** Records the user's revision of a row (the values saved). */
@@ -237,6 +264,8 @@ export function applyRow(state: TableState, result: ResultRow): TableState {
     outputTokens: result.outputTokens,
     error: result.error,
     callId: result.callId,
+    evidence: result.evidence,
+    checked: result.checked,
   }));
 }
 
