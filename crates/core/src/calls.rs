@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
-use sift_documents::{ReadOptions, attach, read_documents};
+use sift_documents::{Documents, ReadOptions, attach, read_documents};
 use sift_engine::{
     CallOutcome, CallStatus, ContextSettings, Engine, OutputSchema, StructuredCallSpec,
     initial_transcript, run_structured_call,
@@ -84,9 +84,18 @@ async fn user_message(
     prompt: &str,
     options: &ReadOptions,
 ) -> Result<Message, CoreError> {
+    Ok(user_message_read(files, prompt, options).await?.0)
+}
+
+/// [`user_message`], with the documents as read.
+async fn user_message_read(
+    files: &[PathBuf],
+    prompt: &str,
+    options: &ReadOptions,
+) -> Result<(Message, Documents), CoreError> {
     let mut messages = vec![Message::user(prompt)];
     if files.is_empty() {
-        return Ok(messages.remove(0));
+        return Ok((messages.remove(0), Documents::default()));
     }
     let (files, options) = (files.to_vec(), options.clone());
     // Reading PDFs, scaling images and OCR are CPU work: off the async
@@ -95,11 +104,20 @@ async fn user_message(
         .await
         .map_err(|e| CoreError::Usage(format!("reading the files stopped: {e}")))??;
     attach(&mut messages, &documents)?;
-    Ok(messages.remove(0))
+    Ok((messages.remove(0), documents))
 }
 
 /// Runs a structured call and records it.
 pub async fn run_call(store: &Store, request: &CallRequest) -> Result<StructuredCall, CoreError> {
+    Ok(run_call_read(store, request).await?.0)
+}
+
+/// [`run_call`], with the documents as the model read them: an
+/// extraction looks for its values in them.
+pub(crate) async fn run_call_read(
+    store: &Store,
+    request: &CallRequest,
+) -> Result<(StructuredCall, Documents), CoreError> {
     let spec = spec_for(
         &request.kind,
         request.system.as_deref(),
@@ -111,8 +129,9 @@ pub async fn run_call(store: &Store, request: &CallRequest) -> Result<Structured
         "schema": request.schema,
         "max_turns": spec.max_turns,
     });
-    let user = user_message(&request.files, &request.prompt, &request.read_options).await?;
-    match &request.session {
+    let (user, documents) =
+        user_message_read(&request.files, &request.prompt, &request.read_options).await?;
+    let call = match &request.session {
         None => {
             let transcript = initial_transcript(&spec, user).await;
             standalone(
@@ -127,7 +146,8 @@ pub async fn run_call(store: &Store, request: &CallRequest) -> Result<Structured
             .await
         }
         Some(session) => in_session(store, request, &spec, session, user, recorded, None).await,
-    }
+    }?;
+    Ok((call, documents))
 }
 
 /// Revises a call with a correction: a standalone call replays its

@@ -16,6 +16,7 @@ pub mod compaction;
 pub mod convert;
 mod error;
 pub mod eval;
+pub mod evidence;
 pub mod export;
 pub mod extract;
 pub mod history;
@@ -50,7 +51,7 @@ pub use provider::{KeyOrigin, LOCAL_DEFAULT_MODEL, ProviderKind, ProviderSetting
 pub use running::{RunningGuard, RunningWork, WorkKind};
 // The engine's types that callers name, one by one: the shell and the CLI
 // reach the other crates only through core.
-pub use sift_documents::{Content, Documents, OcrMode, OcrOptions, OcrPage, OcrProgress, OcrWord};
+pub use sift_documents::{Content, Documents, OcrMode, OcrOptions, OcrPage, OcrProgress, PageWord};
 pub use sift_documents::{DocumentError, ReadOptions, read_documents, render_text, resolve_files};
 pub use sift_engine::ChatEvent;
 pub use sift_llm::{ApiKey, ToolSpec};

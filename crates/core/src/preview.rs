@@ -137,7 +137,7 @@ impl DocumentPreview {
 
 /// Whether `path` (as the job recorded it) is a document of some
 /// extraction job in the store.
-fn is_job_document(store: &Store, path: &str) -> Result<bool, CoreError> {
+pub(crate) fn is_job_document(store: &Store, path: &str) -> Result<bool, CoreError> {
     for job in store.list_extraction_jobs(u32::MAX)? {
         if store
             .extraction_documents(&job.id)?

@@ -3,7 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
+use serde::{Deserialize, Serialize};
+
 use crate::ocr::OcrPage;
+use crate::words::WordLines;
 
 /// The kind of a file, from its extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,6 +59,26 @@ impl std::fmt::Debug for DocImage {
     }
 }
 
+/// A word on a page, with its box in page coordinates: for a PDF page,
+/// PDF points from the page's top-left corner (y downwards, the space
+/// PDFium's character boxes use, turned); for an image file, pixels of
+/// the image as oriented by its EXIF tag, before any scaling. From OCR,
+/// or from a PDF page's own text.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PageWord {
+    pub text: String,
+    pub left: f32,
+    pub top: f32,
+    pub width: f32,
+    pub height: f32,
+    /// Tesseract's confidence, 0–100 (100 for a PDF's own text).
+    pub confidence: f32,
+}
+
+// Boxes and confidences come from integers Tesseract prints and from
+// PDFium's boxes, never NaN.
+impl Eq for PageWord {}
+
 /// One page of a PDF.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Page {
@@ -73,6 +96,10 @@ pub struct Page {
     pub image_omitted: bool,
     /// What OCR read on the page, with its words' boxes, when it ran.
     pub ocr: Option<OcrPage>,
+    /// The words of the page's own text with their boxes, when they were
+    /// asked for ([`crate::ReadOptions::word_boxes`]) and OCR did not
+    /// replace that text.
+    pub text_words: Option<WordLines>,
 }
 
 /// What a file holds.

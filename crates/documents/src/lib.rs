@@ -141,18 +141,20 @@ mod pdf;
 mod read;
 mod resolve;
 mod text;
+mod words;
 mod xlsx;
 mod zipguard;
 
 pub use assemble::{attach, block_name, render_text};
-pub use document::{Content, DocImage, Document, Documents, Kind, Page, kind_of};
+pub use document::{Content, DocImage, Document, Documents, Kind, Page, PageWord, kind_of};
 pub use error::DocumentError;
 pub use limits::{Limits, ReadOptions, default_data_dir};
 pub use ocr::{
     MIN_WORD_HEIGHT, OCR_DPI, OcrError, OcrMode, OcrOptions, OcrPage, OcrProgress, OcrProgressFn,
-    OcrWord, UnknownOcrMode, check_ocr_languages, default_ocr_languages, installed_ocr_languages,
+    UnknownOcrMode, check_ocr_languages, default_ocr_languages, installed_ocr_languages,
     ocr_layer_is_usable, recognize,
 };
 pub use pdf::{pdfium_library_candidates, render_pdf_page};
 pub use read::{read_bytes, read_documents};
 pub use resolve::resolve_files;
+pub use words::WordLines;

@@ -63,6 +63,10 @@ pub struct ReadOptions {
     /// set): when it does not, no image is rendered or attached, and
     /// pages and image files are marked as left out.
     pub model_takes_images: bool,
+    /// Whether a PDF page's own text is read with its words' boxes
+    /// ([`crate::Page::text_words`]), to find values on the page later.
+    /// Off unless set: it costs a look at every character.
+    pub word_boxes: bool,
 }
 
 impl Default for ReadOptions {
@@ -74,6 +78,7 @@ impl Default for ReadOptions {
             limits: Limits::default(),
             ocr: OcrOptions::default(),
             model_takes_images: true,
+            word_boxes: false,
         }
     }
 }

@@ -22,6 +22,7 @@ use crate::imaging::encode_compact;
 use crate::limits::{ReadOptions, default_data_dir};
 use crate::ocr::{FileOcr, OCR_DPI, PageQueue, ocr_layer_is_usable};
 use crate::text::normalize_newlines;
+use crate::words::pdf_text_words;
 
 /// The smallest page side PDFium can show anything on: a side under one
 /// point (0.35 mm) is a malformed page box, not a page.
@@ -204,6 +205,8 @@ pub fn read(
             let text_page = page.text().map_err(page_error)?;
             let text = clean_text(&text_page.all());
             let visible = has_visible_text(&text_page);
+            let text_words = (options.word_boxes && !text.is_empty())
+                .then(|| pdf_text_words(&text_page, width, height));
             drop(text_page);
             budget.take_chars(path, &text)?;
             let scan = !visible && !page.objects().is_empty();
@@ -233,6 +236,7 @@ pub fn read(
                 image: None,
                 image_omitted: scan && !options.model_takes_images,
                 ocr,
+                text_words,
             });
         }
         drop(to_encoder);
@@ -245,6 +249,7 @@ pub fn read(
             if let Some(ocr) = &page.ocr {
                 budget.take_chars(path, &ocr.text)?;
                 page.text.clone_from(&ocr.text);
+                page.text_words = None;
             }
         }
         let encoded = encoder

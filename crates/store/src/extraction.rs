@@ -122,6 +122,10 @@ pub struct ExtractionDocument {
     /// The structured call (and its transcript) behind the values.
     pub call_id: Option<String>,
     pub updated_at: i64,
+    /// Where each of the model's values was found in the document (core's
+    /// `evidence`, as JSON); `None` until completed, and for rows written
+    /// before evidence was kept.
+    pub evidence: Option<Value>,
 }
 
 /// A document's result, as written when its call finishes.
@@ -134,6 +138,8 @@ pub struct DocumentResult {
     pub input_tokens: u64,
     pub output_tokens: u64,
     pub call_id: Option<String>,
+    /// Where the values were found, written with them.
+    pub evidence: Option<Value>,
 }
 
 /// A user's correction of a document's values.
@@ -143,6 +149,8 @@ pub struct ExtractionRevision {
     pub job_id: String,
     pub position: i64,
     pub values: Value,
+    /// Where the revised values were found in the document.
+    pub evidence: Option<Value>,
     pub created_at: i64,
 }
 
@@ -207,7 +215,7 @@ fn job_from_row(row: &Row<'_>) -> rusqlite::Result<ExtractionJob> {
 }
 
 const DOCUMENT_COLUMNS: &str = "job_id, position, path, status, \"values\", error, \
-                                error_category, input_tokens, output_tokens, call_id, updated_at";
+                                error_category, input_tokens, output_tokens, call_id, updated_at, evidence";
 
 fn document_from_row(row: &Row<'_>) -> rusqlite::Result<ExtractionDocument> {
     let status: String = row.get(3)?;
@@ -223,6 +231,7 @@ fn document_from_row(row: &Row<'_>) -> rusqlite::Result<ExtractionDocument> {
         output_tokens: unsigned(row, 8)?,
         call_id: row.get(9)?,
         updated_at: row.get(10)?,
+        evidence: optional_json_column(row, 11)?,
     })
 }
 
@@ -425,6 +434,11 @@ impl Store {
             .as_ref()
             .map(|v| json_text(v, "document values"))
             .transpose()?;
+        let evidence = result
+            .evidence
+            .as_ref()
+            .map(|v| json_text(v, "document evidence"))
+            .transpose()?;
         let input = tokens(result.input_tokens)?;
         let output = tokens(result.output_tokens)?;
         let mut conn = self.lock();
@@ -432,7 +446,7 @@ impl Store {
         let n = tx.execute(
             "UPDATE extraction_documents SET status = ?3, \"values\" = ?4, error = ?5, \
              error_category = ?6, input_tokens = ?7, output_tokens = ?8, call_id = ?9, \
-             updated_at = ?10 WHERE job_id = ?1 AND position = ?2",
+             updated_at = ?10, evidence = ?11 WHERE job_id = ?1 AND position = ?2",
             params![
                 job_id,
                 position,
@@ -443,7 +457,8 @@ impl Store {
                 input,
                 output,
                 result.call_id,
-                now_ms()
+                now_ms(),
+                evidence
             ],
         )?;
         if n == 0 {
@@ -467,8 +482,12 @@ impl Store {
         job_id: &str,
         position: i64,
         values: &Value,
+        evidence: Option<&Value>,
     ) -> Result<ExtractionRevision> {
         let text = json_text(values, "revision values")?;
+        let evidence_text = evidence
+            .map(|v| json_text(v, "revision evidence"))
+            .transpose()?;
         let now = now_ms();
         let mut conn = self.lock();
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -485,9 +504,9 @@ impl Store {
             )));
         }
         tx.execute(
-            "INSERT INTO extraction_revisions (job_id, position, \"values\", created_at) \
-             VALUES (?1, ?2, ?3, ?4)",
-            params![job_id, position, text, now],
+            "INSERT INTO extraction_revisions (job_id, position, \"values\", created_at, evidence) \
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![job_id, position, text, now, evidence_text],
         )?;
         let id = tx.last_insert_rowid();
         tx.commit()?;
@@ -496,6 +515,7 @@ impl Store {
             job_id: job_id.to_owned(),
             position,
             values: values.clone(),
+            evidence: evidence.cloned(),
             created_at: now,
         })
     }
@@ -508,7 +528,7 @@ impl Store {
     ) -> Result<Vec<ExtractionRevision>> {
         let conn = self.lock();
         let mut stmt = conn.prepare_cached(
-            "SELECT id, job_id, position, \"values\", created_at FROM extraction_revisions \
+            "SELECT id, job_id, position, \"values\", created_at, evidence FROM extraction_revisions \
              WHERE job_id = ?1 AND position = ?2 ORDER BY id",
         )?;
         let rows = stmt
@@ -519,6 +539,7 @@ impl Store {
                     position: row.get(2)?,
                     values: json_column(row, 3)?,
                     created_at: row.get(4)?,
+                    evidence: optional_json_column(row, 5)?,
                 })
             })?
             .collect::<rusqlite::Result<_>>()?;

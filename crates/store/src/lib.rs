@@ -62,6 +62,7 @@
 //! `call_id` → `structured_calls`) and `extraction_revisions`, a user's
 //! corrections kept beside the model's values.
 
+mod checks;
 mod error;
 mod extraction;
 mod ids;

@@ -174,6 +174,23 @@ CREATE TABLE workflow_steps (
     PRIMARY KEY (run_id, name)
 ) STRICT;
 "#,
+    // 4: evidence (where each value was found in its document) with the
+    // model's values and with each revision, and the fields a user checked.
+    r#"
+ALTER TABLE extraction_documents ADD COLUMN evidence TEXT
+    CHECK (evidence IS NULL OR json_valid(evidence));
+ALTER TABLE extraction_revisions ADD COLUMN evidence TEXT
+    CHECK (evidence IS NULL OR json_valid(evidence));
+
+CREATE TABLE extraction_checks (
+    job_id     TEXT NOT NULL,
+    position   INTEGER NOT NULL,
+    field      TEXT NOT NULL CHECK (field <> ''),
+    checked_at INTEGER NOT NULL,
+    PRIMARY KEY (job_id, position, field),
+    FOREIGN KEY (job_id, position) REFERENCES extraction_documents (job_id, position) ON DELETE CASCADE
+) STRICT;
+"#,
 ];
 
 /// The schema version this build writes: the number of migrations.

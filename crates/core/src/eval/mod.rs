@@ -24,7 +24,7 @@
 //! report     format_table(&report), report_json(&report)
 //! ```
 
-mod normalise;
+pub(crate) mod normalise;
 mod report;
 mod score;
 mod truth;

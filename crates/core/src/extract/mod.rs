@@ -25,8 +25,9 @@ use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
-use crate::calls::{CallRequest, run_call};
+use crate::calls::{CallRequest, run_call_read};
 use crate::error::CoreError;
+use crate::evidence::{evidence_value, needed_correction};
 use crate::local::{LocalServerHandle, LocalServerOwner, ensure_local_server};
 use crate::models::ModelSelection;
 use crate::provider::ProviderKind;
@@ -39,8 +40,8 @@ pub use start::{
     start_extraction, start_job,
 };
 pub use table::{
-    Column, JobRow, JobState, JobSummary, JobTotals, JobView, RowStatus, job_row, job_view,
-    recent_jobs, revise_field, with_field,
+    Column, JobRow, JobState, JobSummary, JobTotals, JobView, RowStatus, check_value, evidence_key,
+    job_row, job_view, recent_jobs, revise_field, with_field,
 };
 
 /// The prompt of a job created without one.
@@ -171,8 +172,16 @@ async fn run_document(
     request.files = vec![PathBuf::from(&document.path)];
     request.context = options.context.clone();
     request.read_options = options.read_options.clone();
-    let result = match run_call(&store, &request).await {
-        Ok(call) => DocumentResult {
+    let result = match run_call_read(&store, &request).await {
+        Ok((call, documents)) => DocumentResult {
+            evidence: call
+                .output
+                .as_ref()
+                .filter(|_| call.status == CallStatus::Completed)
+                .and_then(|values| {
+                    let corrected = needed_correction(call.transcript.as_ref());
+                    evidence_value(&documents, &job.schema, values, corrected)
+                }),
             status: if call.status == CallStatus::Completed {
                 DocumentStatus::Completed
             } else {
@@ -198,6 +207,7 @@ async fn run_document(
             input_tokens: 0,
             output_tokens: 0,
             call_id: None,
+            evidence: None,
         },
     };
     let job_id = job.id.clone();

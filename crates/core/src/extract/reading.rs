@@ -18,6 +18,8 @@ pub(super) async fn job_read_options(options: &ExtractOptions) -> Result<ReadOpt
     let models = options.selection.resolved_models()?;
     let mut read = options.read_options.clone();
     read.ocr.mode = OcrMode::Always;
+    // The words' boxes, to find each value on its page afterwards.
+    read.word_boxes = true;
     read.model_takes_images = match models.first() {
         Some(model) => {
             let provider_id = options

@@ -1,11 +1,13 @@
 //! A job's stored results: each document's values beside the user's
-//! latest revision of them.
+//! latest revision of them, where those values were found in the
+//! document, and the fields the user checked.
 
 use serde::Serialize;
 use serde_json::Value;
 use sift_store::{ExtractionDocument, Store};
 
 use crate::error::CoreError;
+use crate::evidence::FieldEvidence;
 
 /// One document's result with the user's latest revision.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -15,6 +17,11 @@ pub struct JobResult {
     pub revised: Option<Value>,
     /// Top-level fields whose revised value differs from the model's.
     pub changed: Vec<String>,
+    /// Where the values to use were found: the revision's when there is
+    /// one (empty for rows written before evidence was kept).
+    pub evidence: Vec<FieldEvidence>,
+    /// Evidence keys of the fields the user checked.
+    pub checked: Vec<String>,
 }
 
 impl JobResult {
@@ -24,14 +31,20 @@ impl JobResult {
     }
 }
 
-/// Records a user's correction of a document's values.
+/// Records a user's correction of a document's values, with where the
+/// corrected values were found.
 pub fn revise_value(
     store: &Store,
     job_id: &str,
     position: i64,
     values: &Value,
+    evidence: Option<&[FieldEvidence]>,
 ) -> Result<(), CoreError> {
-    store.add_extraction_revision(job_id, position, values)?;
+    let evidence = evidence
+        .map(serde_json::to_value)
+        .transpose()
+        .map_err(|e| CoreError::Internal(format!("evidence cannot be written: {e}")))?;
+    store.add_extraction_revision(job_id, position, values, evidence.as_ref())?;
     Ok(())
 }
 
@@ -64,18 +77,28 @@ fn with_revision(
     job_id: &str,
     document: ExtractionDocument,
 ) -> Result<JobResult, CoreError> {
-    let revised = store
-        .extraction_revisions(job_id, document.position)?
-        .pop()
-        .map(|r| r.values);
+    let revision = store.extraction_revisions(job_id, document.position)?.pop();
+    let evidence = match &revision {
+        Some(r) => r.evidence.as_ref(),
+        None => document.evidence.as_ref(),
+    };
+    // Evidence that does not read as this build's (an older row) is shown
+    // as none rather than failing the whole table.
+    let evidence = evidence
+        .and_then(|e| serde_json::from_value(e.clone()).ok())
+        .unwrap_or_default();
+    let revised = revision.map(|r| r.values);
     let changed = match &revised {
         Some(revised) => changed_fields(document.values.as_ref(), revised),
         None => Vec::new(),
     };
+    let checked = store.checked_fields(job_id, document.position)?;
     Ok(JobResult {
         document,
         revised,
         changed,
+        evidence,
+        checked,
     })
 }
 

@@ -6,8 +6,11 @@ use serde::Serialize;
 use serde_json::Value;
 use sift_store::{DocumentStatus, ExtractionDocument, ExtractionJob, JobStatus, Store};
 
+use sift_documents::ReadOptions;
+
 use super::results::{JobResult, job_result, job_results, revise_value};
 use crate::error::CoreError;
+use crate::evidence::{EvidenceStatus, FieldEvidence, locate_in_file};
 use crate::export::schema_columns;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -80,6 +83,21 @@ pub struct JobRow {
     /// The structured call behind the values: its transcript is
     /// `callTranscript(callId)` (or `sift calls show ID`).
     pub call_id: Option<String>,
+    /// Where each value shown was found in the document (the revision's
+    /// when revised), one entry per leaf value; empty until completed.
+    pub evidence: Vec<FieldEvidence>,
+    /// Evidence keys of the fields the user checked.
+    pub checked: Vec<String>,
+}
+
+impl JobRow {
+    /// Values not found in the document that the user has not checked.
+    pub fn needs_review(&self) -> usize {
+        self.evidence
+            .iter()
+            .filter(|e| e.status == EvidenceStatus::NotFound && !self.checked.contains(&e.key))
+            .count()
+    }
 }
 
 impl From<JobResult> for JobRow {
@@ -101,6 +119,8 @@ impl From<JobResult> for JobRow {
             input_tokens: d.input_tokens,
             output_tokens: d.output_tokens,
             call_id: d.call_id,
+            evidence: result.evidence,
+            checked: result.checked,
         }
     }
 }
@@ -149,6 +169,9 @@ pub struct JobView {
     pub columns: Vec<Column>,
     pub rows: Vec<JobRow>,
     pub totals: JobTotals,
+    /// Values not found in their documents that the user has not checked,
+    /// over every row ("7 values need a look").
+    pub needs_review: u32,
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub created_at: i64,
     #[cfg_attr(feature = "ts", ts(type = "number | null"))]
@@ -220,10 +243,13 @@ pub fn job_view(store: &Store, job_id: &str) -> Result<JobView, CoreError> {
     let job = job_of(store, job_id)?;
     let results = job_results(store, job_id)?;
     let totals = JobTotals::of(results.iter().map(|r| &r.document));
+    let rows: Vec<JobRow> = results.into_iter().map(JobRow::from).collect();
+    let needs_review = rows.iter().map(JobRow::needs_review).sum::<usize>();
     Ok(JobView {
         columns: columns(&job.schema),
         totals,
-        rows: results.into_iter().map(JobRow::from).collect(),
+        needs_review: u32::try_from(needs_review).unwrap_or(u32::MAX),
+        rows,
         models: models_of(&job),
         job_id: job.id,
         schema_name: job.schema_name,
@@ -241,44 +267,83 @@ pub fn job_row(store: &Store, job_id: &str, position: i64) -> Result<JobRow, Cor
 }
 
 /// `values` with the field at `path` set to `value` (objects made on the
-/// way as needed).
+/// way as needed). A name that is a number indexes an array that is
+/// there (`["items", "0", "amount"]`, the evidence key
+/// `items[0].amount`).
 pub fn with_field(
     values: Option<&Value>,
     path: &[String],
     value: Value,
 ) -> Result<Value, CoreError> {
-    let Some((last, parents)) = path.split_last() else {
+    if path.is_empty() {
         return Err(CoreError::Usage(
             "a revision names the field it changes".into(),
         ));
-    };
+    }
     let not_an_object = || CoreError::Usage(format!("{} is not an object", path.join(".")));
     let mut root = match values {
         Some(Value::Object(map)) => Value::Object(map.clone()),
         _ => Value::Object(serde_json::Map::new()),
     };
     let mut node = &mut root;
-    for name in parents {
+    for (depth, name) in path.iter().enumerate() {
+        let last = depth + 1 == path.len();
+        if let Value::Array(items) = node {
+            let index: usize = name.parse().map_err(|_| not_an_object())?;
+            let len = items.len();
+            let item = items.get_mut(index).ok_or_else(|| {
+                CoreError::Usage(format!(
+                    "{} has {len} items, so no item {index}",
+                    path[..depth].join(".")
+                ))
+            })?;
+            if last {
+                *item = value;
+                return Ok(root);
+            }
+            node = item;
+            continue;
+        }
         let map = node.as_object_mut().ok_or_else(not_an_object)?;
+        if last {
+            map.insert(name.clone(), value);
+            return Ok(root);
+        }
         let child = map
             .entry(name.clone())
             .or_insert_with(|| Value::Object(serde_json::Map::new()));
-        if !child.is_object() {
+        if !child.is_object() && !child.is_array() {
             *child = Value::Object(serde_json::Map::new());
         }
         node = child;
     }
-    node.as_object_mut()
-        .ok_or_else(not_an_object)?
-        .insert(last.clone(), value);
     Ok(root)
 }
 
+/// The evidence key of a field's path: `vendor.name`, `items[0].amount`.
+pub fn evidence_key(path: &[String]) -> String {
+    let mut key = String::new();
+    for name in path {
+        if !key.is_empty() && name.chars().all(|c| c.is_ascii_digit()) && !name.is_empty() {
+            key.push_str(&format!("[{name}]"));
+        } else {
+            if !key.is_empty() {
+                key.push('.');
+            }
+            key.push_str(name);
+        }
+    }
+    key
+}
+
 /// Corrects one field of a completed document (`path`: property names
-/// from the top), saved as a revision beside the model's values; returns
-/// its row.
-pub fn revise_field(
+/// from the top, and item indexes), saved as a revision beside the
+/// model's values, with where the corrected values are found in the
+/// document (read with `read_options`); the field counts as checked by
+/// the user. Returns its row.
+pub async fn revise_field(
     store: &Store,
+    read_options: &ReadOptions,
     job_id: &str,
     position: i64,
     path: &[String],
@@ -291,7 +356,45 @@ pub fn revise_field(
         ));
     }
     let values = with_field(current.values.as_ref(), path, value)?;
-    revise_value(store, job_id, position, &values)?;
+    let key = evidence_key(path);
+    let schema = job_of(store, job_id)?.schema;
+    let evidence = match locate_in_file(read_options, &current.path, &schema, &values).await {
+        Ok(evidence) => evidence,
+        // The file moved or no longer reads: the other fields keep what
+        // was found, the corrected one has no evidence.
+        Err(_) => current
+            .evidence
+            .iter()
+            .filter(|e| e.key != key)
+            .cloned()
+            .collect(),
+    };
+    revise_value(store, job_id, position, &values, Some(&evidence))?;
+    store.check_field(job_id, position, &key)?;
+    job_row(store, job_id, position)
+}
+
+/// Marks one field of a document (its evidence key) as checked by the
+/// user; returns its row.
+pub fn check_value(
+    store: &Store,
+    job_id: &str,
+    position: i64,
+    key: &str,
+) -> Result<JobRow, CoreError> {
+    let current = job_row(store, job_id, position)?;
+    if current.status != RowStatus::Completed {
+        return Err(CoreError::Usage(
+            "only a completed document's values can be checked".into(),
+        ));
+    }
+    if !current.evidence.iter().any(|e| e.key == key) {
+        return Err(CoreError::NotFound(format!(
+            "{} has no value {key}",
+            current.file_name
+        )));
+    }
+    store.check_field(job_id, position, key)?;
     job_row(store, job_id, position)
 }
 

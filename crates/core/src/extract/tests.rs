@@ -14,9 +14,10 @@ use tokio_util::sync::CancellationToken;
 
 use super::start::run_reporting;
 use super::{
-    ExtractEvent, ExtractOptions, JobState, RowStatus, cancel_extraction, create_job, job_view,
-    recent_jobs, revise_field, with_field,
+    ExtractEvent, ExtractOptions, JobState, RowStatus, cancel_extraction, check_value, create_job,
+    job_view, recent_jobs, revise_field, with_field,
 };
+use crate::evidence::EvidenceStatus;
 use crate::job_export::{ExportFormat, export_results};
 use crate::path_grants::PathPolicy;
 use crate::running::WorkKind;
@@ -204,6 +205,26 @@ async fn an_extraction_streams_its_rows_then_a_revision_and_the_csv() {
 
     let after = job_view(&store, &job.id).unwrap();
     assert_eq!(after.status, JobState::Failed);
+    // Where each value was found in the file the model read.
+    let found: Vec<(&str, EvidenceStatus, Vec<&str>)> = after.rows[0]
+        .evidence
+        .iter()
+        .map(|e| {
+            let quotes = e.places.iter().map(|p| p.quote.as_str()).collect();
+            (e.key.as_str(), e.status, quotes)
+        })
+        .collect();
+    let line = "Invoice A-1, total 12.50";
+    assert_eq!(
+        found,
+        [
+            ("number", EvidenceStatus::Exact, vec![line]),
+            ("total", EvidenceStatus::Normalised, vec![line]),
+            ("seller.name", EvidenceStatus::NotFound, vec![]),
+        ]
+    );
+    assert!(after.rows[1].evidence.is_empty());
+    assert_eq!(after.needs_review, 1);
     assert_eq!(
         (after.totals.done, after.totals.failed, after.totals.pending),
         (1, 1, 0)
@@ -221,14 +242,53 @@ async fn an_extraction_streams_its_rows_then_a_revision_and_the_csv() {
 
     // A correction: a revision beside the model's values.
     let path = vec!["seller".to_owned(), "name".to_owned()];
-    let row = revise_field(&store, &job.id, 0, &path, json!("ACME, Inc. \"East\"")).unwrap();
+    let read = ws.read_options();
+    let row = revise_field(
+        &store,
+        &read,
+        &job.id,
+        0,
+        &path,
+        json!("ACME, Inc. \"East\""),
+    )
+    .await
+    .unwrap();
+    // The corrected value is looked for again, and counts as checked.
+    assert_eq!(row.evidence[2].key, "seller.name");
+    assert_eq!(row.evidence[2].status, EvidenceStatus::NotFound);
+    assert_eq!(row.checked, ["seller.name"]);
+    assert_eq!(row.needs_review(), 0);
+    let row = revise_field(&store, &read, &job.id, 0, &path, json!("invoice a-1"))
+        .await
+        .unwrap();
+    assert_eq!(row.evidence[2].status, EvidenceStatus::Normalised);
+    let row = check_value(&store, &job.id, 0, "number").unwrap();
+    assert_eq!(row.checked, ["seller.name", "number"]);
+    assert_eq!(
+        check_value(&store, &job.id, 0, "nope")
+            .unwrap_err()
+            .to_string(),
+        "a.txt has no value nope"
+    );
+    let row = revise_field(
+        &store,
+        &read,
+        &job.id,
+        0,
+        &path,
+        json!("ACME, Inc. \"East\""),
+    )
+    .await
+    .unwrap();
     assert_eq!(row.changed, ["seller"]);
     assert_eq!(
         row.values.as_ref().unwrap()["seller"]["name"],
         "ACME, Inc. \"East\""
     );
     assert_eq!(row.model_values.as_ref().unwrap()["seller"]["name"], "ACME");
-    let refused = revise_field(&store, &job.id, 1, &["total".to_owned()], json!(3)).unwrap_err();
+    let refused = revise_field(&store, &read, &job.id, 1, &["total".to_owned()], json!(3))
+        .await
+        .unwrap_err();
     assert_eq!(refused.code(), "usage");
     assert_eq!(after.rows[1].status, RowStatus::Failed);
 

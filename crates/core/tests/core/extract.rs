@@ -302,9 +302,23 @@ async fn revisions_are_kept_beside_the_models_values() {
     )
     .await
     .unwrap();
-    revise_value(&store, &job.id, 1, &json!({"number": "B", "total": 1.5})).unwrap();
-    revise_value(&store, &job.id, 1, &json!({"number": "B", "total": 2.5})).unwrap();
-    assert!(revise_value(&store, &job.id, 9, &json!({})).is_err());
+    revise_value(
+        &store,
+        &job.id,
+        1,
+        &json!({"number": "B", "total": 1.5}),
+        None,
+    )
+    .unwrap();
+    revise_value(
+        &store,
+        &job.id,
+        1,
+        &json!({"number": "B", "total": 2.5}),
+        None,
+    )
+    .unwrap();
+    assert!(revise_value(&store, &job.id, 9, &json!({}), None).is_err());
     let results = job_results(&store, &job.id).unwrap();
     assert_eq!(results.len(), 2);
     assert_eq!(results[0].revised, None);

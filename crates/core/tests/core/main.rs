@@ -6,6 +6,7 @@
 mod ask;
 mod chat;
 mod eval;
+mod evidence;
 mod extract;
 mod extract_ocr;
 mod extract_real;

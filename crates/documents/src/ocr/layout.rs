@@ -1,6 +1,6 @@
 //! Tesseract's TSV as words with boxes, and as text in reading order.
 
-use super::OcrWord;
+use super::PageWord;
 
 /// One word as Tesseract printed it, in the pixels of the image it read.
 #[derive(Debug, Clone, PartialEq)]
@@ -85,7 +85,7 @@ pub(crate) struct Placement {
 
 impl Placement {
     /// A word's box in page coordinates.
-    pub fn to_page(self, word: &TsvWord) -> OcrWord {
+    pub fn to_page(self, word: &TsvWord) -> PageWord {
         let s = self.scale.max(f32::MIN_POSITIVE);
         let (l, t, w, h) = (word.left / s, word.top / s, word.width / s, word.height / s);
         let (sw, sh) = (self.source_width, self.source_height);
@@ -97,7 +97,7 @@ impl Placement {
             _ => (l, t, w, h),
         };
         let u = self.page_units;
-        OcrWord {
+        PageWord {
             text: word.text.clone(),
             left: round2(left * u),
             top: round2(top * u),

@@ -39,6 +39,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::document::PageWord;
 pub use error::OcrError;
 pub use language::{check_ocr_languages, default_ocr_languages, installed_ocr_languages};
 pub(crate) use pages::{FileOcr, PageQueue};
@@ -152,31 +153,13 @@ impl OcrOptions {
     }
 }
 
-/// One recognised word. The box is in page coordinates: for a PDF page,
-/// PDF points from the page's top-left corner (the space PDFium's
-/// character boxes use, y downwards); for an image file, pixels of the
-/// image as oriented by its EXIF tag, before any scaling.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct OcrWord {
-    pub text: String,
-    pub left: f32,
-    pub top: f32,
-    pub width: f32,
-    pub height: f32,
-    /// Tesseract's confidence, 0–100.
-    pub confidence: f32,
-}
-
-// Boxes and confidences come from integers Tesseract prints, never NaN.
-impl Eq for OcrWord {}
-
 /// What OCR read on one page.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct OcrPage {
     /// The text in reading order: a line a line, a blank line between
     /// blocks, no trailing whitespace. Empty for a page without text.
     pub text: String,
-    pub words: Vec<OcrWord>,
+    pub words: Vec<PageWord>,
     /// The page's size in the words' coordinates.
     pub width: f32,
     pub height: f32,

@@ -76,10 +76,12 @@ fn a_job_keeps_its_documents_results_and_revisions() {
                 input_tokens: 10,
                 output_tokens: 3,
                 call_id: None,
+                evidence: Some(json!([{"key": "n", "status": "exact"}])),
             },
         )
         .unwrap();
     assert_eq!(row.status, DocumentStatus::Completed);
+    assert_eq!(row.evidence, Some(json!([{"key": "n", "status": "exact"}])));
     assert_eq!(row.values, Some(json!({"n": "7"})));
     assert_eq!((row.input_tokens, row.output_tokens), (10, 3));
     assert!(
@@ -95,20 +97,26 @@ fn a_job_keeps_its_documents_results_and_revisions() {
                     input_tokens: 0,
                     output_tokens: 0,
                     call_id: None,
+                    evidence: None,
                 },
             )
             .is_err()
     );
 
     store
-        .add_extraction_revision(&job.id, 1, &json!({"n": "8"}))
+        .add_extraction_revision(&job.id, 1, &json!({"n": "8"}), None)
         .unwrap();
     store
-        .add_extraction_revision(&job.id, 1, &json!({"n": "9"}))
+        .add_extraction_revision(
+            &job.id,
+            1,
+            &json!({"n": "9"}),
+            Some(&json!([{"key": "n", "status": "not_found"}])),
+        )
         .unwrap();
     assert!(
         store
-            .add_extraction_revision(&job.id, 7, &json!({}))
+            .add_extraction_revision(&job.id, 7, &json!({}), None)
             .is_err()
     );
     let revisions: Vec<_> = store
@@ -118,6 +126,32 @@ fn a_job_keeps_its_documents_results_and_revisions() {
         .map(|r| r.values)
         .collect();
     assert_eq!(revisions, [json!({"n": "8"}), json!({"n": "9"})]);
+    let evidence: Vec<_> = store
+        .extraction_revisions(&job.id, 1)
+        .unwrap()
+        .into_iter()
+        .map(|r| r.evidence)
+        .collect();
+    assert_eq!(
+        evidence,
+        [None, Some(json!([{"key": "n", "status": "not_found"}]))]
+    );
+
+    // Checked fields: kept once each, in the order checked; only for a
+    // document of the job.
+    store.check_field(&job.id, 1, "n").unwrap();
+    store.check_field(&job.id, 1, "items[0].amount").unwrap();
+    store.check_field(&job.id, 1, "n").unwrap();
+    assert_eq!(
+        store.checked_fields(&job.id, 1).unwrap(),
+        ["n", "items[0].amount"]
+    );
+    assert!(store.checked_fields(&job.id, 0).unwrap().is_empty());
+    assert_eq!(
+        store.check_field(&job.id, 7, "n").unwrap_err().to_string(),
+        format!("invalid input: no document 7 in job {}", job.id)
+    );
+    assert_eq!(count(&dir.db(), "extraction_checks"), 2);
     // The model's values stay as they were.
     assert_eq!(
         store.extraction_documents(&job.id).unwrap()[1].values,

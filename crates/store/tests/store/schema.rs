@@ -43,9 +43,9 @@ fn migrates_an_empty_file_and_reopens_without_change() {
     let dir = TempDir::new("migrate");
     let path = dir.path().join("nested").join("folders").join("sift.db");
     let store = Store::open(&path).unwrap();
-    assert_eq!(SCHEMA_VERSION, 3);
-    assert_eq!(store.schema_version().unwrap(), 3);
-    assert_eq!(user_version(&path), 3);
+    assert_eq!(SCHEMA_VERSION, 4);
+    assert_eq!(store.schema_version().unwrap(), 4);
+    assert_eq!(user_version(&path), 4);
     let journal: String = raw(&path)
         .query_row("PRAGMA journal_mode", [], |row| row.get(0))
         .unwrap();
@@ -62,7 +62,7 @@ fn migrates_an_empty_file_and_reopens_without_change() {
 
     for _ in 0..2 {
         let store = Store::open(&path).unwrap();
-        assert_eq!(store.schema_version().unwrap(), 3);
+        assert_eq!(store.schema_version().unwrap(), 4);
         assert_eq!(columns(&path), schema_before);
         assert_eq!(store.messages(&s.id).unwrap(), committed.messages);
         assert_eq!(
@@ -90,19 +90,19 @@ fn refuses_a_newer_schema_and_leaves_the_file_untouched() {
             supported,
         } => {
             assert_eq!(path, &dir.db());
-            assert_eq!(*found, 4);
-            assert_eq!(*supported, 3);
+            assert_eq!(*found, 5);
+            assert_eq!(*supported, 4);
         }
         other => panic!("expected NewerSchema, got {other:?}"),
     }
     assert_eq!(
         err.to_string(),
         format!(
-            "the database {} has schema version 4, but this build of Sift knows versions up to 3; open it with a newer Sift",
+            "the database {} has schema version 5, but this build of Sift knows versions up to 4; open it with a newer Sift",
             dir.db().display()
         )
     );
-    assert_eq!(user_version(&dir.db()), 4);
+    assert_eq!(user_version(&dir.db()), 5);
     assert_eq!(columns(&dir.db()), schema_before);
     assert_eq!(count(&dir.db(), "sessions"), 1);
     let id: String = raw(&dir.db())
@@ -233,6 +233,10 @@ fn the_schema_is_exactly_this() {
             ][..],
         ),
         (
+            "extraction_checks",
+            &["job_id", "position", "field", "checked_at"][..],
+        ),
+        (
             "extraction_documents",
             &[
                 "job_id",
@@ -246,11 +250,19 @@ fn the_schema_is_exactly_this() {
                 "output_tokens",
                 "call_id",
                 "updated_at",
+                "evidence",
             ][..],
         ),
         (
             "extraction_revisions",
-            &["id", "job_id", "position", "values", "created_at"][..],
+            &[
+                "id",
+                "job_id",
+                "position",
+                "values",
+                "created_at",
+                "evidence",
+            ][..],
         ),
         (
             "workflow_runs",
@@ -313,7 +325,7 @@ fn no_column_can_hold_a_credential() {
         "config",
     ];
     let all = columns(&dir.db());
-    assert_eq!(all.len(), 12);
+    assert_eq!(all.len(), 13);
     for (table, names) in all {
         for name in names {
             let lower = name.to_lowercase();

@@ -1,0 +1,82 @@
+//! Evidence for an extraction's documents: located when a document's
+//! call completes (from the documents the model read) and again when the
+//! user revises a value (from the file, read as the job reads it), and
+//! the words of a page for the user to click.
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+use sift_documents::{Documents, OcrMode, ReadOptions, read_documents};
+
+use super::{FieldEvidence, PageWords, locate_values, page_words_of};
+use crate::error::CoreError;
+use crate::preview::is_job_document;
+use crate::workspace::Workspace;
+
+/// How a document is read to find values in it: with its words' boxes,
+/// OCR on (as an extraction reads it), and no image rendered for a model.
+pub(crate) fn locating_read_options(base: &ReadOptions) -> ReadOptions {
+    let mut options = base.clone();
+    options.word_boxes = true;
+    options.ocr.mode = OcrMode::Always;
+    options.model_takes_images = false;
+    options
+}
+
+/// The evidence of `values` in the one file of `documents`, as stored
+/// with a result; `None` when nothing was read.
+pub(crate) fn evidence_value(
+    documents: &Documents,
+    schema: &Value,
+    values: &Value,
+    corrected: bool,
+) -> Option<Value> {
+    let document = documents.files.first()?;
+    serde_json::to_value(locate_values(document, schema, values, corrected)).ok()
+}
+
+/// Reads `path` (off the async threads: PDFs and OCR are CPU work) and
+/// finds `values` in it.
+pub(crate) async fn locate_in_file(
+    read_options: &ReadOptions,
+    path: &str,
+    schema: &Value,
+    values: &Value,
+) -> Result<Vec<FieldEvidence>, CoreError> {
+    let options = locating_read_options(read_options);
+    let (path, schema, values) = (PathBuf::from(path), schema.clone(), values.clone());
+    tokio::task::spawn_blocking(move || {
+        let documents = read_documents(&[path], &options)?;
+        Ok(documents
+            .files
+            .first()
+            .map(|d| locate_values(d, &schema, &values, false))
+            .unwrap_or_default())
+    })
+    .await
+    .map_err(|e| CoreError::Internal(format!("finding the values stopped: {e}")))?
+}
+
+/// The words with boxes on page `page` (0-based) of a document of an
+/// extraction job, for the user to click one; any other path is refused,
+/// unread.
+pub async fn page_words(ws: &Workspace, path: &str, page: u32) -> Result<PageWords, CoreError> {
+    if !is_job_document(&ws.store()?, path)? {
+        return Err(CoreError::NotFound(format!(
+            "{path} is not a document of any extraction job"
+        )));
+    }
+    let options = locating_read_options(&ws.read_options());
+    let shown = path.to_owned();
+    let path = PathBuf::from(path);
+    tokio::task::spawn_blocking(move || {
+        let documents = read_documents(&[path], &options)?;
+        documents
+            .files
+            .first()
+            .and_then(|d| page_words_of(d, page))
+            .ok_or_else(|| CoreError::NotFound(format!("{shown} has no page {}", page + 1)))
+    })
+    .await
+    .map_err(|e| CoreError::Internal(format!("reading the page stopped: {e}")))?
+}

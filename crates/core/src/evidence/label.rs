@@ -1,0 +1,158 @@
+//! Ranking a value's places by the labels beside them: the place of a
+//! total is the one next to "Total", not every other `12.00` on the page.
+
+use std::collections::HashMap;
+
+use super::leaves::Leaf;
+use super::matching::Match;
+use super::pages::SearchPage;
+
+/// Words of a description that name nothing in particular.
+const STOP_WORDS: &[&str] = &[
+    "the", "and", "for", "this", "that", "with", "from", "its", "are", "was", "has", "have",
+    "document", "value", "field", "given", "shown", "any", "all", "one", "each", "which", "when",
+    "where", "not", "use", "iso", "format", "yyyy", "mm", "dd", "e.g", "like",
+];
+
+/// The words that label a field: its name's (`invoice_number`,
+/// `invoiceNumber`: `invoice`, `number`), then its description's.
+pub(super) fn label_words(name: &str, description: Option<&str>) -> Vec<String> {
+    let mut words = split_name(name);
+    if let Some(description) = description {
+        for word in description.split(|c: char| !c.is_alphanumeric()) {
+            let word = word.to_lowercase();
+            if word.chars().count() >= 3 && !STOP_WORDS.contains(&word.as_str()) {
+                words.push(word);
+            }
+        }
+    }
+    let mut seen = Vec::new();
+    words.retain(|w| {
+        let new = !seen.contains(w);
+        seen.push(w.clone());
+        new
+    });
+    words
+}
+
+fn split_name(name: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut current = String::new();
+    let mut previous_lower = false;
+    for c in name.chars() {
+        let boundary = !c.is_alphanumeric() || (c.is_uppercase() && previous_lower);
+        if boundary && !current.is_empty() {
+            words.push(std::mem::take(&mut current));
+        }
+        if c.is_alphanumeric() {
+            current.extend(c.to_lowercase());
+        }
+        previous_lower = c.is_lowercase() || c.is_ascii_digit();
+    }
+    if !current.is_empty() {
+        words.push(current);
+    }
+    words
+}
+
+/// Whether a word of the page is one of the label words: the same word,
+/// the start of it (`Inv`, `Amt.` is not, `Qty` is not), or `No`/`Nr`/`#`
+/// for "number".
+fn names(page_word: &str, label: &str) -> bool {
+    let word: String = page_word
+        .chars()
+        .filter(|c| c.is_alphanumeric() || *c == '#')
+        .flat_map(char::to_lowercase)
+        .collect();
+    if word.is_empty() {
+        return false;
+    }
+    if word == label {
+        return true;
+    }
+    if label == "number" && matches!(word.as_str(), "no" | "nr" | "#" | "num" | "nummer") {
+        return true;
+    }
+    let (short, long) = if word.len() <= label.len() {
+        (&word, label)
+    } else {
+        (&label.to_owned(), word.as_str())
+    };
+    short.chars().count() >= 3 && long.starts_with(short.as_str())
+}
+
+/// Scores each place by the label words before it on its line (2 each)
+/// and on the line above (1 each), then orders them: the best labelled
+/// first, an exact match before a normalised one, then in document order.
+pub(super) fn rank(pages: &[SearchPage], labels: &[String], found: &mut [Match]) {
+    for m in found.iter_mut() {
+        let page = &pages[m.page];
+        let line = page.words[m.words.start].line;
+        let before = page.lines[line].start..m.words.start;
+        let mut score = 0;
+        for word in &page.words[before] {
+            if labels.iter().any(|l| names(&word.text, l)) {
+                score += 2;
+            }
+        }
+        if line > 0 {
+            for word in &page.words[page.lines[line - 1].clone()] {
+                if labels.iter().any(|l| names(&word.text, l)) {
+                    score += 1;
+                }
+            }
+        }
+        m.label = score;
+    }
+    found.sort_by(|a, b| {
+        b.label
+            .cmp(&a.label)
+            .then(b.exact.cmp(&a.exact))
+            .then(a.page.cmp(&b.page))
+            .then(a.words.start.cmp(&b.words.start))
+    });
+}
+
+/// For each array item, the line (page and line) where most of its
+/// fields have a place, when at least two do: each of its fields' places
+/// on that line go first, in their order.
+pub(super) fn rank_item_rows(
+    pages: &[SearchPage],
+    leaves: &[Leaf],
+    found: &mut [Option<Vec<Match>>],
+) {
+    let mut items: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (index, leaf) in leaves.iter().enumerate() {
+        if let Some(end) = leaf.key.rfind(']') {
+            items.entry(&leaf.key[..=end]).or_default().push(index);
+        }
+    }
+    let line_of = |m: &Match| (m.page, pages[m.page].words[m.words.start].line);
+    for fields in items.values() {
+        let mut counts: HashMap<(usize, usize), usize> = HashMap::new();
+        for &field in fields {
+            let Some(matches) = &found[field] else {
+                continue;
+            };
+            let mut lines: Vec<(usize, usize)> = matches.iter().map(line_of).collect();
+            lines.sort_unstable();
+            lines.dedup();
+            for line in lines {
+                *counts.entry(line).or_default() += 1;
+            }
+        }
+        // The most fields; at a tie, the first line in the document.
+        let Some((row, _)) = counts
+            .into_iter()
+            .filter(|(_, n)| *n >= 2)
+            .max_by(|(a, n), (b, m)| n.cmp(m).then(b.cmp(a)))
+        else {
+            continue;
+        };
+        for &field in fields {
+            if let Some(matches) = &mut found[field] {
+                matches.sort_by_key(|m| line_of(m) != row);
+            }
+        }
+    }
+}

@@ -1,0 +1,270 @@
+//! Finding a value's places on the pages: as it is, then in normalised
+//! form (amounts, dates, identifiers). See the module docs for the rules.
+
+use std::ops::Range;
+
+use super::pages::SearchPage;
+use crate::eval::normalise::{normalize_amount, normalize_date};
+
+/// A place a value was found: a run of words on one page.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Match {
+    /// Index into the pages searched.
+    pub page: usize,
+    pub words: Range<usize>,
+    /// Found as it is (not only in normalised form).
+    pub exact: bool,
+    /// How strongly a label naming the field is beside it (0: none).
+    pub label: u32,
+}
+
+/// Every place `text` occurs, in document order; see the module docs.
+pub(super) fn find(pages: &[SearchPage], text: &str, numeric: bool) -> Vec<Match> {
+    let mut found = Vec::new();
+    for (index, page) in pages.iter().enumerate() {
+        for line in 0..page.lines.len() {
+            exact_in_line(page, index, line, text, numeric, &mut found);
+        }
+    }
+    if let Some(date) = (!numeric).then(|| normalize_date(text)).flatten() {
+        windows(pages, &mut found, |s| date_readings(s).contains(&date));
+    } else if let Some(amount) = normalize_amount(text) {
+        windows(pages, &mut found, |s| {
+            amount_readings(s).iter().any(|a| same_number(*a, amount))
+        });
+    } else if !numeric && found.is_empty() {
+        for (index, page) in pages.iter().enumerate() {
+            folded_in_page(page, index, text, &mut found);
+        }
+    }
+    found.sort_by_key(|m| (m.page, m.words.start));
+    found.dedup_by(|a, b| a.page == b.page && a.words == b.words);
+    found
+}
+
+fn same_number(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
+}
+
+/// The value as it is, between word boundaries (for a number, not inside
+/// a longer number: `12` is not in `12.50`).
+fn exact_in_line(
+    page: &SearchPage,
+    index: usize,
+    line: usize,
+    text: &str,
+    numeric: bool,
+    found: &mut Vec<Match>,
+) {
+    let words = page.lines[line].clone();
+    let line_text = page.line_text(line);
+    let mut starts = Vec::with_capacity(words.len());
+    let mut offset = 0;
+    for word in &page.words[words.clone()] {
+        starts.push(offset);
+        offset += word.text.len() + 1;
+    }
+    let chars_at = |at: usize| line_text[..at].chars().rev();
+    for (at, _) in line_text.match_indices(text) {
+        let end = at + text.len();
+        let mut before = chars_at(at);
+        let mut after = line_text[end..].chars();
+        let (b1, b2) = (before.next(), before.next());
+        let (a1, a2) = (after.next(), after.next());
+        let joined = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+        let in_number = |mark: Option<char>, beyond: Option<char>| {
+            numeric
+                && mark.is_some_and(|c| c == '.' || c == ',')
+                && beyond.is_some_and(|c| c.is_ascii_digit())
+        };
+        if joined(b1) || joined(a1) || in_number(b1, b2) || in_number(a1, a2) {
+            continue;
+        }
+        let first = starts.iter().rposition(|s| *s <= at).unwrap_or(0);
+        let last = starts.iter().rposition(|s| *s < end).unwrap_or(first);
+        found.push(Match {
+            page: index,
+            words: words.start + first..words.start + last + 1,
+            exact: true,
+            label: 0,
+        });
+    }
+}
+
+/// Runs of one to three words on a line (and the lone marks between
+/// them) that `reads_as` accepts, the shortest first; a run over more than
+/// one word only when it can be one amount or date (`EUR 1 234,56`,
+/// `28 November 2022`).
+fn windows(pages: &[SearchPage], found: &mut Vec<Match>, reads_as: impl Fn(&str) -> bool) {
+    for (index, page) in pages.iter().enumerate() {
+        for line in &page.lines {
+            for size in 1..=4 {
+                for start in line.start..line.end.saturating_sub(size - 1) {
+                    let end = start + size;
+                    // A shorter run (or the exact value) found here first.
+                    let taken = found
+                        .iter()
+                        .any(|m| m.page == index && m.words.start < end && start < m.words.end);
+                    if taken {
+                        continue;
+                    }
+                    let trimmed: Vec<&str> = page.words[start..end]
+                        .iter()
+                        .map(|w| trim_punctuation(&w.text))
+                        .collect();
+                    // A run starts and ends on a word; a lone mark inside
+                    // it (`August 3 , 2014`) is passed over.
+                    if trimmed.first().is_none_or(|w| w.is_empty())
+                        || trimmed.last().is_none_or(|w| w.is_empty())
+                    {
+                        continue;
+                    }
+                    let words: Vec<&str> = trimmed.into_iter().filter(|w| !w.is_empty()).collect();
+                    if words.len() > 3 || !one_value(&words) {
+                        continue;
+                    }
+                    if reads_as(&words.join(" ")) {
+                        found.push(Match {
+                            page: index,
+                            words: start..end,
+                            exact: false,
+                            label: 0,
+                        });
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Whether a run of words can be one value: one word; or words with
+/// digits, after the first, that are groups of three (`1 234,56`), and
+/// words without digits that are a currency or a month's name.
+fn one_value(words: &[&str]) -> bool {
+    if words.len() == 1 {
+        return true;
+    }
+    let mut seen_digits = false;
+    for word in words {
+        if word.chars().any(|c| c.is_ascii_digit()) {
+            let grouped = || {
+                let digits: String = word.chars().take_while(char::is_ascii_digit).collect();
+                digits.len() == 3
+                    && word[3..]
+                        .chars()
+                        .all(|c| c.is_ascii_digit() || c == '.' || c == ',')
+            };
+            if seen_digits && !grouped() && !is_year_or_day(word) {
+                return false;
+            }
+            seen_digits = true;
+        } else if word.chars().count() > 10 {
+            return false;
+        }
+    }
+    true
+}
+
+fn is_year_or_day(word: &str) -> bool {
+    let digits = word.trim_end_matches(|c: char| !c.is_ascii_digit());
+    digits.chars().all(|c| c.is_ascii_digit()) && (digits.len() == 4 || digits.len() <= 2)
+}
+
+fn trim_punctuation(word: &str) -> &str {
+    word.trim_matches(|c: char| ",;:()[]{}\"'*".contains(c))
+}
+
+/// The dates a text can be: day first and, where both could be a month,
+/// month first too (`03/04/2022`).
+fn date_readings(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = normalize_date(text).into_iter().collect();
+    let separator = text.chars().find(|c| "./-".contains(*c));
+    if let Some(sep) = separator {
+        let parts: Vec<&str> = text.split(sep).collect();
+        if let [a, b, c] = parts[..]
+            && a.len() <= 2
+            && b.len() <= 2
+            && let Some(swapped) = normalize_date(&format!("{b}{sep}{a}{sep}{c}"))
+            && !out.contains(&swapped)
+        {
+            out.push(swapped);
+        }
+    }
+    out
+}
+
+/// The amounts a text can be: where one mark stands before exactly three
+/// digits (`1.234`, `1,234`), both as a decimal mark and as a thousands
+/// separator.
+fn amount_readings(text: &str) -> Vec<f64> {
+    let mut out: Vec<f64> = normalize_amount(text).into_iter().collect();
+    let dots = text.matches('.').count();
+    let commas = text.matches(',').count();
+    if dots + commas == 1 {
+        let mark = if dots == 1 { '.' } else { ',' };
+        let after = text.rsplit(mark).next().unwrap_or("");
+        let digits = after.chars().take_while(char::is_ascii_digit).count();
+        if digits == 3 {
+            let as_decimal = text.replace(mark, ".").replace(',', "");
+            let as_thousands = text.replace(mark, "");
+            for reading in [as_decimal, as_thousands] {
+                if let Some(n) = normalize_amount(&reading)
+                    && !out.iter().any(|o| same_number(*o, n))
+                {
+                    out.push(n);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The value with case and spacing ignored, anywhere on the page (also
+/// across lines), not starting or ending inside a word's letters or
+/// digits.
+fn folded_in_page(page: &SearchPage, index: usize, text: &str, found: &mut Vec<Match>) {
+    let needle: Vec<char> = fold(text);
+    if needle.is_empty() {
+        return;
+    }
+    let mut stream: Vec<(char, usize)> = Vec::new();
+    for (w, word) in page.words.iter().enumerate() {
+        stream.extend(fold(&word.text).into_iter().map(|c| (c, w)));
+    }
+    if stream.len() < needle.len() {
+        return;
+    }
+    for at in 0..=stream.len() - needle.len() {
+        if !stream[at..at + needle.len()]
+            .iter()
+            .zip(&needle)
+            .all(|((c, _), n)| c == n)
+        {
+            continue;
+        }
+        let end = at + needle.len();
+        let inside = |outer: Option<&(char, usize)>, inner: &(char, usize)| {
+            outer.is_some_and(|(c, w)| {
+                *w == inner.1 && c.is_alphanumeric() && inner.0.is_alphanumeric()
+            })
+        };
+        if inside(at.checked_sub(1).map(|i| &stream[i]), &stream[at])
+            || inside(stream.get(end), &stream[end - 1])
+        {
+            continue;
+        }
+        found.push(Match {
+            page: index,
+            words: stream[at].1..stream[end - 1].1 + 1,
+            exact: false,
+            label: 0,
+        });
+    }
+}
+
+fn fold(text: &str) -> Vec<char> {
+    text.chars()
+        .filter(|c| !c.is_whitespace())
+        .flat_map(char::to_lowercase)
+        .collect()
+}

@@ -1,0 +1,224 @@
+//! Evidence: each value of an extraction traced to its place in the
+//! document it came from, so that a user checks the doubtful values and
+//! not every one, and a value the model invented is caught before export.
+//!
+//! After a document's structured call, [`locate_values`] looks for every
+//! leaf value of the answer in the document's text, page by page:
+//!
+//! - `exact`: the value's text appears as it is, between word
+//!   boundaries (`INV-001` in `Invoice INV-001`, not `1` in `12`);
+//! - `normalised`: it appears in another form: an amount with either
+//!   decimal mark, thousands separators or a currency sign (`1.234,56 €`
+//!   for `1234.56`), a date in numeric or month-name form in English,
+//!   German, French or Dutch (`28.11.2022`, `28 November 2022` for
+//!   `2022-11-28`), or an identifier or text with case and spacing
+//!   ignored (`inv 001` for `INV001`, also across lines). Numbers are
+//!   compared exactly once normalised: no ratio lets `5%` match `6%`;
+//! - `not_found`: nowhere in the document;
+//! - `not_applicable`: booleans, enum values, nulls and empty strings,
+//!   which a document does not spell out.
+//!
+//! Every place a value occurs is kept (at most [`MAX_PLACES`]), best
+//! first: the one nearest a label that names the field (its name's
+//! words, `invoice_number` as `invoice` and `number`, or its
+//! description's words; `No.` or `Inv` count as the start of a word),
+//! on the same line before the value or on the line above. The fields of
+//! an array's item (a line item) are put first on the line where most of
+//! that item's fields are found together: the quantity `20` of the row
+//! `Trennblätter A4 9,9000 20 Stk 198,00`, not of `Lieferantenstraße 20`
+//! higher up. A place has
+//! its page, the line around it as a quote, and its box on the page when
+//! the page's words have boxes: PDFium's character boxes on a text page,
+//! the OCR words on a scan or a photo.
+//!
+//! # Confidence
+//!
+//! A ranking for review, not a probability (it is not calibrated on
+//! labelled documents): `high` for an exact match, `medium` for a
+//! normalised one, `low` for a value not found; one step lower when the
+//! model's first answer had to be corrected. The servers' token
+//! log-probabilities are not requested, so they do not count yet.
+
+mod job;
+mod label;
+mod leaves;
+mod matching;
+mod pages;
+#[cfg(test)]
+mod tests;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sift_documents::Document;
+
+pub use job::page_words;
+pub(crate) use job::{evidence_value, locate_in_file};
+pub use pages::{PageWordBox, PageWords, page_words_of};
+
+/// The most places kept for one value: enough to step through, without
+/// keeping every `1` of a page.
+pub const MAX_PLACES: usize = 20;
+
+/// How a value was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "snake_case")]
+pub enum EvidenceStatus {
+    Exact,
+    Normalised,
+    NotFound,
+    NotApplicable,
+}
+
+impl EvidenceStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Exact => "exact",
+            Self::Normalised => "normalised",
+            Self::NotFound => "not_found",
+            Self::NotApplicable => "not_applicable",
+        }
+    }
+}
+
+/// A ranking for review (see the module docs), not a probability.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "snake_case")]
+pub enum Confidence {
+    Low,
+    Medium,
+    High,
+}
+
+/// A box on a page, as fractions of the page's width and height from its
+/// top-left corner, so that it lays over a picture of the page at any
+/// size.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct PageBox {
+    pub x: f32,
+    pub y: f32,
+    pub width: f32,
+    pub height: f32,
+}
+
+/// One place a value occurs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct EvidencePlace {
+    /// From 1 (1 for a file without pages).
+    pub page: u32,
+    /// The line around the value (the lines, for a value across lines).
+    pub quote: String,
+    /// Where on the page; `None` for a file whose words have no boxes
+    /// (text, Word, Excel).
+    #[serde(rename = "box")]
+    #[cfg_attr(feature = "ts", ts(rename = "box"))]
+    pub bbox: Option<PageBox>,
+    /// Whether a label naming the field is beside it.
+    pub labelled: bool,
+}
+
+/// Where one value of an answer was found.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct FieldEvidence {
+    /// The field: its column key (`total`, `vendor.name`), or an array
+    /// item's (`line_items[0].amount`, `tags[2]`).
+    pub key: String,
+    pub status: EvidenceStatus,
+    /// `None` for `not_applicable`.
+    pub confidence: Option<Confidence>,
+    /// Best first; empty unless found.
+    pub places: Vec<EvidencePlace>,
+}
+
+/// Finds every leaf of `values` in `document` (see the module docs).
+/// `corrected`: the model's first answer had to be corrected, which lowers
+/// each confidence a step.
+pub fn locate_values(
+    document: &Document,
+    schema: &Value,
+    values: &Value,
+    corrected: bool,
+) -> Vec<FieldEvidence> {
+    let pages = pages::search_pages(document);
+    let leaves = leaves::leaves(schema, values);
+    let mut found: Vec<Option<Vec<matching::Match>>> = leaves
+        .iter()
+        .map(|leaf| {
+            let text = leaf.text.as_deref()?;
+            let labels = label::label_words(&leaf.name, leaf.description.as_deref());
+            let mut found = matching::find(&pages, text, leaf.numeric);
+            label::rank(&pages, &labels, &mut found);
+            Some(found)
+        })
+        .collect();
+    label::rank_item_rows(&pages, &leaves, &mut found);
+    leaves
+        .into_iter()
+        .zip(found)
+        .map(|(leaf, found)| {
+            let Some(found) = found else {
+                return FieldEvidence {
+                    key: leaf.key,
+                    status: EvidenceStatus::NotApplicable,
+                    confidence: None,
+                    places: Vec::new(),
+                };
+            };
+            let status = match found.first() {
+                None => EvidenceStatus::NotFound,
+                Some(best) if best.exact => EvidenceStatus::Exact,
+                Some(_) => EvidenceStatus::Normalised,
+            };
+            let places = found
+                .iter()
+                .take(MAX_PLACES)
+                .map(|m| pages::place(&pages, m))
+                .collect();
+            FieldEvidence {
+                key: leaf.key,
+                status,
+                confidence: Some(confidence(status, corrected)),
+                places,
+            }
+        })
+        .collect()
+}
+
+fn confidence(status: EvidenceStatus, corrected: bool) -> Confidence {
+    let base = match status {
+        EvidenceStatus::Exact => Confidence::High,
+        EvidenceStatus::Normalised => Confidence::Medium,
+        _ => Confidence::Low,
+    };
+    match (corrected, base) {
+        (true, Confidence::High) => Confidence::Medium,
+        (true, _) => Confidence::Low,
+        (false, c) => c,
+    }
+}
+
+/// How many values were not found.
+pub fn not_found_count(evidence: &[FieldEvidence]) -> usize {
+    evidence
+        .iter()
+        .filter(|e| e.status == EvidenceStatus::NotFound)
+        .count()
+}
+
+/// Whether a structured call's first answer had to be corrected: its
+/// transcript has a user message after the first (the engine's
+/// corrections are user messages; tool results are not).
+pub fn needed_correction(transcript: Option<&Value>) -> bool {
+    let Some(messages) = transcript.and_then(Value::as_array) else {
+        return false;
+    };
+    messages
+        .iter()
+        .filter(|m| m.get("role").and_then(Value::as_str) == Some("user"))
+        .count()
+        > 1
+}

@@ -1,0 +1,212 @@
+//! A document as the words evidence searches: page by page, line by
+//! line, each word with its box on the page when the page has boxes.
+
+use std::ops::Range;
+
+use serde::Serialize;
+use sift_documents::{Content, Document, WordLines};
+
+use super::matching::Match;
+use super::{EvidencePlace, PageBox};
+
+/// One word of a page.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct SearchWord {
+    pub text: String,
+    /// Index of its line on the page.
+    pub line: usize,
+    pub bbox: Option<PageBox>,
+}
+
+/// One page's words, in reading order.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct SearchPage {
+    /// From 1.
+    pub number: u32,
+    pub words: Vec<SearchWord>,
+    /// Each line's words (a range of `words`).
+    pub lines: Vec<Range<usize>>,
+}
+
+impl SearchPage {
+    fn from_text(number: u32, text: &str) -> Self {
+        let lines = text.lines().map(|line| {
+            line.split_whitespace()
+                .map(|w| (w.to_owned(), None))
+                .collect::<Vec<_>>()
+        });
+        Self::from_lines(number, lines)
+    }
+
+    fn from_word_lines(number: u32, layout: &WordLines) -> Self {
+        let (w, h) = (layout.width.max(1.0), layout.height.max(1.0));
+        let lines = layout.lines.iter().map(|line| {
+            line.iter()
+                .map(|word| {
+                    let bbox = PageBox {
+                        x: fraction(word.left / w),
+                        y: fraction(word.top / h),
+                        width: fraction(word.width / w),
+                        height: fraction(word.height / h),
+                    };
+                    (word.text.clone(), Some(bbox))
+                })
+                .collect::<Vec<_>>()
+        });
+        Self::from_lines(number, lines)
+    }
+
+    fn from_lines(
+        number: u32,
+        lines: impl Iterator<Item = Vec<(String, Option<PageBox>)>>,
+    ) -> Self {
+        let mut page = Self {
+            number,
+            words: Vec::new(),
+            lines: Vec::new(),
+        };
+        for line in lines.filter(|l| !l.is_empty()) {
+            let start = page.words.len();
+            let index = page.lines.len();
+            page.words
+                .extend(line.into_iter().map(|(text, bbox)| SearchWord {
+                    text,
+                    line: index,
+                    bbox,
+                }));
+            page.lines.push(start..page.words.len());
+        }
+        page
+    }
+
+    /// A line's text, its words joined by a space.
+    pub fn line_text(&self, line: usize) -> String {
+        join(&self.words[self.lines[line].clone()])
+    }
+}
+
+fn join(words: &[SearchWord]) -> String {
+    words
+        .iter()
+        .map(|w| w.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The pages of a document as evidence searches them: a PDF's pages, each
+/// with its words' boxes when it has them; any other file as one page
+/// (an image with its OCR words' boxes).
+pub(super) fn search_pages(document: &Document) -> Vec<SearchPage> {
+    match &document.content {
+        Content::Pages(pages) => pages
+            .iter()
+            .map(|page| {
+                let number = u32::try_from(page.number).unwrap_or(u32::MAX);
+                match page.word_lines() {
+                    Some(layout) => SearchPage::from_word_lines(number, &layout),
+                    None => SearchPage::from_text(number, &page.text),
+                }
+            })
+            .collect(),
+        Content::Text(text) => vec![match document.word_lines() {
+            Some(layout) => SearchPage::from_word_lines(1, &layout),
+            None => SearchPage::from_text(1, text),
+        }],
+        Content::Image(_) => vec![match document.word_lines() {
+            Some(layout) => SearchPage::from_word_lines(1, &layout),
+            None => SearchPage::from_text(1, ""),
+        }],
+    }
+}
+
+/// A match as a place: its page, its lines as the quote, and the box
+/// around its words when they all have one.
+pub(super) fn place(pages: &[SearchPage], found: &Match) -> EvidencePlace {
+    let page = &pages[found.page];
+    let words = &page.words[found.words.clone()];
+    let (first_line, last_line) = (
+        words.first().map_or(0, |w| w.line),
+        words.last().map_or(0, |w| w.line),
+    );
+    let quote = (first_line..=last_line)
+        .map(|l| page.line_text(l))
+        .collect::<Vec<_>>()
+        .join(" ");
+    EvidencePlace {
+        page: page.number,
+        quote,
+        bbox: union(words.iter().map(|w| w.bbox)),
+        labelled: found.label > 0,
+    }
+}
+
+fn union(boxes: impl Iterator<Item = Option<PageBox>>) -> Option<PageBox> {
+    let mut out: Option<[f32; 4]> = None;
+    for b in boxes {
+        let b = b?;
+        let edges = [b.x, b.y, b.x + b.width, b.y + b.height];
+        out = Some(match out {
+            None => edges,
+            Some(o) => [
+                o[0].min(edges[0]),
+                o[1].min(edges[1]),
+                o[2].max(edges[2]),
+                o[3].max(edges[3]),
+            ],
+        });
+    }
+    out.map(|[l, t, r, b]| PageBox {
+        x: fraction(l),
+        y: fraction(t),
+        width: fraction(r - l),
+        height: fraction(b - t),
+    })
+}
+
+/// Rounded to a ten-thousandth of the page: finer than a pixel of any
+/// picture of it, and short in the stored JSON.
+fn fraction(value: f32) -> f32 {
+    (value * 10_000.0).round() / 10_000.0
+}
+
+/// A word on a page with its box, to click.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct PageWordBox {
+    pub text: String,
+    #[serde(rename = "box")]
+    #[cfg_attr(feature = "ts", ts(rename = "box"))]
+    pub bbox: PageBox,
+}
+
+/// The words of one page of a document that have boxes.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct PageWords {
+    /// 0-based, as the preview counts pages.
+    pub page: u32,
+    pub page_count: u32,
+    pub words: Vec<PageWordBox>,
+}
+
+/// Page `page` (0-based) of `document`: its words with boxes (none for a
+/// file without boxes).
+pub fn page_words_of(document: &Document, page: u32) -> Option<PageWords> {
+    let pages = search_pages(document);
+    let found = pages.get(page as usize)?;
+    Some(PageWords {
+        page,
+        page_count: u32::try_from(pages.len()).unwrap_or(u32::MAX),
+        words: found
+            .words
+            .iter()
+            .filter_map(|w| {
+                Some(PageWordBox {
+                    text: w.text.clone(),
+                    bbox: w.bbox?,
+                })
+            })
+            .collect(),
+    })
+}
