@@ -76,6 +76,8 @@ pub fn run() -> tauri::Result<()> {
             commands::extract::list_jobs,
             commands::extract::job_results,
             commands::extract::revise_value,
+            commands::extract::check_value,
+            commands::extract::page_words,
             commands::extract::export_results,
             commands::documents::preview_document,
             commands::documents::call_transcript,

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 use sift_core::Workspace;
+use sift_core::evidence::{self, PageWords};
 use sift_core::extract::{self, ExtractEvent, ExtractRequest, JobRow, JobSummary, JobView};
 use sift_core::job_export::{ExportFormat, ExportReport, export_results as export};
 use tauri::State;
@@ -68,22 +69,40 @@ pub fn job_results(job_id: String, ws: State<'_, Workspace>) -> IpcResult<JobVie
 }
 
 /// Corrects one field of a document (`path`: property names from the
-/// top); saved as a revision beside the model's values.
+/// top, and item indexes); saved as a revision beside the model's values,
+/// with where the new value is found in the document. The field counts
+/// as checked.
 #[tauri::command]
-pub fn revise_value(
+pub async fn revise_value(
     job_id: String,
     position: i64,
     path: Vec<String>,
     value: Value,
     ws: State<'_, Workspace>,
 ) -> IpcResult<JobRow> {
-    Ok(extract::revise_field(
-        &ws.store()?,
-        &job_id,
-        position,
-        &path,
-        value,
-    )?)
+    let store = ws.store()?;
+    let read = ws.read_options();
+    Ok(extract::revise_field(&store, &read, &job_id, position, &path, value).await?)
+}
+
+/// Marks one field of a document (its evidence key, `total` or
+/// `items[0].amount`) as checked by the user.
+#[tauri::command]
+pub fn check_value(
+    job_id: String,
+    position: i64,
+    key: String,
+    ws: State<'_, Workspace>,
+) -> IpcResult<JobRow> {
+    Ok(extract::check_value(&ws.store()?, &job_id, position, &key)?)
+}
+
+/// The words with their boxes on page `page` (0-based) of a job's
+/// document, to click one; a path that is not a job's document is
+/// refused.
+#[tauri::command]
+pub async fn page_words(path: String, page: u32, ws: State<'_, Workspace>) -> IpcResult<PageWords> {
+    Ok(evidence::page_words(&ws, &path, page).await?)
 }
 
 /// Writes the job's results to `path` (from `pickSavePath`, which grants

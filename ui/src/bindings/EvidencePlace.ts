@@ -6,6 +6,19 @@ import type { PageBox } from "./PageBox";
  */
 export type EvidencePlace = { 
 /**
- * From 1.
+ * From 1 (1 for a file without pages).
  */
-page: number, quote: string, box: PageBox | null, labelled: boolean, };
+page: number, 
+/**
+ * The line around the value (the lines, for a value across lines).
+ */
+quote: string, 
+/**
+ * Where on the page; `None` for a file whose words have no boxes
+ * (text, Word, Excel).
+ */
+box: PageBox | null, 
+/**
+ * Whether a label naming the field is beside it.
+ */
+labelled: boolean, };

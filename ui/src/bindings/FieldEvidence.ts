@@ -8,14 +8,15 @@ import type { EvidenceStatus } from "./EvidenceStatus";
  */
 export type FieldEvidence = { 
 /**
- * The field: a column key (`total`, `vendor.name`) or an array item's field (`line_items[0].amount`).
+ * The field: its column key (`total`, `vendor.name`), or an array
+ * item's (`line_items[0].amount`, `tags[2]`).
  */
 key: string, status: EvidenceStatus, 
 /**
- * `null` for `not_applicable`.
+ * `None` for `not_applicable`.
  */
 confidence: Confidence | null, 
 /**
- * Best first: the one nearest a label matching the field. Empty when not found.
+ * Best first; empty unless found.
  */
 places: Array<EvidencePlace>, };

@@ -38,11 +38,11 @@ errorCode: string | null, inputTokens: number, outputTokens: number,
  */
 callId: string | null, 
 /**
- * Evidence for the values shown (the revision's when revised), one entry
- * per leaf value; empty until completed.
+ * Where each value shown was found in the document (the revision's
+ * when revised), one entry per leaf value; empty until completed.
  */
 evidence: Array<FieldEvidence>, 
 /**
- * Field keys the user accepted as checked (review mode's Enter).
+ * Evidence keys of the fields the user checked.
  */
 checked: Array<string>, };

@@ -12,9 +12,9 @@ export type JobView = { jobId: string, schemaName: string, schemaVersion: number
 /**
  * The schema the job runs with.
  */
-schema: JsonValue, models: Array<string>, status: JobState, columns: Array<Column>, rows: Array<JobRow>, totals: JobTotals, createdAt: number, finishedAt: number | null, 
+schema: JsonValue, models: Array<string>, status: JobState, columns: Array<Column>, rows: Array<JobRow>, totals: JobTotals, 
 /**
- * Values not found in their document that the user has not checked,
- * across the job's rows.
+ * Values not found in their documents that the user has not checked,
+ * over every row ("7 values need a look").
  */
-needsReview: number, };
+needsReview: number, createdAt: number, finishedAt: number | null, };

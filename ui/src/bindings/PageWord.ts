@@ -2,6 +2,6 @@
 import type { PageBox } from "./PageBox";
 
 /**
- * A word on a page with its box.
+ * A word on a page with its box, to click.
  */
 export type PageWord = { text: string, box: PageBox, };

@@ -2,10 +2,10 @@
 import type { PageWord } from "./PageWord";
 
 /**
- * The words on one page of a job's document.
+ * The words of one page of a document that have boxes.
  */
 export type PageWords = { 
 /**
- * 0-based, as `preview_document`.
+ * 0-based, as the preview counts pages.
  */
 page: number, pageCount: number, words: Array<PageWord>, };

@@ -172,6 +172,7 @@ fn fraction(value: f32) -> f32 {
 /// A word on a page with its box, to click.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "PageWord"))]
 pub struct PageWordBox {
     pub text: String,
     #[serde(rename = "box")]
