@@ -11,11 +11,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use clap::Args;
+use sift_core::evidence::not_found_count;
 use sift_core::extract::{
     DEFAULT_CONCURRENCY, ExtractEvent, JobState, JobView, NewJob, RowStatus, cancel_extraction,
     resume_job, start_job,
 };
-use sift_core::job_export::{ExportFormat, export_results};
+use sift_core::job_export::{ExportExtras, ExportFormat, export_results_with};
 use sift_core::schemas::{name_of_file, read_schema_file};
 use sift_core::{CoreError, Workspace};
 
@@ -44,6 +45,10 @@ pub struct ExtractArgs {
     /// Start the CSV with a UTF-8 byte order mark (for Excel).
     #[arg(long)]
     bom: bool,
+    /// Say where each value was found: `FIELD.page` and `FIELD.found`
+    /// columns in the CSV, an `evidence` object per line in the JSONL.
+    #[arg(long)]
+    evidence: bool,
     /// Continue this job: only its documents not yet completed are called
     /// (pass the provider flags again: a job records its models, not how
     /// to reach them).
@@ -68,16 +73,26 @@ pub async fn run(args: ExtractArgs, ws: &Workspace) -> Result<(), Failure> {
     ws.shut_down().await;
     let (job, total) = outcome?;
     // Written where told, the CLI's paths being the user's own.
+    let extras = |bom| ExportExtras {
+        bom,
+        evidence: args.evidence,
+    };
     if let Some(out) = &args.csv {
-        export_results(ws, &job.job_id, ExportFormat::Csv, out, args.bom)?;
+        export_results_with(ws, &job.job_id, ExportFormat::Csv, out, extras(args.bom))?;
     }
     if let Some(out) = &args.jsonl {
-        export_results(ws, &job.job_id, ExportFormat::Jsonl, out, false)?;
+        export_results_with(ws, &job.job_id, ExportFormat::Jsonl, out, extras(false))?;
     }
     let totals = &job.totals;
     eprintln!(
         "done {}, failed {}, tokens {} in, {} out",
         totals.done, totals.failed, totals.input_tokens, totals.output_tokens
+    );
+    // What a user should check first: values the documents do not hold.
+    let not_found: usize = job.rows.iter().map(|r| not_found_count(&r.evidence)).sum();
+    eprintln!(
+        "{not_found} {} not found in the documents",
+        if not_found == 1 { "value" } else { "values" }
     );
     if job.status == JobState::Cancelled {
         return Err(Failure::Exit {

@@ -27,6 +27,7 @@
 use serde_json::{Value, json};
 
 use crate::calls::canonical_json;
+use crate::evidence::{EvidenceStatus, FieldEvidence};
 
 /// One document's result as exported.
 #[derive(Debug, Clone, PartialEq)]
@@ -35,6 +36,9 @@ pub struct ExportRow {
     pub status: String,
     pub error: Option<String>,
     pub values: Option<Value>,
+    /// Where each value was found, when the export includes it (`None`:
+    /// not asked for); see [`to_csv_with_columns`] and [`to_jsonl`].
+    pub evidence: Option<Vec<FieldEvidence>>,
 }
 
 /// The CSV columns a schema gives (without `file`, `status`, `error`), each
@@ -185,14 +189,25 @@ pub fn to_csv(schema: &Value, rows: &[ExportRow], bom: bool) -> String {
 }
 
 /// The CSV of `rows` with these property columns (each a path of names,
-/// e.g. from [`schema_columns_from_text`]).
+/// e.g. from [`schema_columns_from_text`]). When the rows carry evidence,
+/// each column `K` is followed by the columns `K.page` (the page of its
+/// best place) and `K.found` (`exact`, `normalised`, `not_found` or
+/// `not_applicable`; for an array, the least found of its items' values).
 pub fn to_csv_with_columns(columns: &[Vec<String>], rows: &[ExportRow], bom: bool) -> String {
     let mut out = String::new();
     if bom {
         out.push('\u{feff}');
     }
+    let with_evidence = rows.iter().any(|r| r.evidence.is_some());
     let mut header = vec!["file".to_owned()];
-    header.extend(columns.iter().map(|path| path.join(".")));
+    for path in columns {
+        let key = path.join(".");
+        if with_evidence {
+            header.extend([key.clone(), format!("{key}.page"), format!("{key}.found")]);
+        } else {
+            header.push(key);
+        }
+    }
     header.push("status".to_owned());
     header.push("error".to_owned());
     push_record(&mut out, &header);
@@ -204,12 +219,42 @@ pub fn to_csv_with_columns(columns: &[Vec<String>], rows: &[ExportRow], bom: boo
                     .try_fold(values, |value, key| value.get(key.as_str()))
             });
             record.push(cell(value));
+            if with_evidence {
+                let (page, found) = column_evidence(&path.join("."), row.evidence.as_deref());
+                record.extend([page, found]);
+            }
         }
         record.push(row.status.clone());
         record.push(row.error.clone().unwrap_or_default());
         push_record(&mut out, &record);
     }
     out
+}
+
+/// The `K.page` and `K.found` cells of column `key`: its own evidence,
+/// or its items' (`key[0].amount`, ...) for an array.
+fn column_evidence(key: &str, evidence: Option<&[FieldEvidence]>) -> (String, String) {
+    let item = format!("{key}[");
+    let mine: Vec<&FieldEvidence> = evidence
+        .unwrap_or_default()
+        .iter()
+        .filter(|e| e.key == key || e.key.starts_with(&item))
+        .collect();
+    let rank = |s: EvidenceStatus| match s {
+        EvidenceStatus::NotFound => 0,
+        EvidenceStatus::Normalised => 1,
+        EvidenceStatus::Exact => 2,
+        EvidenceStatus::NotApplicable => 3,
+    };
+    let Some(least) = mine.iter().map(|e| e.status).min_by_key(|s| rank(*s)) else {
+        return (String::new(), String::new());
+    };
+    let page = mine
+        .iter()
+        .find_map(|e| e.places.first())
+        .map(|p| p.page.to_string())
+        .unwrap_or_default();
+    (page, least.as_str().to_owned())
 }
 
 fn cell(value: Option<&Value>) -> String {
@@ -238,16 +283,32 @@ fn push_record(out: &mut String, cells: &[String]) {
     out.push_str("\r\n");
 }
 
-/// The JSONL of `rows`: one sorted-key object per document and line.
+/// The JSONL of `rows`: one sorted-key object per document and line;
+/// with evidence, its `evidence` object maps each value's key to where
+/// it was found (`status`, `confidence`, `places`).
 pub fn to_jsonl(rows: &[ExportRow]) -> String {
     let mut out = String::new();
     for row in rows {
-        let object = json!({
+        let mut object = json!({
             "file": row.file,
             "status": row.status,
             "error": row.error,
             "values": row.values,
         });
+        if let Some(evidence) = &row.evidence {
+            let by_key: serde_json::Map<String, Value> = evidence
+                .iter()
+                .map(|e| {
+                    let found = json!({
+                        "status": e.status,
+                        "confidence": e.confidence,
+                        "places": e.places,
+                    });
+                    (e.key.clone(), found)
+                })
+                .collect();
+            object["evidence"] = Value::Object(by_key);
+        }
         out.push_str(&canonical_json(&object));
         out.push('\n');
     }
@@ -280,6 +341,7 @@ mod tests {
     fn rows() -> Vec<ExportRow> {
         vec![
             ExportRow {
+                evidence: None,
                 file: "a.pdf".into(),
                 status: "completed".into(),
                 error: None,
@@ -292,12 +354,14 @@ mod tests {
                 })),
             },
             ExportRow {
+                evidence: None,
                 file: "b, c.pdf".into(),
                 status: "failed".into(),
                 error: Some("model said \"no\"".into()),
                 values: None,
             },
             ExportRow {
+                evidence: None,
                 file: "d.pdf".into(),
                 status: "completed".into(),
                 error: None,
@@ -347,6 +411,7 @@ mod tests {
     fn csv_bom_is_optional() {
         let schema = json!({"type":"object","properties":{"x":{"type":"string"}}});
         let rows = [ExportRow {
+            evidence: None,
             file: "f".into(),
             status: "completed".into(),
             error: None,

@@ -32,11 +32,17 @@ pub struct ExportReport {
     pub bytes: u64,
 }
 
-/// The job's rows in export order (by position).
-pub fn export_rows(store: &Store, job_id: &str) -> Result<Vec<ExportRow>, CoreError> {
+/// The job's rows in export order (by position), with where each value
+/// was found when `evidence` is set.
+pub fn export_rows(
+    store: &Store,
+    job_id: &str,
+    evidence: bool,
+) -> Result<Vec<ExportRow>, CoreError> {
     Ok(job_results(store, job_id)?
         .into_iter()
         .map(|r| ExportRow {
+            evidence: evidence.then(|| r.evidence.clone()),
             file: r.document.path.clone(),
             status: r.document.status.as_str().to_owned(),
             error: r.document.error.clone(),
@@ -49,17 +55,28 @@ pub fn export_rows(store: &Store, job_id: &str) -> Result<Vec<ExportRow>, CoreEr
         .collect())
 }
 
-/// The export file's text and its number of rows. `bom` applies to CSV.
+/// What an export holds besides the values.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ExportExtras {
+    /// A UTF-8 byte order mark ahead of a CSV (for Excel).
+    pub bom: bool,
+    /// Where each value was found (`K.page`, `K.found` columns; an
+    /// `evidence` object per line).
+    pub evidence: bool,
+}
+
+/// The export file's text and its number of rows.
 pub fn export_job(
     store: &Store,
     job_id: &str,
     format: ExportFormat,
-    bom: bool,
+    extras: ExportExtras,
 ) -> Result<(String, usize), CoreError> {
     let job = store
         .get_extraction_job(job_id)?
         .ok_or_else(|| CoreError::NotFound(format!("no extraction job {job_id}")))?;
-    let rows = export_rows(store, job_id)?;
+    let rows = export_rows(store, job_id, extras.evidence)?;
+    let bom = extras.bom;
     let text = match format {
         ExportFormat::Csv => to_csv(&job.schema, &rows, bom),
         ExportFormat::Jsonl => to_jsonl(&rows),
@@ -77,9 +94,24 @@ pub fn export_results(
     path: &Path,
     bom: bool,
 ) -> Result<ExportReport, CoreError> {
+    let extras = ExportExtras {
+        bom,
+        evidence: false,
+    };
+    export_results_with(ws, job_id, format, path, extras)
+}
+
+/// [`export_results`] with evidence when asked for.
+pub fn export_results_with(
+    ws: &Workspace,
+    job_id: &str,
+    format: ExportFormat,
+    path: &Path,
+    extras: ExportExtras,
+) -> Result<ExportReport, CoreError> {
     // A path the policy refuses is refused before any work is done.
     ws.grants().check_write(path)?;
-    let (text, rows) = export_job(&ws.store()?, job_id, format, bom)?;
+    let (text, rows) = export_job(&ws.store()?, job_id, format, extras)?;
     ws.write_file(path, text.as_bytes())?;
     Ok(ExportReport {
         path: path.display().to_string(),

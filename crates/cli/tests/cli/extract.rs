@@ -137,8 +137,11 @@ async fn three_documents_give_exact_csv_and_jsonl_and_revisions_are_exported() {
         err.contains(&format!("[1/3] completed {d0} (20 in, 5 out tokens)\n")),
         "{err}"
     );
+    // None of the values is in its document (`document 0`, ...).
     assert!(
-        err.ends_with("done 3, failed 0, tokens 60 in, 15 out\n"),
+        err.ends_with(
+            "done 3, failed 0, tokens 60 in, 15 out\n12 values not found in the documents\n"
+        ),
         "{err}"
     );
     // Each request carried its own document only.
@@ -162,6 +165,7 @@ async fn three_documents_give_exact_csv_and_jsonl_and_revisions_are_exported() {
             &job_id,
             1,
             &json!({"number": "B-2", "total": 8, "vendor": {"name": "Best", "city": "Nice"}}),
+            None,
         )
         .unwrap();
     let output = run(sift().args([
@@ -331,7 +335,60 @@ async fn a_killed_job_resumes_without_calling_completed_documents_again() {
         assert_eq!(per_document[position], 1, "{per_document:?}");
     }
     assert!(per_document.iter().all(|&n| n >= 1), "{per_document:?}");
-    assert!(stderr(&output).ends_with("done 5, failed 0, tokens 100 in, 25 out\n"));
+    // Four values a document, none in it but the total 1.0 of `document 1`.
+    assert!(stderr(&output).ends_with(
+        "done 5, failed 0, tokens 100 in, 25 out\n19 values not found in the documents\n"
+    ));
+}
+
+/// `--evidence`: where each value was found, as CSV columns and JSONL
+/// objects, and the count of values not found at the end.
+#[tokio::test]
+async fn evidence_is_exported_beside_the_values() {
+    let scratch = Scratch::new("evidence", 0);
+    std::fs::write(
+        scratch.dir.join("invoice.txt"),
+        "Invoice A-1\nAcme, Inc.\nTotal: 12.50 EUR\n",
+    )
+    .unwrap();
+    let server =
+        ScriptedServer::start(Script::new().with("m", [answer("A-1", "Acme, Inc.", 12.5)]))
+            .await
+            .unwrap();
+    let mut args = scratch.args(&server);
+    args.extend(["--evidence", "--csv"].map(str::to_owned));
+    args.push(scratch.path("out.csv"));
+    args.push("--jsonl".into());
+    args.push(scratch.path("out.jsonl"));
+    args.push(scratch.path("invoice.txt"));
+    let output = run(sift().args(&args)).await;
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let file = scratch.path("invoice.txt");
+    assert_eq!(
+        scratch.read("out.csv"),
+        format!(
+            "file,number,number.page,number.found,total,total.page,total.found,\
+             vendor.city,vendor.city.page,vendor.city.found,\
+             vendor.name,vendor.name.page,vendor.name.found,status,error\r\n\
+             {file},A-1,1,exact,12.5,1,normalised,Lyon,,not_found,\"Acme, Inc.\",1,exact,completed,\r\n"
+        )
+    );
+    let line: serde_json::Value = serde_json::from_str(scratch.read("out.jsonl").trim()).unwrap();
+    assert_eq!(
+        line["evidence"]["total"],
+        json!({"status": "normalised", "confidence": "medium", "places": [
+            {"page": 1, "quote": "Total: 12.50 EUR", "box": null, "labelled": true}
+        ]})
+    );
+    assert_eq!(
+        line["evidence"]["vendor.city"],
+        json!({"status": "not_found", "confidence": "low", "places": []})
+    );
+    assert!(
+        stderr(&output).ends_with("1 value not found in the documents\n"),
+        "{}",
+        stderr(&output)
+    );
 }
 
 /// The job id on the first line of `sift extract`'s stderr.
