@@ -6,10 +6,9 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use serde_json::Value;
-use sift_core::CallStatus;
 use sift_core::Workspace;
-use sift_core::calls::{CallRequest, canonical_json, run_call};
-use sift_core::eval::{EvalDocument, format_table, parse_truth, report_json, score, scored_fields};
+use sift_core::calls::{CallRequest, canonical_json};
+use sift_core::eval::{format_table, parse_truth, report_json, run_document, score, scored_fields};
 use sift_core::export::schema_columns_from_text;
 
 use crate::Failure;
@@ -81,27 +80,11 @@ pub async fn run(args: EvalArgs, ws: &Workspace) -> Result<(), Failure> {
         request.schema = Some(schema.clone());
         request.context = context.clone();
         request.files = vec![path];
-        let (values, error) = match run_call(&store, &request).await {
-            Ok(call) if call.status == CallStatus::Completed => (call.output, None),
-            Ok(call) => (
-                None,
-                Some(format!(
-                    "call {} {}: {}",
-                    call.id,
-                    call.status.as_str(),
-                    call.error.as_deref().unwrap_or("no output")
-                )),
-            ),
-            Err(e) => (None, Some(e.to_string())),
-        };
-        if let Some(error) = &error {
+        let document = run_document(&store, &request).await;
+        if let Some(error) = &document.error {
             eprintln!("{file}: {error}");
         }
-        documents.push(EvalDocument {
-            file,
-            values,
-            error,
-        });
+        documents.push(document);
     }
     let report = score(&fields, &truth, &documents);
     for file in &report.unmatched {

@@ -127,7 +127,12 @@ async fn prints_exact_accuracy_per_field_and_overall() {
          date              3/3  100.0%\n\
          total             3/3  100.0%\n\
          currency          2/3   66.7%\n\
-         overall         11/12   91.7%\n"
+         overall         11/12   91.7%\n\
+         \n\
+         by evidence\n\
+         exact       4/4  100.0%\n\
+         normalised  5/5  100.0%\n\
+         not_found   2/3   66.7%\n"
     );
     // One structured call per file, each with that file's text.
     let requests = server.requests();
@@ -168,6 +173,52 @@ async fn json_report_and_a_failed_call_counts_as_wrong() {
         .map(|c| (c["file"].as_str().unwrap(), c["field"].as_str().unwrap()))
         .collect();
     assert_eq!(wrong.len(), 4);
+    // Where each answered value was found in its invoice (the refused
+    // call's have none).
+    let evidence: Vec<(String, &str, &Value)> = report["comparisons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let file = c["file"]
+                .as_str()
+                .unwrap()
+                .rsplit('/')
+                .next()
+                .unwrap()
+                .to_owned();
+            (file, c["field"].as_str().unwrap(), &c["evidence"])
+        })
+        .collect();
+    let expected = [
+        (
+            "i2d_AmazonWebServices.pdf",
+            "invoice_number",
+            json!("exact"),
+        ),
+        ("i2d_AmazonWebServices.pdf", "date", json!("normalised")),
+        ("i2d_AmazonWebServices.pdf", "total", json!("exact")),
+        ("i2d_AmazonWebServices.pdf", "currency", json!("not_found")),
+        ("i2d_FlipkartInvoice.pdf", "invoice_number", json!("exact")),
+        ("i2d_FlipkartInvoice.pdf", "date", json!("normalised")),
+        ("i2d_FlipkartInvoice.pdf", "total", json!("normalised")),
+        // Printed as ₹, not INR.
+        ("i2d_FlipkartInvoice.pdf", "currency", json!("not_found")),
+        ("i2d_QualityHosting.pdf", "invoice_number", Value::Null),
+        ("i2d_QualityHosting.pdf", "date", Value::Null),
+        ("i2d_QualityHosting.pdf", "total", Value::Null),
+        ("i2d_QualityHosting.pdf", "currency", Value::Null),
+    ];
+    let got: Vec<(&str, &str, &Value)> = evidence
+        .iter()
+        .map(|(f, k, e)| (f.as_str(), *k, *e))
+        .collect();
+    let want: Vec<(&str, &str, &Value)> = expected.iter().map(|(f, k, e)| (*f, *k, e)).collect();
+    assert_eq!(got, want);
+    assert_eq!(
+        report["by_evidence"][2],
+        json!({"field": "not_found", "correct": 2, "scored": 2, "accuracy": 1.0})
+    );
     assert!(
         wrong
             .iter()

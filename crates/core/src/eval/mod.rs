@@ -15,21 +15,29 @@
 //! else is compared without case and without whitespace. An empty truth
 //! cell is not scored; a document whose call failed is wrong on every
 //! scored field.
+//!
+//! Each comparison also carries the evidence status of its value (was it
+//! found in the document, and how: [`crate::evidence`]), and the report
+//! splits the accuracy by it, to tell whether `not_found` values are the
+//! wrong ones.
 
 //!
 //! ```text
 //! truth      parse_truth(tsv) -> Truth, scored_fields(columns, &truth)
 //! normalise  normalize(value), normalize_date, normalize_amount, matches(truth, value)
+//! run        run_document(store, request) -> EvalDocument (values and evidence)
 //! score      score(fields, &truth, documents) -> EvalReport
 //! report     format_table(&report), report_json(&report)
 //! ```
 
 pub(crate) mod normalise;
 mod report;
+mod run;
 mod score;
 mod truth;
 
 pub use normalise::{Normalized, matches, normalize, normalize_amount, normalize_date};
 pub use report::{format_table, report_json};
+pub use run::run_document;
 pub use score::{Comparison, EvalDocument, EvalReport, FieldScore, score};
 pub use truth::{Truth, parse_truth, scored_fields};

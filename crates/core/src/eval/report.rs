@@ -12,9 +12,20 @@ fn percent(score: &FieldScore) -> String {
 }
 
 /// The report as a table: `FIELD  correct/scored  PCT%` per field, then
-/// `overall`.
+/// `overall`; then, when values have evidence, a blank line, `by
+/// evidence` and the same for the values found `exact`, `normalised` and
+/// `not_found`.
 pub fn format_table(report: &EvalReport) -> String {
     let rows: Vec<&FieldScore> = report.fields.iter().chain([&report.overall]).collect();
+    let mut out = table(&rows);
+    if !report.by_evidence.is_empty() {
+        out.push_str("\nby evidence\n");
+        out.push_str(&table(&report.by_evidence.iter().collect::<Vec<_>>()));
+    }
+    out
+}
+
+fn table(rows: &[&FieldScore]) -> String {
     let name_width = rows.iter().map(|s| s.field.len()).max().unwrap_or(0);
     let counts: Vec<String> = rows
         .iter()
@@ -52,7 +63,9 @@ pub fn report_json(report: &EvalReport) -> Value {
             "truth": c.truth,
             "got": c.got,
             "correct": c.correct,
+            "evidence": c.evidence,
         })).collect::<Vec<_>>(),
+        "by_evidence": report.by_evidence.iter().map(score_json).collect::<Vec<_>>(),
         "unmatched": report.unmatched,
     })
 }

@@ -4,6 +4,7 @@ use serde_json::Value;
 
 use super::normalise::matches;
 use super::truth::Truth;
+use crate::evidence::{EvidenceStatus, FieldEvidence};
 
 /// One document's result for scoring: `values` is `None` when its call
 /// failed.
@@ -12,6 +13,8 @@ pub struct EvalDocument {
     pub file: String,
     pub values: Option<Value>,
     pub error: Option<String>,
+    /// Where each value was found (empty when unknown).
+    pub evidence: Vec<FieldEvidence>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -36,6 +39,8 @@ pub struct Comparison {
     pub truth: String,
     pub got: Option<Value>,
     pub correct: bool,
+    /// The value's evidence status, when it has one.
+    pub evidence: Option<EvidenceStatus>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -43,6 +48,9 @@ pub struct EvalReport {
     pub fields: Vec<FieldScore>,
     pub overall: FieldScore,
     pub comparisons: Vec<Comparison>,
+    /// The accuracy of the values found `exact`, `normalised` and
+    /// `not_found` (fields named so); empty when no value has evidence.
+    pub by_evidence: Vec<FieldScore>,
     /// Documents without a truth row (not scored).
     pub unmatched: Vec<String>,
 }
@@ -76,12 +84,18 @@ pub fn score(fields: &[String], truth: &Truth, documents: &[EvalDocument]) -> Ev
             let correct = document.values.is_some() && matches(expected, got);
             score.scored += 1;
             score.correct += usize::from(correct);
+            let evidence = document
+                .evidence
+                .iter()
+                .find(|e| e.key == score.field)
+                .map(|e| e.status);
             comparisons.push(Comparison {
                 file: document.file.clone(),
                 field: score.field.clone(),
                 truth: expected.to_owned(),
                 got: got.cloned(),
                 correct,
+                evidence,
             });
         }
     }
@@ -90,10 +104,33 @@ pub fn score(fields: &[String], truth: &Truth, documents: &[EvalDocument]) -> Ev
         correct: scores.iter().map(|s| s.correct).sum(),
         scored: scores.iter().map(|s| s.scored).sum(),
     };
+    let by_evidence = if comparisons.iter().any(|c| c.evidence.is_some()) {
+        [
+            EvidenceStatus::Exact,
+            EvidenceStatus::Normalised,
+            EvidenceStatus::NotFound,
+        ]
+        .into_iter()
+        .map(|status| {
+            let of: Vec<&Comparison> = comparisons
+                .iter()
+                .filter(|c| c.evidence == Some(status))
+                .collect();
+            FieldScore {
+                field: status.as_str().to_owned(),
+                correct: of.iter().filter(|c| c.correct).count(),
+                scored: of.len(),
+            }
+        })
+        .collect()
+    } else {
+        Vec::new()
+    };
     EvalReport {
         fields: scores,
         overall,
         comparisons,
+        by_evidence,
         unmatched,
     }
 }

@@ -47,22 +47,26 @@ fn scoring_counts_per_field_and_overall() {
             file: "dir/a.pdf".into(),
             values: Some(json!({"invoice_number": "42", "date": "03/08/2014", "total": 4.11})),
             error: None,
+            evidence: Vec::new(),
         },
         EvalDocument {
             file: "b.pdf".into(),
             // The date has no truth: not scored.
             values: Some(json!({"invoice_number": "x-1", "date": "nonsense", "total": 391})),
             error: None,
+            evidence: Vec::new(),
         },
         EvalDocument {
             file: "c.pdf".into(),
             values: None,
             error: Some("failed".into()),
+            evidence: Vec::new(),
         },
         EvalDocument {
             file: "d.pdf".into(),
             values: Some(json!({})),
             error: None,
+            evidence: Vec::new(),
         },
     ];
     let report = score(&fields, &truth, &documents);
