@@ -93,6 +93,9 @@ pub struct ExtractionJob {
     pub status: JobStatus,
     pub created_at: i64,
     pub finished_at: Option<i64>,
+    /// The OCR languages the job was started with, when it named its own
+    /// (a resume and a revision read in them too).
+    pub ocr_languages: Option<Vec<String>>,
 }
 
 /// A job to create: its documents are given by path, in order.
@@ -197,7 +200,7 @@ fn tokens(n: u64) -> Result<i64> {
 }
 
 const JOB_COLUMNS: &str = "id, schema_name, schema_version, schema, prompt, models, status, \
-                           created_at, finished_at";
+                           created_at, finished_at, ocr_languages";
 
 fn job_from_row(row: &Row<'_>) -> rusqlite::Result<ExtractionJob> {
     let status: String = row.get(6)?;
@@ -211,6 +214,7 @@ fn job_from_row(row: &Row<'_>) -> rusqlite::Result<ExtractionJob> {
         status: JobStatus::parse(&status).ok_or_else(|| bad_text(6, &status))?,
         created_at: row.get(7)?,
         finished_at: row.get(8)?,
+        ocr_languages: optional_json_column(row, 9)?.and_then(|v| serde_json::from_value(v).ok()),
     })
 }
 
@@ -406,6 +410,19 @@ impl Store {
             return Err(StoreError::Invalid(format!("no extraction job {id}")));
         }
         tx.commit()?;
+        Ok(())
+    }
+
+    /// Records the OCR languages a job was started with.
+    pub fn set_job_ocr_languages(&self, id: &str, languages: &[String]) -> Result<()> {
+        let text = json_text(&serde_json::json!(languages), "OCR languages")?;
+        let n = self.lock().execute(
+            "UPDATE extraction_jobs SET ocr_languages = ?2 WHERE id = ?1",
+            params![id, text],
+        )?;
+        if n == 0 {
+            return Err(StoreError::Invalid(format!("no extraction job {id}")));
+        }
         Ok(())
     }
 

@@ -175,8 +175,11 @@ CREATE TABLE workflow_steps (
 ) STRICT;
 "#,
     // 4: evidence (where each value was found in its document) with the
-    // model's values and with each revision, and the fields a user checked.
+    // model's values and with each revision, the fields a user checked, and
+    // a job's own OCR languages.
     r#"
+ALTER TABLE extraction_jobs ADD COLUMN ocr_languages TEXT
+    CHECK (ocr_languages IS NULL OR (json_valid(ocr_languages) AND json_type(ocr_languages) = 'array'));
 ALTER TABLE extraction_documents ADD COLUMN evidence TEXT
     CHECK (evidence IS NULL OR json_valid(evidence));
 ALTER TABLE extraction_revisions ADD COLUMN evidence TEXT

@@ -591,3 +591,45 @@ async fn a_missing_ocr_language_is_refused_before_the_job_starts() {
     let store = Store::open(scratch.path("sift.db")).unwrap();
     assert!(store.list_extraction_jobs(10).unwrap().is_empty());
 }
+
+/// A job started with `--lang` keeps its languages: a resume reads in
+/// them (here one whose pack has since gone missing, so it is refused
+/// before any call, naming the pack).
+#[tokio::test]
+async fn a_resume_reads_in_the_jobs_own_ocr_languages() {
+    let scratch = Scratch::new("resume-lang", 1);
+    let server = ScriptedServer::start(Script::new().with("m", [answer("A", "Acme", 1.0)]))
+        .await
+        .unwrap();
+    let mut args = scratch.args(&server);
+    args.extend(["--lang".into(), "eng".into(), scratch.path("doc0.txt")]);
+    let output = run(sift().args(&args)).await;
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let job_id = job_id_of(&stderr(&output));
+    let store = Store::open(scratch.path("sift.db")).unwrap();
+    let job = store.get_extraction_job(&job_id).unwrap().unwrap();
+    assert_eq!(job.ocr_languages, Some(vec!["eng".to_owned()]));
+    store
+        .set_job_ocr_languages(&job_id, &["eng".into(), "xyz".into()])
+        .unwrap();
+    let output = run(sift().args([
+        "--db",
+        &scratch.path("sift.db"),
+        "extract",
+        "--resume",
+        &job_id,
+        "--provider",
+        "openai",
+        "--base-url",
+        &server.openai_base_url(),
+    ]))
+    .await;
+    assert_eq!(
+        (output.status.code(), stderr(&output)),
+        (
+            Some(2),
+            "error: OCR in the language \"xyz\" needs its Tesseract language pack; install it with `apt-get install tesseract-ocr-xyz`\n".to_owned()
+        )
+    );
+    assert_eq!(server.requests().len(), 1);
+}

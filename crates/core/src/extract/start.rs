@@ -136,8 +136,9 @@ pub fn start_job(
     selection.models = selection.resolved_models()?;
     let mut options = options_for(ws, selection.clone(), job.concurrency);
     options.provider_id = job.provider_id;
-    if let Some(languages) = job.ocr_languages.filter(|l| !l.is_empty()) {
-        options.read_options.ocr.languages = languages;
+    let languages = job.ocr_languages.filter(|l| !l.is_empty());
+    if let Some(languages) = &languages {
+        options.read_options.ocr.languages.clone_from(languages);
     }
     refuse_missing_languages(&options.read_options.ocr)?;
     let store = ws.store()?;
@@ -149,6 +150,10 @@ pub fn start_job(
         &job.files,
         &selection.models,
     )?;
+    // Kept with the job: a resume reads in the same languages.
+    if let Some(languages) = &languages {
+        store.set_job_ocr_languages(&created.id, languages)?;
+    }
     let guard = ws.running().register(WorkKind::Extraction, &created.id)?;
     let view = job_view(&store, &created.id)?;
     Ok((view, run_registered(store, guard, options, Arc::new(sink))))
@@ -240,6 +245,9 @@ fn resume_through(
     let selection = ModelSelection { provider, models };
     let mut options = options_for(ws, selection, concurrency);
     options.provider_id = provider_id;
+    if let Some(languages) = job.ocr_languages.clone().filter(|l| !l.is_empty()) {
+        options.read_options.ocr.languages = languages;
+    }
     refuse_missing_languages(&options.read_options.ocr)?;
     let guard = ws.running().register(WorkKind::Extraction, job_id)?;
     store.set_job_status(job_id, JobStatus::Running)?;

@@ -357,8 +357,14 @@ pub async fn revise_field(
     }
     let values = with_field(current.values.as_ref(), path, value)?;
     let key = evidence_key(path);
-    let schema = job_of(store, job_id)?.schema;
-    let evidence = match locate_in_file(read_options, &current.path, &schema, &values).await {
+    let job = job_of(store, job_id)?;
+    // Read as the job read it: in its own OCR languages, when it had them.
+    let mut read_options = read_options.clone();
+    if let Some(languages) = job.ocr_languages.filter(|l| !l.is_empty()) {
+        read_options.ocr.languages = languages;
+    }
+    let located = locate_in_file(&read_options, &current.path, &job.schema, &values).await;
+    let evidence = match located {
         Ok(evidence) => evidence,
         // The file moved or no longer reads: the other fields keep what
         // was found, the corrected one has no evidence.

@@ -159,6 +159,26 @@ fn a_job_keeps_its_documents_results_and_revisions() {
     );
     assert_eq!(count(&dir.db(), "extraction_revisions"), 2);
 
+    assert_eq!(
+        store
+            .get_extraction_job(&job.id)
+            .unwrap()
+            .unwrap()
+            .ocr_languages,
+        None
+    );
+    store
+        .set_job_ocr_languages(&job.id, &["eng".into(), "deu".into()])
+        .unwrap();
+    assert_eq!(
+        store
+            .get_extraction_job(&job.id)
+            .unwrap()
+            .unwrap()
+            .ocr_languages,
+        Some(vec!["eng".to_owned(), "deu".to_owned()])
+    );
+
     store.set_job_status(&job.id, JobStatus::Completed).unwrap();
     let job = store.get_extraction_job(&job.id).unwrap().unwrap();
     assert_eq!(job.status, JobStatus::Completed);

@@ -230,6 +230,7 @@ fn the_schema_is_exactly_this() {
                 "status",
                 "created_at",
                 "finished_at",
+                "ocr_languages",
             ][..],
         ),
         (

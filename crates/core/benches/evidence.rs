@@ -1,0 +1,96 @@
+//! What evidence costs an extraction: reading the corpus's text PDFs with
+//! their words' boxes against without, and locating an invoice's four
+//! values (number, date, total, currency) in each, beside the small text
+//! invoice of `scripts/bench-extract.sh`. docs/BENCHMARKS.md compares the
+//! figures with a document's extraction time with the scripted server.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use serde_json::{Value, json};
+use sift_core::evidence::locate_values;
+use sift_documents::{Document, ReadOptions, read_documents};
+
+fn corpus(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/corpus")
+        .join(name)
+}
+
+/// The corpus's text PDFs with ground truth, with their MANIFEST values.
+fn manifest_text_pdfs() -> Vec<(PathBuf, Value)> {
+    let manifest = std::fs::read_to_string(corpus("MANIFEST.tsv")).unwrap_or_default();
+    manifest
+        .lines()
+        .skip(1)
+        .filter_map(|line| {
+            let f: Vec<&str> = line.split('\t').collect();
+            (f.len() > 8 && f[4] == "text-pdf" && !f[5].is_empty()).then(|| {
+                let values = json!({
+                    "invoice_number": f[5], "date": f[6],
+                    "total": f[7].parse::<f64>().unwrap_or(0.0), "currency": f[8],
+                });
+                (corpus(f[0]), values)
+            })
+        })
+        .collect()
+}
+
+fn schema() -> Value {
+    json!({"type": "object", "properties": {
+        "invoice_number": {"type": "string"},
+        "date": {"type": "string"},
+        "total": {"type": "number"},
+        "currency": {"type": "string"}
+    }})
+}
+
+fn read(paths: &[PathBuf], word_boxes: bool) -> Vec<Document> {
+    let options = ReadOptions {
+        word_boxes,
+        ..ReadOptions::default()
+    };
+    read_documents(paths, &options).unwrap().files
+}
+
+fn evidence(c: &mut Criterion) {
+    let cases = manifest_text_pdfs();
+    assert!(!cases.is_empty(), "no corpus beside the repository");
+    let paths: Vec<PathBuf> = cases.iter().map(|(p, _)| p.clone()).collect();
+    let mut group = c.benchmark_group("evidence");
+    group.measurement_time(Duration::from_secs(10));
+    group.bench_function("read 15 text PDFs", |b| b.iter(|| read(&paths, false)));
+    group.bench_function("read 15 text PDFs with word boxes", |b| {
+        b.iter(|| read(&paths, true))
+    });
+    let documents = read(&paths, true);
+    let schema = schema();
+    group.bench_function("locate 4 values in each of 15 text PDFs", |b| {
+        b.iter(|| {
+            for (document, (_, values)) in documents.iter().zip(&cases) {
+                std::hint::black_box(locate_values(document, &schema, values, false));
+            }
+        })
+    });
+    let dir = std::env::temp_dir().join(format!("sift-bench-evidence-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let small = dir.join("doc-0001.txt");
+    std::fs::write(
+        &small,
+        "INVOICE INV-0001\nDate: 2024-03-02\nTotal due: 1.50 EUR\n",
+    )
+    .unwrap();
+    let small_doc = read(std::slice::from_ref(&small), true);
+    let small_schema = json!({"type": "object", "properties": {
+        "number": {"type": "string"}, "total": {"type": "number"}}});
+    let small_values = json!({"number": "INV-1", "total": 1.5});
+    group.bench_function("locate 2 values in bench-extract's text invoice", |b| {
+        b.iter(|| locate_values(&small_doc[0], &small_schema, &small_values, false))
+    });
+    group.finish();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+criterion_group!(benches, evidence);
+criterion_main!(benches);
