@@ -3,6 +3,7 @@
 //! values (number, date, total, currency) in each, beside the small text
 //! invoice of `scripts/bench-extract.sh`. docs/BENCHMARKS.md compares the
 //! figures with a document's extraction time with the scripted server.
+#![allow(clippy::unwrap_used)] // a corpus file that does not read ends the run
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -62,7 +63,7 @@ fn evidence(c: &mut Criterion) {
     group.measurement_time(Duration::from_secs(10));
     group.bench_function("read 15 text PDFs", |b| b.iter(|| read(&paths, false)));
     group.bench_function("read 15 text PDFs with word boxes", |b| {
-        b.iter(|| read(&paths, true))
+        b.iter(|| read(&paths, true));
     });
     let documents = read(&paths, true);
     let schema = schema();
@@ -86,7 +87,7 @@ fn evidence(c: &mut Criterion) {
         "number": {"type": "string"}, "total": {"type": "number"}}});
     let small_values = json!({"number": "INV-1", "total": 1.5});
     group.bench_function("locate 2 values in bench-extract's text invoice", |b| {
-        b.iter(|| locate_values(&small_doc[0], &small_schema, &small_values, false))
+        b.iter(|| locate_values(&small_doc[0], &small_schema, &small_values, false));
     });
     group.finish();
     let _ = std::fs::remove_dir_all(&dir);
