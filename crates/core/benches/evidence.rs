@@ -72,7 +72,7 @@ fn evidence(c: &mut Criterion) {
             for (document, (_, values)) in documents.iter().zip(&cases) {
                 std::hint::black_box(locate_values(document, &schema, values, false));
             }
-        })
+        });
     });
     let dir = std::env::temp_dir().join(format!("sift-bench-evidence-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
