@@ -8,7 +8,7 @@ import { applyJobEvent, applyResults, applyRow, idleTable, loadedTable, type Job
 
 type Action =
   | { type: "event"; event: JobEvent }
-  | { type: "results"; jobId: string; results: ResultRow[]; totals: JobTotals }
+  | { type: "results"; jobId: string; results: ResultRow[]; totals: JobTotals; needsReview: number }
   | { type: "row"; result: ResultRow }
   | { type: "loaded"; state: TableState }
   | { type: "reset" };
@@ -18,7 +18,7 @@ function reducer(state: TableState, action: Action): TableState {
     case "event":
       return applyJobEvent(state, action.event);
     case "results":
-      return applyResults(state, action.jobId, action.results, action.totals);
+      return applyResults(state, action.jobId, action.results, action.totals, action.needsReview);
     case "row":
       return applyRow(state, action.result);
     case "loaded":
@@ -36,17 +36,22 @@ export interface OpenedJob {
   rows: ResultRow[];
 }
 
-/** One extraction job at a time: its live table, and run / cancel / revise. */
+/** One extraction job at a time: its live table, and run / cancel / revise / check. */
 export function useJob(source: ExtractSource) {
   const [table, dispatch] = useReducer(reducer, idleTable);
   const jobId = useRef<string | null>(null);
   const refreshTimer = useRef<number | null>(null);
+  // Views asked for so far: an answer older than the latest asked is dropped,
+  // so a slow view cannot put back a row a later check or correction changed.
+  const views = useRef(0);
 
   const refresh = useCallback(async () => {
     const id = jobId.current;
     if (id === null) return;
+    const asked = ++views.current;
     const job = await source.jobResults(id);
-    dispatch({ type: "results", jobId: id, results: job.rows.map(resultFromRow), totals: job.totals });
+    if (asked !== views.current || id !== jobId.current) return;
+    dispatch({ type: "results", jobId: id, results: job.rows.map(resultFromRow), totals: job.totals, needsReview: job.needsReview });
   }, [source]);
 
   /** Stored values, fetched at most twice a second while documents finish without values in their event. */
@@ -115,7 +120,7 @@ export function useJob(source: ExtractSource) {
       const job = await source.jobResults(id);
       const rows = job.rows.map(resultFromRow);
       jobId.current = job.jobId;
-      dispatch({ type: "loaded", state: loadedTable(job.jobId, job.status === "cancelled", rows, job.totals) });
+      dispatch({ type: "loaded", state: loadedTable(job.jobId, job.status === "cancelled", rows, job.totals, job.needsReview) });
       return { jobId: job.jobId, schemaName: job.schemaName, schema: job.schema, rows };
     },
     [source],
@@ -125,14 +130,27 @@ export function useJob(source: ExtractSource) {
     if (jobId.current !== null) await source.cancelExtraction(jobId.current);
   }, [source]);
 
+  // The row a check or a correction returns is shown at once; the job's view
+  // follows for its count of values to look at, which the backend keeps.
   const revise = useCallback(
     async (position: number, path: string[], value: JsonValue) => {
       if (jobId.current === null) return;
       const row = await source.reviseValue(jobId.current, position, path, value);
       dispatch({ type: "row", result: resultFromRow(row) });
+      refresh().catch(() => undefined);
     },
-    [source],
+    [source, refresh],
   );
 
-  return { table, run, resume, open, cancel, revise };
+  const check = useCallback(
+    async (position: number, key: string) => {
+      if (jobId.current === null) return;
+      const row = await source.checkValue(jobId.current, position, key);
+      dispatch({ type: "row", result: resultFromRow(row) });
+      refresh().catch(() => undefined);
+    },
+    [source, refresh],
+  );
+
+  return { table, run, resume, open, cancel, revise, check };
 }
