@@ -2,10 +2,9 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { describeError } from "../format";
 import type { ExportFormat, ExtractRequest, ProviderConfig, SchemaSummary } from "../ipc";
 import type { JsonValue } from "../schema/model";
-import { DetailPane } from "./DetailPane";
 import { FileList } from "./FileList";
+import { JobTable } from "./JobTable";
 import { RecentJobs } from "./RecentJobs";
-import { ResultsTable } from "./ResultsTable";
 import { DEFAULT_CONCURRENCY, SetupBar, type Setup } from "./SetupBar";
 import type { ExtractSource } from "./source";
 import { notCompleted, progressLine, schemaColumns } from "./table";
@@ -33,12 +32,13 @@ export function ExtractScreen({ source, active, libraryRevision, savedSchema, on
   const [ownChoice, setOwnChoice] = useState(false);
   const appliedRevision = useRef(0);
   const [schema, setSchema] = useState<{ name: string; version: number; value: JsonValue } | null>(null);
-  const [selected, setSelected] = useState<number | null>(null);
+  // A new run or a reopened job shows its table afresh: nothing selected, no review under way.
+  const [tableKey, setTableKey] = useState(0);
   const [status, setStatus] = useState("");
   const [bom, setBom] = useState(false);
   // The schema of the table shown (the run's, or a reopened job's): its columns head the table.
   const [shown, setShown] = useState<{ name: string; value: JsonValue } | null>(null);
-  const { table, run, resume, open, cancel, revise } = useJob(source);
+  const { table, run, resume, open, cancel, revise, check } = useJob(source);
   const running = table.phase === "running";
 
   const addFiles = (paths: string[]) => setFiles((current) => [...current, ...paths.filter((p) => !current.includes(p))]);
@@ -101,7 +101,6 @@ export function ExtractScreen({ source, active, libraryRevision, savedSchema, on
 
   const columns = useMemo(() => schemaColumns(shown?.value ?? schema?.value), [shown, schema]);
   const line = progressLine(table);
-  const row = table.rows.find((r) => r.position === selected) ?? null;
 
   async function pickFiles() {
     try {
@@ -113,7 +112,7 @@ export function ExtractScreen({ source, active, libraryRevision, savedSchema, on
 
   async function start() {
     if (schema === null || files.length === 0) return;
-    setSelected(null);
+    setTableKey((k) => k + 1);
     setStatus("Running…");
     setShown({ name: schema.name, value: schema.value });
     const request: ExtractRequest = {
@@ -132,7 +131,7 @@ export function ExtractScreen({ source, active, libraryRevision, savedSchema, on
 
   async function reopen(jobId: string) {
     try {
-      setSelected(null);
+      setTableKey((k) => k + 1);
       const job = await open(jobId);
       setShown({ name: job.schemaName, value: job.schema });
       setStatus(`Opened the ${job.schemaName} job of ${job.rows.length} document${job.rows.length === 1 ? "" : "s"}.`);
@@ -213,16 +212,16 @@ export function ExtractScreen({ source, active, libraryRevision, savedSchema, on
       )}
       <p role="status" className="muted small" data-testid="extract-status">{table.message ?? status}</p>
       {table.rows.length > 0 && (
-        <div className={row !== null ? "results-split" : undefined}>
-          <ResultsTable columns={columns} rows={table.rows} selected={selected} onSelect={setSelected} onClear={() => setSelected(null)} />
-          {row !== null && (
-            <DetailPane source={source} row={row} columns={columns} onOpenTranscript={onOpenTranscript} onRevise={(path, value) => revise(row.position, path, value)} onClose={() => {
-                const position = row.position;
-                setSelected(null);
-                requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-testid="result-row"][data-position="${position}"]`)?.focus());
-              }} />
-          )}
-        </div>
+        <JobTable
+          key={tableKey}
+          source={source}
+          table={table}
+          columns={columns}
+          schema={shown?.value ?? schema?.value}
+          revise={revise}
+          check={check}
+          onOpenTranscript={onOpenTranscript}
+        />
       )}
       {table.rows.length === 0 && files.length === 0 && (
         <p className="muted empty">Add invoices, receipts or spreadsheets, pick a schema, and run: each document becomes a row of typed values.</p>

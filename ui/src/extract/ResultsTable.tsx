@@ -1,13 +1,19 @@
-import type { KeyboardEvent } from "react";
+import type { KeyboardEvent, MouseEvent } from "react";
+import { cellMark, isUnder } from "./evidence";
 import { cellText, isChanged, type Column, type DocRow } from "./table";
 
 interface Props {
   columns: Column[];
   rows: DocRow[];
   selected: number | null;
-  onSelect: (position: number) => void;
+  /** The selected value (an evidence key) of the selected row. */
+  field: string | null;
+  /** `column`: the cell clicked (its key), null for the row itself. */
+  onSelect: (position: number, column: string | null) => void;
   /** Escape: close the selected document. */
   onClear: () => void;
+  /** `r`: review mode. */
+  onReview: () => void;
 }
 
 const STATUS_LABEL: Record<DocRow["status"], string> = {
@@ -22,22 +28,28 @@ const STATUS_LABEL: Record<DocRow["status"], string> = {
  * Documents × fields. A row is selected with a click or Enter/Space; the
  * arrow keys move the selection (and the detail pane) to the next or previous
  * document. One row is in the tab order: the selected one, else the first.
+ * A value cell is marked when its value was not found in the document (or
+ * found only in another form) until the user checks it, then ✓ (drawn by
+ * the stylesheet, so the cell's text stays the value).
  */
-export function ResultsTable({ columns, rows, selected, onSelect, onClear }: Props) {
+export function ResultsTable({ columns, rows, selected, field, onSelect, onClear, onReview }: Props) {
   function onKey(e: KeyboardEvent<HTMLTableRowElement>, index: number) {
     const row = rows[index];
     if (row === undefined) return;
     if (e.key === "Escape") {
       onClear();
+    } else if (e.key === "r" && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      e.preventDefault();
+      onReview();
     } else if (e.key === "Enter" || e.key === " ") {
       e.preventDefault();
-      onSelect(row.position);
+      onSelect(row.position, null);
     } else if (e.key === "ArrowDown" || e.key === "ArrowUp") {
       e.preventDefault();
       const target = rows[index + (e.key === "ArrowDown" ? 1 : -1)];
       const next = e.currentTarget.parentElement?.children[index + (e.key === "ArrowDown" ? 1 : -1)];
       if (target === undefined || !(next instanceof HTMLElement)) return;
-      onSelect(target.position);
+      onSelect(target.position, null);
       next.focus();
     }
   }
@@ -62,7 +74,7 @@ export function ResultsTable({ columns, rows, selected, onSelect, onClear }: Pro
               data-position={row.position}
               data-testid="result-row"
               data-status={row.status}
-              onClick={() => onSelect(row.position)}
+              onClick={(e) => onSelect(row.position, clickedColumn(e))}
               onKeyDown={(e) => onKey(e, index)}
             >
               <th scope="row" title={row.path}>{row.name}</th>
@@ -76,8 +88,31 @@ export function ResultsTable({ columns, rows, selected, onSelect, onClear }: Pro
               ) : (
                 columns.map((c) => {
                   const changed = isChanged(row, c);
+                  const mark = cellMark(row, c);
+                  const current = selected === row.position && field !== null && isUnder(field, c.key);
+                  const classes = [
+                    changed && "changed",
+                    mark.evidence === "not_found" && "cell-not-found",
+                    mark.evidence === "normalised" && "cell-normalised",
+                    mark.checked && "cell-checked",
+                    current && "cell-selected",
+                  ].filter(Boolean);
+                  const titles = [
+                    changed && "Edited",
+                    mark.evidence === "not_found" && "Not found in the document",
+                    mark.evidence === "normalised" && "Found in the document in another form",
+                    mark.checked && "Checked",
+                  ].filter(Boolean);
                   return (
-                    <td key={c.key} data-column={c.key} data-changed={changed ? "true" : undefined} className={changed ? "changed" : undefined} title={changed ? "Edited" : undefined}>
+                    <td
+                      key={c.key}
+                      data-column={c.key}
+                      data-changed={changed ? "true" : undefined}
+                      data-evidence={mark.evidence ?? undefined}
+                      data-checked={mark.checked ? "true" : undefined}
+                      className={classes.length > 0 ? classes.join(" ") : undefined}
+                      title={titles.length > 0 ? titles.join(" · ") : undefined}
+                    >
                       {cellText(row, c)}
                       {changed && <span className="visually-hidden"> (edited)</span>}
                     </td>
@@ -91,4 +126,10 @@ export function ResultsTable({ columns, rows, selected, onSelect, onClear }: Pro
       </table>
     </div>
   );
+}
+
+/** The value cell a click landed in, if any (the row's other cells select the row alone). */
+function clickedColumn(e: MouseEvent<HTMLTableRowElement>): string | null {
+  const cell = e.target instanceof Element ? e.target.closest<HTMLElement>("td[data-column]") : null;
+  return cell?.dataset.column ?? null;
 }
