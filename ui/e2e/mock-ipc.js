@@ -178,6 +178,54 @@ function installSiftMock(scenario) {
     for (const name of Object.keys(schema.properties ?? {})) if (name in values) out[name] = clone(values[name]);
     return out;
   }
+  // ---------------------------------------------------------------- evidence
+  // What the Rust side finds for each leaf value (crates/core/src/evidence):
+  // keys as `a.b`, `items[0].amount`; by default every leaf `exact`, with one
+  // place on page 1 and a box, each lower on the page than the one before.
+  // scenario.evidence[file name] lists entries that replace the defaults of
+  // the same key (and are added when no leaf has the key).
+  function leafKeys(schema, value, key = "") {
+    if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+      const props = schema && typeof schema.properties === "object" ? schema.properties : {};
+      const names = [...Object.keys(props).filter((n) => n in value), ...Object.keys(value).filter((n) => !(n in props))];
+      return names.flatMap((n) => leafKeys(props[n] ?? null, value[n], key === "" ? n : `${key}.${n}`));
+    }
+    if (Array.isArray(value)) return value.flatMap((item, i) => leafKeys(schema?.items ?? null, item, `${key}[${i}]`));
+    return [{ key, value }];
+  }
+  function defaultEvidence({ key, value }, index) {
+    return {
+      key,
+      status: "exact",
+      confidence: "high",
+      places: [{ page: 1, quote: `${key}: ${value}`, box: { x: 0.1, y: Math.min(0.9, 0.05 + 0.06 * index), width: 0.3, height: 0.04 }, labelled: true }],
+    };
+  }
+  function isUnder(key, parent) {
+    return key === parent || key.startsWith(`${parent}[`) || key.startsWith(`${parent}.`);
+  }
+  /** The evidence of a row's values; `revisedKey`: only the values under it are found again (a correction), the others keep theirs. */
+  function evidenceOf(row, schema, revisedKey = null) {
+    const values = row.revised ?? row.modelValues;
+    const scenarioEntries = clone(scenario.evidence?.[baseName(row.path)] ?? []);
+    const leaves = leafKeys(schema, values ?? {});
+    const found = leaves.map((leaf, i) => {
+      const kept = revisedKey !== null && !isUnder(leaf.key, revisedKey) ? (row.evidence ?? []).find((e) => e.key === leaf.key) : undefined;
+      if (kept) return kept;
+      const given = revisedKey === null ? scenarioEntries.find((e) => e.key === leaf.key) : undefined;
+      return given ?? defaultEvidence(leaf, i);
+    });
+    const extra = revisedKey === null ? scenarioEntries.filter((e) => !leaves.some((l) => l.key === e.key)) : [];
+    return [...found, ...extra];
+  }
+  /** A revision's path as an evidence key: `["items", "0", "amount"]` is `items[0].amount`. */
+  function evidenceKey(path) {
+    return path.reduce((key, name) => (key !== "" && /^\d+$/.test(name) ? `${key}[${name}]` : key === "" ? name : `${key}.${name}`), "");
+  }
+  function needsReview(row) {
+    return (row.evidence ?? []).filter((e) => e.status === "not_found" && !(row.checked ?? []).includes(e.key)).length;
+  }
+
   function changedFields(model, revised) {
     if (!revised) return [];
     const keys = [...new Set([...Object.keys(revised), ...Object.keys(model ?? {})])];
@@ -198,6 +246,8 @@ function installSiftMock(scenario) {
       inputTokens: row.inputTokens,
       outputTokens: row.outputTokens,
       callId: row.callId,
+      evidence: clone(row.evidence ?? []),
+      checked: clone(row.checked ?? []),
     };
   }
   function totals(job) {
@@ -224,6 +274,7 @@ function installSiftMock(scenario) {
       totals: totals(job),
       createdAt: job.createdAt,
       finishedAt: job.finishedAt,
+      needsReview: job.rows.reduce((n, r) => n + needsReview(r), 0),
     };
   }
   /** One channel message in Tauri's framing; `undefined` closes the channel. */
@@ -254,6 +305,7 @@ function installSiftMock(scenario) {
         } else {
           const values = pick(answers[name] ?? { invoice_number: `X-${row.position}` }, job.schema);
           Object.assign(row, { status: "completed", error: null, errorCode: null, modelValues: values, inputTokens: 800 + 10 * row.position, outputTokens: 40 + row.position });
+          row.evidence = evidenceOf(row, job.schema);
         }
         send(channelId, job, { kind: "row", jobId: job.id, row: rowView(row) });
       });
@@ -281,14 +333,17 @@ function installSiftMock(scenario) {
     setTimeout(loop, eventDelay);
   }
 
+  // As the Rust side's with_field: a name that is a number indexes an array that is there.
   function setAt(values, path, value) {
     const out = clone(values ?? {});
     let cur = out;
     path.forEach((key, i) => {
-      if (i === path.length - 1) cur[key] = value;
+      const slot = Array.isArray(cur) ? Number(key) : key;
+      if (i === path.length - 1) cur[slot] = value;
       else {
-        if (cur[key] === null || typeof cur[key] !== "object" || Array.isArray(cur[key])) cur[key] = {};
-        cur = cur[key];
+        const next = cur[slot];
+        if (!(next !== null && typeof next === "object" && (!Array.isArray(next) || /^\d+$/.test(path[i + 1])))) cur[slot] = {};
+        cur = cur[slot];
       }
     });
     return out;
@@ -395,7 +450,7 @@ function installSiftMock(scenario) {
         cancelled: false,
         hold: Boolean(scenario.holdJobs) && !jobsReleased,
         runs: 1,
-        rows: request.files.map((path, position) => ({ position, path, status: "pending", modelValues: null, revised: null, error: null, errorCode: null, inputTokens: 0, outputTokens: 0, callId: null })),
+        rows: request.files.map((path, position) => ({ position, path, status: "pending", modelValues: null, revised: null, error: null, errorCode: null, inputTokens: 0, outputTokens: 0, callId: null, evidence: [], checked: [] })),
       };
       jobs.set(job.id, job);
       const id = channelId(events);
@@ -443,6 +498,19 @@ function installSiftMock(scenario) {
       const row = job?.rows.find((r) => r.position === position);
       if (!row) throw ipcError("not_found", `no document ${position} in ${jobId}`);
       row.revised = setAt(row.revised ?? row.modelValues, path, value);
+      // The corrected value is looked for again (found, in the mock) and counts as checked by the user.
+      const key = evidenceKey(path);
+      row.evidence = evidenceOf(row, job.schema, key);
+      if (!row.checked.includes(key)) row.checked.push(key);
+      return rowView(row);
+    },
+    check_value: ({ jobId, position, key }) => {
+      const job = jobs.get(jobId);
+      const row = job?.rows.find((r) => r.position === position);
+      if (!row) throw ipcError("not_found", `no document ${position} in ${jobId}`);
+      if (row.status !== "completed") throw ipcError("usage", "only a completed document's values can be checked");
+      if (!row.evidence.some((e) => e.key === key)) throw ipcError("not_found", `${baseName(row.path)} has no value ${key}`);
+      if (!row.checked.includes(key)) row.checked.push(key);
       return rowView(row);
     },
     export_results: ({ jobId, format, path }) => {
@@ -457,6 +525,13 @@ function installSiftMock(scenario) {
       }
       const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="300" height="400"><rect width="300" height="400" fill="#fff"/><text x="20" y="40" font-size="18">${name} p${page + 1}</text></svg>`;
       return { path, page, pageCount: name.endsWith(".pdf") ? 2 : 1, dataUrl: `data:image/svg+xml;base64,${btoa(svg)}`, width: 300, height: 400, text: null };
+    },
+    // scenario.words[file name][page] (0-based, as the command's page): the words of that page.
+    page_words: ({ path, page }) => {
+      const inJob = [...jobs.values()].some((job) => job.rows.some((r) => r.path === path));
+      if (!inJob) throw ipcError("not_found", `${path} is not a document of any extraction job`);
+      const name = baseName(path);
+      return { page, pageCount: name.endsWith(".pdf") ? 2 : 1, words: clone(scenario.words?.[name]?.[page] ?? []) };
     },
     call_transcript: ({ callId }) => ({
       id: callId,
@@ -533,11 +608,17 @@ function installSiftMock(scenario) {
         inputTokens: 700,
         outputTokens: 30,
         callId: `call-past-${n + 1}-${position}`,
+        evidence: [],
+        checked: [],
       })),
     };
+    for (const row of job.rows) row.evidence = evidenceOf(row, doc.schema);
     for (const r of past.revisions ?? []) {
       const row = job.rows[r.position];
       row.revised = setAt(row.revised ?? row.modelValues, r.path, r.value);
+      const key = evidenceKey(r.path);
+      row.evidence = evidenceOf(row, doc.schema, key);
+      if (!row.checked.includes(key)) row.checked.push(key);
     }
     jobs.set(job.id, job);
   });
