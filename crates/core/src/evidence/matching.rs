@@ -36,6 +36,9 @@ pub(super) fn find(pages: &[SearchPage], text: &str, numeric: bool) -> Vec<Match
         for (index, page) in pages.iter().enumerate() {
             folded_in_page(page, index, text, &mut found);
         }
+        if found.is_empty() {
+            symbol_of_currency(pages, text, &mut found);
+        }
     }
     found.sort_by_key(|m| (m.page, m.words.start));
     found.dedup_by(|a, b| a.page == b.page && a.words == b.words);
@@ -259,6 +262,67 @@ fn folded_in_page(page: &SearchPage, index: usize, text: &str, found: &mut Vec<M
             exact: false,
             label: 0,
         });
+    }
+}
+
+/// The signs a currency's ISO code is printed as (`$4.11` for `USD`).
+/// A bare `$` counts for the US dollar only; other dollars need their
+/// prefix (`C$`, `A$`).
+fn currency_signs(code: &str) -> &'static [&'static str] {
+    match code.to_ascii_uppercase().as_str() {
+        "USD" => &["US$", "$"],
+        "EUR" => &["€"],
+        "GBP" => &["£"],
+        "INR" => &["₹", "Rs"],
+        "JPY" => &["¥", "円"],
+        "CNY" => &["¥", "元"],
+        "KRW" => &["₩"],
+        "RUB" => &["₽"],
+        "PLN" => &["zł"],
+        "TRY" => &["₺"],
+        "ILS" => &["₪"],
+        "NGN" => &["₦"],
+        "UAH" => &["₴"],
+        "PHP" => &["₱"],
+        "VND" => &["₫"],
+        "THB" => &["฿"],
+        "CAD" => &["C$", "CA$"],
+        "AUD" => &["A$", "AU$"],
+        "NZD" => &["NZ$"],
+        "SGD" => &["S$"],
+        "HKD" => &["HK$"],
+        "MXN" => &["MX$"],
+        _ => &[],
+    }
+}
+
+/// A currency code found as its sign: each word that holds the sign (as
+/// `$4.11` holds `$`), its first sign that occurs.
+fn symbol_of_currency(pages: &[SearchPage], code: &str, found: &mut Vec<Match>) {
+    for sign in currency_signs(code) {
+        for (index, page) in pages.iter().enumerate() {
+            for (w, word) in page.words.iter().enumerate() {
+                // `C$` is not a bare `$`: the sign starts the word or
+                // follows what is not a letter.
+                // `Rs` is a sign, not the end of `MRs` or the start of `Rsvp`.
+                let holds = word.text.match_indices(sign).any(|(at, _)| {
+                    let letter = |c: Option<char>| c.is_some_and(char::is_alphabetic);
+                    !letter(word.text[..at].chars().next_back())
+                        && !letter(word.text[at + sign.len()..].chars().next())
+                });
+                if holds {
+                    found.push(Match {
+                        page: index,
+                        words: w..w + 1,
+                        exact: false,
+                        label: 0,
+                    });
+                }
+            }
+        }
+        if !found.is_empty() {
+            return;
+        }
     }
 }
 

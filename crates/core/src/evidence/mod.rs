@@ -12,7 +12,8 @@
 //!   for `1234.56`), a date in numeric or month-name form in English,
 //!   German, French or Dutch (`28.11.2022`, `28 November 2022` for
 //!   `2022-11-28`), or an identifier or text with case and spacing
-//!   ignored (`inv 001` for `INV001`, also across lines). Numbers are
+//!   ignored (`inv 001` for `INV001`, also across lines), or a currency
+//!   code as its sign (`$4.11` for `USD`; a bare `$` only for it). Numbers are
 //!   compared exactly once normalised: no ratio lets `5%` match `6%`;
 //! - `not_found`: nowhere in the document;
 //! - `not_applicable`: booleans, enum values, nulls and empty strings,
@@ -35,8 +36,10 @@
 //!
 //! A ranking for review, not a probability (it is not calibrated on
 //! labelled documents): `high` for an exact match, `medium` for a
-//! normalised one, `low` for a value not found; one step lower when the
-//! model's first answer had to be corrected. The servers' token
+//! normalised one, `low` for a value not found; one step lower for a
+//! short value (fewer than three letters or digits, such as `1`) whose
+//! best place has no label, and one step lower again when the model's
+//! first answer had to be corrected. The servers' token
 //! log-probabilities are not requested, so they do not count yet.
 
 mod job;
@@ -173,6 +176,10 @@ pub fn locate_values(
                 Some(best) if best.exact => EvidenceStatus::Exact,
                 Some(_) => EvidenceStatus::Normalised,
             };
+            // A short value (`1`, `8`) is on most pages somewhere: found
+            // without a label beside it, it says little.
+            let weak = found.first().is_some_and(|best| best.label == 0)
+                && leaf.text.as_deref().is_some_and(is_short);
             let places = found
                 .iter()
                 .take(MAX_PLACES)
@@ -181,24 +188,30 @@ pub fn locate_values(
             FieldEvidence {
                 key: leaf.key,
                 status,
-                confidence: Some(confidence(status, corrected)),
+                confidence: Some(confidence(status, weak, corrected)),
                 places,
             }
         })
         .collect()
 }
 
-fn confidence(status: EvidenceStatus, corrected: bool) -> Confidence {
+fn confidence(status: EvidenceStatus, weak: bool, corrected: bool) -> Confidence {
     let base = match status {
         EvidenceStatus::Exact => Confidence::High,
         EvidenceStatus::Normalised => Confidence::Medium,
         _ => Confidence::Low,
     };
-    match (corrected, base) {
-        (true, Confidence::High) => Confidence::Medium,
-        (true, _) => Confidence::Low,
-        (false, c) => c,
-    }
+    let lower = |c: Confidence| match c {
+        Confidence::High => Confidence::Medium,
+        _ => Confidence::Low,
+    };
+    let base = if weak { lower(base) } else { base };
+    if corrected { lower(base) } else { base }
+}
+
+/// Fewer than three letters or digits.
+fn is_short(text: &str) -> bool {
+    text.chars().filter(|c| c.is_alphanumeric()).count() < 3
 }
 
 /// How many values were not found.

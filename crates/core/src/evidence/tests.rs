@@ -340,3 +340,44 @@ fn the_words_of_a_page_are_given_with_their_boxes() {
             .is_empty()
     );
 }
+
+#[test]
+fn a_currency_code_is_found_as_its_sign_and_short_values_without_a_label_rank_lower() {
+    let doc = text_document("Total $4.11\nQty 1\nItems 2 shipped");
+    let s =
+        schema(json!({"currency": {}, "qty": {"type": "integer"}, "count": {"type": "integer"}}));
+    let evidence = locate_values(
+        &doc,
+        &s,
+        &json!({"currency": "USD", "qty": 1, "count": 2}),
+        false,
+    );
+    let currency = one(&evidence, "currency");
+    assert_eq!(currency.status, EvidenceStatus::Normalised);
+    assert_eq!(currency.places[0].quote, "Total $4.11");
+    // `1` beside its label "Qty": as sure as any exact match.
+    assert_eq!(one(&evidence, "qty").confidence, Some(Confidence::High));
+    // `2` with no label naming "count": found, but it says little.
+    let count = one(&evidence, "count");
+    assert_eq!(
+        (count.status, count.confidence),
+        (EvidenceStatus::Exact, Some(Confidence::Medium))
+    );
+    // Another dollar needs its prefix.
+    let cad = locate_values(&doc, &s, &json!({"currency": "CAD"}), false);
+    assert_eq!(cad[0].status, EvidenceStatus::NotFound);
+    let cad = locate_values(
+        &text_document("Total C$4.11"),
+        &s,
+        &json!({"currency": "CAD"}),
+        false,
+    );
+    assert_eq!(cad[0].status, EvidenceStatus::Normalised);
+    let usd = locate_values(
+        &text_document("Total C$4.11"),
+        &s,
+        &json!({"currency": "USD"}),
+        false,
+    );
+    assert_eq!(usd[0].status, EvidenceStatus::NotFound);
+}
