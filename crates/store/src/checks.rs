@@ -1,10 +1,11 @@
 //! The fields of an extraction's documents that a user checked: accepted
 //! as right in review, or corrected (a revision checks what it changed).
 
-use rusqlite::{OptionalExtension, TransactionBehavior, params};
+use rusqlite::{TransactionBehavior, params};
 
 use crate::Store;
 use crate::error::{Result, StoreError};
+use crate::extraction::require_document;
 use crate::ids::now_ms;
 
 impl Store {
@@ -17,18 +18,7 @@ impl Store {
         }
         let mut conn = self.lock();
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let exists: Option<i64> = tx
-            .query_row(
-                "SELECT 1 FROM extraction_documents WHERE job_id = ?1 AND position = ?2",
-                params![job_id, position],
-                |row| row.get(0),
-            )
-            .optional()?;
-        if exists.is_none() {
-            return Err(StoreError::Invalid(format!(
-                "no document {position} in job {job_id}"
-            )));
-        }
+        require_document(&tx, job_id, position)?;
         tx.execute(
             "INSERT INTO extraction_checks (job_id, position, field, checked_at) \
              VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING",

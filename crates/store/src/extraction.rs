@@ -157,6 +157,23 @@ pub struct ExtractionRevision {
     pub created_at: i64,
 }
 
+/// An error unless the job has a document at `position`.
+pub(crate) fn require_document(conn: &Connection, job_id: &str, position: i64) -> Result<()> {
+    let exists: Option<i64> = conn
+        .query_row(
+            "SELECT 1 FROM extraction_documents WHERE job_id = ?1 AND position = ?2",
+            params![job_id, position],
+            |row| row.get(0),
+        )
+        .optional()?;
+    match exists {
+        Some(_) => Ok(()),
+        None => Err(StoreError::Invalid(format!(
+            "no document {position} in job {job_id}"
+        ))),
+    }
+}
+
 fn json_text(value: &Value, what: &'static str) -> Result<String> {
     serde_json::to_string(value).map_err(|source| StoreError::Json { what, source })
 }
@@ -508,18 +525,7 @@ impl Store {
         let now = now_ms();
         let mut conn = self.lock();
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let exists: Option<i64> = tx
-            .query_row(
-                "SELECT 1 FROM extraction_documents WHERE job_id = ?1 AND position = ?2",
-                params![job_id, position],
-                |row| row.get(0),
-            )
-            .optional()?;
-        if exists.is_none() {
-            return Err(StoreError::Invalid(format!(
-                "no document {position} in job {job_id}"
-            )));
-        }
+        require_document(&tx, job_id, position)?;
         tx.execute(
             "INSERT INTO extraction_revisions (job_id, position, \"values\", created_at, evidence) \
              VALUES (?1, ?2, ?3, ?4, ?5)",
