@@ -133,6 +133,7 @@ mod budget;
 mod document;
 mod docx;
 mod error;
+mod fingerprint;
 mod imaging;
 mod limits;
 mod numfmt;
@@ -148,6 +149,7 @@ mod zipguard;
 pub use assemble::{attach, block_name, render_text};
 pub use document::{Content, DocImage, Document, Documents, Kind, Page, PageWord, kind_of};
 pub use error::DocumentError;
+pub use fingerprint::read_fingerprint;
 pub use limits::{Limits, ReadOptions, default_data_dir};
 pub use ocr::{
     MIN_WORD_HEIGHT, OCR_DPI, OcrError, OcrMode, OcrOptions, OcrPage, OcrProgress, OcrProgressFn,

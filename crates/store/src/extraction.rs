@@ -129,6 +129,9 @@ pub struct ExtractionDocument {
     /// `evidence`, as JSON); `None` until completed, and for rows written
     /// before evidence was kept.
     pub evidence: Option<Value>,
+    /// What the evidence was found in: the document's read fingerprint
+    /// (its bytes and OCR settings), to tell when it is stale.
+    pub evidence_source: Option<String>,
 }
 
 /// A document's result, as written when its call finishes.
@@ -141,8 +144,9 @@ pub struct DocumentResult {
     pub input_tokens: u64,
     pub output_tokens: u64,
     pub call_id: Option<String>,
-    /// Where the values were found, written with them.
+    /// Where the values were found, written with them, and what in.
     pub evidence: Option<Value>,
+    pub evidence_source: Option<String>,
 }
 
 /// A user's correction of a document's values.
@@ -236,7 +240,8 @@ fn job_from_row(row: &Row<'_>) -> rusqlite::Result<ExtractionJob> {
 }
 
 const DOCUMENT_COLUMNS: &str = "job_id, position, path, status, \"values\", error, \
-                                error_category, input_tokens, output_tokens, call_id, updated_at, evidence";
+                                error_category, input_tokens, output_tokens, call_id, updated_at, evidence, \
+                                evidence_source";
 
 fn document_from_row(row: &Row<'_>) -> rusqlite::Result<ExtractionDocument> {
     let status: String = row.get(3)?;
@@ -253,6 +258,7 @@ fn document_from_row(row: &Row<'_>) -> rusqlite::Result<ExtractionDocument> {
         call_id: row.get(9)?,
         updated_at: row.get(10)?,
         evidence: optional_json_column(row, 11)?,
+        evidence_source: row.get(12)?,
     })
 }
 
@@ -480,7 +486,8 @@ impl Store {
         let n = tx.execute(
             "UPDATE extraction_documents SET status = ?3, \"values\" = ?4, error = ?5, \
              error_category = ?6, input_tokens = ?7, output_tokens = ?8, call_id = ?9, \
-             updated_at = ?10, evidence = ?11 WHERE job_id = ?1 AND position = ?2",
+             updated_at = ?10, evidence = ?11, evidence_source = ?12 \
+             WHERE job_id = ?1 AND position = ?2",
             params![
                 job_id,
                 position,
@@ -492,7 +499,8 @@ impl Store {
                 output,
                 result.call_id,
                 now_ms(),
-                evidence
+                evidence,
+                result.evidence_source
             ],
         )?;
         if n == 0 {

@@ -182,6 +182,7 @@ ALTER TABLE extraction_jobs ADD COLUMN ocr_languages TEXT
     CHECK (ocr_languages IS NULL OR (json_valid(ocr_languages) AND json_type(ocr_languages) = 'array'));
 ALTER TABLE extraction_documents ADD COLUMN evidence TEXT
     CHECK (evidence IS NULL OR json_valid(evidence));
+ALTER TABLE extraction_documents ADD COLUMN evidence_source TEXT;
 ALTER TABLE extraction_revisions ADD COLUMN evidence TEXT
     CHECK (evidence IS NULL OR json_valid(evidence));
 

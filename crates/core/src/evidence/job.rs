@@ -6,7 +6,8 @@
 use std::path::PathBuf;
 
 use serde_json::Value;
-use sift_documents::{Documents, OcrMode, ReadOptions, read_documents};
+use sift_documents::{Documents, OcrMode, ReadOptions, read_documents, read_fingerprint};
+use sift_store::{DocumentStatus, ExtractionJob, Store};
 
 use super::{FieldEvidence, PageWords, locate_values, page_words_of};
 use crate::error::CoreError;
@@ -24,15 +25,79 @@ pub(crate) fn locating_read_options(base: &ReadOptions) -> ReadOptions {
 }
 
 /// The evidence of `values` in the one file of `documents`, as stored
-/// with a result; `None` when nothing was read.
+/// with a result, and the fingerprint of what it was found in (the file
+/// as read with `options`); `None` when nothing was read.
 pub(crate) fn evidence_value(
     documents: &Documents,
+    options: &ReadOptions,
     schema: &Value,
     values: &Value,
     corrected: bool,
-) -> Option<Value> {
+) -> Option<(Value, String)> {
     let document = documents.files.first()?;
-    serde_json::to_value(locate_values(document, schema, values, corrected)).ok()
+    let bytes = std::fs::read(&document.path).ok()?;
+    let evidence = serde_json::to_value(locate_values(document, schema, values, corrected)).ok()?;
+    Some((evidence, read_fingerprint(&bytes, options)))
+}
+
+/// Finds again the values of a job's completed documents whose file (or
+/// the OCR settings it is read with) changed since their evidence was
+/// found: the model's values and the latest revision's. A file that no
+/// longer reads keeps what was found. Returns how many were found again.
+pub(crate) async fn refresh_evidence(
+    store: &Store,
+    job: &ExtractionJob,
+    read_options: &ReadOptions,
+) -> Result<usize, CoreError> {
+    let mut refreshed = 0;
+    for document in store.extraction_documents(&job.id)? {
+        let Some(values) = document.values.clone() else {
+            continue;
+        };
+        if document.status != DocumentStatus::Completed {
+            continue;
+        }
+        let revised = store
+            .extraction_revisions(&job.id, document.position)?
+            .pop();
+        let options = locating_read_options(read_options);
+        let (path, schema, stored) = (
+            PathBuf::from(&document.path),
+            job.schema.clone(),
+            document.evidence_source.clone(),
+        );
+        let found = tokio::task::spawn_blocking(move || {
+            let bytes = std::fs::read(&path).ok()?;
+            let fingerprint = read_fingerprint(&bytes, &options);
+            if stored.as_deref() == Some(fingerprint.as_str()) {
+                return None;
+            }
+            let documents = read_documents(&[path], &options).ok()?;
+            let file = documents.files.first()?;
+            let model = locate_values(file, &schema, &values, false);
+            let revision = revised.map(|r| locate_values(file, &schema, &r.values, false));
+            Some((model, revision, fingerprint))
+        })
+        .await
+        .map_err(|e| CoreError::Internal(format!("finding the values stopped: {e}")))?;
+        let Some((model, revision, fingerprint)) = found else {
+            continue;
+        };
+        let as_json = |e: &[FieldEvidence]| {
+            serde_json::to_value(e)
+                .map_err(|e| CoreError::Internal(format!("evidence cannot be written: {e}")))
+        };
+        let revision = revision.as_deref().map(as_json).transpose()?;
+        store.set_evidence(
+            &job.id,
+            document.position,
+            &as_json(&model)?,
+            &fingerprint,
+            revision.as_ref(),
+        )?;
+        refreshed += 1;
+    }
+    Ok(refreshed)
 }
 
 /// Reads `path` (off the async threads: PDFs and OCR are CPU work) and

@@ -32,6 +32,11 @@
 //! the page's words have boxes: PDFium's character boxes on a text page,
 //! the OCR words on a scan or a photo.
 //!
+//! Evidence is stored with the result (and with each revision) beside
+//! the fingerprint of what it was found in (the file's bytes and the OCR
+//! settings); a resume of the job finds the values again in a file that
+//! changed since.
+//!
 //! # Confidence
 //!
 //! A ranking for review, not a probability (it is not calibrated on
@@ -55,7 +60,7 @@ use serde_json::Value;
 use sift_documents::Document;
 
 pub use job::page_words;
-pub(crate) use job::{evidence_value, locate_in_file};
+pub(crate) use job::{evidence_value, locate_in_file, refresh_evidence};
 pub use pages::{PageWordBox, PageWords, page_words_of};
 
 /// The most places kept for one value: enough to step through, without

@@ -27,7 +27,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::calls::{CallRequest, run_call_read};
 use crate::error::CoreError;
-use crate::evidence::{evidence_value, needed_correction};
+use crate::evidence::{evidence_value, needed_correction, refresh_evidence};
 use crate::local::{LocalServerHandle, LocalServerOwner, ensure_local_server};
 use crate::models::ModelSelection;
 use crate::provider::ProviderKind;
@@ -173,30 +173,41 @@ async fn run_document(
     request.context = options.context.clone();
     request.read_options = options.read_options.clone();
     let result = match run_call_read(&store, &request).await {
-        Ok((call, documents)) => DocumentResult {
-            evidence: call
+        Ok((call, documents)) => {
+            let found = call
                 .output
                 .as_ref()
                 .filter(|_| call.status == CallStatus::Completed)
                 .and_then(|values| {
                     let corrected = needed_correction(call.transcript.as_ref());
-                    evidence_value(&documents, &job.schema, values, corrected)
-                }),
-            status: if call.status == CallStatus::Completed {
-                DocumentStatus::Completed
-            } else {
-                DocumentStatus::Failed
-            },
-            values: call
-                .output
-                .clone()
-                .filter(|_| call.status == CallStatus::Completed),
-            error: call.error.clone(),
-            error_category: call.error_category.clone(),
-            input_tokens: call.input_tokens,
-            output_tokens: call.output_tokens,
-            call_id: Some(call.id.clone()),
-        },
+                    evidence_value(
+                        &documents,
+                        &request.read_options,
+                        &job.schema,
+                        values,
+                        corrected,
+                    )
+                });
+            let (evidence, evidence_source) = found.unzip();
+            DocumentResult {
+                evidence,
+                evidence_source,
+                status: if call.status == CallStatus::Completed {
+                    DocumentStatus::Completed
+                } else {
+                    DocumentStatus::Failed
+                },
+                values: call
+                    .output
+                    .clone()
+                    .filter(|_| call.status == CallStatus::Completed),
+                error: call.error.clone(),
+                error_category: call.error_category.clone(),
+                input_tokens: call.input_tokens,
+                output_tokens: call.output_tokens,
+                call_id: Some(call.id.clone()),
+            }
+        }
         // Refused before any request (an unreadable file, ...): this
         // document fails, the others go on.
         Err(error) => DocumentResult {
@@ -208,6 +219,7 @@ async fn run_document(
             output_tokens: 0,
             call_id: None,
             evidence: None,
+            evidence_source: None,
         },
     };
     let job_id = job.id.clone();
@@ -268,6 +280,8 @@ pub async fn run_job(
             }
         }
     };
+    // Values already found stay right only while their files do.
+    refresh_evidence(store, &job, &read_options).await?;
     let options = Arc::new(ExtractOptions {
         concurrency: options.concurrency.max(1),
         read_options,

@@ -17,7 +17,7 @@ use super::{
     ExtractEvent, ExtractOptions, JobState, RowStatus, cancel_extraction, check_value, create_job,
     job_view, recent_jobs, revise_field, with_field,
 };
-use crate::evidence::EvidenceStatus;
+use crate::evidence::{EvidenceStatus, FieldEvidence};
 use crate::job_export::{ExportFormat, export_results};
 use crate::path_grants::PathPolicy;
 use crate::running::WorkKind;
@@ -483,4 +483,72 @@ async fn a_scans_ocr_is_reported_page_by_page() {
             event("row", ""),
         ]
     );
+}
+
+/// Evidence follows its file: a run of the job after the file changed
+/// (a resume) finds the values again, the model's and the revision's.
+#[tokio::test]
+async fn a_changed_file_has_its_values_found_again_on_a_resume() {
+    let dir = TempDir::new("extract-refresh");
+    let (ws, store) = dir.workspace();
+    let file = dir.file("a.txt", "Invoice A-1\n");
+    let server = ScriptedServer::start(Script::new().with(
+        "m",
+        [Reply::tool_call(
+            "submit_output",
+            json!({"number": "A-1", "total": 12.5, "seller": {"name": "ACME"}}),
+        )],
+    ))
+    .await
+    .unwrap();
+    let selection = scripted(&server);
+    let job = create_job(
+        &store,
+        "invoice",
+        &invoice_schema(),
+        None,
+        std::slice::from_ref(&file),
+        &selection.models,
+    )
+    .unwrap();
+    let run = |store: Store| {
+        let options = ExtractOptions::new(selection.clone());
+        let id = job.id.clone();
+        async move { super::run_job(&store, &id, options, |_| {}, CancellationToken::new()).await }
+    };
+    run(store.clone()).await.unwrap();
+    let statuses = |row: &super::JobRow| -> Vec<EvidenceStatus> {
+        row.evidence.iter().map(|e| e.status).collect()
+    };
+    let before = job_view(&store, &job.id).unwrap();
+    use EvidenceStatus::{Exact, NotFound};
+    assert_eq!(statuses(&before.rows[0]), [Exact, NotFound, NotFound]);
+    let read = ws.read_options();
+    let path = ["seller".to_owned(), "name".to_owned()];
+    revise_field(&store, &read, &job.id, 0, &path, json!("Zed"))
+        .await
+        .unwrap();
+
+    // Unchanged: nothing is read again.
+    run(store.clone()).await.unwrap();
+    let source = store.extraction_documents(&job.id).unwrap()[0]
+        .evidence_source
+        .clone();
+    assert!(source.is_some());
+    std::fs::write(&file, "Invoice A-1\nACME, total 12.5\nZed\n").unwrap();
+    run(store.clone()).await.unwrap();
+    let documents = store.extraction_documents(&job.id).unwrap();
+    assert_ne!(documents[0].evidence_source, source);
+    let model: Vec<FieldEvidence> =
+        serde_json::from_value(documents[0].evidence.clone().unwrap()).unwrap();
+    assert_eq!(
+        model.iter().map(|e| e.status).collect::<Vec<_>>(),
+        [Exact, Exact, Exact]
+    );
+    // The table shows the revision's: `Zed` is on the page now.
+    let after = job_view(&store, &job.id).unwrap();
+    assert_eq!(statuses(&after.rows[0]), [Exact, Exact, Exact]);
+    assert_eq!(after.rows[0].evidence[2].places[0].quote, "Zed");
+    // One call in all: the resumes called nothing.
+    assert_eq!(server.requests().len(), 1);
 }

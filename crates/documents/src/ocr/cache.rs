@@ -18,6 +18,11 @@ use super::{OcrOptions, OcrPage};
 /// would give other text, so that older results are not reused.
 const RECIPE: &str = "sift-ocr-3";
 
+/// The OCR settings that change what a page reads as.
+pub(crate) fn cache_settings(options: &OcrOptions) -> String {
+    format!("{RECIPE}\n{}\n{OCR_DPI}", options.language_arg())
+}
+
 /// Where one file's recognised pages are kept.
 #[derive(Debug, Clone)]
 pub(crate) struct OcrCache {
@@ -30,8 +35,7 @@ impl OcrCache {
     pub fn of(options: &OcrOptions, bytes: &[u8]) -> Option<Self> {
         let root = options.cache_dir.as_ref()?;
         let file = hex(&Sha256::digest(bytes));
-        let settings = format!("{RECIPE}\n{}\n{OCR_DPI}", options.language_arg());
-        let settings = hex(&Sha256::digest(settings.as_bytes()));
+        let settings = hex(&Sha256::digest(cache_settings(options).as_bytes()));
         Some(Self {
             dir: root
                 .join(&file[..2])

@@ -40,6 +40,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 pub use crate::document::PageWord;
+pub(crate) use cache::cache_settings;
 pub use error::OcrError;
 pub use language::{check_ocr_languages, default_ocr_languages, installed_ocr_languages};
 pub(crate) use pages::{FileOcr, PageQueue};

@@ -77,11 +77,13 @@ fn a_job_keeps_its_documents_results_and_revisions() {
                 output_tokens: 3,
                 call_id: None,
                 evidence: Some(json!([{"key": "n", "status": "exact"}])),
+                evidence_source: Some("f1".into()),
             },
         )
         .unwrap();
     assert_eq!(row.status, DocumentStatus::Completed);
     assert_eq!(row.evidence, Some(json!([{"key": "n", "status": "exact"}])));
+    assert_eq!(row.evidence_source.as_deref(), Some("f1"));
     assert_eq!(row.values, Some(json!({"n": "7"})));
     assert_eq!((row.input_tokens, row.output_tokens), (10, 3));
     assert!(
@@ -98,6 +100,7 @@ fn a_job_keeps_its_documents_results_and_revisions() {
                     output_tokens: 0,
                     call_id: None,
                     evidence: None,
+                    evidence_source: None,
                 },
             )
             .is_err()
@@ -152,6 +155,24 @@ fn a_job_keeps_its_documents_results_and_revisions() {
         format!("invalid input: no document 7 in job {}", job.id)
     );
     assert_eq!(count(&dir.db(), "extraction_checks"), 2);
+
+    // Evidence found again (the document changed): the row's and its
+    // latest revision's.
+    store
+        .set_evidence(&job.id, 1, &json!([]), "f2", Some(&json!([{"key": "n"}])))
+        .unwrap();
+    let row = &store.extraction_documents(&job.id).unwrap()[1];
+    assert_eq!(
+        (row.evidence.clone(), row.evidence_source.as_deref()),
+        (Some(json!([])), Some("f2"))
+    );
+    let evidence: Vec<_> = store
+        .extraction_revisions(&job.id, 1)
+        .unwrap()
+        .into_iter()
+        .map(|r| r.evidence)
+        .collect();
+    assert_eq!(evidence, [None, Some(json!([{"key": "n"}]))]);
     // The model's values stay as they were.
     assert_eq!(
         store.extraction_documents(&job.id).unwrap()[1].values,

@@ -252,6 +252,7 @@ fn the_schema_is_exactly_this() {
                 "call_id",
                 "updated_at",
                 "evidence",
+                "evidence_source",
             ][..],
         ),
         (
