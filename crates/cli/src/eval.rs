@@ -31,6 +31,11 @@ pub struct EvalArgs {
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
+    /// Also ask the model for the text each value came from (a
+    /// `NAME_source` beside each field, taken out before scoring), to
+    /// measure whether it finds and cites values better.
+    #[arg(long)]
+    sources: bool,
     #[command(flatten)]
     model: ModelArgs,
     /// The documents (paths or globs).
@@ -80,7 +85,7 @@ pub async fn run(args: EvalArgs, ws: &Workspace) -> Result<(), Failure> {
         request.schema = Some(schema.clone());
         request.context = context.clone();
         request.files = vec![path];
-        let document = run_document(&store, &request).await;
+        let document = run_document(&store, &request, args.sources).await;
         if let Some(error) = &document.error {
             eprintln!("{file}: {error}");
         }

@@ -226,3 +226,41 @@ async fn json_report_and_a_failed_call_counts_as_wrong() {
             .all(|(file, _)| file.ends_with("i2d_QualityHosting.pdf"))
     );
 }
+
+/// `--sources`: the model is asked for each value's source text beside
+/// it; the sources are taken out before scoring and counted (given, and
+/// found on the page).
+#[tokio::test]
+async fn sources_are_asked_for_counted_and_left_out_of_the_scores() {
+    let scratch = scratch();
+    let cited = |values: Value| Reply::tool_call("submit_output", values);
+    let server = ScriptedServer::start(Script::new().with(
+        "m",
+        [
+            cited(json!({"invoice_number": "42183017", "invoice_number_source": "Invoice Number: 42183017",
+                "date": "2014-08-03", "date_source": "Invoice Date: August 3, 2014",
+                "total": 4.11, "total_source": "nowhere on the page", "currency": "USD"})),
+            cited(json!({"invoice_number": "x", "date": "2015-10-20", "total": 319, "currency": "INR"})),
+            cited(json!({"invoice_number": "30064443", "date": "2014-05-07", "total": 34.73, "currency": "EUR"})),
+        ],
+    ))
+    .await
+    .unwrap();
+    let mut args = eval_args(&scratch, &server);
+    args.insert(3, "--sources".into());
+    let output = run(sift().env("OPENAI_API_KEY", "sk-test").args(args)).await;
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let out = stdout(&output);
+    assert!(out.starts_with("invoice_number    2/3   66.7%\n"), "{out}");
+    assert!(out.ends_with("\nsources given 3, on the page 2\n"), "{out}");
+    // The answer tool's schema asked for a source beside each field.
+    let tools = server.requests()[0].body["tools"].to_string();
+    for name in [
+        "invoice_number_source",
+        "date_source",
+        "total_source",
+        "currency_source",
+    ] {
+        assert!(tools.contains(name), "{tools}");
+    }
+}

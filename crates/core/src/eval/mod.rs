@@ -39,5 +39,5 @@ mod truth;
 pub use normalise::{Normalized, matches, normalize, normalize_amount, normalize_date};
 pub use report::{format_table, report_json};
 pub use run::run_document;
-pub use score::{Comparison, EvalDocument, EvalReport, FieldScore, score};
+pub use score::{Comparison, EvalDocument, EvalReport, FieldScore, Sources, score};
 pub use truth::{Truth, parse_truth, scored_fields};

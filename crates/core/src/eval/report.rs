@@ -22,6 +22,12 @@ pub fn format_table(report: &EvalReport) -> String {
         out.push_str("\nby evidence\n");
         out.push_str(&table(&report.by_evidence.iter().collect::<Vec<_>>()));
     }
+    if let Some(s) = report.sources {
+        out.push_str(&format!(
+            "\nsources given {}, on the page {}\n",
+            s.given, s.on_page
+        ));
+    }
     out
 }
 
@@ -66,6 +72,7 @@ pub fn report_json(report: &EvalReport) -> Value {
             "evidence": c.evidence,
         })).collect::<Vec<_>>(),
         "by_evidence": report.by_evidence.iter().map(score_json).collect::<Vec<_>>(),
+        "sources": report.sources.map(|s| json!({"given": s.given, "on_page": s.on_page})),
         "unmatched": report.unmatched,
     })
 }

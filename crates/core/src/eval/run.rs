@@ -4,37 +4,53 @@
 
 use sift_store::{CallStatus, Store};
 
-use super::score::EvalDocument;
+use super::score::{EvalDocument, Sources};
 use crate::calls::{CallRequest, run_call_read};
-use crate::evidence::{locate_values, needed_correction};
+use crate::evidence::{locate_quoted_values, needed_correction, split_sources, with_sources};
 
 /// Runs `request` (one file) and returns the document to score: its
-/// values and their evidence, or the error of its call.
-pub async fn run_document(store: &Store, request: &CallRequest) -> EvalDocument {
+/// values and their evidence, or the error of its call. With
+/// `ask_sources`, the model is also asked for the text each value came
+/// from ([`with_sources`]); the values are scored without those sources.
+pub async fn run_document(store: &Store, request: &CallRequest, ask_sources: bool) -> EvalDocument {
     let file = request
         .files
         .first()
         .map(|f| f.display().to_string())
         .unwrap_or_default();
     let mut request = request.clone();
+    let schema = request.schema.clone().unwrap_or_default();
+    if ask_sources {
+        request.schema = Some(with_sources(&schema));
+    }
     // As an extraction reads: OCR for scans and photos, the words' boxes.
     request.read_options.word_boxes = true;
     request.read_options.ocr.mode = sift_documents::OcrMode::Always;
     match run_call_read(store, &request).await {
         Ok((call, documents)) if call.status == CallStatus::Completed => {
-            let evidence = match (&call.output, documents.files.first()) {
-                (Some(values), Some(document)) => {
-                    let schema = request.schema.clone().unwrap_or_default();
-                    let corrected = needed_correction(call.transcript.as_ref());
-                    locate_values(document, &schema, values, corrected)
+            let (values, quotes) = match &call.output {
+                Some(output) if ask_sources => {
+                    let (values, quotes) = split_sources(output);
+                    (Some(values), quotes)
                 }
-                _ => Vec::new(),
+                other => (other.clone(), Default::default()),
+            };
+            let (evidence, sources) = match (&values, documents.files.first()) {
+                (Some(values), Some(document)) => {
+                    let corrected = needed_correction(call.transcript.as_ref());
+                    let evidence =
+                        locate_quoted_values(document, &schema, values, &quotes, corrected);
+                    let sources = Sources::of(document, &quotes);
+                    (evidence, ask_sources.then_some(sources))
+                }
+                _ => (Vec::new(), None),
             };
             EvalDocument {
                 file,
-                values: call.output,
+                values,
                 error: None,
                 evidence,
+                sources,
             }
         }
         Ok((call, _)) => EvalDocument {
@@ -47,12 +63,14 @@ pub async fn run_document(store: &Store, request: &CallRequest) -> EvalDocument 
                 call.error.as_deref().unwrap_or("no output")
             )),
             evidence: Vec::new(),
+            sources: None,
         },
         Err(e) => EvalDocument {
             file,
             values: None,
             error: Some(e.to_string()),
             evidence: Vec::new(),
+            sources: None,
         },
     }
 }

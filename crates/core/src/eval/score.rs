@@ -1,10 +1,13 @@
 //! Accuracy per field: each scored truth cell compared with the result.
 
+use std::collections::HashMap;
+
 use serde_json::Value;
+use sift_documents::Document;
 
 use super::normalise::matches;
 use super::truth::Truth;
-use crate::evidence::{EvidenceStatus, FieldEvidence};
+use crate::evidence::{EvidenceStatus, FieldEvidence, quote_is_on_page};
 
 /// One document's result for scoring: `values` is `None` when its call
 /// failed.
@@ -15,6 +18,31 @@ pub struct EvalDocument {
     pub error: Option<String>,
     /// Where each value was found (empty when unknown).
     pub evidence: Vec<FieldEvidence>,
+    /// The model's quotes of its values' sources, when it was asked.
+    pub sources: Option<Sources>,
+}
+
+/// How a model cited its values' sources in one document.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Sources {
+    /// Values it gave a source for.
+    pub given: usize,
+    /// Sources found on the page, as they are or alike
+    /// ([`crate::evidence::MIN_LIKENESS`]).
+    pub on_page: usize,
+}
+
+impl Sources {
+    /// The quotes' counts against `document`.
+    pub fn of(document: &Document, quotes: &HashMap<String, String>) -> Self {
+        Self {
+            given: quotes.len(),
+            on_page: quotes
+                .values()
+                .filter(|q| quote_is_on_page(document, q))
+                .count(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -53,6 +81,8 @@ pub struct EvalReport {
     pub by_evidence: Vec<FieldScore>,
     /// Documents without a truth row (not scored).
     pub unmatched: Vec<String>,
+    /// The sources cited over the scored documents, when asked for.
+    pub sources: Option<Sources>,
 }
 
 /// Scores `documents` against `truth` on `fields`.
@@ -126,11 +156,20 @@ pub fn score(fields: &[String], truth: &Truth, documents: &[EvalDocument]) -> Ev
     } else {
         Vec::new()
     };
+    let sources = documents
+        .iter()
+        .filter(|d| truth.row_for(&d.file).is_some())
+        .filter_map(|d| d.sources)
+        .reduce(|a, b| Sources {
+            given: a.given + b.given,
+            on_page: a.on_page + b.on_page,
+        });
     EvalReport {
         fields: scores,
         overall,
         comparisons,
         by_evidence,
         unmatched,
+        sources,
     }
 }

@@ -37,6 +37,11 @@
 //! settings); a resume of the job finds the values again in a file that
 //! changed since.
 //!
+//! Optionally the model is asked for the text each value came from
+//! ([`with_sources`]): where that quote is on the page (as it is, else
+//! the run of words most like it, at least [`MIN_LIKENESS`] alike), the
+//! value's places inside it go first.
+//!
 //! # Confidence
 //!
 //! A ranking for review, not a probability (it is not calibrated on
@@ -52,8 +57,12 @@ mod label;
 mod leaves;
 mod matching;
 mod pages;
+mod quotes;
+mod sources;
 #[cfg(test)]
 mod tests;
+
+use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -62,6 +71,8 @@ use sift_documents::Document;
 pub use job::page_words;
 pub(crate) use job::{evidence_value, locate_in_file, refresh_evidence};
 pub use pages::{PageWordBox, PageWords, page_words_of};
+pub use quotes::MIN_LIKENESS;
+pub use sources::{SOURCE_SUFFIX, split_sources, with_sources};
 
 /// The most places kept for one value: enough to step through, without
 /// keeping every `1` of a page.
@@ -151,6 +162,19 @@ pub fn locate_values(
     values: &Value,
     corrected: bool,
 ) -> Vec<FieldEvidence> {
+    locate_quoted_values(document, schema, values, &HashMap::new(), corrected)
+}
+
+/// [`locate_values`] with the model's quotes of where values came from
+/// (by evidence key; see [`with_sources`]): a value's places inside its
+/// quote, aligned on the page, go first.
+pub fn locate_quoted_values(
+    document: &Document,
+    schema: &Value,
+    values: &Value,
+    quoted: &HashMap<String, String>,
+    corrected: bool,
+) -> Vec<FieldEvidence> {
     let pages = pages::search_pages(document);
     let leaves = leaves::leaves(schema, values);
     let mut found: Vec<Option<Vec<matching::Match>>> = leaves
@@ -160,6 +184,13 @@ pub fn locate_values(
             let labels = label::label_words(&leaf.name, leaf.description.as_deref());
             let mut found = matching::find(&pages, text, leaf.numeric);
             label::rank(&pages, &labels, &mut found);
+            if let Some((page, words)) =
+                quoted.get(&leaf.key).and_then(|q| quotes::align(&pages, q))
+            {
+                found.sort_by_key(|m| {
+                    !(m.page == page && m.words.start < words.end && words.start < m.words.end)
+                });
+            }
             Some(found)
         })
         .collect();
@@ -217,6 +248,11 @@ fn confidence(status: EvidenceStatus, weak: bool, corrected: bool) -> Confidence
 /// Fewer than three letters or digits.
 fn is_short(text: &str) -> bool {
     text.chars().filter(|c| c.is_alphanumeric()).count() < 3
+}
+
+/// Whether a quote is on the pages of `document` (as it is, or alike).
+pub fn quote_is_on_page(document: &Document, quote: &str) -> bool {
+    quotes::align(&pages::search_pages(document), quote).is_some()
 }
 
 /// How many values were not found.

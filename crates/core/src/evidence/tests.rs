@@ -1,3 +1,4 @@
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 use serde_json::{Value, json};
@@ -380,4 +381,30 @@ fn a_currency_code_is_found_as_its_sign_and_short_values_without_a_label_rank_lo
         false,
     );
     assert_eq!(usd[0].status, EvidenceStatus::NotFound);
+}
+
+#[test]
+fn a_quote_from_the_model_puts_its_place_first_even_when_only_alike() {
+    let doc = text_document("Subtotal 12.00\nShipping 12.00\nTotal 12.00");
+    let s = schema(json!({"total": {"type": "number"}}));
+    let quotes = |q: &str| HashMap::from([("total".to_owned(), q.to_owned())]);
+    let first = |q: &str| {
+        locate_quoted_values(&doc, &s, &json!({"total": 12}), &quotes(q), false)[0].places[0]
+            .quote
+            .clone()
+    };
+    assert_eq!(first("Shipping 12.00"), "Shipping 12.00");
+    // One letter off, case and spacing aside: still that line.
+    assert_eq!(first("shiping  12.00"), "Shipping 12.00");
+    // Not on the page: the label decides, as without a quote.
+    assert_eq!(first("Handling fee 12.00 EUR"), "Total 12.00");
+    // A quote never makes another number match.
+    let other = locate_quoted_values(
+        &doc,
+        &s,
+        &json!({"total": 13}),
+        &quotes("Total 12.00"),
+        false,
+    );
+    assert_eq!(other[0].status, EvidenceStatus::NotFound);
 }

@@ -48,6 +48,7 @@ fn scoring_counts_per_field_and_overall() {
             values: Some(json!({"invoice_number": "42", "date": "03/08/2014", "total": 4.11})),
             error: None,
             evidence: Vec::new(),
+            sources: None,
         },
         EvalDocument {
             file: "b.pdf".into(),
@@ -55,18 +56,21 @@ fn scoring_counts_per_field_and_overall() {
             values: Some(json!({"invoice_number": "x-1", "date": "nonsense", "total": 391})),
             error: None,
             evidence: Vec::new(),
+            sources: None,
         },
         EvalDocument {
             file: "c.pdf".into(),
             values: None,
             error: Some("failed".into()),
             evidence: Vec::new(),
+            sources: None,
         },
         EvalDocument {
             file: "d.pdf".into(),
             values: Some(json!({})),
             error: None,
             evidence: Vec::new(),
+            sources: None,
         },
     ];
     let report = score(&fields, &truth, &documents);
