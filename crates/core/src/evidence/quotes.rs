@@ -24,8 +24,8 @@ pub(super) fn align(pages: &[SearchPage], quote: &str) -> Option<(usize, Range<u
         let words: Vec<Vec<char>> = page.words.iter().map(|w| fold(&w.text)).collect();
         for start in 0..words.len() {
             let mut run: Vec<char> = Vec::new();
-            for end in start..words.len() {
-                run.extend(&words[end]);
+            for (end, word) in words.iter().enumerate().skip(start) {
+                run.extend(word);
                 if run.len() + 2 < needle.len() / 2 {
                     continue;
                 }
