@@ -46,6 +46,8 @@ APT_TEST_PACKAGES=(
   xvfb xauth xdotool webkit2gtk-driver imagemagick x11-utils chromium fonts-dejavu-core
   # The window suite's drag source (a GTK window offering files, dragged with xdotool)
   python3-gi gir1.2-gtk-3.0
+  # The window suite reads what the app stored in its SQLite file
+  sqlite3
   # A private keychain for the tests that store API keys
   dbus gnome-keyring
 )

@@ -29,6 +29,7 @@ fail() { printf 'window suite: FAILED: %s\n' "$*" >&2; exit 1; }
 
 command -v tauri-driver >/dev/null || fail "tauri-driver is missing: scripts/setup.sh installs it"
 command -v WebKitWebDriver >/dev/null || fail "WebKitWebDriver is missing (apt webkit2gtk-driver): scripts/setup.sh installs it"
+command -v sqlite3 >/dev/null || fail "sqlite3 is missing (evidence.test.mjs reads the app's database): scripts/setup.sh installs it"
 [ -d "$ROOT/tests/window/node_modules/webdriverio" ] || (cd "$ROOT/tests/window" && npm ci --no-audit --no-fund --loglevel=error)
 
 CORPUS="$(cd "$ROOT/../shared/corpus" 2>/dev/null && pwd)" || fail "the corpus is not at ../shared/corpus"

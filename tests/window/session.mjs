@@ -23,8 +23,8 @@ export const OUT = env("SIFT_WINDOW_OUT");
  */
 export const WAIT_MS = 60_000;
 
-/** The app in a new WebDriver session. */
-export function launch() {
+/** The app in a new WebDriver session; `args`: its command line (`--db FILE`). */
+export function launch(args = []) {
   return remote({
     hostname: "127.0.0.1",
     port: 4444,
@@ -34,7 +34,7 @@ export function launch() {
     capabilities: {
       browserName: "wry",
       "wdio:enforceWebDriverClassic": true,
-      "tauri:options": { application: APP },
+      "tauri:options": { application: APP, args },
     },
   });
 }
