@@ -18,26 +18,97 @@ pub(super) struct Match {
     pub label: u32,
 }
 
+/// What finding values searches, built once for a document and shared
+/// by all of its values: each line's text with its words' offsets, the
+/// runs of words that read as an amount or a date (with their readings),
+/// and each page's text folded (case and spacing aside).
+pub(super) struct SearchIndex<'a> {
+    pages: &'a [SearchPage],
+    lines: Vec<Vec<LineText>>,
+    /// Shortest first, then in document order.
+    runs: Vec<Run>,
+    folded: Vec<Vec<(char, usize)>>,
+}
+
+struct LineText {
+    text: String,
+    /// Each word's byte offset in `text`.
+    starts: Vec<usize>,
+    /// The index of the line's first word on its page.
+    first_word: usize,
+}
+
+/// A run of words that reads as one amount or date.
+struct Run {
+    page: usize,
+    words: Range<usize>,
+    dates: Vec<String>,
+    amounts: Vec<f64>,
+}
+
+impl<'a> SearchIndex<'a> {
+    pub fn new(pages: &'a [SearchPage]) -> Self {
+        let lines = pages
+            .iter()
+            .map(|page| {
+                page.lines
+                    .iter()
+                    .enumerate()
+                    .map(|(l, words)| {
+                        let mut starts = Vec::with_capacity(words.len());
+                        let mut offset = 0;
+                        for word in &page.words[words.clone()] {
+                            starts.push(offset);
+                            offset += word.text.len() + 1;
+                        }
+                        LineText {
+                            text: page.line_text(l),
+                            starts,
+                            first_word: words.start,
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let folded = pages
+            .iter()
+            .map(|page| {
+                let mut stream = Vec::new();
+                for (w, word) in page.words.iter().enumerate() {
+                    stream.extend(fold(&word.text).into_iter().map(|c| (c, w)));
+                }
+                stream
+            })
+            .collect();
+        Self {
+            pages,
+            lines,
+            runs: runs(pages),
+            folded,
+        }
+    }
+}
+
 /// Every place `text` occurs, in document order; see the module docs.
-pub(super) fn find(pages: &[SearchPage], text: &str, numeric: bool) -> Vec<Match> {
+pub(super) fn find(index: &SearchIndex<'_>, text: &str, numeric: bool) -> Vec<Match> {
     let mut found = Vec::new();
-    for (index, page) in pages.iter().enumerate() {
-        for line in 0..page.lines.len() {
-            exact_in_line(page, index, line, text, numeric, &mut found);
+    for (page, lines) in index.lines.iter().enumerate() {
+        for line in lines {
+            exact_in_line(line, page, text, numeric, &mut found);
         }
     }
     if let Some(date) = (!numeric).then(|| normalize_date(text)).flatten() {
-        windows(pages, &mut found, |s| date_readings(s).contains(&date));
+        take_runs(index, &mut found, |run| run.dates.contains(&date));
     } else if let Some(amount) = normalize_amount(text) {
-        windows(pages, &mut found, |s| {
-            amount_readings(s).iter().any(|a| same_number(*a, amount))
+        take_runs(index, &mut found, |run| {
+            run.amounts.iter().any(|a| same_number(*a, amount))
         });
     } else if !numeric && found.is_empty() {
-        for (index, page) in pages.iter().enumerate() {
-            folded_in_page(page, index, text, &mut found);
+        for (page, stream) in index.folded.iter().enumerate() {
+            folded_in_page(stream, page, text, &mut found);
         }
         if found.is_empty() {
-            symbol_of_currency(pages, text, &mut found);
+            symbol_of_currency(index.pages, text, &mut found);
         }
     }
     found.sort_by_key(|m| (m.page, m.words.start));
@@ -51,22 +122,9 @@ fn same_number(a: f64, b: f64) -> bool {
 
 /// The value as it is, between word boundaries (for a number, not inside
 /// a longer number: `12` is not in `12.50`).
-fn exact_in_line(
-    page: &SearchPage,
-    index: usize,
-    line: usize,
-    text: &str,
-    numeric: bool,
-    found: &mut Vec<Match>,
-) {
-    let words = page.lines[line].clone();
-    let line_text = page.line_text(line);
-    let mut starts = Vec::with_capacity(words.len());
-    let mut offset = 0;
-    for word in &page.words[words.clone()] {
-        starts.push(offset);
-        offset += word.text.len() + 1;
-    }
+fn exact_in_line(line: &LineText, page: usize, text: &str, numeric: bool, found: &mut Vec<Match>) {
+    let line_text = &line.text;
+    let starts = &line.starts;
     let chars_at = |at: usize| line_text[..at].chars().rev();
     for (at, _) in line_text.match_indices(text) {
         let end = at + text.len();
@@ -86,35 +144,53 @@ fn exact_in_line(
         let first = starts.iter().rposition(|s| *s <= at).unwrap_or(0);
         let last = starts.iter().rposition(|s| *s < end).unwrap_or(first);
         found.push(Match {
-            page: index,
-            words: words.start + first..words.start + last + 1,
+            page,
+            words: line.first_word + first..line.first_word + last + 1,
             exact: true,
             label: 0,
         });
     }
 }
 
+/// The runs that `reads_as` accepts and no earlier match (a shorter run,
+/// or the exact value) overlaps.
+fn take_runs(index: &SearchIndex<'_>, found: &mut Vec<Match>, reads_as: impl Fn(&Run) -> bool) {
+    for run in index.runs.iter().filter(|r| reads_as(r)) {
+        let taken = found.iter().any(|m| {
+            m.page == run.page && m.words.start < run.words.end && run.words.start < m.words.end
+        });
+        if !taken {
+            found.push(Match {
+                page: run.page,
+                words: run.words.clone(),
+                exact: false,
+                label: 0,
+            });
+        }
+    }
+}
+
 /// Runs of one to three words on a line (and the lone marks between
-/// them) that `reads_as` accepts, the shortest first; a run over more than
-/// one word only when it can be one amount or date (`EUR 1 234,56`,
-/// `28 November 2022`).
-fn windows(pages: &[SearchPage], found: &mut Vec<Match>, reads_as: impl Fn(&str) -> bool) {
-    for (index, page) in pages.iter().enumerate() {
-        for line in &page.lines {
-            for size in 1..=4 {
+/// them) that read as an amount or a date, the shortest first; a run over
+/// more than one word only when it can be one amount or date (`EUR 1
+/// 234,56`, `28 November 2022`). Every amount and date has a digit, so a
+/// run without one is passed over unread.
+fn runs(pages: &[SearchPage]) -> Vec<Run> {
+    let mut out = Vec::new();
+    for size in 1..=4 {
+        for (index, page) in pages.iter().enumerate() {
+            for line in &page.lines {
                 for start in line.start..line.end.saturating_sub(size - 1) {
                     let end = start + size;
-                    // A shorter run (or the exact value) found here first.
-                    let taken = found
+                    let span = &page.words[start..end];
+                    if !span
                         .iter()
-                        .any(|m| m.page == index && m.words.start < end && start < m.words.end);
-                    if taken {
+                        .any(|w| w.text.bytes().any(|b| b.is_ascii_digit()))
+                    {
                         continue;
                     }
-                    let trimmed: Vec<&str> = page.words[start..end]
-                        .iter()
-                        .map(|w| trim_punctuation(&w.text))
-                        .collect();
+                    let trimmed: Vec<&str> =
+                        span.iter().map(|w| trim_punctuation(&w.text)).collect();
                     // A run starts and ends on a word; a lone mark inside
                     // it (`August 3 , 2014`) is passed over.
                     if trimmed.first().is_none_or(|w| w.is_empty())
@@ -126,18 +202,21 @@ fn windows(pages: &[SearchPage], found: &mut Vec<Match>, reads_as: impl Fn(&str)
                     if words.len() > 3 || !one_value(&words) {
                         continue;
                     }
-                    if reads_as(&words.join(" ")) {
-                        found.push(Match {
+                    let joined = words.join(" ");
+                    let (dates, amounts) = (date_readings(&joined), amount_readings(&joined));
+                    if !dates.is_empty() || !amounts.is_empty() {
+                        out.push(Run {
                             page: index,
                             words: start..end,
-                            exact: false,
-                            label: 0,
+                            dates,
+                            amounts,
                         });
                     }
                 }
             }
         }
     }
+    out
 }
 
 /// Whether a run of words can be one value: one word; or words with
@@ -225,14 +304,10 @@ fn amount_readings(text: &str) -> Vec<f64> {
 /// The value with case and spacing ignored, anywhere on the page (also
 /// across lines), not starting or ending inside a word's letters or
 /// digits.
-fn folded_in_page(page: &SearchPage, index: usize, text: &str, found: &mut Vec<Match>) {
+fn folded_in_page(stream: &[(char, usize)], index: usize, text: &str, found: &mut Vec<Match>) {
     let needle: Vec<char> = fold(text);
     if needle.is_empty() {
         return;
-    }
-    let mut stream: Vec<(char, usize)> = Vec::new();
-    for (w, word) in page.words.iter().enumerate() {
-        stream.extend(fold(&word.text).into_iter().map(|c| (c, w)));
     }
     if stream.len() < needle.len() {
         return;

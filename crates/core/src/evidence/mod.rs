@@ -176,13 +176,14 @@ pub fn locate_quoted_values(
     corrected: bool,
 ) -> Vec<FieldEvidence> {
     let pages = pages::search_pages(document);
+    let index = matching::SearchIndex::new(&pages);
     let leaves = leaves::leaves(schema, values);
     let mut found: Vec<Option<Vec<matching::Match>>> = leaves
         .iter()
         .map(|leaf| {
             let text = leaf.text.as_deref()?;
             let labels = label::label_words(&leaf.name, leaf.description.as_deref());
-            let mut found = matching::find(&pages, text, leaf.numeric);
+            let mut found = matching::find(&index, text, leaf.numeric);
             label::rank(&pages, &labels, &mut found);
             if let Some((page, words)) =
                 quoted.get(&leaf.key).and_then(|q| quotes::align(&pages, q))
