@@ -3,6 +3,8 @@
 //! page gets them from PDFium's character boxes; a scan or a photo from
 //! its OCR.
 
+use std::borrow::Cow;
+
 use pdfium_render::prelude::PdfPageText;
 use serde::{Deserialize, Serialize};
 
@@ -59,10 +61,10 @@ impl Page {
     /// The page's words with their boxes: OCR's when the page was OCR'd,
     /// else its own text's when they were read
     /// ([`crate::ReadOptions::word_boxes`]).
-    pub fn word_lines(&self) -> Option<WordLines> {
+    pub fn word_lines(&self) -> Option<Cow<'_, WordLines>> {
         match &self.ocr {
-            Some(ocr) => Some(WordLines::of_ocr(ocr)),
-            None => self.text_words.clone(),
+            Some(ocr) => Some(Cow::Owned(WordLines::of_ocr(ocr))),
+            None => self.text_words.as_ref().map(Cow::Borrowed),
         }
     }
 }

@@ -176,6 +176,19 @@ fn take_runs(index: &SearchIndex<'_>, found: &mut Vec<Match>, reads_as: impl Fn(
 /// 234,56`, `28 November 2022`). Every amount and date has a digit, so a
 /// run without one is passed over unread.
 fn runs(pages: &[SearchPage]) -> Vec<Run> {
+    // Each word without the marks around it, and whether it has a digit.
+    let trimmed: Vec<Vec<(&str, bool)>> = pages
+        .iter()
+        .map(|page| {
+            page.words
+                .iter()
+                .map(|w| {
+                    let word = trim_punctuation(&w.text);
+                    (word, word.bytes().any(|b| b.is_ascii_digit()))
+                })
+                .collect()
+        })
+        .collect();
     let mut out = Vec::new();
     for size in 1..=4 {
         for (index, page) in pages.iter().enumerate() {
@@ -189,21 +202,39 @@ fn runs(pages: &[SearchPage]) -> Vec<Run> {
                     {
                         continue;
                     }
-                    let trimmed: Vec<&str> =
-                        span.iter().map(|w| trim_punctuation(&w.text)).collect();
                     // A run starts and ends on a word; a lone mark inside
                     // it (`August 3 , 2014`) is passed over.
-                    if trimmed.first().is_none_or(|w| w.is_empty())
-                        || trimmed.last().is_none_or(|w| w.is_empty())
-                    {
+                    let (first, last) = (&span[0].text, &span[size - 1].text);
+                    if trim_punctuation(first).is_empty() || trim_punctuation(last).is_empty() {
                         continue;
                     }
-                    let words: Vec<&str> = trimmed.into_iter().filter(|w| !w.is_empty()).collect();
-                    if words.len() > 3 || !one_value(&words) {
+                    let mut kept = [""; 4];
+                    let mut n = 0;
+                    for word in span {
+                        let word = trim_punctuation(&word.text);
+                        if !word.is_empty() {
+                            kept[n] = word;
+                            n += 1;
+                        }
+                    }
+                    let words = &kept[..n];
+                    if words.len() > 3 || !one_value(words) {
                         continue;
                     }
                     let joined = words.join(" ");
-                    let (dates, amounts) = (date_readings(&joined), amount_readings(&joined));
+                    // A date is numeric with separators (`28.11.2022`) or
+                    // has a month's name: other runs are not parsed as one.
+                    let may_be_date = if words.len() == 1 {
+                        joined.contains(['.', '/', '-'])
+                    } else {
+                        words.iter().any(|w| w.chars().all(char::is_alphabetic))
+                    };
+                    let dates = if may_be_date {
+                        date_readings(&joined)
+                    } else {
+                        Vec::new()
+                    };
+                    let amounts = amount_readings(&joined);
                     if !dates.is_empty() || !amounts.is_empty() {
                         out.push(Run {
                             page: index,
@@ -253,7 +284,12 @@ fn is_year_or_day(word: &str) -> bool {
 }
 
 fn trim_punctuation(word: &str) -> &str {
-    word.trim_matches(|c: char| ",;:()[]{}\"'*".contains(c))
+    word.trim_matches(|c: char| {
+        matches!(
+            c,
+            ',' | ';' | ':' | '(' | ')' | '[' | ']' | '{' | '}' | '"' | '\'' | '*'
+        )
+    })
 }
 
 /// The dates a text can be: day first and, where both could be a month,
