@@ -191,27 +191,22 @@ fn runs(pages: &[SearchPage]) -> Vec<Run> {
         .collect();
     let mut out = Vec::new();
     for size in 1..=4 {
-        for (index, page) in pages.iter().enumerate() {
+        for (index, (page, trimmed)) in pages.iter().zip(&trimmed).enumerate() {
             for line in &page.lines {
                 for start in line.start..line.end.saturating_sub(size - 1) {
                     let end = start + size;
-                    let span = &page.words[start..end];
-                    if !span
-                        .iter()
-                        .any(|w| w.text.bytes().any(|b| b.is_ascii_digit()))
-                    {
+                    let span = &trimmed[start..end];
+                    if !span.iter().any(|(_, digits)| *digits) {
                         continue;
                     }
                     // A run starts and ends on a word; a lone mark inside
                     // it (`August 3 , 2014`) is passed over.
-                    let (first, last) = (&span[0].text, &span[size - 1].text);
-                    if trim_punctuation(first).is_empty() || trim_punctuation(last).is_empty() {
+                    if span[0].0.is_empty() || span[size - 1].0.is_empty() {
                         continue;
                     }
                     let mut kept = [""; 4];
                     let mut n = 0;
-                    for word in span {
-                        let word = trim_punctuation(&word.text);
+                    for &(word, _) in span {
                         if !word.is_empty() {
                             kept[n] = word;
                             n += 1;
