@@ -462,6 +462,22 @@ impl Store {
         Ok(rows)
     }
 
+    /// One document of a job, by position (`None`: no such document).
+    pub fn extraction_document(
+        &self,
+        job_id: &str,
+        position: i64,
+    ) -> Result<Option<ExtractionDocument>> {
+        let conn = self.lock();
+        let mut stmt = conn.prepare_cached(&format!(
+            "SELECT {DOCUMENT_COLUMNS} FROM extraction_documents \
+             WHERE job_id = ?1 AND position = ?2"
+        ))?;
+        Ok(stmt
+            .query_row(params![job_id, position], document_from_row)
+            .optional()?)
+    }
+
     /// Writes one document's result, in one transaction.
     pub fn set_document_result(
         &self,

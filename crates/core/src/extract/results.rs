@@ -64,10 +64,10 @@ pub fn job_results(store: &Store, job_id: &str) -> Result<Vec<JobResult>, CoreEr
 /// One document's result (as in [`job_results`]), read alone: a caller
 /// that follows a job document by document need not read them all.
 pub fn job_result(store: &Store, job_id: &str, position: i64) -> Result<JobResult, CoreError> {
+    // One row, not the job's every row: a job's events ask for each of
+    // its documents in turn.
     let document = store
-        .extraction_documents(job_id)?
-        .into_iter()
-        .find(|d| d.position == position)
+        .extraction_document(job_id, position)?
         .ok_or_else(|| CoreError::NotFound(format!("job {job_id} has no document {position}")))?;
     with_revision(store, job_id, document)
 }

@@ -84,6 +84,11 @@ fn a_job_keeps_its_documents_results_and_revisions() {
     assert_eq!(row.status, DocumentStatus::Completed);
     assert_eq!(row.evidence, Some(json!([{"key": "n", "status": "exact"}])));
     assert_eq!(row.evidence_source.as_deref(), Some("f1"));
+    assert_eq!(
+        store.extraction_document(&job.id, 1).unwrap(),
+        Some(row.clone())
+    );
+    assert_eq!(store.extraction_document(&job.id, 9).unwrap(), None);
     assert_eq!(row.values, Some(json!({"n": "7"})));
     assert_eq!((row.input_tokens, row.output_tokens), (10, 3));
     assert!(
