@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::ocr::OcrPage;
-use crate::words::WordLines;
 
 /// The kind of a file, from its extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,6 +77,19 @@ pub struct PageWord {
 // Boxes and confidences come from integers Tesseract prints and from
 // PDFium's boxes, never NaN.
 impl Eq for PageWord {}
+
+/// The words of a page, line by line in reading order, in page
+/// coordinates ([`PageWord`]), with the page's size in them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WordLines {
+    pub width: f32,
+    pub height: f32,
+    pub lines: Vec<Vec<PageWord>>,
+}
+
+// Sizes and boxes come from page sizes and PDFium's or Tesseract's boxes,
+// never NaN.
+impl Eq for WordLines {}
 
 /// One page of a PDF.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -147,7 +147,9 @@ mod xlsx;
 mod zipguard;
 
 pub use assemble::{attach, block_name, render_text};
-pub use document::{Content, DocImage, Document, Documents, Kind, Page, PageWord, kind_of};
+pub use document::{
+    Content, DocImage, Document, Documents, Kind, Page, PageWord, WordLines, kind_of,
+};
 pub use error::DocumentError;
 pub use fingerprint::read_fingerprint;
 pub use limits::{Limits, ReadOptions, default_data_dir};
@@ -159,4 +161,3 @@ pub use ocr::{
 pub use pdf::{pdfium_library_candidates, render_pdf_page};
 pub use read::{read_bytes, read_documents};
 pub use resolve::resolve_files;
-pub use words::WordLines;

@@ -6,23 +6,9 @@
 use std::borrow::Cow;
 
 use pdfium_render::prelude::PdfPageText;
-use serde::{Deserialize, Serialize};
 
-use crate::document::{Document, Page, PageWord};
+use crate::document::{Document, Page, PageWord, WordLines};
 use crate::ocr::OcrPage;
-
-/// The words of a page, line by line in reading order, in page
-/// coordinates ([`PageWord`]), with the page's size in them.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct WordLines {
-    pub width: f32,
-    pub height: f32,
-    pub lines: Vec<Vec<PageWord>>,
-}
-
-// Sizes and boxes come from page sizes and PDFium's or Tesseract's boxes,
-// never NaN.
-impl Eq for WordLines {}
 
 impl WordLines {
     /// OCR's words, split into the lines of its text. The text is built

@@ -4,8 +4,7 @@
 use std::collections::HashMap;
 
 use super::leaves::Leaf;
-use super::matching::Match;
-use super::pages::SearchPage;
+use super::pages::{Match, SearchPage};
 
 /// Words of a description that name nothing in particular.
 const STOP_WORDS: &[&str] = &[

@@ -3,20 +3,8 @@
 
 use std::ops::Range;
 
-use super::pages::SearchPage;
+use super::pages::{Match, SearchPage};
 use crate::eval::normalise::{normalize_amount, normalize_date};
-
-/// A place a value was found: a run of words on one page.
-#[derive(Debug, Clone, PartialEq)]
-pub(super) struct Match {
-    /// Index into the pages searched.
-    pub page: usize,
-    pub words: Range<usize>,
-    /// Found as it is (not only in normalised form).
-    pub exact: bool,
-    /// How strongly a label naming the field is beside it (0: none).
-    pub label: u32,
-}
 
 /// What finding values searches, built once for a document and shared
 /// by all of its values: each line's text with its words' offsets, the

@@ -178,7 +178,7 @@ pub fn locate_quoted_values(
     let pages = pages::search_pages(document);
     let index = matching::SearchIndex::new(&pages);
     let leaves = leaves::leaves(schema, values);
-    let mut found: Vec<Option<Vec<matching::Match>>> = leaves
+    let mut found: Vec<Option<Vec<pages::Match>>> = leaves
         .iter()
         .map(|leaf| {
             let text = leaf.text.as_deref()?;

@@ -6,8 +6,19 @@ use std::ops::Range;
 use serde::Serialize;
 use sift_documents::{Content, Document, WordLines};
 
-use super::matching::Match;
 use super::{EvidencePlace, PageBox};
+
+/// A place a value was found: a run of words on one page.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Match {
+    /// Index into the pages searched.
+    pub page: usize,
+    pub words: Range<usize>,
+    /// Found as it is (not only in normalised form).
+    pub exact: bool,
+    /// How strongly a label naming the field is beside it (0: none).
+    pub label: u32,
+}
 
 /// One word of a page.
 #[derive(Debug, Clone, PartialEq)]
