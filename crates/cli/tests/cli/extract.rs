@@ -47,6 +47,26 @@ impl Scratch {
         std::fs::read_to_string(self.dir.join(name)).unwrap()
     }
 
+    /// `sift extract --resume JOB` on this folder's database through
+    /// `server`.
+    fn resume_args(&self, job_id: &str, server: &ScriptedServer) -> Vec<String> {
+        let db = self.path("sift.db");
+        let url = server.openai_base_url();
+        [
+            "--db",
+            &db,
+            "extract",
+            "--resume",
+            job_id,
+            "--provider",
+            "openai",
+            "--base-url",
+            &url,
+        ]
+        .map(str::to_owned)
+        .to_vec()
+    }
+
     fn args(&self, server: &ScriptedServer) -> Vec<String> {
         [
             "--db",
@@ -461,18 +481,7 @@ async fn a_resume_without_a_model_runs_all_of_the_jobs_models_in_order() {
     )
     .await
     .unwrap();
-    let output = run(sift().args([
-        "--db",
-        &scratch.path("sift.db"),
-        "extract",
-        "--resume",
-        &job_id,
-        "--provider",
-        "openai",
-        "--base-url",
-        &second.openai_base_url(),
-    ]))
-    .await;
+    let output = run(sift().args(scratch.resume_args(&job_id, &second))).await;
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let models: Vec<String> = second
         .requests()
@@ -612,18 +621,7 @@ async fn a_resume_reads_in_the_jobs_own_ocr_languages() {
     store
         .set_job_ocr_languages(&job_id, &["eng".into(), "xyz".into()])
         .unwrap();
-    let output = run(sift().args([
-        "--db",
-        &scratch.path("sift.db"),
-        "extract",
-        "--resume",
-        &job_id,
-        "--provider",
-        "openai",
-        "--base-url",
-        &server.openai_base_url(),
-    ]))
-    .await;
+    let output = run(sift().args(scratch.resume_args(&job_id, &server))).await;
     assert_eq!(
         (output.status.code(), stderr(&output)),
         (
