@@ -9,9 +9,10 @@ use super::ExtractOptions;
 use crate::error::CoreError;
 use crate::model_capabilities;
 
-/// The job's read options for the model its documents go to first (the
-/// others are tried only when it fails, and get the same message): OCR
-/// always, and images only when that model takes them. For the local
+/// The job's read options for its models: OCR always, and images only
+/// when every model of the fallback list takes them (a document's message
+/// is built once, and a model tried after the first gets the same one: a
+/// text-only fallback must never receive an image). For the local
 /// provider, called once its server is up, so that the server is asked.
 pub(super) async fn job_read_options(options: &ExtractOptions) -> Result<ReadOptions, CoreError> {
     let provider = options.selection.provider.clone().with_env_defaults()?;
@@ -20,17 +21,17 @@ pub(super) async fn job_read_options(options: &ExtractOptions) -> Result<ReadOpt
     read.ocr.mode = OcrMode::Always;
     // The words' boxes, to find each value on its page afterwards.
     read.word_boxes = true;
-    read.model_takes_images = match models.first() {
-        Some(model) => {
-            let provider_id = options
-                .provider_id
-                .clone()
-                .unwrap_or_else(|| provider.choice().to_string());
+    let provider_id = options
+        .provider_id
+        .clone()
+        .unwrap_or_else(|| provider.choice().to_string());
+    let mut takes_images = !models.is_empty();
+    for model in &models {
+        let capabilities =
             model_capabilities::resolve(&options.model_overrides, &provider_id, &provider, model)
-                .await
-                .images
-        }
-        None => false,
-    };
+                .await;
+        takes_images &= capabilities.images;
+    }
+    read.model_takes_images = takes_images;
     Ok(read)
 }

@@ -179,3 +179,76 @@ async fn a_model_with_images_gets_the_image_and_the_ocr_text() {
             .starts_with("data:image/jpeg;base64,")
     );
 }
+
+/// A job's message is built once for its fallback list: when a model
+/// after the first cannot take images, no model gets the image (here the
+/// vision model fails, and the text-only one reads the same text).
+#[tokio::test]
+async fn a_text_only_fallback_means_no_model_gets_the_image() {
+    let dir = TempDir::new("extract-ocr-fallback");
+    let capabilities = std::collections::BTreeMap::from([
+        (
+            "seeing".to_owned(),
+            vec!["completion".to_owned(), "vision".to_owned()],
+        ),
+        ("reading".to_owned(), vec!["completion".to_owned()]),
+    ]);
+    let server = ScriptedServer::start(
+        Script::new()
+            .answering_as(ServerIdentity::Ollama { capabilities })
+            .with(
+                "seeing",
+                [Reply::fault(500, r#"{"error":{"message":"down"}}"#)],
+            )
+            .with(
+                "reading",
+                [Reply::tool_call("submit_output", json!({"total": "9.00"}))],
+            ),
+    )
+    .await
+    .unwrap();
+    let store = Store::open(dir.db()).unwrap();
+    let models = ["seeing".to_owned(), "reading".to_owned()];
+    let job = create_job(
+        &store,
+        "receipt",
+        &schema(),
+        None,
+        &[corpus("sroie_000.jpg")],
+        &models,
+    )
+    .unwrap();
+    let summary = run_job(
+        &store,
+        &job.id,
+        ExtractOptions::new(selection(&server, &["seeing", "reading"])),
+        |_| {},
+        CancellationToken::new(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(summary.totals.done, 1);
+    let expected = json!(format!(
+        "{SROIE_000_TEXT_ONLY}\n\nExtract the fields of the schema from this document."
+    ));
+    let chat: Vec<(String, Value)> = server
+        .requests()
+        .iter()
+        .map(|r| {
+            let user = r.body["messages"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|m| m["role"] == "user")
+                .unwrap()["content"]
+                .clone();
+            (r.body["model"].as_str().unwrap().to_owned(), user)
+        })
+        .collect();
+    assert!(chat.iter().all(|(_, user)| *user == expected), "{chat:?}");
+    // The vision model is tried again once on its 500, then the fallback.
+    assert_eq!(
+        chat.iter().map(|(m, _)| m.as_str()).collect::<Vec<_>>(),
+        ["seeing", "seeing", "reading"]
+    );
+}
