@@ -33,7 +33,7 @@ APT_PACKAGES=(
   build-essential pkg-config libssl-dev curl unzip
   # The OS keychain (Secret Service over D-Bus)
   libdbus-1-dev
-  # Python for the local model server (llama-cpp-python builds with cmake)
+  # pip fetches the llama.cpp sources (inside the llama-cpp-python sdist), cmake builds llama-server
   python3 python3-venv python3-pip cmake
   # Node for the UI
   nodejs npm
@@ -104,18 +104,34 @@ install_model() {
   rmdir "$DATA_DIR/models.tmp"
 }
 
+# llama.cpp's own server, built from the llama.cpp tree that the llama-cpp-python
+# sdist on PyPI vendors (no download at build or run time, no Python at run time).
 install_llama_server() {
-  local venv="$DATA_DIR/llama-server"
-  local stamp="$venv/.installed-$LLAMA_CPP_PYTHON_VERSION"
-  [ -f "$stamp" ] && return 0
-  log "building llama-cpp-python $LLAMA_CPP_PYTHON_VERSION (about 6 minutes on 2 cores, once)"
-  rm -rf "$venv"
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --upgrade pip
+  local dest="$DATA_DIR/llama.cpp"
+  local stamp="$dest/.built-$LLAMA_CPP_PYTHON_VERSION"
+  if [ -f "$stamp" ] && "$dest/bin/llama-server" --version >/dev/null 2>&1; then return 0; fi
+  log "building llama.cpp's llama-server from the llama-cpp-python $LLAMA_CPP_PYTHON_VERSION sdist (about 10 minutes on 2 cores, once)"
+  local src="$CACHE_DIR/llama-cpp-python-$LLAMA_CPP_PYTHON_VERSION" build="$CACHE_DIR/llama-server-build"
+  mkdir -p "$CACHE_DIR/sdist"
+  if [ ! -d "$src/vendor/llama.cpp/tools/server" ]; then
+    python3 -m pip download --quiet --no-deps --no-binary=:all: \
+      "llama-cpp-python==$LLAMA_CPP_PYTHON_VERSION" -d "$CACHE_DIR/sdist"
+    tar -xzf "$CACHE_DIR/sdist/llama_cpp_python-$LLAMA_CPP_PYTHON_VERSION.tar.gz" -C "$CACHE_DIR"
+    mv "$CACHE_DIR/llama_cpp_python-$LLAMA_CPP_PYTHON_VERSION" "$src"
+  fi
   # The native build uses instructions some of our CPUs lack ("Illegal instruction"
   # at the first request); these flags are the ones verified on these machines.
-  CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF" \
-    "$venv/bin/pip" install --quiet --no-cache-dir "llama-cpp-python[server]==$LLAMA_CPP_PYTHON_VERSION"
+  # The web UI is off: its prebuilt assets would be a download.
+  cmake -S "$src/vendor/llama.cpp" -B "$build" -DCMAKE_BUILD_TYPE=Release \
+    -DLLAMA_BUILD_UI=OFF -DLLAMA_USE_PREBUILT_UI=OFF -DLLAMA_BUILD_TESTS=OFF \
+    -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_CURL=OFF -DBUILD_SHARED_LIBS=OFF \
+    -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON \
+    -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF >/dev/null
+  cmake --build "$build" --target llama-server -j"$(nproc)" >/dev/null
+  mkdir -p "$dest/bin"
+  install -m 755 "$build/bin/llama-server" "$dest/bin/llama-server.tmp"
+  mv "$dest/bin/llama-server.tmp" "$dest/bin/llama-server"
+  "$dest/bin/llama-server" --version >/dev/null 2>&1
   touch "$stamp"
 }
 
