@@ -10,12 +10,14 @@
 //!   known families.
 //! - [`complete_first`]: fallback across models.
 //! - [`local_server`]: the local llama.cpp server that Sift starts on demand.
+//! - [`gguf`]: a GGUF model file's name, quantisation and context, from its header.
 
 mod anthropic;
 mod capabilities;
 mod client;
 mod error;
 mod fallback;
+pub mod gguf;
 mod json;
 pub mod local_server;
 pub mod message;
@@ -34,8 +36,8 @@ pub use error::{ErrorCategory, LlmError};
 pub use fallback::{ModelRoute, complete_first};
 pub use json::canonical_json;
 pub use message::{
-    ChatRequest, ChatResponse, Image, Message, Part, Role, StopReason, StreamDelta, ToolCall,
-    ToolChoice, ToolResult, ToolSpec, Usage,
+    ChatRequest, ChatResponse, Image, JsonAnswerFormat, Message, Part, Role, StopReason,
+    StreamDelta, ToolCall, ToolChoice, ToolResult, ToolSpec, Usage,
 };
 pub use model_features::{MODEL_FAMILIES, ModelFamily, ModelFeatures};
 pub use retry::{RetryPolicy, parse_retry_after};
