@@ -26,7 +26,7 @@ pub enum ProviderKind {
 pub enum ServerFlavor {
     OpenAi,
     Anthropic,
-    /// llama.cpp, including llama-cpp-python's server (Sift's local default).
+    /// llama.cpp's `llama-server` (Sift's local default).
     LlamaCpp,
     Ollama,
     LmStudio,
@@ -40,9 +40,8 @@ pub enum ServerFlavor {
 pub enum ForcedTool {
     /// `tool_choice: "required"` (Anthropic: `any`) with only that tool offered.
     Required,
-    /// The tool named in `tool_choice`. llama.cpp's Python server ignores
-    /// `"required"` and answers in text, but honours a named function with
-    /// a grammar-constrained, schema-valid call.
+    /// The tool named in `tool_choice`, the one form every OpenAI-compatible
+    /// server in the table honours when the model's template has tools.
     Named,
 }
 
@@ -51,8 +50,8 @@ pub struct Capabilities {
     pub forced_tool: ForcedTool,
     /// Streams report usage when asked with `stream_options.include_usage`.
     pub stream_usage: bool,
-    /// Accepts `response_format: {"type": "json_schema"}`. llama-cpp-python
-    /// answers it with HTTP 500.
+    /// Accepts `response_format: {"type": "json_schema"}` and holds the
+    /// reply to it.
     pub json_schema_response_format: bool,
     /// Accepts an assistant message whose `content` is `null` beside its
     /// `tool_calls`, as the OpenAI API defines it. llama-cpp-python answers
@@ -79,11 +78,16 @@ impl Capabilities {
                 forced_tool: ForcedTool::Required,
                 ..openai_like
             },
-            // llama-cpp-python 0.3 ignores `stream_options` and reports no
-            // usage in streams.
+            // llama.cpp's `llama-server` takes the OpenAI forms, and holds a
+            // `json_schema` reply to its schema by grammar; whether a forced
+            // tool works depends on the model's chat template, which
+            // `/props` tells (see `sift_engine::AnswerChannel`).
+            // `content: ""` beside tool calls, which it takes as well as
+            // `null`, keeps llama-cpp-python's Python server working too
+            // (it answers `null` with HTTP 500); that server also answers
+            // `json_schema` with HTTP 500, but has no `/props`, so its
+            // models keep the answer tool.
             (_, ServerFlavor::LlamaCpp) => Self {
-                json_schema_response_format: false,
-                stream_usage: false,
                 null_content_with_tool_calls: false,
                 ..openai_like
             },
@@ -118,8 +122,9 @@ mod tests {
             llama.force_tool("respond"),
             ToolChoice::Tool("respond".into())
         );
-        assert!(!llama.json_schema_response_format);
+        assert!(llama.json_schema_response_format);
         assert!(!llama.null_content_with_tool_calls);
+        assert!(llama.stream_usage);
         let openai = Capabilities::for_server(ProviderKind::OpenAi, ServerFlavor::OpenAi);
         assert_eq!(openai.force_tool("respond"), ToolChoice::Required);
         let anthropic = Capabilities::for_server(ProviderKind::Anthropic, ServerFlavor::Anthropic);

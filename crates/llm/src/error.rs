@@ -132,12 +132,16 @@ fn mentions_context_length(body: &str) -> bool {
         || lower.contains("context window")
         || lower.contains("prompt is too long")
         || lower.contains("maximum context")
+        || lower.contains("exceed_context_size_error")
 }
 
 /// `{"error": {"message": ...}}` (OpenAI, Anthropic) or `{"error": "..."}`
 /// or `{"message": ...}`.
 fn server_message(body: &str) -> Option<String> {
     let value: serde_json::Value = serde_json::from_str(body).ok()?;
+    if let Some(message) = too_long_for_context(&value) {
+        return Some(message);
+    }
     let text = value
         .pointer("/error/message")
         .or_else(|| value.get("error").filter(|e| e.is_string()))
@@ -149,9 +153,42 @@ fn server_message(body: &str) -> Option<String> {
     })
 }
 
+/// llama.cpp's refusal of a prompt longer than a slot's context, in words
+/// a user can act on (its own message says "try increasing it", which is
+/// the server's setting, not the user's).
+fn too_long_for_context(value: &serde_json::Value) -> Option<String> {
+    let error = value.get("error")?;
+    if error.get("type")?.as_str()? != "exceed_context_size_error" {
+        return None;
+    }
+    let prompt = error.get("n_prompt_tokens")?.as_u64()?;
+    let context = error.get("n_ctx")?.as_u64()?;
+    Some(format!(
+        "the request is too long for the model's context: {prompt} tokens, and the model takes {context}; send a shorter document or fewer pages"
+    ))
+}
+
 fn truncate(text: &str, max_chars: usize) -> String {
     match text.char_indices().nth(max_chars) {
         Some((at, _)) => format!("{}…", &text[..at]),
         None => text.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The body llama.cpp's `llama-server` answers (seen on this build).
+    #[test]
+    fn a_prompt_longer_than_a_slot_is_said_plainly_and_not_retried() {
+        let body = r#"{"error":{"code":400,"message":"request (9031 tokens) exceeds the available context size (8192 tokens), try increasing it","type":"exceed_context_size_error","n_prompt_tokens":9031,"n_ctx":8192}}"#;
+        let error = LlmError::from_status(400, body.to_owned());
+        assert_eq!(error.category, ErrorCategory::Model);
+        assert!(!error.is_transient());
+        assert_eq!(
+            error.message,
+            "HTTP 400: the request is too long for the model's context: 9031 tokens, and the model takes 8192; send a shorter document or fewer pages"
+        );
     }
 }

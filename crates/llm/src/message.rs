@@ -207,6 +207,31 @@ pub struct ChatRequest {
     pub temperature: Option<f64>,
     pub max_tokens: Option<u32>,
     pub top_p: Option<f64>,
+    /// The answer must be JSON matching this schema, enforced by the
+    /// server (llama.cpp compiles it to a grammar). Sent only where
+    /// [`crate::Capabilities::json_schema_response_format`] holds.
+    pub response_format: Option<JsonAnswerFormat>,
+}
+
+/// `response_format: {"type": "json_schema", ...}`: a named schema the
+/// whole reply must match.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JsonAnswerFormat {
+    pub name: String,
+    pub schema: serde_json::Value,
+}
+
+impl JsonAnswerFormat {
+    /// What the model is told of the answer. The grammar holds the reply
+    /// to the schema, but the model sees neither it nor the descriptions of
+    /// its fields, which a tool's definition would carry; so the request
+    /// names the schema as written (its keys in their order).
+    pub fn instruction(&self) -> String {
+        format!(
+            "Answer with one JSON object, and nothing else, that matches this JSON Schema:\n{}",
+            self.schema
+        )
+    }
 }
 
 impl ChatRequest {

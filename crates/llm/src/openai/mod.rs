@@ -48,6 +48,16 @@ pub(crate) fn request_body(req: &ChatRequest, stream: bool, capabilities: &Capab
     if let Some(choice) = &req.tool_choice {
         body.insert("tool_choice".into(), encode_tool_choice(choice));
     }
+    if let Some(format) = &req.response_format
+        && capabilities.json_schema_response_format
+    {
+        body.insert(
+            "response_format".into(),
+            json!({"type": "json_schema", "json_schema": {
+                "name": format.name, "schema": format.schema,
+            }}),
+        );
+    }
     if let Some(t) = req.temperature {
         body.insert("temperature".into(), json!(t));
     }
