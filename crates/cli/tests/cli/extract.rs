@@ -505,7 +505,7 @@ async fn a_job_whose_local_server_will_not_start_ends_failed() {
         .local_addr()
         .unwrap()
         .port();
-    let python = scratch.dir.join("no-python");
+    let program = scratch.dir.join("no-llama-server");
     let output = run(sift()
         .args([
             "--db",
@@ -517,7 +517,7 @@ async fn a_job_whose_local_server_will_not_start_ends_failed() {
             "local",
             &scratch.path("doc0.txt"),
         ])
-        .env("SIFT_LLAMA_PYTHON", &python)
+        .env("SIFT_LLAMA_SERVER", &program)
         .env("SIFT_DATA_DIR", &scratch.dir)
         .env("SIFT_LOCAL_PORT", port.to_string()))
     .await;
@@ -527,8 +527,8 @@ async fn a_job_whose_local_server_will_not_start_ends_failed() {
     assert_eq!(
         err,
         format!(
-            "job {job_id} (1 documents)\nerror (other): the local model server is not installed: {} is missing. Run scripts/setup.sh, or set SIFT_LLAMA_PYTHON\n",
-            python.display()
+            "job {job_id} (1 documents)\nerror (other): the local model server is not installed: {} is missing. Run scripts/setup.sh, or set SIFT_LLAMA_SERVER\n",
+            program.display()
         )
     );
     let store = Store::open(scratch.path("sift.db")).unwrap();

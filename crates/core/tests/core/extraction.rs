@@ -206,7 +206,7 @@ async fn a_preview_reads_only_a_document_of_a_job() {
 
 /// Run in a child process of this test binary with the environment that
 /// makes the local server fail (the environment cannot be changed in
-/// this process): no Python where `SIFT_LLAMA_PYTHON` says, nothing at
+/// this process): no program where `SIFT_LLAMA_SERVER` says, nothing at
 /// `SIFT_LOCAL_PORT`.
 #[test]
 fn a_job_whose_local_server_will_not_start_ends_failed() {
@@ -230,7 +230,7 @@ fn a_job_whose_local_server_will_not_start_ends_failed() {
             "--nocapture",
         ])
         .env(CHILD, &dir.0)
-        .env("SIFT_LLAMA_PYTHON", dir.0.join("no-python"))
+        .env("SIFT_LLAMA_SERVER", dir.0.join("no-llama-server"))
         .env("SIFT_DATA_DIR", &dir.0)
         .env("SIFT_LOCAL_PORT", port.to_string());
     for var in ["SIFT_PROVIDER", "SIFT_BASE_URL", "SIFT_MODEL", "SIFT_DB"] {
@@ -270,8 +270,8 @@ async fn local_failure_in(dir: &Path) {
     let (view, run) = start_extraction(&ws, request, sink).unwrap();
     let error = run.await.unwrap_err();
     let message = format!(
-        "the local model server is not installed: {} is missing. Run scripts/setup.sh, or set SIFT_LLAMA_PYTHON",
-        dir.0.join("no-python").display()
+        "the local model server is not installed: {} is missing. Run scripts/setup.sh, or set SIFT_LLAMA_SERVER",
+        dir.0.join("no-llama-server").display()
     );
     assert_eq!(
         (error.code(), error.to_string()),

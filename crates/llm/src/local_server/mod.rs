@@ -1,33 +1,29 @@
-//! The local model server: llama.cpp's OpenAI-compatible server (from the
-//! `llama-cpp-python` package), started as a child process on loopback and
-//! stopped when its handle is dropped. This is Sift's default provider, so
-//! nothing leaves the machine unless the user picks a cloud provider.
+//! The local model server: llama.cpp's own `llama-server`, built by
+//! `scripts/setup.sh` into the data directory, started as a child process
+//! on loopback and stopped when its handle is dropped, or when Sift dies
+//! ([`lifetime`]). This is Sift's default provider, so nothing leaves the
+//! machine unless the user picks a cloud provider.
+//!
+//! It serves several requests at once: `--parallel` slots with continuous
+//! batching, each with its own context ([`LocalServerConfig::slots`]).
+
+mod lifetime;
 
 use std::net::{Ipv4Addr, SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use tokio::process::{Child, ChildStdin, Command};
-
-/// Runs the server with a watchdog thread that exits the process when its
-/// standard input closes. Sift holds the other end of that pipe, so the
-/// server goes away with Sift however Sift ends, a crash or `kill -9`
-/// included; `kill_on_drop` alone covers only an orderly exit.
-const LAUNCHER: &str = "\
-import os, runpy, sys, threading
-def watch():
-    sys.stdin.buffer.read()
-    os._exit(0)
-threading.Thread(target=watch, daemon=True).start()
-sys.argv = ['llama_cpp.server'] + sys.argv[1:]
-runpy.run_module('llama_cpp.server', run_name='__main__', alter_sys=True)
-";
+use serde_json::Value;
+use tokio::process::Child;
 
 /// The name the local model is served under.
 pub const DEFAULT_MODEL_ALIAS: &str = "smollm2";
 /// The model file the set-up installs.
 pub const DEFAULT_MODEL_FILE: &str = "SmolLM2-135M-Instruct.Q4_1.gguf";
+/// Tokens of context per slot: a corpus invoice with its schema and
+/// instructions fits in a quarter of it, and it is SmolLM2's trained context.
+pub const CONTEXT_PER_SLOT: u32 = 8192;
 
 #[derive(Debug, thiserror::Error)]
 pub enum LocalServerError {
@@ -47,41 +43,129 @@ pub enum LocalServerError {
 
 #[derive(Debug, Clone)]
 pub struct LocalServerConfig {
-    /// The Python of the environment that has `llama-cpp-python[server]`.
-    pub python: PathBuf,
+    /// llama.cpp's `llama-server` program.
+    pub program: PathBuf,
     pub model_path: PathBuf,
+    /// A multimodal projector (`mmproj`) that lets the model take images.
+    pub projector_path: Option<PathBuf>,
     pub model_alias: String,
     /// 0 picks a free port.
     pub port: u16,
-    pub context_tokens: u32,
-    /// Threads for generation and prompt processing. One keeps the other
-    /// core free for the app on a two-core machine.
+    /// Requests served at once (`--parallel`).
+    pub slots: u32,
+    /// Each slot's context; the server is started with `slots` times it.
+    pub context_per_slot: u32,
+    /// Threads for generation and prompt processing.
     pub threads: u32,
     pub startup_timeout: Duration,
     /// The server's output goes here, for diagnosing a failed start.
     pub log_path: PathBuf,
 }
 
+/// Slots and threads for a machine with `cores` cores. One slot per core,
+/// at most four: measured on two cores, two slots with two threads ran 16
+/// invoices in 132 s, against 193 s for one request at a time with two
+/// threads (docs/BENCHMARKS.md). Threads use every core; batching shares
+/// them between slots.
+pub fn slots_and_threads(cores: usize) -> (u32, u32) {
+    let cores = u32::try_from(cores.max(1)).unwrap_or(u32::MAX);
+    (cores.min(4), cores)
+}
+
 impl LocalServerConfig {
     /// Where `scripts/setup.sh` installs things, under Sift's data directory.
-    /// `SIFT_LLAMA_PYTHON` and `SIFT_LOCAL_MODEL` override the two paths.
+    /// `SIFT_LLAMA_SERVER` and `SIFT_LOCAL_MODEL` override the two paths,
+    /// `SIFT_LOCAL_SLOTS` the number of slots.
     pub fn in_data_dir(data_dir: &Path) -> Self {
-        let python = std::env::var_os("SIFT_LLAMA_PYTHON")
-            .map_or_else(|| data_dir.join("llama-server/bin/python"), PathBuf::from);
+        let program = std::env::var_os("SIFT_LLAMA_SERVER").map_or_else(
+            || data_dir.join("llama.cpp/bin/llama-server"),
+            PathBuf::from,
+        );
         let model_path = std::env::var_os("SIFT_LOCAL_MODEL").map_or_else(
             || data_dir.join("models").join(DEFAULT_MODEL_FILE),
             PathBuf::from,
         );
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        let (mut slots, threads) = slots_and_threads(cores);
+        if let Some(n) = std::env::var("SIFT_LOCAL_SLOTS")
+            .ok()
+            .and_then(|v| v.parse::<u32>().ok())
+            .filter(|n| (1..=64).contains(n))
+        {
+            slots = n;
+        }
         Self {
-            python,
+            program,
             model_path,
+            projector_path: None,
             model_alias: DEFAULT_MODEL_ALIAS.to_owned(),
             port: 0,
-            context_tokens: 2048,
-            threads: 1,
+            slots,
+            context_per_slot: CONTEXT_PER_SLOT,
+            threads,
             startup_timeout: Duration::from_secs(120),
             log_path: data_dir.join("logs/llama-server.log"),
         }
+    }
+
+    /// The command-line arguments after the program.
+    pub fn arguments(&self, port: u16) -> Vec<String> {
+        let mut args: Vec<String> = vec!["--model".into(), self.model_path.display().to_string()];
+        if let Some(projector) = &self.projector_path {
+            args.extend(["--mmproj".into(), projector.display().to_string()]);
+        }
+        args.extend(
+            [
+                "--host",
+                "127.0.0.1",
+                "--port",
+                &port.to_string(),
+                "--alias",
+                &self.model_alias,
+                "--ctx-size",
+                &(self.slots * self.context_per_slot).to_string(),
+                "--parallel",
+                &self.slots.to_string(),
+                "--threads",
+                &self.threads.to_string(),
+                "--threads-batch",
+                &self.threads.to_string(),
+                // The model's own chat template, with tool calls where it
+                // has them (needed for `tools` and `/props`' template caps).
+                "--jinja",
+                // Continuous batching: slots share each forward pass.
+                "--cont-batching",
+            ]
+            .map(str::to_owned),
+        );
+        args
+    }
+}
+
+/// What the running server says of itself (`GET /props`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServerProps {
+    pub slots: u32,
+    /// Each slot's context in tokens.
+    pub context_per_slot: u32,
+    pub vision: bool,
+}
+
+impl ServerProps {
+    pub fn from_json(body: &Value) -> Option<Self> {
+        let number = |pointer: &str| {
+            body.pointer(pointer)
+                .and_then(Value::as_u64)
+                .and_then(|n| u32::try_from(n).ok())
+        };
+        Some(Self {
+            slots: number("/total_slots")?,
+            context_per_slot: number("/default_generation_settings/n_ctx")?,
+            vision: body
+                .pointer("/modalities/vision")
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
+        })
     }
 }
 
@@ -89,18 +173,17 @@ impl LocalServerConfig {
 #[derive(Debug)]
 pub struct LocalServer {
     child: Child,
-    /// Held only to be closed: see [`LAUNCHER`].
-    _lifeline: Option<ChildStdin>,
     port: u16,
     model_alias: String,
+    props: Option<ServerProps>,
 }
 
 impl LocalServer {
     pub async fn start(config: &LocalServerConfig) -> Result<Self, LocalServerError> {
-        if !config.python.exists() {
+        if !config.program.exists() {
             return Err(LocalServerError::NotInstalled {
-                path: config.python.clone(),
-                var: "SIFT_LLAMA_PYTHON",
+                path: config.program.clone(),
+                var: "SIFT_LLAMA_SERVER",
             });
         }
         if !config.model_path.exists() {
@@ -119,31 +202,21 @@ impl LocalServer {
         }
         let log = std::fs::File::create(&config.log_path).map_err(LocalServerError::Spawn)?;
         let log_err = log.try_clone().map_err(LocalServerError::Spawn)?;
-        let mut child = Command::new(&config.python)
-            .args(["-c", LAUNCHER, "--host", "127.0.0.1", "--port"])
-            .arg(port.to_string())
-            .arg("--model")
-            .arg(&config.model_path)
-            .args(["--model_alias", &config.model_alias])
-            .args(["--n_ctx", &config.context_tokens.to_string()])
-            .args(["--n_threads", &config.threads.to_string()])
-            .args(["--n_threads_batch", &config.threads.to_string()])
-            // By default a new request (even `GET /v1/models`) ends the
-            // answer being streamed with an empty `[DONE]`; Sift sends
-            // requests concurrently, so they must queue instead.
-            .args(["--interrupt_requests", "False"])
-            .stdin(Stdio::piped())
+        let mut command = lifetime::tied_command(&config.program);
+        command
+            .args(config.arguments(port))
+            .stdin(Stdio::null())
             .stdout(Stdio::from(log))
             .stderr(Stdio::from(log_err))
-            .kill_on_drop(true)
-            .spawn()
+            .kill_on_drop(true);
+        let child = lifetime::spawn_tied(command)
+            .await
             .map_err(LocalServerError::Spawn)?;
-        let lifeline = child.stdin.take();
         let mut server = Self {
             child,
-            _lifeline: lifeline,
             port,
             model_alias: config.model_alias.clone(),
+            props: None,
         };
         server.wait_until_ready(config).await?;
         Ok(server)
@@ -162,18 +235,30 @@ impl LocalServer {
         self.port
     }
 
+    /// The server's process id, for tests that check it ends with Sift.
+    pub fn pid(&self) -> Option<u32> {
+        self.child.id()
+    }
+
+    /// What the server reported once ready (`GET /props`).
+    pub fn props(&self) -> Option<&ServerProps> {
+        self.props.as_ref()
+    }
+
     /// Stops the server and waits for it to exit.
     pub async fn stop(mut self) {
         let _ = self.child.kill().await;
     }
 
+    /// Ready when `/health` answers 200: llama-server answers 503 while
+    /// the model loads.
     async fn wait_until_ready(
         &mut self,
         config: &LocalServerConfig,
     ) -> Result<(), LocalServerError> {
         let started = Instant::now();
         let http = reqwest::Client::new();
-        let url = format!("{}/models", self.base_url());
+        let root = format!("http://127.0.0.1:{}", self.port);
         loop {
             if let Ok(Some(status)) = self.child.try_wait() {
                 return Err(LocalServerError::Exited {
@@ -181,8 +266,13 @@ impl LocalServer {
                     log_tail: log_tail(&config.log_path, 20),
                 });
             }
-            let probe = http.get(&url).timeout(Duration::from_secs(2)).send().await;
+            let probe = http
+                .get(format!("{root}/health"))
+                .timeout(Duration::from_secs(2))
+                .send()
+                .await;
             if probe.is_ok_and(|r| r.status().is_success()) {
+                self.props = read_props(&http, &root).await;
                 return Ok(());
             }
             if started.elapsed() > config.startup_timeout {
@@ -191,6 +281,16 @@ impl LocalServer {
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
     }
+}
+
+async fn read_props(http: &reqwest::Client, root: &str) -> Option<ServerProps> {
+    let response = http
+        .get(format!("{root}/props"))
+        .timeout(Duration::from_secs(5))
+        .send()
+        .await
+        .ok()?;
+    ServerProps::from_json(&response.json::<Value>().await.ok()?)
 }
 
 /// Whether an OpenAI-compatible server answers `GET {base_url}/models`.
@@ -215,4 +315,53 @@ fn log_tail(path: &Path, lines: usize) -> String {
     let text = std::fs::read_to_string(path).unwrap_or_default();
     let all: Vec<&str> = text.lines().collect();
     all[all.len().saturating_sub(lines)..].join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slots_follow_the_cores_up_to_four() {
+        assert_eq!(slots_and_threads(0), (1, 1));
+        assert_eq!(slots_and_threads(2), (2, 2));
+        assert_eq!(slots_and_threads(16), (4, 16));
+    }
+
+    #[test]
+    fn the_command_line_sizes_the_context_per_slot() {
+        let mut config = LocalServerConfig::in_data_dir(Path::new("/data"));
+        config.slots = 2;
+        config.threads = 2;
+        config.model_path = "/data/models/m.gguf".into();
+        assert_eq!(
+            config.arguments(8080).join(" "),
+            "--model /data/models/m.gguf --host 127.0.0.1 --port 8080 --alias smollm2 \
+             --ctx-size 16384 --parallel 2 --threads 2 --threads-batch 2 --jinja --cont-batching"
+        );
+        config.projector_path = Some("/data/models/mmproj.gguf".into());
+        assert!(
+            config.arguments(8080).join(" ").starts_with(
+                "--model /data/models/m.gguf --mmproj /data/models/mmproj.gguf --host"
+            )
+        );
+    }
+
+    #[test]
+    fn props_give_the_slots_and_their_context() {
+        let body = serde_json::json!({
+            "total_slots": 2,
+            "default_generation_settings": {"n_ctx": 8192},
+            "modalities": {"vision": false},
+        });
+        assert_eq!(
+            ServerProps::from_json(&body),
+            Some(ServerProps {
+                slots: 2,
+                context_per_slot: 8192,
+                vision: false
+            })
+        );
+        assert_eq!(ServerProps::from_json(&serde_json::json!({})), None);
+    }
 }

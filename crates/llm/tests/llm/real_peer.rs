@@ -1,4 +1,4 @@
-//! Our client against the real llama.cpp server (llama-cpp-python serving
+//! Our client against the real llama.cpp server (`llama-server` serving
 //! SmolLM2-135M), started the way the app starts it. These need the local
 //! server that `scripts/setup.sh` installs, so they are ignored by default
 //! and `scripts/test.sh` runs them with `--include-ignored`.
@@ -6,9 +6,9 @@
 use std::path::PathBuf;
 
 use serde_json::json;
-use sift_llm::local_server::{LocalServer, LocalServerConfig};
+use sift_llm::local_server::{CONTEXT_PER_SLOT, LocalServer, LocalServerConfig, ServerProps};
 use sift_llm::{
-    Capabilities, ChatRequest, Client, ClientConfig, Message, ProviderKind, ServerFlavor,
+    ChatRequest, Client, ClientConfig, JsonAnswerFormat, Message, ProviderKind, ServerFlavor,
     StopReason, ToolSpec,
 };
 use tokio::sync::OnceCell;
@@ -32,17 +32,27 @@ fn dirs_data() -> Option<PathBuf> {
 /// two cores. It lives until the test process exits (and is killed with it).
 static SERVER: OnceCell<LocalServer> = OnceCell::const_new();
 
-async fn client() -> (Client, String) {
-    let server = SERVER
+async fn server() -> &'static LocalServer {
+    SERVER
         .get_or_init(|| async {
             let mut config = LocalServerConfig::in_data_dir(&data_dir());
+            // Two slots whatever the machine, for the exact checks below.
+            config.slots = 2;
             config.log_path =
                 std::env::temp_dir().join(format!("sift-real-peer-{}.log", std::process::id()));
             LocalServer::start(&config)
                 .await
                 .unwrap_or_else(|e| panic!("{e}"))
         })
-        .await;
+        .await
+}
+
+fn server_root(server: &LocalServer) -> String {
+    format!("http://127.0.0.1:{}", server.port())
+}
+
+async fn client() -> (Client, String) {
+    let server = server().await;
     let mut config = ClientConfig::new(ProviderKind::OpenAi, server.base_url());
     config.flavor = ServerFlavor::LlamaCpp;
     (
@@ -107,36 +117,29 @@ async fn real_streamed_completion() {
     assert!(pieces.len() > 2, "expected several deltas, got {pieces:?}");
     assert_eq!(streamed, response.message.text_content());
     assert!(!streamed.trim().is_empty());
+    // llama-server reports usage at the end of a stream when asked.
+    assert!(response.usage.output_tokens > 0, "{:?}", response.usage);
 }
 
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "needs the local llama.cpp server: run scripts/test.sh"]
-async fn real_forced_tool_call_has_json_arguments() {
+async fn real_json_schema_reply_is_held_to_the_schema() {
+    // SmolLM2's template has no tool calls, so llama-server ignores a
+    // forced tool; a `json_schema` response format is held by grammar.
     let (client, model) = client().await;
     let mut req = request(&model, "Invoice INV-7 totals 12.50 EUR. Record it.");
     req.max_tokens = Some(96);
-    req.tools = vec![ToolSpec {
+    req.response_format = Some(JsonAnswerFormat {
         name: "respond".into(),
-        description: "Record the invoice".into(),
-        parameters: json!({
+        schema: json!({
             "type": "object",
             "properties": {"invoice_number": {"type": "string"}, "total": {"type": "number"}},
             "required": ["invoice_number", "total"],
         }),
-    }];
-    // The server ignores "required"; the capability table knows to name it.
-    req.tool_choice = Some(
-        Capabilities::for_server(ProviderKind::OpenAi, ServerFlavor::LlamaCpp)
-            .force_tool("respond"),
-    );
+    });
     let response = client.complete(&req).await.unwrap();
-    let call = response
-        .message
-        .tool_calls()
-        .next()
-        .unwrap_or_else(|| panic!("no tool call in {response:?}"));
-    assert_eq!(call.name, "respond");
-    let arguments = call.parsed_arguments().unwrap();
+    let arguments: serde_json::Value =
+        serde_json::from_str(&response.message.text_content()).unwrap();
     assert!(
         arguments
             .get("invoice_number")
@@ -151,26 +154,77 @@ async fn real_forced_tool_call_has_json_arguments() {
 
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "needs the local llama.cpp server: run scripts/test.sh"]
-async fn real_concurrent_requests_queue_instead_of_interrupting() {
-    // By default llama-cpp-python ends a streamed answer with an empty
-    // `[DONE]` when another request arrives; our launcher turns that off.
-    let (client, model) = client().await;
-    let first = request(&model, "Name a colour.");
-    let second = request(&model, "Name a fruit.");
-    let mut sink_a = |_| {};
-    let mut sink_b = |_| {};
-    let (a, b) = tokio::join!(
-        client.stream(&first, &mut sink_a),
-        client.stream(&second, &mut sink_b)
+async fn real_server_reports_its_slots_and_template() {
+    let server = server().await;
+    assert_eq!(
+        server.props(),
+        Some(&ServerProps {
+            slots: 2,
+            context_per_slot: CONTEXT_PER_SLOT,
+            vision: false,
+        })
     );
-    assert!(!a.unwrap().message.text_content().trim().is_empty());
-    assert!(!b.unwrap().message.text_content().trim().is_empty());
+    let props: serde_json::Value = reqwest::get(format!("{}/props", server_root(server)))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(props["chat_template_caps"]["supports_tool_calls"], false);
+}
+
+/// Two requests at once each get a slot: a long answer is still being
+/// generated (its slot busy, as `/slots` says) when a second request, sent
+/// after its first token, has been answered. With one slot the second
+/// would wait for the first to end, thousands of tokens later, and no slot
+/// would be busy after it (checked by running this with one slot).
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the local llama.cpp server: run scripts/test.sh"]
+async fn real_concurrent_requests_run_at_once() {
+    let server = server().await;
+    let (client, model) = client().await;
+    let http = reqwest::Client::new();
+    let mut long = http
+        .post(format!("{}/chat/completions", server.base_url()))
+        .json(&json!({
+            "model": model,
+            "messages": [{"role": "user", "content": "Write a very long story."}],
+            "stream": true,
+            "max_tokens": 6000,
+            // llama.cpp's own field: no early stop, so the answer is long.
+            "ignore_eos": true,
+        }))
+        .send()
+        .await
+        .unwrap();
+    let first = long.chunk().await.unwrap().unwrap();
+    assert!(String::from_utf8_lossy(&first).starts_with("data: "));
+    let short = client
+        .complete(&request(&model, "Name a fruit."))
+        .await
+        .unwrap();
+    assert!(!short.message.text_content().trim().is_empty());
+    let slots: serde_json::Value = reqwest::get(format!("{}/slots", server_root(server)))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    // The long answer's slot (the one with its 6000-token limit) is busy.
+    // Other tests share the server, so no other slot is looked at.
+    let long_running = slots
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|slot| slot["is_processing"] == true && slot["params"]["max_tokens"] == 6000);
+    assert!(long_running, "{slots}");
+    // Dropping the stream ends the long answer.
+    drop(long);
 }
 
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "needs the local llama.cpp server: run scripts/test.sh"]
 async fn real_server_takes_a_tool_call_history() {
-    // llama-cpp-python answers `content: null` beside tool calls with a 500.
     let (client, model) = client().await;
     let mut req = request(&model, "What is the weather in Oslo?");
     req.messages.push(Message {
@@ -193,4 +247,69 @@ async fn real_server_takes_a_tool_call_history() {
         !response.message.text_content().trim().is_empty()
             || response.message.tool_calls().next().is_some()
     );
+}
+
+/// `kill -9` of the process that started the server ends the server too.
+/// The test runs itself as a child that starts a server, prints its pid
+/// and waits; the child is killed, and the server must go.
+#[test]
+#[ignore = "needs the local llama.cpp server: run scripts/test.sh"]
+fn real_server_dies_with_sift_on_kill_9() {
+    use std::io::BufRead;
+    const CHILD: &str = "SIFT_LLM_TESTS_SERVER_CHILD";
+    if std::env::var_os(CHILD).is_some() {
+        let runtime = tokio::runtime::Runtime::new().unwrap();
+        runtime.block_on(async {
+            let mut config = LocalServerConfig::in_data_dir(&data_dir());
+            config.log_path =
+                std::env::temp_dir().join(format!("sift-kill-peer-{}.log", std::process::id()));
+            let server = LocalServer::start(&config)
+                .await
+                .unwrap_or_else(|e| panic!("{e}"));
+            println!("server pid {}", server.pid().unwrap());
+            std::future::pending::<()>().await;
+        });
+        return;
+    }
+    let mut child = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "real_peer::real_server_dies_with_sift_on_kill_9",
+            "--include-ignored",
+            "--nocapture",
+        ])
+        .env(CHILD, "1")
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let pid: u32 = stdout
+        .lines()
+        .map_while(Result::ok)
+        .find_map(|line| line.strip_prefix("server pid ").map(str::to_owned))
+        .expect("the child printed no server pid")
+        .parse()
+        .unwrap();
+    assert!(running(pid), "the server is not running");
+    // SIGKILL: nothing in the child runs any more.
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // The kernel kills the server at once; the bound is far above that.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while running(pid) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the server {pid} outlived its parent"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+/// Whether `pid` is alive: its `/proc` entry exists and is not a zombie
+/// (a killed process stays one until something reaps it).
+fn running(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        stat.rsplit_once(") ")
+            .is_some_and(|(_, rest)| !rest.starts_with('Z'))
+    })
 }
