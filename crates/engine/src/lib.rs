@@ -26,7 +26,7 @@ pub use host_turn::{
 };
 pub use schema::{OutputSchema, SchemaError};
 pub use structured::{
-    ANSWER_TOOL, CallOutcome, CallStatus, Engine, StructuredCallSpec, initial_transcript,
-    run_structured_call, transcript_for_storage,
+    ANSWER_TOOL, AnswerChannel, CallOutcome, CallStatus, Engine, StructuredCallSpec,
+    initial_transcript, run_structured_call, transcript_for_storage,
 };
 pub use tool::{FnTool, PreSeedCall, Tool, ToolError, ToolOutput, Toolkit};

@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 use sift_llm::{
-    ChatRequest, Client, ErrorCategory, Message, Part, Role, StopReason, ToolCall, ToolChoice,
-    ToolResult, ToolSpec, Usage,
+    ChatRequest, Client, ErrorCategory, JsonAnswerFormat, Message, Part, Role, StopReason,
+    ToolCall, ToolChoice, ToolResult, ToolSpec, Usage,
 };
 
 use crate::context::{ContextSettings, EngineContext, build_context};
@@ -27,6 +27,26 @@ pub struct Engine {
     pub engine_type: String,
     pub context: EngineContext,
     pub settings: ContextSettings,
+    pub answer: AnswerChannel,
+}
+
+/// How a schema-shaped answer comes back from this model.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum AnswerChannel {
+    /// A call of [`ANSWER_TOOL`], forced the way the server honours.
+    #[default]
+    Tool,
+    /// The reply itself, held to the schema by the server's
+    /// `response_format` (a grammar, on llama.cpp). For a model whose chat
+    /// template has no tool calls: llama.cpp then ignores a forced
+    /// `tool_choice` and the model answers in prose. The answer is still
+    /// recorded as the [`ANSWER_TOOL`] call and its result, so transcripts,
+    /// corrections and revisions keep one shape.
+    ///
+    /// `max_tokens` bounds each answer turn: a weak model held to a
+    /// grammar can write one string value until its context is full (seen
+    /// with SmolLM2: 7,798 tokens of digits in a `total`, four minutes).
+    JsonFormat { max_tokens: u32 },
 }
 
 type TextOutput = dyn Fn(&str) -> Value + Send + Sync;
@@ -253,7 +273,7 @@ impl Run<'_> {
                 // the capability table honours.
                 tool_choice = Some(ToolChoice::Tool(ANSWER_TOOL.to_owned()));
             }
-            let request = ChatRequest {
+            let mut request = ChatRequest {
                 model: self.engine.model.clone(),
                 messages: build_context(
                     &self.transcript,
@@ -264,6 +284,18 @@ impl Run<'_> {
                 tool_choice: tool_choice.clone(),
                 ..ChatRequest::default()
             };
+            if self.answers_by_format() {
+                with_schema_instruction(&mut request.messages, &tools);
+            }
+            if let Some(format) = self.answer_format(&tools) {
+                // The answer turn: no tools, the reply held to the schema.
+                request.tools.clear();
+                request.tool_choice = None;
+                request.response_format = Some(format);
+                if let AnswerChannel::JsonFormat { max_tokens } = self.engine.answer {
+                    request.max_tokens = Some(max_tokens);
+                }
+            }
             let step = match self.engine.client.complete(&request).await {
                 Err(error) => Step::Failed(error.category, error.message),
                 Ok(response) => {
@@ -295,6 +327,32 @@ impl Run<'_> {
             None,
             Some((ErrorCategory::Other, message)),
         )
+    }
+
+    /// Whether the answer comes through the reply held to the schema:
+    /// see [`AnswerChannel::JsonFormat`].
+    fn answers_by_format(&self) -> bool {
+        matches!(self.engine.answer, AnswerChannel::JsonFormat { .. })
+            && self.spec.response_schema.is_some()
+            && self.spec.text_output.is_none()
+    }
+
+    /// The `response_format` of this turn, when it is an answer turn: every
+    /// turn when the answer is the only tool, else once the model has
+    /// answered in text.
+    fn answer_format(&self, tools: &[ToolSpec]) -> Option<JsonAnswerFormat> {
+        if !self.answers_by_format() {
+            return None;
+        }
+        let only_answer = tools.iter().all(|t| t.name == ANSWER_TOOL);
+        if !only_answer && !self.answered_in_text {
+            return None;
+        }
+        let schema = self.spec.response_schema.as_ref()?;
+        Some(JsonAnswerFormat {
+            name: ANSWER_TOOL.to_owned(),
+            schema: schema.schema().clone(),
+        })
     }
 
     fn tool_choice(&self, tools: &[ToolSpec]) -> Option<ToolChoice> {
@@ -371,6 +429,9 @@ impl Run<'_> {
             if let Some(map) = &self.spec.text_output {
                 return self.accept_text_answer(map(text));
             }
+            if self.answers_by_format() {
+                return self.on_format_answer(text);
+            }
             self.answered_in_text = true;
             self.transcript
                 .push(Message::user(plain_text_correction(text)));
@@ -383,6 +444,25 @@ impl Run<'_> {
         match parsed {
             Ok(output) => Step::Done(output),
             Err(error) => {
+                self.transcript
+                    .push(Message::user(parse_failure_correction(&error.0)));
+                Step::Continue
+            }
+        }
+    }
+
+    /// A reply under [`AnswerChannel::JsonFormat`]: JSON is the answer; a
+    /// reply that is not JSON (a tool turn, where no format held it) is
+    /// corrected, and the next turn is held to the schema.
+    fn on_format_answer(&mut self, text: &str) -> Step {
+        match parse_json_text(text) {
+            Ok(arguments) => {
+                self.metadata
+                    .insert("answer_channel".into(), Value::from("json_format"));
+                self.accept_text_answer(arguments)
+            }
+            Err(error) => {
+                self.answered_in_text = true;
                 self.transcript
                     .push(Message::user(parse_failure_correction(&error.0)));
                 Step::Continue
@@ -483,6 +563,34 @@ impl Run<'_> {
             turns: self.turns,
         }
     }
+}
+
+/// The schema, told to the model under [`AnswerChannel::JsonFormat`] at
+/// the end of the system message ([`JsonAnswerFormat::instruction`]). It is
+/// part of the request, not of the transcript, as `tools` are, and it is
+/// the same for every document of a job, so the server's prompt cache
+/// reuses it.
+fn with_schema_instruction(messages: &mut Vec<Message>, tools: &[ToolSpec]) {
+    let Some(answer) = tools.iter().find(|t| t.name == ANSWER_TOOL) else {
+        return;
+    };
+    let instruction = schema_instruction(&answer.parameters);
+    match messages.first_mut() {
+        Some(first) if first.role == Role::System => {
+            let text = first.text_content();
+            *first = Message::system(format!("{text}\n\n{instruction}"));
+        }
+        _ => messages.insert(0, Message::system(instruction)),
+    }
+}
+
+/// The instruction naming the answer's JSON Schema.
+pub fn schema_instruction(schema: &Value) -> String {
+    JsonAnswerFormat {
+        name: ANSWER_TOOL.to_owned(),
+        schema: schema.clone(),
+    }
+    .instruction()
 }
 
 fn tool_result(call_id: &str, content: String, is_error: bool) -> Part {

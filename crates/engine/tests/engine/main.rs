@@ -6,13 +6,16 @@
 mod chat;
 mod context;
 mod host_turn;
+mod json_format;
 mod real_peer;
 mod structured;
 
 use std::sync::Arc;
 
 use serde_json::{Value, json};
-use sift_engine::{ContextSettings, Engine, EngineContext, OutputSchema, StructuredCallSpec};
+use sift_engine::{
+    AnswerChannel, ContextSettings, Engine, EngineContext, OutputSchema, StructuredCallSpec,
+};
 use sift_llm::{Client, ClientConfig, ProviderKind, RetryPolicy};
 use sift_scripted_server::ScriptedServer;
 
@@ -25,6 +28,7 @@ pub fn engine(server: &ScriptedServer) -> Engine {
         engine_type: "openai".into(),
         context: EngineContext::new(8192),
         settings: ContextSettings::default(),
+        answer: AnswerChannel::Tool,
     }
 }
 

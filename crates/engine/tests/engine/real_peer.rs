@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 
 use sift_engine::{
-    CallStatus, ContextSettings, Engine, EngineContext, OutputSchema, initial_transcript,
-    run_structured_call,
+    ANSWER_TOOL, AnswerChannel, CallStatus, ContextSettings, Engine, EngineContext, OutputSchema,
+    initial_transcript, run_structured_call,
 };
 use sift_llm::local_server::{LocalServer, LocalServerConfig};
 use sift_llm::{Client, ClientConfig, Message, ProviderKind, ServerFlavor};
@@ -42,6 +42,9 @@ async fn real_structured_call_completes_with_schema_valid_output() {
         engine_type: "openai".into(),
         context: EngineContext::new(2048),
         settings: ContextSettings::default(),
+        // SmolLM2's chat template has no tool calls, and llama-server then
+        // ignores a forced tool: the answer is held to the schema instead.
+        answer: AnswerChannel::JsonFormat { max_tokens: 256 },
     };
     let spec = invoice_spec();
     let user = Message::user("Invoice number INV-2024-7. Total due: 12.50 EUR.");
@@ -55,5 +58,11 @@ async fn real_structured_call_completes_with_schema_valid_output() {
             .is_empty(),
         "{output}"
     );
+    // One request, its reply recorded as the answer tool's call.
+    assert_eq!(outcome.turns, 1);
+    assert_eq!(outcome.metadata["answer_channel"], "json_format");
+    let calls: Vec<_> = outcome.transcript[2].tool_calls().collect();
+    assert_eq!(calls.len(), 1);
+    assert_eq!(calls[0].name, ANSWER_TOOL);
     server.stop().await;
 }
