@@ -11,9 +11,10 @@
 //!    and Anthropic's own APIs, tools but no images anywhere else
 //!    ([`ModelFeatures::unknown_model`]).
 //!
-//! So Sift's local default, SmolLM2 on llama-cpp-python's server (which
-//! has no `/props`), resolves to no images from the table; on llama.cpp's
-//! own server, from its `/props`.
+//! So Sift's local default, SmolLM2 on llama.cpp's `llama-server`, takes
+//! no images and no tools, as its `/props` says (its chat template has no
+//! tool calls), and so answers structured calls held to their schema
+//! (`sift_engine::AnswerChannel`, chosen in [`crate::models`]).
 //!
 //! What the server and the table say is kept for the process, per base
 //! URL and model, so a job asks a server once; an unreachable server is

@@ -1,6 +1,7 @@
 //! From "which provider, which models" to ready engines.
 
-use sift_engine::{ContextSettings, Engine, EngineContext};
+use sift_engine::{AnswerChannel, ContextSettings, Engine, EngineContext};
+use sift_llm::local_server::CONTEXT_PER_SLOT;
 
 use crate::error::CoreError;
 use crate::local::{LocalServerHandle, ensure_local_server};
@@ -65,8 +66,8 @@ impl ModelSelection {
         };
         let client = provider.client()?;
         let context_window = match provider.choice() {
-            // The context the local server is started with.
-            ProviderKind::Local => 2048,
+            // The context of each of the local server's slots.
+            ProviderKind::Local => CONTEXT_PER_SLOT as usize,
             ProviderKind::Anthropic => 200_000,
             ProviderKind::OpenAi => 128_000,
         };
@@ -74,16 +75,47 @@ impl ModelSelection {
             ProviderKind::Anthropic => "anthropic",
             ProviderKind::OpenAi | ProviderKind::Local => "openai",
         };
-        let engines = models
-            .into_iter()
-            .map(|model| Engine {
+        let provider_id = provider.choice().to_string();
+        let mut engines = Vec::with_capacity(models.len());
+        for model in models {
+            let answer =
+                answer_channel(&client, &provider_id, &provider, &model, context_window).await;
+            engines.push(Engine {
                 client: client.clone(),
                 model,
                 engine_type: engine_type.to_owned(),
                 context: EngineContext::new(context_window),
                 settings: settings.clone(),
-            })
-            .collect();
+                answer,
+            });
+        }
         Ok(Engines { engines, local })
+    }
+}
+
+/// How `model` gives a schema-shaped answer: through the answer tool,
+/// unless its server says its chat template has no tool calls (llama.cpp's
+/// `/props`) or the table of known families says it takes no tools, and
+/// the server can hold a reply to a JSON Schema. llama.cpp with such a
+/// template ignores a forced tool and the model answers in prose.
+async fn answer_channel(
+    client: &sift_llm::Client,
+    provider_id: &str,
+    provider: &ProviderSettings,
+    model: &str,
+    context_window: usize,
+) -> AnswerChannel {
+    if !client.capabilities().json_schema_response_format {
+        return AnswerChannel::Tool;
+    }
+    let capabilities = crate::model_capabilities::resolve(&[], provider_id, provider, model).await;
+    if capabilities.tools {
+        AnswerChannel::Tool
+    } else {
+        // An eighth of the context: 1,024 tokens on the local server, far
+        // above a four-field invoice's 60 and room for 20 line items.
+        AnswerChannel::JsonFormat {
+            max_tokens: u32::try_from(context_window / 8).unwrap_or(u32::MAX),
+        }
     }
 }

@@ -3,6 +3,7 @@
 //! and the rows left in the file.
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
+mod answer_channel;
 mod ask;
 mod chat;
 mod eval;
