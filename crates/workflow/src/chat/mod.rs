@@ -13,8 +13,8 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 use sift_llm::{
-    ChatRequest, ChatResponse, Client, LlmError, Message, Part, Role, StreamDelta, ToolChoice,
-    Usage, canonical_json,
+    ChatRequest, ChatResponse, Client, JsonAnswerFormat, LlmError, Message, Part, Role,
+    StreamDelta, ToolChoice, Usage, canonical_json,
 };
 use tokio_util::sync::CancellationToken;
 
@@ -364,12 +364,29 @@ async fn structured_loop(
     } else {
         ToolChoice::Required
     };
+    // Held to the schema: the reply is the answer (see `answers_by_format`).
+    let format = (offered.len() == 1 && answers_by_format(&attempt, client).await).then(|| {
+        JsonAnswerFormat {
+            name: RESPOND.to_owned(),
+            schema: structured::respond_tool(schema).parameters,
+        }
+    });
+    let instruction = format.as_ref().map_or_else(
+        || structured::INSTRUCTION.to_owned(),
+        JsonAnswerFormat::instruction,
+    );
     let limit = attempt.config.max_tool_iterations;
     let mut corrected = false;
     for _ in 0..limit {
-        let mut request = attempt.request(structured::with_instruction(&conversation));
-        request.tools = offered.clone();
-        request.tool_choice = Some(choice.clone());
+        let mut request =
+            attempt.request(structured::with_instruction(&conversation, &instruction));
+        if let Some(format) = &format {
+            request.response_format = Some(format.clone());
+            request.max_tokens = request.max_tokens.or(Some(JSON_FORMAT_MAX_TOKENS));
+        } else {
+            request.tools = offered.clone();
+            request.tool_choice = Some(choice.clone());
+        }
         let response = attempt.complete(client, &request).await?;
         let calls: Vec<_> = response.message.tool_calls().cloned().collect();
         let answered = calls.iter().any(|c| c.name == RESPOND);
@@ -412,6 +429,26 @@ async fn structured_loop(
     Err(StepError::new(format!(
         "{label}: max tool iterations ({limit}) reached without a respond answer"
     )))
+}
+
+/// The bound on an answer held to the schema when the step sets no
+/// `max_tokens`: a weak model under a grammar can write one string until
+/// its context is full (see `sift_engine::AnswerChannel::JsonFormat`).
+const JSON_FORMAT_MAX_TOKENS: u32 = 1024;
+
+/// Whether the answer comes as the reply held to the schema by the
+/// server's `response_format`, not as a `respond` call: for a model that
+/// takes no tools (llama.cpp's `/props` says so of its chat template, and
+/// then ignores a forced tool) on a server that holds replies to a schema.
+async fn answers_by_format(attempt: &Attempt<'_, '_>, client: &Client) -> bool {
+    client.capabilities().json_schema_response_format
+        && !attempt
+            .context
+            .runtime
+            .connector
+            .features(&attempt.model.endpoint(), &attempt.model.name)
+            .await
+            .tools
 }
 
 /// Resolves the references in a chat step's `with`.

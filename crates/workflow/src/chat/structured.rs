@@ -28,8 +28,9 @@ pub(crate) fn respond_tool(schema: &Value) -> ToolSpec {
 
 /// The messages of one request: the instruction added to the first system
 /// message, or put first as a system message when there is none. The saved
-/// conversation never holds it.
-pub(crate) fn with_instruction(conversation: &[Message]) -> Vec<Message> {
+/// conversation never holds it. `instruction` is [`INSTRUCTION`], or the
+/// schema's when the reply is held to it.
+pub(crate) fn with_instruction(conversation: &[Message], instruction: &str) -> Vec<Message> {
     let mut messages = conversation.to_vec();
     match messages.iter_mut().find(|m| m.role == Role::System) {
         Some(system) => {
@@ -38,11 +39,11 @@ pub(crate) fn with_instruction(conversation: &[Message]) -> Vec<Message> {
             system.parts.insert(
                 0,
                 Part::Text {
-                    text: format!("{text}\n\n{INSTRUCTION}"),
+                    text: format!("{text}\n\n{instruction}"),
                 },
             );
         }
-        None => messages.insert(0, Message::system(INSTRUCTION)),
+        None => messages.insert(0, Message::system(instruction)),
     }
     messages
 }
@@ -222,9 +223,12 @@ mod tests {
 
     #[test]
     fn the_instruction_joins_the_first_system_message() {
-        let with = with_instruction(&[Message::system("Be brief"), Message::user("hi")]);
+        let with = with_instruction(
+            &[Message::system("Be brief"), Message::user("hi")],
+            INSTRUCTION,
+        );
         assert_eq!(with[0].text_content(), format!("Be brief\n\n{INSTRUCTION}"));
-        let without = with_instruction(&[Message::user("hi")]);
+        let without = with_instruction(&[Message::user("hi")], INSTRUCTION);
         assert_eq!(without[0], Message::system(INSTRUCTION));
         assert_eq!(without.len(), 2);
     }
