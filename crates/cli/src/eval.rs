@@ -8,7 +8,9 @@ use clap::Args;
 use serde_json::Value;
 use sift_core::Workspace;
 use sift_core::calls::{CallRequest, canonical_json};
-use sift_core::eval::{format_table, parse_truth, report_json, run_document, score, scored_fields};
+use sift_core::eval::{
+    format_table, parse_truth, report_json, run_documents, score, scored_fields,
+};
 use sift_core::export::schema_columns_from_text;
 
 use crate::Failure;
@@ -36,6 +38,10 @@ pub struct EvalArgs {
     /// measure whether it finds and cites values better.
     #[arg(long)]
     sources: bool,
+    /// The most documents called at once (the local server answers as
+    /// many at once as it has slots).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: u16,
     #[command(flatten)]
     model: ModelArgs,
     /// The documents (paths or globs).
@@ -77,19 +83,22 @@ pub async fn run(args: EvalArgs, ws: &Workspace) -> Result<(), Failure> {
     let files = sift_core::resolve_files(&args.files, &working_dir)?;
     let store = ws.store()?;
     let context = ws.config().context;
-    let mut documents = Vec::with_capacity(files.len());
-    for path in files {
-        let file = path.display().to_string();
-        let mut request = CallRequest::new(args.model.selection(), args.prompt.clone());
-        request.kind = "eval".into();
-        request.schema = Some(schema.clone());
-        request.context = context.clone();
-        request.files = vec![path];
-        let document = run_document(&store, &request, args.sources).await;
+    let requests: Vec<CallRequest> = files
+        .into_iter()
+        .map(|path| {
+            let mut request = CallRequest::new(args.model.selection(), args.prompt.clone());
+            request.kind = "eval".into();
+            request.schema = Some(schema.clone());
+            request.context = context.clone();
+            request.files = vec![path];
+            request
+        })
+        .collect();
+    let documents = run_documents(&store, &requests, args.sources, usize::from(args.jobs)).await;
+    for document in &documents {
         if let Some(error) = &document.error {
-            eprintln!("{file}: {error}");
+            eprintln!("{}: {error}", document.file);
         }
-        documents.push(document);
     }
     let report = score(&fields, &truth, &documents);
     for file in &report.unmatched {

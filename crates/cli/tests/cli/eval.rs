@@ -264,3 +264,54 @@ async fn sources_are_asked_for_counted_and_left_out_of_the_scores() {
         assert!(tools.contains(name), "{tools}");
     }
 }
+
+/// `--jobs 3` calls the three files at once (the server holds every reply
+/// until all three requests have arrived, which one at a time never
+/// would). Every file gets the first file's answer.
+#[tokio::test]
+async fn jobs_call_the_files_at_once() {
+    let scratch = scratch();
+    let server = ScriptedServer::start(Script::new().with(
+        "m",
+        [Reply::tool_call(
+            "submit_output",
+            json!({"invoice_number": "42183017", "date": "03/08/2014", "total": 4.11, "currency": "USD"}),
+        )
+        .held("all-arrived")
+        .repeated()],
+    ))
+    .await
+    .unwrap();
+    let mut args = eval_args(&scratch, &server);
+    args.splice(3..3, ["--jobs".to_owned(), "3".to_owned()]);
+    let mut command = sift();
+    command.env("OPENAI_API_KEY", "sk-test").args(args);
+    let child = tokio::spawn(async move { run(&mut command).await });
+    // The bound is far above the need: the requests are sent at once.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while server.requests().len() < 3 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "only {} requests arrived",
+            server.requests().len()
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    server.gate("all-arrived").release();
+    let output = child.await.unwrap();
+    assert_eq!(stderr(&output), "");
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(
+        stdout(&output),
+        "invoice_number   1/3   33.3%\n\
+         date             1/3   33.3%\n\
+         total            1/3   33.3%\n\
+         currency         1/3   33.3%\n\
+         overall         4/12   33.3%\n\
+         \n\
+         by evidence\n\
+         exact       2/2  100.0%\n\
+         normalised  2/2  100.0%\n\
+         not_found   0/8    0.0%\n"
+    );
+}

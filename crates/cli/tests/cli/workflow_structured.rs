@@ -562,3 +562,51 @@ async fn an_unlisted_property_is_not_published() {
         "{all}"
     );
 }
+
+/// A model whose chat template has no tool calls (llama.cpp's `/props`
+/// says so; llama-server then ignores a forced tool): the reply is held to
+/// the schema by `response_format`, the schema is named in the system
+/// message, and the reply's JSON is the answer.
+#[tokio::test]
+async fn a_model_without_tool_calls_answers_held_to_the_schema() {
+    let server = server(
+        Script::new()
+            .answering_as(sift_scripted_server::ServerIdentity::LlamaCpp {
+                vision: false,
+                supports_tools: Some(false),
+                n_ctx: 8192,
+                total_slots: 2,
+            })
+            .with(
+                "test-model",
+                [Reply::text(r#"{"category": "refund", "amount": 12.5}"#)],
+            ),
+    )
+    .await;
+    let scratch = Scratch::new("respond-json-format");
+    let file = scratch.flow(&classify_flow(&ONE_MODEL), Some(&server));
+    let output = scratch.run(file, &[]).await;
+    assert_exit(&output, 0);
+    assert_eq!(
+        stdout(&output),
+        "{\"amount\":12.5,\"category\":\"refund\"}\nrefund 12.5\n"
+    );
+    let format = sift_llm::JsonAnswerFormat {
+        name: "respond".into(),
+        schema: classify_schema(),
+    };
+    assert_eq!(
+        bodies(&server),
+        vec![json!({
+            "model": "test-model",
+            "messages": [
+                {"role": "system", "content": format.instruction()},
+                {"role": "user", "content": PROMPT},
+            ],
+            "response_format": {"type": "json_schema", "json_schema": {
+                "name": "respond", "schema": classify_schema(),
+            }},
+            "max_tokens": 1024,
+        })]
+    );
+}

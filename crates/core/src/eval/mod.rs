@@ -38,6 +38,6 @@ mod truth;
 
 pub use normalise::{Normalized, matches, normalize, normalize_amount, normalize_date};
 pub use report::{format_table, report_json};
-pub use run::run_document;
+pub use run::{run_document, run_documents};
 pub use score::{Comparison, EvalDocument, EvalReport, FieldScore, Sources, score};
 pub use truth::{Truth, parse_truth, scored_fields};

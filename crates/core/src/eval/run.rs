@@ -2,11 +2,39 @@
 //! of the answer was found in the file, so that accuracy can be split by
 //! evidence (are values not found in the document the wrong ones?).
 
+use futures_util::StreamExt;
 use sift_store::{CallStatus, Store};
 
 use super::score::{EvalDocument, Sources};
 use crate::calls::{CallRequest, run_call_read};
 use crate::evidence::{locate_quoted_values, needed_correction, split_sources, with_sources};
+
+/// Runs each request (one file each), at most `jobs` at once, and returns
+/// the documents in the requests' order. The local server, when the
+/// requests go to it, is started once for all of them (and stopped after,
+/// if this started it), not once per document.
+pub async fn run_documents(
+    store: &Store,
+    requests: &[CallRequest],
+    ask_sources: bool,
+    jobs: usize,
+) -> Vec<EvalDocument> {
+    let local = match requests.first() {
+        Some(first) if crate::extract::local_provider(&first.selection).unwrap_or(false) => {
+            crate::local::ensure_local_server().await.ok()
+        }
+        _ => None,
+    };
+    let documents = futures_util::stream::iter(requests)
+        .map(|request| run_document(store, request, ask_sources))
+        .buffered(jobs.max(1))
+        .collect()
+        .await;
+    if let Some(local) = local {
+        local.release().await;
+    }
+    documents
+}
 
 /// Runs `request` (one file) and returns the document to score: its
 /// values and their evidence, or the error of its call. With
