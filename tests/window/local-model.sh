@@ -2,7 +2,7 @@
 # The app and the real local model server: with the local provider as the
 # default, the app starts the server at launch (no action needed), and the
 # server does not outlive the app, even when the app is killed rather than
-# closed (the server's stdin watchdog). Needs the server that
+# closed (it runs under setpriv --pdeathsig KILL). Needs the server that
 # scripts/setup.sh installs; run by tests/window/run.sh after the suite.
 #
 #   bash tests/window/local-model.sh   (after run.sh has built the app)
@@ -48,7 +48,7 @@ done
 curl -sf "$models" | grep -q smollm2 || { echo "the app did not start the local model server at launch" >&2; exit 1; }
 kill -9 "$app_pid"
 wait "$app_pid" 2>/dev/null || true
-# Gone once the watchdog sees the app's end: a bound far above the need (60 s), for a loaded machine.
+# Gone once the kernel sees the app end: a bound far above the need (60 s), for a loaded machine.
 for _ in $(seq 240); do
   curl -sf "$models" >/dev/null || exit 0
   sleep 0.25

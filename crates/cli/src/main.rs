@@ -7,6 +7,7 @@ mod eval;
 mod extract;
 mod key;
 mod model_args;
+mod models;
 mod read;
 mod schema;
 mod session;
@@ -49,6 +50,9 @@ enum Command {
     /// The schema library: import, export, list.
     #[command(subcommand)]
     Schema(schema::SchemaCommand),
+    /// The local server's GGUF models: list, add, choose.
+    #[command(subcommand)]
+    Models(models::ModelsCommand),
     /// Store or remove an API key in the OS keychain.
     #[command(subcommand)]
     Key(key::KeyCommand),
@@ -139,6 +143,7 @@ fn main() -> ExitCode {
         match cli.command {
             Command::Ask(args) => ask::run(args).await,
             Command::Key(command) => key::run(command),
+            Command::Models(command) => models::run(command),
             Command::Schema(command) => schema::run(command, &ws),
             Command::Call(args) => call::run(args, &ws).await,
             Command::Calls(command) => call::calls(command, &ws),

@@ -23,6 +23,7 @@ pub mod history;
 pub mod job_export;
 pub mod keychain;
 pub mod local;
+pub mod local_models;
 pub mod model_capabilities;
 pub mod models;
 pub mod path_grants;

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use serde::Serialize;
-use sift_llm::local_server::{LocalServer, LocalServerConfig, is_serving};
+use sift_llm::local_server::{LocalServer, LocalServerConfig, is_listening};
 use tokio::sync::Mutex;
 
 use crate::error::CoreError;
@@ -23,10 +23,18 @@ pub enum LocalServerHandle {
 /// Makes sure the local server answers at its well-known port, starting it
 /// when nothing does.
 pub async fn ensure_local_server() -> Result<LocalServerHandle, CoreError> {
-    if is_serving(&provider::local_base_url()).await {
+    if is_listening(provider::local_port()).await {
         return Ok(LocalServerHandle::AlreadyRunning);
     }
-    let mut config = LocalServerConfig::in_data_dir(&paths::data_dir());
+    let data_dir = paths::data_dir();
+    let mut config = LocalServerConfig::in_data_dir(&data_dir);
+    // The model chosen in Settings (or `sift models use`), unless
+    // SIFT_LOCAL_MODEL names one.
+    if std::env::var_os("SIFT_LOCAL_MODEL").is_none() {
+        let (model, projector) = crate::local_models::chosen_paths(&data_dir)?;
+        config.model_path = model;
+        config.projector_path = projector;
+    }
     config.port = provider::local_port();
     let server = LocalServer::start(&config).await?;
     Ok(LocalServerHandle::Started(Box::new(server)))
@@ -115,6 +123,15 @@ impl LocalServerOwner {
         }
         self.set_status(LocalServerStatus::Running);
         Ok(())
+    }
+
+    /// Stops the server this owner started and starts it again, with the
+    /// model chosen now: how a switch of models takes effect. The status
+    /// goes through `Starting` to `Running` or `Failed` (with the log's
+    /// last lines).
+    pub async fn restart(&self) -> Result<(), CoreError> {
+        self.stop().await;
+        self.ensure_running().await
     }
 
     /// Stops the server if this owner started it.

@@ -9,6 +9,7 @@ mod chat;
 mod crash;
 mod eval;
 mod extract;
+mod models;
 mod read;
 mod turn;
 mod workflow_chat;

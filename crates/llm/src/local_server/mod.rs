@@ -293,15 +293,18 @@ async fn read_props(http: &reqwest::Client, root: &str) -> Option<ServerProps> {
     ServerProps::from_json(&response.json::<Value>().await.ok()?)
 }
 
-/// Whether an OpenAI-compatible server answers `GET {base_url}/models`.
-pub async fn is_serving(base_url: &str) -> bool {
-    let url = format!("{}/models", base_url.trim_end_matches('/'));
-    let probe = reqwest::Client::new()
-        .get(url)
-        .timeout(Duration::from_secs(2))
-        .send()
-        .await;
-    probe.is_ok_and(|r| r.status().is_success())
+/// Whether something listens on the local server's port. A connection is
+/// asked for, not an answer: a server busy with a long request (one that
+/// serves one request at a time, say) may not answer within any short
+/// timeout, and taking it for absent would start a second server that
+/// cannot bind the port. Something else on the port shows in the first
+/// request's error.
+pub async fn is_listening(port: u16) -> bool {
+    let connect = tokio::net::TcpStream::connect(SocketAddr::from((Ipv4Addr::LOCALHOST, port)));
+    matches!(
+        tokio::time::timeout(Duration::from_secs(2), connect).await,
+        Ok(Ok(_))
+    )
 }
 
 fn free_port() -> std::io::Result<u16> {

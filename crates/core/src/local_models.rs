@@ -1,0 +1,287 @@
+//! The GGUF models the local server can serve: the files in the data
+//! directory's `models/` folder, each described from its header
+//! ([`sift_llm::gguf`]), a model the user brings imported there (copied,
+//! or linked to where it is), and the one the local server starts with.
+//!
+//! The choice is kept in the data directory, beside the models, as
+//! `local-model.toml` (`model = "FILE.gguf"`, and `projector =
+//! "mmproj.gguf"` for a multimodal model), so that the app and every `sift`
+//! command start the same model. `SIFT_LOCAL_MODEL` still wins over it.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use sift_llm::gguf::{GgufInfo, read_gguf_info};
+use sift_llm::local_server::DEFAULT_MODEL_FILE;
+
+use crate::error::CoreError;
+
+/// The file that names the chosen model, in the data directory.
+const CHOICE_FILE: &str = "local-model.toml";
+
+/// One model file of `models/`, as Settings lists it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct LocalModel {
+    /// The file's name in `models/`: what a choice names.
+    pub file: String,
+    /// `general.name` from the header.
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
+    pub name: Option<String>,
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
+    pub architecture: Option<String>,
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub size_bytes: u64,
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
+    pub quantisation: Option<String>,
+    /// The context the model was trained for, in tokens.
+    #[cfg_attr(feature = "ts", ts(optional = nullable, type = "number"))]
+    pub context_length: Option<u64>,
+    /// Whether the header carries a chat template (without one the server
+    /// falls back to a generic one).
+    pub has_chat_template: bool,
+    /// A multimodal projector (`mmproj`), not a model of its own.
+    pub projector: bool,
+    /// A link to a file elsewhere, not a copy.
+    pub linked: bool,
+    /// The model the local server starts with.
+    pub in_use: bool,
+    /// Why the file cannot be used (a damaged header, say); the other
+    /// fields are then empty.
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
+    pub problem: Option<String>,
+}
+
+/// How [`import`] brings a file into `models/`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub enum ImportMode {
+    /// A copy: the model stays usable if the original moves.
+    Copy,
+    /// A symbolic link: no second copy of a multi-gigabyte file.
+    Link,
+}
+
+/// The model (and projector) the local server starts with.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LocalChoice {
+    pub model: Option<String>,
+    pub projector: Option<String>,
+}
+
+pub fn models_dir(data_dir: &Path) -> PathBuf {
+    data_dir.join("models")
+}
+
+/// What `local-model.toml` names; nothing when it is missing.
+pub fn chosen(data_dir: &Path) -> Result<LocalChoice, CoreError> {
+    let path = data_dir.join(CHOICE_FILE);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => toml::from_str(&text)
+            .map_err(|e| CoreError::Config(format!("{}: {}", path.display(), e.message()))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(LocalChoice::default()),
+        Err(source) => Err(CoreError::Io {
+            action: "read",
+            path,
+            source,
+        }),
+    }
+}
+
+/// The model file the local server starts with: the chosen one, else the
+/// one the set-up installs.
+pub fn chosen_paths(data_dir: &Path) -> Result<(PathBuf, Option<PathBuf>), CoreError> {
+    let choice = chosen(data_dir)?;
+    let dir = models_dir(data_dir);
+    let model = dir.join(choice.model.as_deref().unwrap_or(DEFAULT_MODEL_FILE));
+    Ok((model, choice.projector.map(|p| dir.join(p))))
+}
+
+/// Every `.gguf` file of `models/`, by name; a file whose header cannot
+/// be read is listed with its problem.
+pub fn list(data_dir: &Path) -> Result<Vec<LocalModel>, CoreError> {
+    let dir = models_dir(data_dir);
+    let entries = match std::fs::read_dir(&dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(source) => {
+            return Err(CoreError::Io {
+                action: "list",
+                path: dir,
+                source,
+            });
+        }
+    };
+    let (in_use, _) = chosen_paths(data_dir)?;
+    let mut models: Vec<LocalModel> = entries
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| {
+            path.extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("gguf"))
+        })
+        .map(|path| describe(&path, path == in_use))
+        .collect();
+    models.sort_by(|a, b| a.file.cmp(&b.file));
+    Ok(models)
+}
+
+fn describe(path: &Path, in_use: bool) -> LocalModel {
+    let file = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let linked = path.is_symlink();
+    match read_gguf_info(path) {
+        Ok(info) => from_info(file, info, linked, in_use),
+        Err(error) => LocalModel {
+            file,
+            name: None,
+            architecture: None,
+            size_bytes: std::fs::metadata(path).map_or(0, |m| m.len()),
+            quantisation: None,
+            context_length: None,
+            has_chat_template: false,
+            projector: false,
+            linked,
+            in_use,
+            problem: Some(error.to_string()),
+        },
+    }
+}
+
+fn from_info(file: String, info: GgufInfo, linked: bool, in_use: bool) -> LocalModel {
+    LocalModel {
+        file,
+        name: info.name,
+        architecture: info.architecture,
+        size_bytes: info.file_size,
+        quantisation: info.quantisation,
+        context_length: info.context_length,
+        has_chat_template: info.chat_template.is_some(),
+        projector: info.is_projector,
+        linked,
+        in_use,
+        problem: None,
+    }
+}
+
+/// Brings `source` into `models/` under its own name, after reading its
+/// header: a file that is not a GGUF model, or is damaged, is refused with
+/// the reason and nothing is written. A copy is written under a temporary
+/// name and renamed, so a crash never leaves half a model that looks whole.
+pub fn import(data_dir: &Path, source: &Path, mode: ImportMode) -> Result<LocalModel, CoreError> {
+    let info = read_gguf_info(source).map_err(|e| CoreError::Usage(e.to_string()))?;
+    let Some(name) = source.file_name() else {
+        return Err(CoreError::Usage(format!(
+            "{} names no file",
+            source.display()
+        )));
+    };
+    let dir = models_dir(data_dir);
+    std::fs::create_dir_all(&dir).map_err(|source| CoreError::Io {
+        action: "create",
+        path: dir.clone(),
+        source,
+    })?;
+    let dest = dir.join(name);
+    if dest.exists() || dest.is_symlink() {
+        return Err(CoreError::Usage(format!(
+            "{} is already in {}: remove it there first, or rename the file you add",
+            name.to_string_lossy(),
+            dir.display()
+        )));
+    }
+    let io = |action: &'static str, path: &Path| {
+        let path = path.to_path_buf();
+        move |source| CoreError::Io {
+            action,
+            path,
+            source,
+        }
+    };
+    match mode {
+        ImportMode::Copy => {
+            let partial = dir.join(format!(".{}.partial", name.to_string_lossy()));
+            std::fs::copy(source, &partial).map_err(io("copy", source))?;
+            std::fs::rename(&partial, &dest).map_err(io("write", &dest))?;
+        }
+        ImportMode::Link => {
+            let target = std::fs::canonicalize(source).map_err(io("read", source))?;
+            link(&target, &dest).map_err(io("link", &dest))?;
+        }
+    }
+    let (in_use, _) = chosen_paths(data_dir)?;
+    Ok(from_info(
+        name.to_string_lossy().into_owned(),
+        info,
+        mode == ImportMode::Link,
+        dest == in_use,
+    ))
+}
+
+#[cfg(unix)]
+fn link(target: &Path, dest: &Path) -> std::io::Result<()> {
+    std::os::unix::fs::symlink(target, dest)
+}
+
+#[cfg(not(unix))]
+fn link(_target: &Path, _dest: &Path) -> std::io::Result<()> {
+    Err(std::io::Error::other(
+        "linking is supported on Linux and macOS only: copy the model instead",
+    ))
+}
+
+/// Makes `model` (a file of `models/`) the one the local server starts
+/// with, with `projector` when it takes images. Both must be in `models/`
+/// and readable as what they are. The server in use keeps its model until
+/// it is restarted ([`crate::LocalServerOwner::restart`]).
+pub fn choose(
+    data_dir: &Path,
+    model: &str,
+    projector: Option<&str>,
+) -> Result<LocalChoice, CoreError> {
+    let models = list(data_dir)?;
+    let find = |file: &str| {
+        models.iter().find(|m| m.file == file).ok_or_else(|| {
+            CoreError::NotFound(format!(
+                "no model {file} in {}",
+                models_dir(data_dir).display()
+            ))
+        })
+    };
+    let chosen_model = find(model)?;
+    if let Some(problem) = &chosen_model.problem {
+        return Err(CoreError::Usage(problem.clone()));
+    }
+    if chosen_model.projector {
+        return Err(CoreError::Usage(format!(
+            "{model} is a multimodal projector, not a model: choose the model, with this as its projector"
+        )));
+    }
+    if let Some(projector) = projector {
+        let chosen_projector = find(projector)?;
+        if !chosen_projector.projector {
+            return Err(CoreError::Usage(format!(
+                "{projector} is not a multimodal projector (an mmproj file)"
+            )));
+        }
+    }
+    let choice = LocalChoice {
+        model: Some(model.to_owned()),
+        projector: projector.map(str::to_owned),
+    };
+    let mut document = toml_edit::DocumentMut::new();
+    document["model"] = toml_edit::value(model);
+    if let Some(projector) = projector {
+        document["projector"] = toml_edit::value(projector);
+    }
+    crate::workspace::write_atomically(
+        &data_dir.join(CHOICE_FILE),
+        document.to_string().as_bytes(),
+    )?;
+    Ok(choice)
+}
