@@ -5,6 +5,7 @@
 
 pub mod app_info;
 mod ask;
+pub mod atomic_file;
 pub mod call_transcript;
 pub mod calls;
 pub mod chat;

@@ -279,7 +279,7 @@ pub fn choose(
     if let Some(projector) = projector {
         document["projector"] = toml_edit::value(projector);
     }
-    crate::workspace::write_atomically(
+    crate::atomic_file::write_atomically(
         &data_dir.join(CHOICE_FILE),
         document.to_string().as_bytes(),
     )?;

@@ -19,9 +19,10 @@ use crate::settings::file::{read_workflow_folder, save_workflow_folder};
 use serde::Serialize;
 use sift_workflow::{ChangeKind, FolderWatch, WorkflowChange, watch_folder};
 
+use crate::atomic_file::write_atomically;
 use crate::error::CoreError;
 use crate::path_grants::PathPolicy;
-use crate::workspace::{Workspace, write_atomically};
+use crate::workspace::Workspace;
 
 /// A workflow file of the open folder.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

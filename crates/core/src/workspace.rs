@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use sift_store::Store;
 
 use crate::app_info::AppInfo;
+use crate::atomic_file::write_atomically;
 use crate::error::CoreError;
 use crate::local::LocalServerOwner;
 use crate::path_grants::{PathGrants, PathPolicy};
@@ -256,23 +257,6 @@ impl Workspace {
         self.inner.running.cancel_all();
         self.inner.local.stop().await;
     }
-}
-
-/// Writes `bytes` beside `path` and renames the result over it.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), CoreError> {
-    let name = path
-        .file_name()
-        .ok_or_else(|| CoreError::Usage(format!("{} names no file", path.display())))?;
-    let mut partial_name = std::ffi::OsString::from(".");
-    partial_name.push(name);
-    partial_name.push(".partial");
-    let partial = path.with_file_name(partial_name);
-    std::fs::write(&partial, bytes)
-        .and_then(|()| std::fs::rename(&partial, path))
-        .map_err(|e| {
-            let _ = std::fs::remove_file(&partial);
-            CoreError::io("write", path, e)
-        })
 }
 
 #[cfg(test)]
