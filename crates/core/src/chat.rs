@@ -19,9 +19,13 @@
 //!   approvals, and the rest of [`SuspendedChat`] its state. The session
 //!   thus only ever holds finished turns, every tool call paired with its
 //!   result, as with host-owned turns.
-//! - **Failed:** nothing is written. The same message can be sent again
-//!   without duplicating history; a failed resume leaves the approvals
-//!   waiting as they were.
+//! - **Before the request after the last approval:** the suspended turn is
+//!   replaced by one holding the decided calls' results (the calls still
+//!   listed), so that a tool runs once: if that request fails, deciding
+//!   the call again reuses its result.
+//! - **Failed:** nothing else is written. The same message can be sent
+//!   again without duplicating history; after a failed resume the
+//!   approvals still wait, their results kept.
 //!
 //! A new turn is guarded by the absence of a suspended turn, a resumed
 //! one by its id, so two processes cannot resume one turn twice.
@@ -303,8 +307,10 @@ impl Setup<'_> {
         let history = self.history()?;
         let (selection, auto) = tier_selection(&self.session, self.selection);
         let engines = selection.engines(self.context).await?;
+        let mut guard = self.guard.clone();
         let outcome = {
             let mut forward = |event| relay.event(event);
+            let mut keep_results = |kept: &SuspendedChat| self.keep_results(kept, &mut guard);
             run_chat_turn(
                 ChatTurn {
                     tier: &engines.engines,
@@ -313,13 +319,32 @@ impl Setup<'_> {
                     history: &history,
                     input,
                     max_iterations: self.max_iterations,
+                    on_results: Some(&mut keep_results),
                 },
                 &mut forward,
             )
             .await
         };
         engines.release().await;
-        self.commit(outcome)
+        Setup { guard, ..self }.commit(outcome)
+    }
+
+    /// Stores a resumed turn's results before its next model request (see
+    /// [`sift_engine::chat`]): the suspended turn is replaced by one that
+    /// holds them, under the guard of the one it replaces, and the guard
+    /// moves to the new one for the turn's last commit.
+    fn keep_results(&self, kept: &SuspendedChat, guard: &mut PendingGuard) -> Result<(), String> {
+        let mut write = TurnWrite::new(&self.session.id);
+        write.guard = guard.clone();
+        write.pending = PendingChange::Set(pending_from(kept));
+        let commit = self
+            .store
+            .commit_turn(write)
+            .map_err(|e| self.commit_error(e).to_string())?;
+        if let Some(pending) = commit.pending {
+            *guard = PendingGuard::Id(pending.id);
+        }
+        Ok(())
     }
 
     /// The system prompt from the session's row, then its finished turns

@@ -24,6 +24,12 @@
 //! the tool runs; denied, the model gets the error result
 //! [`DENIED_TOOL_CALL`]. Once no approval is left the loop carries on.
 //!
+//! A tool runs once. Before the request that follows the last decision,
+//! the results go to [`ChatTurn::on_results`], for the caller to store: if
+//! that request fails, the turn is still suspended, its decided calls
+//! listed, and deciding one again reuses its stored result instead of
+//! running the tool a second time.
+//!
 //! # The tier and refusals
 //! A turn runs on a *tier*: an ordered list of engines (models). The first
 //! answers. When the session's model choice is "auto" (`auto: true`) and a
@@ -132,7 +138,6 @@ pub enum ChatInput {
 }
 
 /// One invocation of a chat turn.
-#[derive(Debug)]
 pub struct ChatTurn<'a> {
     /// The tier, in order; see the module docs.
     pub tier: &'a [Engine],
@@ -145,6 +150,26 @@ pub struct ChatTurn<'a> {
     pub history: &'a [Message],
     pub input: ChatInput,
     pub max_iterations: u32,
+    /// Called with the suspended turn, every call decided and its result
+    /// in `results` (the decided calls still listed in `approvals`), after
+    /// the last approval's tool ran and before the next model request. An
+    /// error ends the turn failed, before that request.
+    pub on_results: Option<ResultsSink<'a>>,
+}
+
+/// Where a resumed turn's results are kept before its next request.
+pub type ResultsSink<'a> = &'a mut (dyn FnMut(&SuspendedChat) -> Result<(), String> + Send);
+
+impl std::fmt::Debug for ChatTurn<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ChatTurn")
+            .field("tier", &self.tier)
+            .field("auto", &self.auto)
+            .field("input", &self.input)
+            .field("max_iterations", &self.max_iterations)
+            .field("on_results", &self.on_results.is_some())
+            .finish_non_exhaustive()
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -187,6 +212,7 @@ pub async fn run_chat_turn(
         history,
         input,
         max_iterations,
+        on_results,
     } = turn;
     let mut run = Run {
         tier,
@@ -217,7 +243,7 @@ pub async fn run_chat_turn(
             suspended,
             call_id,
             approved,
-        } => run.resume(suspended, &call_id, approved).await,
+        } => run.resume(suspended, &call_id, approved, on_results).await,
     }
 }
 
@@ -276,6 +302,7 @@ impl Run<'_, '_> {
         suspended: SuspendedChat,
         call_id: &str,
         approved: bool,
+        on_results: Option<ResultsSink<'_>>,
     ) -> ChatOutcome {
         let SuspendedChat {
             transcript,
@@ -300,14 +327,43 @@ impl Run<'_, '_> {
             ));
         };
         let call = approvals.remove(position);
-        let (content, is_error) = if approved {
-            self.run_tool(&call, true).await
+        if let Some(kept) = results.iter().find(|r| r.call_id == call.id) {
+            // Decided before, and its result stored, when the request after
+            // it failed: the tool does not run again.
+            let (content, is_error) = (kept.content.clone(), kept.is_error);
+            self.finished(&call, &content, is_error);
         } else {
-            (DENIED_TOOL_CALL.to_owned(), true)
-        };
-        self.finished(&call, &content, is_error);
-        results.push(tool_result(&call.id, content, is_error));
-        if !approvals.is_empty() {
+            let (content, is_error) = if approved {
+                self.run_tool(&call, true).await
+            } else {
+                (DENIED_TOOL_CALL.to_owned(), true)
+            };
+            self.finished(&call, &content, is_error);
+            results.push(tool_result(&call.id, content, is_error));
+        }
+        let undecided: Vec<&ToolCall> = approvals
+            .iter()
+            .filter(|c| !results.iter().any(|r| r.call_id == c.id))
+            .collect();
+        if undecided.is_empty()
+            && let Some(store) = on_results
+        {
+            // Every call is decided: keep the results before asking the
+            // model, listing the decided calls so that a retry finds them.
+            let mut decided = approvals.clone();
+            decided.push(call.clone());
+            let kept = SuspendedChat {
+                transcript: self.transcript.clone(),
+                results: results.clone(),
+                approvals: decided,
+                model: model.clone(),
+                requests: self.requests,
+            };
+            if let Err(message) = store(&kept) {
+                return self.failed(LlmError::new(ErrorCategory::Other, message));
+            }
+        }
+        if !undecided.is_empty() {
             let suspended = SuspendedChat {
                 transcript: std::mem::take(&mut self.transcript),
                 results,

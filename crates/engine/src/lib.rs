@@ -18,7 +18,7 @@ pub mod tool;
 
 pub use chat::{
     ChatEvent, ChatInput, ChatOutcome, ChatTurn, DEFAULT_MAX_ITERATIONS, DENIED_TOOL_CALL,
-    SuspendedChat, run_chat_turn,
+    ResultsSink, SuspendedChat, run_chat_turn,
 };
 pub use context::{ContextSettings, EngineContext, build_context};
 pub use host_turn::{

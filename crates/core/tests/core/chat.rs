@@ -406,7 +406,98 @@ async fn a_failed_resume_writes_nothing_and_the_approval_still_waits() {
         })
     );
     assert_eq!(rows(&store, &id), Vec::<Value>::new());
-    assert_eq!(store.pending_turn(&id).unwrap(), before);
+    // The decision was kept before the request: the approval still waits,
+    // its denial now beside the first call's result.
+    let after = store.pending_turn(&id).unwrap().unwrap();
+    let before = before.unwrap();
+    let calls = |p: &sift_store::PendingTurn| -> Vec<(String, String, String)> {
+        p.approvals
+            .iter()
+            .map(|a| (a.id.clone(), a.name.clone(), a.arguments.clone()))
+            .collect()
+    };
+    assert_eq!(calls(&after), calls(&before));
+    assert_eq!(after.transcript, before.transcript);
+    assert_eq!(
+        after.state["results"],
+        json!([
+            {"call_id": "call_1", "content": "total: 5", "is_error": false},
+            {"call_id": "call_2", "content": sift_engine::DENIED_TOOL_CALL, "is_error": true},
+        ])
+    );
+}
+
+/// An approved tool runs once: its result is stored before the request
+/// that follows it, so when that request fails (a 4xx, a 5xx retried to
+/// the end, a dropped connection), approving again reuses the result and
+/// the tool does not run a second time.
+#[tokio::test]
+async fn an_approved_tool_runs_once_when_the_request_after_it_fails() {
+    let failures: [(&str, Vec<Reply>); 3] = [
+        (
+            "400",
+            vec![Reply::fault(400, r#"{"error":{"message":"bad request"}}"#)],
+        ),
+        // The client retries transient failures three times: four in all.
+        ("503", (0..4).map(|_| Reply::fault(503, "busy")).collect()),
+        (
+            "dropped",
+            (0..4).map(|_| Reply::dropped_connection()).collect(),
+        ),
+    ];
+    for (name, failure) in failures {
+        let dir = TempDir::new(&format!("chat-tool-once-{name}"));
+        let mut replies = vec![
+            Reply::tool_call("lookup", json!({"q": "total"}))
+                .and_tool_call("send_mail", json!({"to": "bo@example.com"}))
+                .usage(10, 5),
+        ];
+        replies.extend(failure);
+        let server = ScriptedServer::start(Script::new().with("m", replies))
+            .await
+            .unwrap();
+        let runs = Arc::new(AtomicUsize::new(0));
+        let kit = toolkit(runs.clone());
+        let id = suspend(&dir.db(), &server, &kit).await;
+        let store = Store::open(dir.db()).unwrap();
+        let mut request = ApprovalRequest::new(&id, "call_2", true, selection(&server, &["m"]));
+        request.toolkits = vec![kit];
+
+        let (failed, _) = resolve(&store, &request).await;
+        assert!(failed.is_err(), "{name}");
+        assert_eq!(runs.load(Ordering::SeqCst), 1, "{name}");
+        assert_eq!(rows(&store, &id), Vec::<Value>::new(), "{name}");
+
+        server.push("m", Reply::text("Mailed.").usage(30, 2));
+        let (result, events) = resolve(&store, &request).await;
+        let result = result.unwrap();
+        assert_eq!(runs.load(Ordering::SeqCst), 1, "{name}: the tool ran again");
+        assert_eq!(
+            events[0],
+            ChatEvent::ToolCallFinished {
+                id: "call_2".into(),
+                name: "send_mail".into(),
+                content: "sent".into(),
+                is_error: false,
+            },
+            "{name}"
+        );
+        assert_eq!(result.status, ChatStatus::Completed, "{name}");
+        assert_eq!(
+            rows(&store, &id),
+            [
+                json!([1, "user", text_parts("Mail the total"), false]),
+                json!([2, "assistant", call_parts(), false]),
+                json!([3, "tool", [
+                    {"type": "tool_result", "call_id": "call_1", "content": "total: 5", "is_error": false},
+                    {"type": "tool_result", "call_id": "call_2", "content": "sent", "is_error": false},
+                ], false]),
+                json!([4, "assistant", text_parts("Mailed."), false]),
+            ],
+            "{name}"
+        );
+        assert_eq!(store.pending_turn(&id).unwrap(), None, "{name}");
+    }
 }
 
 #[tokio::test]

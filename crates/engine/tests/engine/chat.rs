@@ -91,6 +91,7 @@ async fn chat(
             history,
             input,
             max_iterations,
+            on_results: None,
         },
         &mut on_event,
     )
