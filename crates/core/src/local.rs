@@ -28,13 +28,11 @@ pub async fn ensure_local_server() -> Result<LocalServerHandle, CoreError> {
     }
     let data_dir = paths::data_dir();
     let mut config = LocalServerConfig::in_data_dir(&data_dir);
-    // The model chosen in Settings (or `sift models use`), unless
-    // SIFT_LOCAL_MODEL names one.
-    if std::env::var_os("SIFT_LOCAL_MODEL").is_none() {
-        let (model, projector) = crate::local_models::chosen_paths(&data_dir)?;
-        config.model_path = model;
-        config.projector_path = projector;
-    }
+    // The model chosen in Settings (or `sift models use`).
+    let (model, projector) = crate::local_models::chosen_paths(&data_dir)?;
+    config.model_path = model;
+    config.projector_path = projector;
+    config.context_per_slot = crate::local_models::slot_context(&config.model_path);
     config.port = provider::local_port();
     let server = LocalServer::start(&config).await?;
     Ok(LocalServerHandle::Started(Box::new(server)))

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use sift_llm::gguf::{GgufInfo, read_gguf_info};
-use sift_llm::local_server::DEFAULT_MODEL_FILE;
+use sift_llm::local_server::{CONTEXT_PER_SLOT, DEFAULT_MODEL_FILE};
 
 use crate::error::CoreError;
 
@@ -36,7 +36,7 @@ pub struct LocalModel {
     #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub quantisation: Option<String>,
     /// The context the model was trained for, in tokens.
-    #[cfg_attr(feature = "ts", ts(optional = nullable, type = "number"))]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub context_length: Option<u64>,
     /// Whether the header carries a chat template (without one the server
     /// falls back to a generic one).
@@ -91,13 +91,28 @@ pub fn chosen(data_dir: &Path) -> Result<LocalChoice, CoreError> {
     }
 }
 
-/// The model file the local server starts with: the chosen one, else the
-/// one the set-up installs.
+/// The model file the local server starts with: `SIFT_LOCAL_MODEL`, else
+/// the chosen one, else the one the set-up installs; and its projector.
 pub fn chosen_paths(data_dir: &Path) -> Result<(PathBuf, Option<PathBuf>), CoreError> {
+    if let Some(path) = std::env::var_os("SIFT_LOCAL_MODEL").filter(|p| !p.is_empty()) {
+        return Ok((PathBuf::from(path), None));
+    }
     let choice = chosen(data_dir)?;
     let dir = models_dir(data_dir);
     let model = dir.join(choice.model.as_deref().unwrap_or(DEFAULT_MODEL_FILE));
     Ok((model, choice.projector.map(|p| dir.join(p))))
+}
+
+/// Each slot's context for `model`: [`CONTEXT_PER_SLOT`], or less when
+/// the model was trained for less (its header says), since a longer one
+/// would only hold text the model cannot attend to.
+pub fn slot_context(model: &Path) -> u32 {
+    read_gguf_info(model)
+        .ok()
+        .and_then(|info| info.context_length)
+        .and_then(|n| u32::try_from(n).ok())
+        .filter(|&n| n > 0)
+        .map_or(CONTEXT_PER_SLOT, |n| n.min(CONTEXT_PER_SLOT))
 }
 
 /// Every `.gguf` file of `models/`, by name; a file whose header cannot
@@ -284,4 +299,42 @@ pub fn choose(
         document.to_string().as_bytes(),
     )?;
     Ok(choice)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A GGUF v3 header with an architecture and its context length only.
+    fn header(context: u32) -> Vec<u8> {
+        let mut out = b"GGUF".to_vec();
+        out.extend(3u32.to_le_bytes());
+        out.extend(0u64.to_le_bytes());
+        out.extend(2u64.to_le_bytes());
+        let string = |out: &mut Vec<u8>, text: &str| {
+            out.extend((text.len() as u64).to_le_bytes());
+            out.extend(text.as_bytes());
+        };
+        string(&mut out, "general.architecture");
+        out.extend(8u32.to_le_bytes());
+        string(&mut out, "llama");
+        string(&mut out, "llama.context_length");
+        out.extend(4u32.to_le_bytes());
+        out.extend(context.to_le_bytes());
+        out
+    }
+
+    #[test]
+    fn a_slot_holds_no_more_than_the_model_was_trained_for() {
+        let dir = std::env::temp_dir().join(format!("sift-slot-context-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let short = dir.join("short.gguf");
+        std::fs::write(&short, header(2048)).unwrap();
+        let long = dir.join("long.gguf");
+        std::fs::write(&long, header(131_072)).unwrap();
+        assert_eq!(slot_context(&short), 2048);
+        assert_eq!(slot_context(&long), CONTEXT_PER_SLOT);
+        assert_eq!(slot_context(&dir.join("missing.gguf")), CONTEXT_PER_SLOT);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -67,7 +67,7 @@ impl ModelSelection {
         let client = provider.client()?;
         let context_window = match provider.choice() {
             // The context of each of the local server's slots.
-            ProviderKind::Local => CONTEXT_PER_SLOT as usize,
+            ProviderKind::Local => local_slot_context() as usize,
             ProviderKind::Anthropic => 200_000,
             ProviderKind::OpenAi => 128_000,
         };
@@ -91,6 +91,13 @@ impl ModelSelection {
         }
         Ok(Engines { engines, local })
     }
+}
+
+/// The context of a slot of the local server, as [`crate::local`] starts
+/// it: from the model it starts with.
+fn local_slot_context() -> u32 {
+    crate::local_models::chosen_paths(&crate::paths::data_dir())
+        .map_or(CONTEXT_PER_SLOT, |(model, _)| crate::local_models::slot_context(&model))
 }
 
 /// How `model` gives a schema-shaped answer: through the answer tool,
