@@ -9,8 +9,11 @@
 //! - A turn that **completes** appends all its messages (the session's
 //!   system prompt first on a fresh session, the user message, tool calls,
 //!   results, the reply) and clears the suspended turn.
-//! - A failed model call writes nothing: the suspended turn, if any, stays
-//!   as it was, and the same results can be sent again.
+//! - Supplied **tool results** are kept in the suspended turn before the
+//!   model call they feed: if that call fails, the turn stays suspended
+//!   with them, and a retry reuses them (results sent again replace the
+//!   kept ones; an empty list sends the kept ones as they are).
+//! - A failed model call writes nothing else.
 //!
 //! Each write is one [`Store::commit_turn`] guarded by the suspended turn
 //! it started from (none for a new message, its id for a resume), so two
@@ -182,7 +185,13 @@ pub async fn host_turn(store: &Store, request: TurnRequest) -> Result<TurnResult
         history.insert(0, Message::system(system));
     }
     let pending = store.pending_turn(&session_id)?;
-    let (guard, transcript, tools) = match (&pending, &input) {
+    let input = match (&pending, input) {
+        (Some(p), TurnInput::ToolResults(supplied)) => {
+            TurnInput::ToolResults(with_kept_results(p, supplied)?)
+        }
+        (_, input) => input,
+    };
+    let (mut guard, transcript, tools) = match (&pending, &input) {
         (None, _) => (PendingGuard::Absent, Vec::new(), tools),
         (Some(p), TurnInput::Message(_)) => {
             return Err(CoreError::ToolResultsRequired {
@@ -208,6 +217,10 @@ pub async fn host_turn(store: &Store, request: TurnRequest) -> Result<TurnResult
         session.system_prompt.as_deref(),
     )
     .map_err(turn_error)?;
+    if let (Some(p), TurnInput::ToolResults(results)) = (&pending, &input) {
+        // Kept before the call, so that a failure of it loses none of them.
+        guard = keep_results(store, p, results, &guard)?;
+    }
     let engines = selection.engines(&context).await?;
     let outcome = run_host_turn(
         &engines.engines,
@@ -290,6 +303,71 @@ pub async fn host_turn(store: &Store, request: TurnRequest) -> Result<TurnResult
         ))),
         Err(other) => Err(other.into()),
     }
+}
+
+/// The results the host supplied, completed with those kept from a try
+/// whose model call failed: per pending call, the supplied one, else the
+/// kept one.
+fn with_kept_results(
+    pending: &PendingTurn,
+    supplied: Vec<ToolResult>,
+) -> Result<Vec<ToolResult>, CoreError> {
+    let kept: Vec<ToolResult> = match pending.state.get("results") {
+        Some(results) => serde_json::from_value(results.clone()).map_err(|e| {
+            CoreError::Usage(format!("the suspended turn's results cannot be read: {e}"))
+        })?,
+        None => Vec::new(),
+    };
+    if kept.is_empty() {
+        return Ok(supplied);
+    }
+    let mut merged = supplied;
+    for result in kept {
+        if !merged.iter().any(|r| r.call_id == result.call_id) {
+            merged.push(result);
+        }
+    }
+    Ok(merged)
+}
+
+/// Replaces the suspended turn by the same one holding `results`, under
+/// `guard`; returns the guard of the new one.
+fn keep_results(
+    store: &Store,
+    pending: &PendingTurn,
+    results: &[ToolResult],
+    guard: &PendingGuard,
+) -> Result<PendingGuard, CoreError> {
+    let mut state = pending.state.clone();
+    state["results"] = json!(results);
+    let write = TurnWrite {
+        guard: guard.clone(),
+        pending: PendingChange::Set(NewPendingTurn {
+            transcript: pending.transcript.clone(),
+            state,
+            tool_calls: pending
+                .tool_calls
+                .iter()
+                .map(|c| PendingToolCall {
+                    id: c.id.clone(),
+                    name: c.name.clone(),
+                    arguments: c.arguments.clone(),
+                })
+                .collect(),
+            approvals: Vec::new(),
+        }),
+        ..TurnWrite::new(&pending.session_id)
+    };
+    let commit = store.commit_turn(write).map_err(|e| match e {
+        StoreError::PendingMismatch { .. } => CoreError::Usage(format!(
+            "the suspended turn of session {} was resumed by another process meanwhile; nothing was written",
+            pending.session_id
+        )),
+        other => other.into(),
+    })?;
+    Ok(commit
+        .pending
+        .map_or_else(|| guard.clone(), |p| PendingGuard::Id(p.id)))
 }
 
 /// A suspended host turn's working transcript and advertised tools.

@@ -373,6 +373,52 @@ async fn results_must_match_the_pending_ids_and_a_failed_call_writes_nothing() {
     );
 }
 
+/// Supplied results are kept before the model call they feed: after it
+/// fails, an empty list sends the kept ones, and the request is the same.
+#[tokio::test]
+async fn results_are_kept_before_the_call_and_a_retry_reuses_them() {
+    let scratch = Scratch::new("kept");
+    let server = server(vec![
+        weather_reply(),
+        Reply::fault(400, r#"{"error":{"message":"context too long"}}"#),
+        Reply::text("Done."),
+    ])
+    .await;
+    let session = scratch.new_session(None).await;
+    suspend(&scratch, &server, &session).await;
+    let results = scratch.file(
+        "results.json",
+        &json!([{"id": "call_1", "content": "rain"}, {"id": "call_2", "content": "sun"}]),
+    );
+    let output = run(&mut scratch.turn(&server, &session, &["--tool-results", &results])).await;
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(scratch.rows(&session).await, Vec::<Value>::new());
+
+    let none = scratch.file("none.json", &json!([]));
+    let output = run(&mut scratch.turn(&server, &session, &["--tool-results", &none])).await;
+    assert_eq!(stderr(&output), "");
+    assert_eq!(
+        (output.status.code(), stdout(&output).as_str()),
+        (
+            Some(0),
+            "{\"content\":\"Done.\",\"pending\":[],\"signals\":[]}\n"
+        )
+    );
+    let requests = server.requests();
+    assert_eq!(requests[1].body, requests[2].body);
+    assert_eq!(
+        scratch.rows(&session).await[2],
+        row(
+            3,
+            "tool",
+            json!([
+                {"type": "tool_result", "call_id": "call_1", "content": "rain", "is_error": false},
+                {"type": "tool_result", "call_id": "call_2", "content": "sun", "is_error": false},
+            ]),
+        )
+    );
+}
+
 #[tokio::test]
 async fn two_processes_cannot_resume_one_turn_twice() {
     let scratch = Scratch::new("race");
