@@ -45,5 +45,8 @@ dbus-run-session -- bash -c '
   cargo test --workspace --locked -- --include-ignored
 ' keyring "$keyring_home" 2> >(grep -v "Failed to set fd limit" >&2)
 
+step "a full disk and a read-only database (tmpfs)"
+bash tests/disk/run.sh
+
 step "desktop window under Xvfb (WebDriver), and the local model server with it"
 bash tests/window/run.sh

@@ -78,7 +78,79 @@ pub enum StoreError {
     /// SQLite failed, including a constraint that a write broke (a bad
     /// parent id, a duplicate id) and a stored value the code cannot read.
     #[error("database error: {0}")]
-    Sqlite(#[from] rusqlite::Error),
+    Sqlite(rusqlite::Error),
+
+    /// The database file could not be written: the disk is full, or the
+    /// file (or its file system) is read-only, or the disk failed. The
+    /// write was rolled back; what was stored before is intact.
+    #[error(
+        "cannot write the database {}: {cause}; nothing of this change was stored, and what was stored before is intact",
+        path.display()
+    )]
+    Unwritable {
+        path: PathBuf,
+        cause: &'static str,
+        source: rusqlite::Error,
+    },
+}
+
+thread_local! {
+    /// The database of the store operation running on this thread, set by
+    /// `Store::lock`. SQLite's errors do not say which file they are about,
+    /// and they become [`StoreError`]s through `?` in every store method;
+    /// this lets that one conversion name the file, where a user can act.
+    static DATABASE: std::cell::RefCell<Option<std::sync::Arc<PathBuf>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+const READ_ONLY: &str =
+    "it is read-only (the file, its folder or its file system cannot be written)";
+
+/// Why the database at `path` could not be opened. SQLite says "unable to
+/// open database file" both for a missing folder and for a file it may
+/// not write (a WAL database needs its `-shm` beside it); the second is
+/// told as what it is.
+pub(crate) fn open_failure(path: &std::path::Path, source: rusqlite::Error) -> StoreError {
+    let cannot_open = matches!(
+        source.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::CannotOpen | rusqlite::ErrorCode::ReadOnly)
+    );
+    let unwritable = path.exists() && std::fs::OpenOptions::new().append(true).open(path).is_err();
+    if cannot_open && unwritable {
+        StoreError::Unwritable {
+            path: path.to_path_buf(),
+            cause: READ_ONLY,
+            source,
+        }
+    } else {
+        StoreError::Open {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
+pub(crate) fn set_current_database(path: &std::sync::Arc<PathBuf>) {
+    DATABASE.with(|current| *current.borrow_mut() = Some(std::sync::Arc::clone(path)));
+}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(error: rusqlite::Error) -> Self {
+        let cause = match error.sqlite_error_code() {
+            Some(rusqlite::ErrorCode::DiskFull) => "the disk is full",
+            Some(rusqlite::ErrorCode::ReadOnly) => READ_ONLY,
+            Some(rusqlite::ErrorCode::SystemIoFailure) => "the disk failed to read or write",
+            _ => return StoreError::Sqlite(error),
+        };
+        match DATABASE.with(|current| current.borrow().clone()) {
+            Some(path) => StoreError::Unwritable {
+                path: path.as_ref().clone(),
+                cause,
+                source: error,
+            },
+            None => StoreError::Sqlite(error),
+        }
+    }
 }
 
 impl StoreError {
@@ -87,7 +159,9 @@ impl StoreError {
     /// be tried again.
     pub fn is_busy(&self) -> bool {
         let sqlite = match self {
-            StoreError::Sqlite(e) | StoreError::Open { source: e, .. } => e,
+            StoreError::Sqlite(e)
+            | StoreError::Open { source: e, .. }
+            | StoreError::Unwritable { source: e, .. } => e,
             StoreError::Migration { source, .. } => source,
             _ => return false,
         };

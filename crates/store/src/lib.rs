@@ -156,10 +156,7 @@ impl Store {
                 source,
             })?;
         }
-        let opened = |source| StoreError::Open {
-            path: path.to_path_buf(),
-            source,
-        };
+        let opened = |source| error::open_failure(path, source);
         // Not SQLITE_OPEN_URI: a path is a path, even one that starts
         // with `file:`.
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
@@ -211,6 +208,7 @@ impl Store {
     /// left a write half done (a dropped transaction rolls back), but any
     /// transaction still open is rolled back here to be sure.
     fn lock(&self) -> MutexGuard<'_, Connection> {
+        error::set_current_database(&self.path);
         match self.conn.lock() {
             Ok(conn) => conn,
             Err(poisoned) => {
@@ -229,10 +227,7 @@ impl Store {
 
 /// Sets the connection's pragmas; `wal` is false for memory databases.
 fn configure(conn: &Connection, wal: bool, path: &Path) -> Result<()> {
-    let opened = |source| StoreError::Open {
-        path: path.to_path_buf(),
-        source,
-    };
+    let opened = |source| error::open_failure(path, source);
     let refused = |detail: String| StoreError::Setup {
         path: path.to_path_buf(),
         detail,
