@@ -38,6 +38,7 @@ impl ModelArgs {
         ProviderSettings {
             provider: self.provider,
             base_url: self.base_url.clone(),
+            extra_base_urls: Vec::new(),
             api_key_env: self.api_key_env.clone(),
             api_key_account: self.api_key_account.clone(),
         }

@@ -167,6 +167,7 @@ pub async fn ask_streamed(
     let provider = ProviderSettings {
         provider: args.provider.as_deref().map(str::parse).transpose()?,
         base_url: args.base_url.filter(|u| !u.trim().is_empty()),
+        extra_base_urls: Vec::new(),
         api_key_env: None,
         api_key_account: None,
     }

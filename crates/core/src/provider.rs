@@ -88,6 +88,10 @@ pub enum KeyOrigin {
 pub struct ProviderSettings {
     pub provider: Option<ProviderKind>,
     pub base_url: Option<String>,
+    /// The provider's other endpoints after `base_url` (the file's
+    /// `base_urls` past the first): hosts serving the same models, which
+    /// the client spreads its calls over.
+    pub extra_base_urls: Vec<String>,
     /// The environment variable holding the API key.
     pub api_key_env: Option<String>,
     /// The keychain account holding the API key; by default the
@@ -195,6 +199,7 @@ impl ProviderSettings {
             ProviderKind::OpenAi | ProviderKind::Local => WireApi::OpenAi,
         };
         let mut config = ClientConfig::new(kind, base_url);
+        config.extra_base_urls = self.extra_base_urls.clone();
         config.flavor = self.server_flavor();
         config.api_key = self.api_key();
         config

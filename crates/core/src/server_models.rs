@@ -137,6 +137,7 @@ mod tests {
         ProviderSettings {
             provider: Some(choice),
             base_url: base_url.map(str::to_owned),
+            extra_base_urls: Vec::new(),
             api_key_env: Some("SIFT_CORE_TESTS_NO_KEY".into()),
             api_key_account: None,
         }

@@ -60,6 +60,7 @@ impl SiftConnector {
         let settings = ProviderSettings {
             provider: Some(provider),
             base_url: endpoint.base_url.clone(),
+            extra_base_urls: Vec::new(),
             api_key_env: endpoint.api_key_name.clone(),
             api_key_account: None,
         };

@@ -1,4 +1,5 @@
-//! The HTTP client: one provider at one base URL, with retries.
+//! The HTTP client: one provider at one base URL or several (spread and
+//! failed over in `endpoints.rs`), with retries.
 
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
@@ -8,6 +9,7 @@ use serde_json::Value;
 
 use crate::anthropic::{self, AnthropicStream};
 use crate::capabilities::{Capabilities, ProviderKind, ServerFlavor};
+use crate::endpoints::Endpoints;
 use crate::error::{ErrorCategory, LlmError, is_transient_status};
 use crate::message::{ChatRequest, ChatResponse, StopReason, StreamDelta};
 use crate::openai::{self, OpenAiStream};
@@ -18,6 +20,11 @@ use crate::stream::StreamDecoder;
 
 pub const DEFAULT_ANTHROPIC_VERSION: &str = "2023-06-01";
 
+/// How long an endpoint whose request failed is passed over by default:
+/// long enough not to send every request of a job to a host that is off,
+/// short enough that one restarted is used again within the job.
+pub const DEFAULT_ENDPOINT_COOLDOWN: Duration = Duration::from_secs(30);
+
 #[derive(Debug, Clone)]
 pub struct ClientConfig {
     pub kind: ProviderKind,
@@ -26,6 +33,17 @@ pub struct ClientConfig {
     /// (`http://127.0.0.1:8080/v1`); for Anthropic, the host
     /// (`https://api.anthropic.com`).
     pub base_url: String,
+    /// More base URLs serving the same models (other hosts); with them,
+    /// each request goes to the endpoint with the most free capacity, and
+    /// fails over to the next one when it fails. Empty: `base_url` alone.
+    pub extra_base_urls: Vec<String>,
+    /// How many requests each endpoint takes at once (`base_url` first,
+    /// then `extra_base_urls`), such as a llama-server's slots; 1 for an
+    /// endpoint not listed.
+    pub endpoint_capacity: Vec<u32>,
+    /// How long an endpoint whose request failed with a network-category
+    /// error is passed over while another is up.
+    pub endpoint_cooldown: Duration,
     pub api_key: Option<ApiKey>,
     pub anthropic_version: String,
     pub retry: RetryPolicy,
@@ -45,6 +63,9 @@ impl ClientConfig {
                 ProviderKind::Anthropic => ServerFlavor::Anthropic,
             },
             base_url: base_url.into(),
+            extra_base_urls: Vec::new(),
+            endpoint_capacity: Vec::new(),
+            endpoint_cooldown: DEFAULT_ENDPOINT_COOLDOWN,
             api_key: None,
             anthropic_version: DEFAULT_ANTHROPIC_VERSION.to_owned(),
             retry: RetryPolicy::default(),
@@ -53,6 +74,12 @@ impl ClientConfig {
             request_timeout: Duration::from_secs(600),
             stream_idle_timeout: Duration::from_secs(120),
         }
+    }
+
+    /// Every endpoint's base URL, in order: `base_url`, then the extra ones.
+    pub fn base_urls(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.base_url.as_str())
+            .chain(self.extra_base_urls.iter().map(String::as_str))
     }
 }
 
@@ -70,6 +97,7 @@ type RetryObserver = Arc<dyn Fn(&RetryNotice<'_>) + Send + Sync>;
 #[derive(Clone)]
 pub struct Client {
     config: ClientConfig,
+    endpoints: Endpoints,
     http: reqwest::Client,
     on_retry: Option<RetryObserver>,
 }
@@ -83,9 +111,13 @@ impl std::fmt::Debug for Client {
 }
 
 /// A failed attempt, with what the server said about when to come back.
-struct AttemptError {
-    error: LlmError,
-    retry_after: Option<Duration>,
+#[derive(Debug)]
+pub(crate) struct AttemptError {
+    pub(crate) error: LlmError,
+    pub(crate) retry_after: Option<Duration>,
+    /// The requests the attempt sent: more than one when it failed over
+    /// to other endpoints.
+    pub(crate) sent: u32,
 }
 
 impl From<LlmError> for AttemptError {
@@ -93,6 +125,7 @@ impl From<LlmError> for AttemptError {
         Self {
             error,
             retry_after: None,
+            sent: 1,
         }
     }
 }
@@ -109,6 +142,7 @@ impl Client {
                 )
             })?;
         Ok(Self {
+            endpoints: Endpoints::new(&config),
             config,
             http,
             on_retry: None,
@@ -136,12 +170,27 @@ impl Client {
     pub async fn complete(&self, req: &ChatRequest) -> Result<ChatResponse, LlmError> {
         let body = self.request_body(req, false);
         let result = self
-            .with_retries(|| async {
-                let text = self.send_for_text(&body).await?;
-                Ok(self.parse_response(&text, &req.model)?)
-            })
+            .with_retries(|| self.complete_once(&body, &req.model))
             .await;
         self.finish(result)
+    }
+
+    /// One attempt: sent to an endpoint, and failed over to the others.
+    async fn complete_once(&self, body: &Value, model: &str) -> Result<ChatResponse, AttemptError> {
+        let mut round = self.endpoints.round();
+        loop {
+            let Some(lease) = round.next() else {
+                return Err(round.failure());
+            };
+            let result = async {
+                let text = self.send_for_text(lease.base_url(), body).await?;
+                Ok(self.parse_response(&text, model)?)
+            }
+            .await;
+            if let Some(outcome) = round.settle(lease, result) {
+                return outcome;
+            }
+        }
     }
 
     /// One answer, streamed: `on_delta` sees each piece as it arrives, and
@@ -154,37 +203,67 @@ impl Client {
         on_delta: &mut (dyn FnMut(StreamDelta) + Send),
     ) -> Result<ChatResponse, LlmError> {
         let body = self.request_body(req, true);
-        let mut retry = 0;
+        let (mut retry, mut sent) = (0, 0);
         let result = loop {
             let mut emitted = false;
-            let attempt = match self.config.kind {
-                ProviderKind::OpenAi => {
-                    self.stream_once(&body, OpenAiStream::new(&req.model), on_delta, &mut emitted)
-                        .await
+            let mut round = self.endpoints.round();
+            let attempt = loop {
+                let Some(lease) = round.next() else {
+                    break Err(round.failure());
+                };
+                let result = self
+                    .stream_at(lease.base_url(), &body, &req.model, on_delta, &mut emitted)
+                    .await;
+                if let Some(outcome) = round.settle(lease, result) {
+                    break outcome;
                 }
-                ProviderKind::Anthropic => {
-                    self.stream_once(
-                        &body,
-                        AnthropicStream::new(&req.model),
-                        on_delta,
-                        &mut emitted,
-                    )
-                    .await
+                // Another endpoint would show the user the same text twice.
+                if emitted {
+                    break Err(round.failure());
                 }
             };
             match attempt {
                 Ok(response) => break Ok(response),
-                Err(failure) if !emitted => match self.wait_before_retry(retry, failure).await {
-                    Ok(()) => retry += 1,
-                    Err(error) => break Err(error),
-                },
+                Err(failure) if !emitted => {
+                    sent += failure.sent;
+                    match self.wait_before_retry(retry, sent, failure).await {
+                        Ok(()) => retry += 1,
+                        Err(error) => break Err(error),
+                    }
+                }
                 Err(mut failure) => {
-                    failure.error.attempts = retry + 1;
+                    failure.error.attempts = sent + failure.sent;
                     break Err(failure.error);
                 }
             }
         };
         self.finish(result)
+    }
+
+    async fn stream_at(
+        &self,
+        base_url: &str,
+        body: &Value,
+        model: &str,
+        on_delta: &mut (dyn FnMut(StreamDelta) + Send),
+        emitted: &mut bool,
+    ) -> Result<ChatResponse, AttemptError> {
+        match self.config.kind {
+            ProviderKind::OpenAi => {
+                self.stream_once(base_url, body, OpenAiStream::new(model), on_delta, emitted)
+                    .await
+            }
+            ProviderKind::Anthropic => {
+                self.stream_once(
+                    base_url,
+                    body,
+                    AnthropicStream::new(model),
+                    on_delta,
+                    emitted,
+                )
+                .await
+            }
+        }
     }
 
     fn request_body(&self, req: &ChatRequest, stream: bool) -> Value {
@@ -201,8 +280,8 @@ impl Client {
         }
     }
 
-    fn url(&self) -> String {
-        let base = self.config.base_url.trim_end_matches('/');
+    fn url(&self, base_url: &str) -> String {
+        let base = base_url.trim_end_matches('/');
         match self.config.kind {
             ProviderKind::OpenAi => format!("{base}/chat/completions"),
             ProviderKind::Anthropic => format!("{base}/v1/messages"),
@@ -250,12 +329,13 @@ impl Client {
 
     async fn send(
         &self,
+        base_url: &str,
         body: &Value,
         timeout: Option<Duration>,
     ) -> Result<reqwest::Response, AttemptError> {
         let mut request = self
             .http
-            .post(self.url())
+            .post(self.url(base_url))
             .headers(self.headers()?)
             .json(body);
         if let Some(timeout) = timeout {
@@ -275,22 +355,26 @@ impl Client {
         Err(AttemptError {
             error: LlmError::from_status(status.as_u16(), text),
             retry_after,
+            sent: 1,
         })
     }
 
-    async fn send_for_text(&self, body: &Value) -> Result<String, AttemptError> {
-        let response = self.send(body, Some(self.config.request_timeout)).await?;
+    async fn send_for_text(&self, base_url: &str, body: &Value) -> Result<String, AttemptError> {
+        let response = self
+            .send(base_url, body, Some(self.config.request_timeout))
+            .await?;
         response.text().await.map_err(|e| transport_error(&e))
     }
 
     async fn stream_once<D: StreamDecoder>(
         &self,
+        base_url: &str,
         body: &Value,
         mut decoder: D,
         on_delta: &mut (dyn FnMut(StreamDelta) + Send),
         emitted: &mut bool,
     ) -> Result<ChatResponse, AttemptError> {
-        let mut response = self.send(body, None).await?;
+        let mut response = self.send(base_url, body, None).await?;
         let mut sse = SseDecoder::new();
         let mut events = Vec::new();
         let mut emit = |delta: StreamDelta| {
@@ -344,26 +428,36 @@ impl Client {
         F: FnMut() -> Fut,
         Fut: Future<Output = Result<ChatResponse, AttemptError>>,
     {
-        let mut retry = 0;
+        let (mut retry, mut sent) = (0, 0);
         loop {
             match attempt().await {
                 Ok(response) => return Ok(response),
-                Err(failure) => match self.wait_before_retry(retry, failure).await {
-                    Ok(()) => retry += 1,
-                    Err(error) => return Err(error),
-                },
+                Err(failure) => {
+                    sent += failure.sent;
+                    match self.wait_before_retry(retry, sent, failure).await {
+                        Ok(()) => retry += 1,
+                        Err(error) => return Err(error),
+                    }
+                }
             }
         }
     }
 
     /// Waits before retry number `done + 1`, or gives the final error when
-    /// the failure is not transient or retries are used up.
-    async fn wait_before_retry(&self, done: u32, failure: AttemptError) -> Result<(), LlmError> {
+    /// the failure is not transient or retries are used up. `sent`: the
+    /// requests sent so far, failovers included.
+    async fn wait_before_retry(
+        &self,
+        done: u32,
+        sent: u32,
+        failure: AttemptError,
+    ) -> Result<(), LlmError> {
         let AttemptError {
             mut error,
             retry_after,
+            ..
         } = failure;
-        error.attempts = done + 1;
+        error.attempts = sent;
         if !error.is_transient() || done >= self.config.retry.max_retries {
             return Err(error);
         }
@@ -376,6 +470,8 @@ impl Client {
             return Err(error);
         };
         if let Some(observer) = &self.on_retry {
+            // A progress display shows this error too.
+            self.scrub(&mut error);
             observer(&RetryNotice {
                 retry: done + 1,
                 delay,
@@ -400,12 +496,16 @@ impl Client {
             _ => Ok(response),
         });
         result.map_err(|mut error| {
-            if let Some(key) = &self.config.api_key {
-                error.message = key.scrub(&error.message);
-                error.body = error.body.map(|b| key.scrub(&b));
-            }
+            self.scrub(&mut error);
             error
         })
+    }
+
+    fn scrub(&self, error: &mut LlmError) {
+        if let Some(key) = &self.config.api_key {
+            error.message = key.scrub(&error.message);
+            error.body = error.body.take().map(|b| key.scrub(&b));
+        }
     }
 }
 

@@ -2,7 +2,8 @@
 //!
 //! - [`message`]: the provider-neutral message model every layer uses.
 //! - [`Client`]: one provider (OpenAI-compatible or Anthropic) at one base
-//!   URL; non-streamed and streamed answers, retries with backoff.
+//!   URL or several (spread by free capacity, failing over: `endpoints.rs`);
+//!   non-streamed and streamed answers, retries with backoff.
 //! - [`Capabilities`]: what each kind of server supports, such as how to
 //!   force a tool call.
 //! - [`ModelFeatures`]: what one model can take (images, tools), from
@@ -15,6 +16,7 @@
 mod anthropic;
 mod capabilities;
 mod client;
+mod endpoints;
 mod error;
 mod fallback;
 pub mod gguf;
@@ -31,7 +33,10 @@ mod stream;
 
 pub use anthropic::DEFAULT_MAX_TOKENS as ANTHROPIC_DEFAULT_MAX_TOKENS;
 pub use capabilities::{Capabilities, ForcedTool, ProviderKind, ServerFlavor};
-pub use client::{Client, ClientConfig, DEFAULT_ANTHROPIC_VERSION, RetryNotice, is_retried_status};
+pub use client::{
+    Client, ClientConfig, DEFAULT_ANTHROPIC_VERSION, DEFAULT_ENDPOINT_COOLDOWN, RetryNotice,
+    is_retried_status,
+};
 pub use error::{ErrorCategory, LlmError};
 pub use fallback::{ModelRoute, complete_first};
 pub use json::canonical_json;

@@ -83,6 +83,7 @@ fn scripted(server: &ScriptedServer) -> ModelSelection {
         provider: ProviderSettings {
             provider: Some(ProviderKind::OpenAi),
             base_url: Some(server.openai_base_url()),
+            extra_base_urls: Vec::new(),
             api_key_env: Some("SIFT_CORE_TESTS_NO_KEY".into()),
             api_key_account: None,
         },

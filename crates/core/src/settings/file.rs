@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
-use toml_edit::{ArrayOfTables, DocumentMut, Item, Table, value};
+use toml_edit::{Array, ArrayOfTables, DocumentMut, Item, Table, value};
 
 use super::context::{Config, ContextTable};
 use super::model_overrides::{ModelOverride, ModelTable, checked};
@@ -74,7 +74,38 @@ struct ProviderTable {
     #[serde(default)]
     label: String,
     base_url: Option<String>,
+    /// Several endpoints instead of `base_url`, in order.
+    base_urls: Option<Vec<String>>,
     api_key_env: Option<String>,
+}
+
+impl ProviderTable {
+    /// `base_url`, or `base_urls` as the first and the rest; blank
+    /// `base_url` is unset, as everywhere in the file.
+    fn addresses(&self) -> Result<(Option<String>, Vec<String>), ParseError> {
+        let base_url = self.base_url.clone().filter(|u| !u.trim().is_empty());
+        let Some(list) = &self.base_urls else {
+            return Ok((base_url, Vec::new()));
+        };
+        let id = &self.id;
+        if base_url.is_some() {
+            return Err(ParseError(format!(
+                "provider {id:?} sets both base_url and base_urls: keep one"
+            )));
+        }
+        if list.iter().any(|u| u.trim().is_empty()) {
+            return Err(ParseError(format!(
+                "provider {id:?} has a blank address in base_urls"
+            )));
+        }
+        let mut list = list.iter().map(|u| u.trim().to_owned());
+        match list.next() {
+            Some(first) => Ok((Some(first), list.collect())),
+            None => Err(ParseError(format!(
+                "provider {id:?} has an empty base_urls: list at least one address, or leave it out for the default"
+            ))),
+        }
+    }
 }
 
 /// The settings and the rest of a configuration file's text.
@@ -85,11 +116,13 @@ pub fn parse(text: &str) -> Result<(AppSettings, Config), ParseError> {
         settings.providers = tables
             .into_iter()
             .map(|t| {
+                let (base_url, extra_base_urls) = t.addresses()?;
                 Ok(ProviderEntry {
                     kind: t.kind.parse().map_err(|e: CoreError| ParseError::of(e))?,
                     id: t.id,
                     label: t.label,
-                    base_url: t.base_url.filter(|u| !u.trim().is_empty()),
+                    base_url,
+                    extra_base_urls,
                     api_key_env: t.api_key_env.filter(|v| !v.trim().is_empty()),
                 })
             })
@@ -268,7 +301,13 @@ pub fn render_settings(text: &str, settings: &AppSettings) -> Result<String, Par
         table["id"] = value(p.id.as_str());
         table["kind"] = value(p.kind.as_str());
         table["label"] = value(p.label.as_str());
-        if let Some(url) = &p.base_url {
+        if !p.extra_base_urls.is_empty() {
+            let mut urls = Array::new();
+            for url in p.base_url.iter().chain(&p.extra_base_urls) {
+                urls.push(url.as_str());
+            }
+            table["base_urls"] = value(urls);
+        } else if let Some(url) = &p.base_url {
             table["base_url"] = value(url.as_str());
         }
         if let Some(var) = &p.api_key_env {

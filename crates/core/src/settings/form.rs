@@ -53,6 +53,9 @@ impl From<&ProviderForm> for ProviderEntry {
             kind: form.kind,
             label: form.label.trim().to_owned(),
             base_url: blank_is_none(form.base_url.as_deref()),
+            // Not on the screen; `AppSettings::keep_extra_base_urls` keeps
+            // the saved ones.
+            extra_base_urls: Vec::new(),
             api_key_env: blank_is_none(form.api_key_env.as_deref()),
         }
     }

@@ -15,6 +15,11 @@
 //! label = "Work gateway"
 //! base_url = "https://llm.example.com/v1"
 //! api_key_env = "WORK_KEY"     # optional: the variable holding the key, instead of the keychain
+//!
+//! [[providers]]
+//! id = "farm"
+//! kind = "openai"
+//! base_urls = ["http://a:11434/v1", "http://b:11434/v1"]  # instead of base_url: calls spread over them
 //! ```
 //!
 //! Beside them, `[[models]]` says what a model can take, over what is
@@ -52,6 +57,9 @@ pub struct ProviderEntry {
     /// `None`: the kind's default (OpenAI's, Anthropic's, or the local
     /// server's address).
     pub base_url: Option<String>,
+    /// The endpoints after `base_url` when the file lists several
+    /// (`base_urls`, whose first is `base_url`).
+    pub extra_base_urls: Vec<String>,
     /// The environment variable holding the key, instead of the keychain.
     pub api_key_env: Option<String>,
 }
@@ -63,6 +71,7 @@ impl ProviderEntry {
         ProviderSettings {
             provider: Some(self.kind),
             base_url: self.base_url.clone(),
+            extra_base_urls: self.extra_base_urls.clone(),
             api_key_env: self.api_key_env.clone(),
             api_key_account: (self.kind != ProviderKind::Local).then(|| self.id.clone()),
         }
@@ -91,6 +100,7 @@ impl AppSettings {
                 kind: ProviderKind::Local,
                 label: "Local model".into(),
                 base_url: None,
+                extra_base_urls: Vec::new(),
                 api_key_env: None,
             },
             ProviderEntry {
@@ -98,6 +108,7 @@ impl AppSettings {
                 kind: ProviderKind::OpenAi,
                 label: "OpenAI".into(),
                 base_url: None,
+                extra_base_urls: Vec::new(),
                 api_key_env: None,
             },
             ProviderEntry {
@@ -105,6 +116,7 @@ impl AppSettings {
                 kind: ProviderKind::Anthropic,
                 label: "Anthropic".into(),
                 base_url: None,
+                extra_base_urls: Vec::new(),
                 api_key_env: None,
             },
         ];
@@ -131,6 +143,21 @@ impl AppSettings {
     pub fn default_is_local_server(&self) -> bool {
         self.provider(&self.default_provider)
             .is_some_and(|p| p.kind == ProviderKind::Local && p.base_url.is_none())
+    }
+
+    /// The settings screen does not show the extra base URLs: a provider
+    /// it sends without any keeps those saved, as long as its first
+    /// address is the saved one (a new address is a new set of hosts).
+    pub fn keep_extra_base_urls(&mut self, saved: &AppSettings) {
+        for entry in &mut self.providers {
+            if let Some(before) = saved.provider(&entry.id)
+                && entry.extra_base_urls.is_empty()
+                && before.kind == entry.kind
+                && before.base_url == entry.base_url
+            {
+                entry.extra_base_urls = before.extra_base_urls.clone();
+            }
+        }
     }
 
     pub fn provider(&self, id: &str) -> Option<&ProviderEntry> {
@@ -199,13 +226,19 @@ impl AppSettings {
                     p.id
                 )));
             }
-            if let Some(url) = &p.base_url
-                && !(url.starts_with("http://") || url.starts_with("https://"))
-            {
+            if p.base_url.is_none() && !p.extra_base_urls.is_empty() {
                 return Err(CoreError::Usage(format!(
-                    "the base URL of {:?} must start with http:// or https://",
+                    "{:?} has extra base URLs but no first one",
                     p.id
                 )));
+            }
+            for url in p.base_url.iter().chain(&p.extra_base_urls) {
+                if !(url.starts_with("http://") || url.starts_with("https://")) {
+                    return Err(CoreError::Usage(format!(
+                        "the base URL of {:?} must start with http:// or https://",
+                        p.id
+                    )));
+                }
             }
         }
         if self.provider(&self.default_provider).is_none() {
@@ -248,6 +281,7 @@ mod tests {
             kind: ProviderKind::OpenAi,
             label: "Work".into(),
             base_url: Some("http://127.0.0.1:9/v1".into()),
+            extra_base_urls: Vec::new(),
             api_key_env: Some("WORK_KEY".into()),
         }
     }

@@ -36,7 +36,8 @@ pub fn view(ws: &Workspace) -> SettingsView {
 /// database at its (maybe new) place, so that a bad folder is reported
 /// here rather than at the next command.
 pub async fn save(ws: &Workspace, form: &SettingsForm) -> Result<SettingsView, CoreError> {
-    let settings = AppSettings::from(form);
+    let mut settings = AppSettings::from(form);
+    settings.keep_extra_base_urls(&ws.settings());
     ws.save_settings(settings.clone())?;
     if settings.default_is_local_server() {
         let local = ws.local_server().clone();

@@ -47,6 +47,7 @@ async fn the_local_model_reads_a_receipt_as_its_ocr_text_without_the_image() {
         provider: ProviderSettings {
             provider: Some(ProviderKind::Local),
             base_url: Some(server.base_url()),
+            extra_base_urls: Vec::new(),
             api_key_env: None,
             api_key_account: None,
         },

@@ -108,6 +108,7 @@ async fn a_resume_without_a_model_runs_all_of_the_jobs_models_in_order() {
         kind: ProviderKind::OpenAi,
         label: "Scripted".into(),
         base_url: Some(second.openai_base_url()),
+        extra_base_urls: Vec::new(),
         api_key_env: Some("SIFT_CORE_TESTS_NO_KEY".into()),
     });
     ws.save_settings(settings).unwrap();

@@ -6,6 +6,7 @@
 mod answer_channel;
 mod ask;
 mod chat;
+mod endpoints;
 mod eval;
 mod evidence;
 mod extract;
@@ -65,6 +66,7 @@ pub fn selection(server: &ScriptedServer, models: &[&str]) -> ModelSelection {
         provider: ProviderSettings {
             provider: Some(ProviderKind::OpenAi),
             base_url: Some(server.openai_base_url()),
+            extra_base_urls: Vec::new(),
             api_key_env: Some("SIFT_CORE_TESTS_NO_KEY".into()),
             api_key_account: None,
         },

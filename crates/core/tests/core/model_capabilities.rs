@@ -20,6 +20,7 @@ fn at(server: &ScriptedServer, kind: ProviderKind) -> ProviderSettings {
     ProviderSettings {
         provider: Some(kind),
         base_url: Some(server.openai_base_url()),
+        extra_base_urls: Vec::new(),
         api_key_env: Some("SIFT_CORE_TESTS_NO_KEY".into()),
         api_key_account: None,
     }
@@ -223,6 +224,7 @@ async fn first_party_clouds_are_not_asked_and_keep_images_for_unknown_names() {
     let cloud = |kind| ProviderSettings {
         provider: Some(kind),
         base_url: None,
+        extra_base_urls: Vec::new(),
         api_key_env: Some("SIFT_CORE_TESTS_NO_KEY".into()),
         api_key_account: None,
     };
@@ -268,6 +270,7 @@ async fn an_unreachable_server_is_asked_again_once_it_answers() {
     let local = ProviderSettings {
         provider: Some(ProviderKind::Local),
         base_url: Some(format!("http://{addr}/v1")),
+        extra_base_urls: Vec::new(),
         api_key_env: None,
         api_key_account: None,
     };

@@ -9,6 +9,7 @@ fn openai(base_url: String) -> ProviderSettings {
     ProviderSettings {
         provider: Some(ProviderKind::OpenAi),
         base_url: Some(base_url),
+        extra_base_urls: Vec::new(),
         api_key_env: Some("SIFT_CORE_TESTS_NO_KEY".into()),
         api_key_account: None,
     }

@@ -76,6 +76,7 @@ fn provider(kind: ProviderKind, api_key_env: Option<&str>) -> ProviderSettings {
     ProviderSettings {
         provider: Some(kind),
         base_url: None,
+        extra_base_urls: Vec::new(),
         api_key_env: api_key_env.map(str::to_owned),
         api_key_account: None,
     }

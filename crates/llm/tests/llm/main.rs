@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
 mod anthropic;
+mod endpoints;
 mod fallback;
 mod faults;
 mod model_probe;
