@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::anthropic::{self, AnthropicStream};
 use crate::capabilities::{Capabilities, ProviderKind, ServerFlavor};
-use crate::endpoints::Endpoints;
+use crate::endpoints::{AttemptError, Endpoints};
 use crate::error::{ErrorCategory, LlmError, is_transient_status};
 use crate::message::{ChatRequest, ChatResponse, StopReason, StreamDelta};
 use crate::openai::{self, OpenAiStream};
@@ -110,26 +110,6 @@ impl std::fmt::Debug for Client {
     }
 }
 
-/// A failed attempt, with what the server said about when to come back.
-#[derive(Debug)]
-pub(crate) struct AttemptError {
-    pub(crate) error: LlmError,
-    pub(crate) retry_after: Option<Duration>,
-    /// The requests the attempt sent: more than one when it failed over
-    /// to other endpoints.
-    pub(crate) sent: u32,
-}
-
-impl From<LlmError> for AttemptError {
-    fn from(error: LlmError) -> Self {
-        Self {
-            error,
-            retry_after: None,
-            sent: 1,
-        }
-    }
-}
-
 impl Client {
     pub fn new(config: ClientConfig) -> Result<Self, LlmError> {
         let http = reqwest::Client::builder()
@@ -142,7 +122,11 @@ impl Client {
                 )
             })?;
         Ok(Self {
-            endpoints: Endpoints::new(&config),
+            endpoints: Endpoints::new(
+                config.base_urls(),
+                &config.endpoint_capacity,
+                config.endpoint_cooldown,
+            ),
             config,
             http,
             on_retry: None,

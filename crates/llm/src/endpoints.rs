@@ -10,7 +10,6 @@ use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use crate::client::{AttemptError, ClientConfig};
 use crate::error::{ErrorCategory, LlmError};
 
 /// What is known of one endpoint.
@@ -64,13 +63,17 @@ pub(crate) struct Round<'a> {
 }
 
 impl Endpoints {
-    pub(crate) fn new(config: &ClientConfig) -> Self {
-        let base_urls: Vec<String> = config
-            .base_urls()
+    /// `capacity` and `cooldown` as in [`crate::ClientConfig`].
+    pub(crate) fn new<'u>(
+        base_urls: impl Iterator<Item = &'u str>,
+        capacity: &[u32],
+        cooldown: Duration,
+    ) -> Self {
+        let base_urls: Vec<String> = base_urls
             .map(|url| url.trim_end_matches('/').to_owned())
             .collect();
         let capacity = (0..base_urls.len())
-            .map(|i| config.endpoint_capacity.get(i).copied().unwrap_or(1).max(1))
+            .map(|i| capacity.get(i).copied().unwrap_or(1).max(1))
             .collect();
         let loads = if base_urls.len() > 1 {
             let mut shared = lock(&SHARED);
@@ -86,7 +89,7 @@ impl Endpoints {
         Self {
             base_urls: base_urls.into(),
             capacity,
-            cooldown: config.endpoint_cooldown,
+            cooldown,
             loads,
         }
     }
@@ -221,4 +224,24 @@ impl Round<'_> {
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     // Counters only: a panic elsewhere leaves nothing half-written.
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// A failed attempt, with what the server said about when to come back.
+#[derive(Debug)]
+pub(crate) struct AttemptError {
+    pub(crate) error: LlmError,
+    pub(crate) retry_after: Option<Duration>,
+    /// The requests the attempt sent: more than one when it failed over
+    /// to other endpoints.
+    pub(crate) sent: u32,
+}
+
+impl From<LlmError> for AttemptError {
+    fn from(error: LlmError) -> Self {
+        Self {
+            error,
+            retry_after: None,
+            sent: 1,
+        }
+    }
 }
