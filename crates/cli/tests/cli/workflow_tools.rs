@@ -524,3 +524,62 @@ steps:
         tool_message("call_1", r#"{"SEEN":"[] [from-the-tool]"}"#)
     );
 }
+
+/// A tool runs once for a step: the first model's call runs the DAG, its
+/// next request fails, and the fallback model's identical call gets the
+/// same result without running the DAG again (the script counts its runs).
+#[tokio::test]
+async fn a_fallback_models_identical_call_reuses_the_earlier_result() {
+    let server = server(
+        Script::new()
+            .with(
+                "weak-model",
+                [
+                    Reply::tool_call("get-weather", json!({"CITY": "Paris"})),
+                    Reply::fault(400, r#"{"error":{"message":"bad request"}}"#),
+                ],
+            )
+            .with(
+                "strong-model",
+                [
+                    Reply::tool_call("get-weather", json!({"CITY": "Paris"})),
+                    Reply::text("It is 22C in Paris."),
+                ],
+            ),
+    )
+    .await;
+    let scratch = Scratch::new("tool-once");
+    scratch.script(
+        "fetch-weather.sh",
+        "#!/bin/sh\necho ran >> runs.txt\nprintf '{\"temp_c\": 22, \"city\": \"%s\"}\\n' \"$1\"\n",
+    );
+    let yaml = format!(
+        "steps:
+  - id: ask
+    action: chat.completion
+    with:
+      base_url: BASE_URL
+      prompt: What is the weather in Paris?
+      tools:
+        - get-weather
+      model:
+        - provider: local
+          name: weak-model
+        - provider: local
+          name: strong-model
+{WEATHER_DAG}"
+    );
+    let file = scratch.flow(&yaml, Some(&server));
+    let output = scratch.run(file, &[]).await;
+    assert_exit(&output, 0);
+    assert_eq!(stdout(&output), "It is 22C in Paris.\n");
+    let runs = std::fs::read_to_string(scratch.path("runs.txt")).unwrap();
+    assert_eq!(runs, "ran\n");
+    let bodies = normalised(&server);
+    assert_eq!(bodies.len(), 4);
+    assert_eq!(bodies[3]["model"], "strong-model");
+    assert_eq!(
+        bodies[3]["messages"][2],
+        tool_message("call_2", WEATHER_RESULT)
+    );
+}

@@ -96,7 +96,8 @@ pub(crate) async fn run_chat(
     }
     let fallback = config.models.len() > 1;
     let mut last_error = StepError::new(String::new());
-    for (model, takes) in config.models.iter().zip(&takes_images) {
+    let ran = tools::RanTools::default();
+    for (index, (model, takes)) in config.models.iter().zip(&takes_images).enumerate() {
         let conversation = conversations
             .iter()
             .find(|(t, _)| t == takes)
@@ -104,6 +105,8 @@ pub(crate) async fn run_chat(
         let attempt = Attempt {
             context: &context,
             config: &config,
+            ran: &ran,
+            index,
             model,
             stream: config.stream && !fallback,
             usage: &mut usage,
@@ -214,6 +217,10 @@ fn strip_images(messages: &mut [Message]) {
 struct Attempt<'a, 'c> {
     context: &'a ChatContext<'c>,
     config: &'a ChatConfig,
+    /// The tool calls of this step's attempts so far (see `tools`).
+    ran: &'a tools::RanTools,
+    /// This attempt's model's place in the step's list.
+    index: usize,
     model: &'a ModelEntry,
     stream: bool,
     usage: &'a mut Usage,
@@ -327,7 +334,14 @@ async fn tool_loop(
         last_content = text;
         conversation.push(response.message.clone());
         for call in &calls {
-            let result = tools::call(attempt.context, &attempt.config.tools, call).await;
+            let result = tools::call(
+                attempt.context,
+                &attempt.config.tools,
+                call,
+                attempt.ran,
+                attempt.index,
+            )
+            .await;
             conversation.push(Message::tool_result(
                 call.id.clone(),
                 result.content,
@@ -393,7 +407,14 @@ async fn structured_loop(
         if !answered && !calls.is_empty() && !attempt.config.tools.is_empty() {
             conversation.push(response.message.clone());
             for call in &calls {
-                let result = tools::call(attempt.context, &attempt.config.tools, call).await;
+                let result = tools::call(
+                    attempt.context,
+                    &attempt.config.tools,
+                    call,
+                    attempt.ran,
+                    attempt.index,
+                )
+                .await;
                 conversation.push(Message::tool_result(
                     call.id.clone(),
                     result.content,
