@@ -19,6 +19,8 @@ mod client;
 mod endpoints;
 mod error;
 mod fallback;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod gguf;
 mod json;
 pub mod local_server;

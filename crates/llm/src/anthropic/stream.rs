@@ -7,7 +7,7 @@ use crate::error::{ErrorCategory, LlmError};
 use crate::json::str_field;
 use crate::message::{ChatResponse, Message, Part, Role, StopReason, StreamDelta, ToolCall, Usage};
 use crate::sse::SseEvent;
-use crate::stream::StreamDecoder;
+use crate::stream::{MAX_STREAM_INDEX, StreamDecoder, index_too_large};
 
 #[derive(Debug)]
 enum Block {
@@ -78,7 +78,11 @@ impl StreamDecoder for AnthropicStream {
                 }
             }
             "content_block_start" => {
-                let index = value.get("index").and_then(Value::as_u64).unwrap_or(0) as usize;
+                let index = value.get("index").and_then(Value::as_u64).unwrap_or(0);
+                if index >= MAX_STREAM_INDEX {
+                    return Err(index_too_large("content block index", index));
+                }
+                let index = index as usize;
                 let block = value.get("content_block").unwrap_or(&Value::Null);
                 let block = match block.get("type").and_then(Value::as_str) {
                     Some("text") => {
@@ -213,5 +217,26 @@ impl StreamDecoder for AnthropicStream {
             stop: self.stop.unwrap_or(StopReason::End),
             model: self.model,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// As for OpenAI's tool call index: a content block index from the
+    /// server is bounded before a slot is kept for every index below it.
+    #[test]
+    fn a_huge_content_block_index_is_refused_not_allocated() {
+        let mut stream = AnthropicStream::new("m");
+        let event = SseEvent {
+            event: Some("content_block_start".into()),
+            data: r#"{"type":"content_block_start","index":9007199254740993,"content_block":{"type":"text","text":""}}"#.into(),
+        };
+        let error = stream.on_event(&event, &mut |_| {}).unwrap_err();
+        assert_eq!(
+            error.message,
+            "the server streamed content block index 9007199254740993; at most 1024 are read in one reply"
+        );
     }
 }

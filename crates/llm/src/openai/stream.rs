@@ -6,7 +6,7 @@ use super::{parse_usage, stop_reason};
 use crate::error::{ErrorCategory, LlmError};
 use crate::message::{ChatResponse, Message, Part, Role, StreamDelta, ToolCall, Usage};
 use crate::sse::SseEvent;
-use crate::stream::StreamDecoder;
+use crate::stream::{MAX_STREAM_INDEX, StreamDecoder, index_too_large};
 
 #[derive(Debug, Default)]
 struct PartialCall {
@@ -138,7 +138,11 @@ impl StreamDecoder for OpenAiStream {
                 let index = call
                     .get("index")
                     .and_then(Value::as_u64)
-                    .map_or(position, |i| i as usize);
+                    .unwrap_or(position as u64);
+                if index >= MAX_STREAM_INDEX {
+                    return Err(index_too_large("tool call index", index));
+                }
+                let index = index as usize;
                 self.on_call_fragment(
                     index,
                     call.get("id").and_then(Value::as_str),
@@ -207,5 +211,32 @@ impl StreamDecoder for OpenAiStream {
             usage: self.usage.unwrap_or_default(),
             model: self.model,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A hostile or broken server's tool call index must not become an
+    /// allocation of that many slots (found by reading the code for the
+    /// SSE fuzz target; it aborted the process).
+    #[test]
+    fn a_huge_tool_call_index_is_refused_not_allocated() {
+        let mut stream = OpenAiStream::new("m");
+        let event = SseEvent {
+            event: None,
+            data: r#"{"choices":[{"delta":{"tool_calls":[{"index":18446744073709551615,"function":{"name":"x"}}]}}]}"#.into(),
+        };
+        let error = stream.on_event(&event, &mut |_| {}).unwrap_err();
+        assert_eq!(
+            error.message,
+            "the server streamed tool call index 18446744073709551615; at most 1024 are read in one reply"
+        );
+        let last = SseEvent {
+            event: None,
+            data: r#"{"choices":[{"delta":{"tool_calls":[{"index":1023,"id":"c","function":{"name":"x"}}]}}]}"#.into(),
+        };
+        assert!(stream.on_event(&last, &mut |_| {}).is_ok());
     }
 }
