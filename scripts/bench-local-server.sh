@@ -105,12 +105,12 @@ for name in llama-server llama-cpp-python; do
   start=$(date +%s.%N)
   SIFT_LOCAL_PORT=$port "$SIFT" --db "$WORK/$name.db" extract --provider local --jobs "$JOBS" \
     --schema "$WORK/invoice.json" "${FILES[@]}" >"$WORK/$name.extract" 2>&1 || true
-  seconds=$(echo "$(date +%s.%N) - $start" | bc)
+  seconds=$(python3 -c "print($(date +%s.%N) - $start)")
   SIFT_LOCAL_PORT=$port "$SIFT" --db "$WORK/$name-eval.db" eval --provider local --jobs "$JOBS" \
     --schema "$WORK/invoice.json" --truth "$CORPUS/MANIFEST.tsv" "${FILES[@]}" >"$WORK/$name.eval" 2>"$WORK/$name.eval.err" || true
   accuracy=$(awk '$1=="overall" {print $2, $3}' "$WORK/$name.eval")
   printf '| %s | %s | %s | %.0f | %.1f | %s | %s |\n' "$name" "$slots" "${#FILES[@]}" "$seconds" \
-    "$(echo "${#FILES[@]} * 60 / $seconds" | bc -l)" "$ftl" "$accuracy"
+    "$(python3 -c "print(${#FILES[@]} * 60 / $seconds)")" "$ftl" "$accuracy"
   if [ "$name" = llama-server ]; then
     # What the prompt cache saves: the requests as Sift sends them.
     for f in "${FILES[@]}"; do "$SIFT" read "$f" >"$WORK/$(basename "$f").read" 2>/dev/null || true; done
