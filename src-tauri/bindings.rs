@@ -54,6 +54,8 @@ fn bindings_are_written_for_every_ipc_type() {
         sift_core::settings::ModelOverride,
         sift_core::model_capabilities::ModelCapabilities,
         sift_core::model_capabilities::CapabilitySource,
+        sift_core::local_models::LocalModel,
+        sift_core::local_models::ImportMode,
         sift_core::schemas::SchemaSummary,
         sift_core::schemas::SchemaDoc,
         sift_core::schema_check::SchemaProblem,

@@ -68,7 +68,7 @@ fn test_hook(var: &str) -> Option<PathBuf> {
         .map(PathBuf::from)
 }
 
-fn dialog<R: Runtime>(
+pub(crate) fn dialog<R: Runtime>(
     app: &AppHandle<R>,
     title: Option<&str>,
     filters: Option<&[FileFilter]>,
@@ -87,7 +87,9 @@ fn dialog<R: Runtime>(
 /// The paths a dialog answered with, shown on a blocking thread: the
 /// blocking variants must not run on the main thread, and a command runs
 /// on the async runtime.
-async fn shown(pick: impl FnOnce() -> Vec<FilePath> + Send + 'static) -> IpcResult<Vec<PathBuf>> {
+pub(crate) async fn shown(
+    pick: impl FnOnce() -> Vec<FilePath> + Send + 'static,
+) -> IpcResult<Vec<PathBuf>> {
     let picked = tauri::async_runtime::spawn_blocking(pick)
         .await
         .map_err(|e| CoreError::Dialog(format!("the dialog stopped: {e}")))?;

@@ -6,6 +6,7 @@ pub mod chat;
 pub mod dialogs;
 pub mod documents;
 pub mod extract;
+pub mod local_models;
 pub mod schemas;
 pub mod settings;
 pub mod transcripts;

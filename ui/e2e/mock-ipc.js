@@ -151,6 +151,64 @@ function installSiftMock(scenario) {
     return { schema: schemaDoc(name, null), newVersion: true };
   }
 
+  // ---------------------------------------------------------------- local models
+  // The data directory's models/ (crates/core/src/local_models.rs), by file
+  // name, each as its header describes it or with its problem.
+  // scenario.localModels replaces them. "Add a model…" (add_local_model)
+  // answers with scenario.pickModels in turn (the open dialog's paths; null:
+  // cancelled); a file named in damagedModels is refused with its message,
+  // as the header reader words it. choose_local_model restarts the server:
+  // with scenario.holdLocalRestart it stays `starting` (local_server_status
+  // too) until __siftMock.releaseLocalRestart(); a model named in
+  // scenario.failingModels then fails with that message (the log's last lines).
+  const modelsDir = "/home/user/.local/share/sift/models";
+  function localModel(file, header) {
+    return { file, name: null, architecture: null, sizeBytes: 0, quantisation: null, contextLength: null, hasChatTemplate: false, projector: false, linked: false, inUse: false, problem: null, ...header };
+  }
+  const modelHeaders = {
+    "Qwen2-VL-2B-Instruct-Q4_K_M.gguf": { name: "Qwen2 VL 2B Instruct", architecture: "qwen2vl", sizeBytes: 986048000, quantisation: "Q4_K_M", contextLength: 32768, hasChatTemplate: true },
+    "SmolLM2-135M-Instruct.Q4_1.gguf": { name: "SmolLM2 135M Instruct", architecture: "llama", sizeBytes: 98654208, quantisation: "Q4_1", contextLength: 8192, hasChatTemplate: true },
+    "mmproj-Qwen2-VL-2B-Instruct-f16.gguf": { name: "Qwen2-VL-2B-Instruct", architecture: "clip", sizeBytes: 1331000000, quantisation: "F16", projector: true },
+    "gemma-3-4b-it-Q4_K_M.gguf": { name: "Gemma 3 4b It", architecture: "gemma3", sizeBytes: 2489757000, quantisation: "Q4_K_M", contextLength: 131072, hasChatTemplate: true },
+  };
+  const damagedModels = {
+    "half-downloaded.gguf": "/home/user/Downloads/half-downloaded.gguf is damaged or incomplete: the file ends inside its header",
+    "notes.gguf": "/home/user/Downloads/notes.gguf is not a GGUF model file (it does not start with GGUF)",
+    ...(scenario.damagedModels ?? {}),
+  };
+  let localModels = clone(
+    scenario.localModels ?? [
+      localModel("Qwen2-VL-2B-Instruct-Q4_K_M.gguf", { ...modelHeaders["Qwen2-VL-2B-Instruct-Q4_K_M.gguf"], linked: true }),
+      localModel("SmolLM2-135M-Instruct.Q4_1.gguf", { ...modelHeaders["SmolLM2-135M-Instruct.Q4_1.gguf"], inUse: true }),
+      localModel("mmproj-Qwen2-VL-2B-Instruct-f16.gguf", modelHeaders["mmproj-Qwen2-VL-2B-Instruct-f16.gguf"]),
+      localModel("truncated.gguf", { sizeBytes: 4096, problem: `${modelsDir}/truncated.gguf is damaged or incomplete: the file ends inside its header` }),
+    ],
+  );
+  const pickModels = clone(scenario.pickModels ?? ["/home/user/Downloads/gemma-3-4b-it-Q4_K_M.gguf"]);
+  let localServerNow = null; // the state since the last restart (null: serverStates)
+  let localRestartReleased = false;
+  const heldRestarts = [];
+  function sortedModels() {
+    return [...localModels].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  }
+  async function chooseLocalModel(model, projector) {
+    const find = (file) => {
+      const found = localModels.find((m) => m.file === file);
+      if (found === undefined) throw ipcError("not_found", `no model ${file} in ${modelsDir}`);
+      return found;
+    };
+    const chosen = find(model);
+    if (chosen.problem) throw ipcError("usage", chosen.problem);
+    if (chosen.projector) throw ipcError("usage", `${model} is a multimodal projector, not a model: choose the model, with this as its projector`);
+    if (projector !== null && projector !== undefined && !find(projector).projector) throw ipcError("usage", `${projector} is not a multimodal projector (an mmproj file)`);
+    for (const m of localModels) m.inUse = m.file === model;
+    localServerNow = { state: "starting" };
+    if (scenario.holdLocalRestart && !localRestartReleased) await new Promise((resolve) => heldRestarts.push(resolve));
+    const failure = scenario.failingModels?.[model];
+    localServerNow = failure === undefined ? { state: "running" } : { state: "failed", message: failure };
+    return clone(localServerNow);
+  }
+
   // ---------------------------------------------------------------- jobs
   const serverStates = clone(scenario.serverStates ?? [{ state: "running" }]);
   // With scenario.holdServerStates the server keeps its state until the test
@@ -359,6 +417,7 @@ function installSiftMock(scenario) {
   const commands = {
     app_info: () => ({ name: "Sift", version: "0.1.0", dataDir: "/home/user/.local/share/sift", dbPath: "/home/user/.local/share/sift/sift.db", configPath: "/home/user/.config/sift/config.toml" }),
     local_server_status: () => {
+      if (localServerNow !== null) return clone(localServerNow);
       if (scenario.holdServerStates) {
         for (; serverStateAdvances > 0 && serverStates.length > 1; serverStateAdvances--) serverStates.shift();
         return serverStates[0];
@@ -426,6 +485,19 @@ function installSiftMock(scenario) {
       const [tools, toolsSource] = pick(chosen?.tools, true, family !== null ? "knownFamily" : "default");
       return { images, tools, imagesSource, toolsSource, serverRoute: detected.serverRoute, family };
     },
+    local_models: () => clone(sortedModels()),
+    add_local_model: ({ mode }) => {
+      if (mode !== "copy" && mode !== "link") throw ipcError("other", `unknown variant \`${mode}\`, expected \`copy\` or \`link\``);
+      const path = pickModels.length > 1 ? pickModels.shift() : pickModels[0];
+      if (path === null || path === undefined) return null;
+      const file = baseName(path);
+      if (damagedModels[file] !== undefined) throw ipcError("usage", damagedModels[file]);
+      if (localModels.some((m) => m.file === file)) throw ipcError("usage", `${file} is already in ${modelsDir}: remove it there first, or rename the file you add`);
+      const added = localModel(file, { ...(modelHeaders[file] ?? { sizeBytes: 1000000 }), linked: mode === "link" });
+      localModels.push(added);
+      return clone(added);
+    },
+    choose_local_model: ({ model, projector }) => chooseLocalModel(model, projector),
     test_connection: ({ provider }) => {
       const url = `${provider.baseUrl || defaultBaseUrls[provider.kind]}/models`;
       const needsKey = provider.kind !== "local" && !provider.apiKeyEnv && !keychain.has(provider.id);
@@ -687,6 +759,11 @@ function installSiftMock(scenario) {
     releaseJobs() {
       jobsReleased = true;
       for (const job of jobs.values()) job.hold = false;
+    },
+    /** With scenario.holdLocalRestart: the held restarts (choose_local_model) finish; later ones are not held. */
+    releaseLocalRestart() {
+      localRestartReleased = true;
+      for (const resolve of heldRestarts.splice(0)) resolve();
     },
     /** With scenario.holdServerStates: the next call of local_server_status answers the next state. */
     nextServerState() {

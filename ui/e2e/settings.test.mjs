@@ -1,5 +1,6 @@
 // Settings: add a provider, list its models, store a key (never shown back),
-// test the connection, make it the default, save.
+// test the connection, make it the default, save; the local server's GGUF
+// models: listed, added (copied or linked), switched, and the server's state.
 import { after, afterEach, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { eventually, ipcCalls, useApp } from "./browser.mjs";
@@ -124,5 +125,116 @@ describe("Settings", () => {
     assert.equal((await ipcCalls(page, "save_settings")).length, 0, "the other settings are not saved with it");
     await row.getByRole("button", { name: "Ask what it takes" }).click();
     await row.getByTestId("model-capabilities").getByText("images: yes (your override) · tools: yes (known model family, smollm)", { exact: true }).waitFor();
+  });
+
+  describe("Local models", () => {
+    const qwen = "Qwen2-VL-2B-Instruct-Q4_K_M.gguf";
+    const smol = "SmolLM2-135M-Instruct.Q4_1.gguf";
+    const mmproj = "mmproj-Qwen2-VL-2B-Instruct-f16.gguf";
+    const failedLog = [
+      "the local model server exited during start-up (exit status: 1); its log ends with:",
+      "llama_model_load: error loading model: missing tensor 'blk.0.attn_q.weight'",
+      "llama_load_model_from_file: failed to load model",
+      "main: exiting due to model loading error",
+    ].join("\n");
+
+    async function openCard(page) {
+      await openSettings(page);
+      const card = page.getByTestId("local-models");
+      await card.getByRole("heading", { name: "Local models" }).waitFor();
+      return card;
+    }
+    const files = (card) => card.getByTestId("local-model-row").evaluateAll((rows) => rows.map((r) => r.dataset.file));
+    const row = (card, file) => card.locator(`[data-testid="local-model-row"][data-file="${file}"]`);
+    const inUse = (card) => card.locator('[data-testid="local-model-row"][data-in-use="true"]').evaluateAll((rows) => rows.map((r) => r.dataset.file));
+    const serverState = (card) => card.getByTestId("local-server-state").getByRole("status").innerText();
+
+    it("lists the models of models/ from their headers: the one in use, a link, a projector, and a damaged file's problem", async () => {
+      const page = await app.open();
+      const card = await openCard(page);
+      await eventually(() => files(card), [qwen, smol, mmproj, "truncated.gguf"]);
+      await eventually(() => serverState(card), "Local server: Ready");
+      assert.deepEqual(await inUse(card), [smol]);
+
+      const cells = async (file) => (await row(card, file).locator("td").allInnerTexts()).slice(1, 5);
+      assert.deepEqual(await cells(smol), ["SmolLM2 135M Instruct", "Q4_1", "8,192 tokens", "98.7 MB"]);
+      assert.deepEqual(await cells(qwen), ["Qwen2 VL 2B Instruct", "Q4_K_M", "32,768 tokens", "986.0 MB"]);
+      assert.deepEqual(await cells(mmproj), ["Qwen2-VL-2B-Instruct", "F16", "—", "1,331.0 MB"]);
+      assert.equal(await row(card, smol).getByTestId("local-model-in-use").innerText(), "in use");
+      assert.equal(await row(card, qwen).getByText("linked", { exact: true }).count(), 1);
+      assert.equal(await row(card, smol).getByText("linked", { exact: true }).count(), 0);
+      assert.equal(await row(card, mmproj).getByText("projector", { exact: true }).count(), 1);
+
+      // The damaged file: its problem in place of its details, and nothing to use.
+      assert.equal(
+        await row(card, "truncated.gguf").getByTestId("local-model-problem").innerText(),
+        "/home/user/.local/share/sift/models/truncated.gguf is damaged or incomplete: the file ends inside its header",
+      );
+      for (const file of [mmproj, "truncated.gguf"]) assert.equal(await row(card, file).getByRole("button", { name: "Use" }).count(), 0, file);
+      // Models may take the projector: the one made for each is offered first.
+      assert.equal(await row(card, qwen).getByLabel(`Projector for ${qwen}`).inputValue(), mmproj);
+      assert.equal(await row(card, smol).getByLabel(`Projector for ${smol}`).inputValue(), "");
+      assert.deepEqual((await ipcCalls(page, "local_models")).map((c) => c.args), [{}]);
+    });
+
+    it("adds a model copied or linked, and a damaged file is refused with its exact error", async () => {
+      const page = await app.open({ pickModels: ["/home/user/Downloads/half-downloaded.gguf", "/home/user/Downloads/gemma-3-4b-it-Q4_K_M.gguf"] });
+      const card = await openCard(page);
+      await eventually(() => files(card), [qwen, smol, mmproj, "truncated.gguf"]);
+      assert.equal(await card.getByLabel("Copy").isChecked(), true);
+
+      await card.getByRole("button", { name: "Add a model…" }).click();
+      await card
+        .getByTestId("local-models-error")
+        .getByText("Could not add the model: /home/user/Downloads/half-downloaded.gguf is damaged or incomplete: the file ends inside its header", { exact: true })
+        .waitFor();
+      assert.deepEqual(await files(card), [qwen, smol, mmproj, "truncated.gguf"], "nothing was added");
+
+      await card.getByLabel("Link").check();
+      await card.getByRole("button", { name: "Add a model…" }).click();
+      await card.getByTestId("local-models-status").getByText("Added gemma-3-4b-it-Q4_K_M.gguf (model, linked).", { exact: true }).waitFor();
+      assert.equal(await card.getByTestId("local-models-error").count(), 0);
+      await eventually(() => files(card), [qwen, smol, "gemma-3-4b-it-Q4_K_M.gguf", mmproj, "truncated.gguf"]);
+      const gemma = row(card, "gemma-3-4b-it-Q4_K_M.gguf");
+      assert.deepEqual((await gemma.locator("td").allInnerTexts()).slice(1, 5), ["Gemma 3 4b It", "Q4_K_M", "131,072 tokens", "2,489.8 MB"]);
+      assert.equal(await gemma.getByText("linked", { exact: true }).count(), 1);
+      assert.deepEqual((await ipcCalls(page, "add_local_model")).map((c) => c.args), [{ mode: "copy" }, { mode: "link" }]);
+    });
+
+    it("switches the model with its projector: Loading the model… while the server restarts, then Ready", async () => {
+      const page = await app.open({ holdLocalRestart: true });
+      const card = await openCard(page);
+      await eventually(() => serverState(card), "Local server: Ready");
+      await row(card, qwen).getByRole("button", { name: "Use" }).click();
+
+      // The restart is held by the mock: the card shows the loading state until it is let go.
+      await eventually(() => serverState(card), "Local server: Loading the model…");
+      assert.equal(await card.getByTestId("local-server-state").getAttribute("data-state"), "starting");
+      assert.equal(await row(card, smol).getByRole("button", { name: "Use" }).isDisabled(), true, "one switch at a time");
+      await eventually(async () => (await ipcCalls(page, "choose_local_model")).map((c) => c.args), [{ model: qwen, projector: mmproj }]);
+      assert.deepEqual(await inUse(card), [smol], "the list changes once the switch is done");
+
+      await page.evaluate(() => window.__siftMock.releaseLocalRestart());
+      await eventually(() => serverState(card), "Local server: Ready");
+      await eventually(() => inUse(card), [qwen]);
+      assert.equal(await card.getByTestId("local-server-log").count(), 0);
+      assert.equal(await row(card, smol).getByRole("button", { name: "Use" }).isDisabled(), false);
+    });
+
+    it("a model that fails to start shows Failed to start with the log's last lines", async () => {
+      const page = await app.open({ failingModels: { [qwen]: failedLog } });
+      const card = await openCard(page);
+      await eventually(() => files(card), [qwen, smol, mmproj, "truncated.gguf"]);
+      await row(card, qwen).getByLabel(`Projector for ${qwen}`).selectOption("");
+      await row(card, qwen).getByRole("button", { name: "Use" }).click();
+
+      await eventually(() => serverState(card), "Local server: Failed to start");
+      assert.equal(await card.getByTestId("local-server-log").innerText(), failedLog);
+      assert.equal(await card.getByTestId("local-server-log").evaluate((el) => getComputedStyle(el).fontFamily.includes("monospace")), true);
+      assert.deepEqual((await ipcCalls(page, "choose_local_model")).map((c) => c.args), [{ model: qwen, projector: null }]);
+      // The choice was made: the server starts with it next time.
+      await eventually(() => inUse(card), [qwen]);
+      assert.equal(await card.getByTestId("local-models-error").count(), 0, "a failed start is a state, not an error");
+    });
   });
 });

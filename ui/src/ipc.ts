@@ -28,6 +28,8 @@ import type { JobRow } from "./bindings/JobRow";
 import type { JobSummary } from "./bindings/JobSummary";
 import type { JobView } from "./bindings/JobView";
 import type { KeyStatus } from "./bindings/KeyStatus";
+import type { ImportMode } from "./bindings/ImportMode";
+import type { LocalModel } from "./bindings/LocalModel";
 import type { LocalServerStatus } from "./bindings/LocalServerStatus";
 import type { OpenDialogOptions } from "./bindings/OpenDialogOptions";
 import type { PageWords } from "./bindings/PageWords";
@@ -89,6 +91,8 @@ export type { JobTotals } from "./bindings/JobTotals";
 export type { JobView } from "./bindings/JobView";
 export type { KeySource } from "./bindings/KeySource";
 export type { KeyStatus } from "./bindings/KeyStatus";
+export type { ImportMode } from "./bindings/ImportMode";
+export type { LocalModel } from "./bindings/LocalModel";
 export type { LocalServerStatus } from "./bindings/LocalServerStatus";
 export type { OpenDialogOptions } from "./bindings/OpenDialogOptions";
 export type { ProblemSeverity } from "./bindings/ProblemSeverity";
@@ -198,6 +202,31 @@ export function saveModelOverrides(overrides: ModelOverride[]): Promise<Settings
 /** Whether the provider's model takes images and tools, and who says so (its server, the known families, an override). */
 export function modelCapabilities(provider: ProviderConfig, model: string): Promise<ModelCapabilities> {
   return invoke<ModelCapabilities>("model_capabilities", { provider, model });
+}
+
+// ---------------------------------------------------------------- local models
+
+/** The GGUF files of the data directory's `models/`, by name, each from its header (or with its `problem`). */
+export function localModels(): Promise<LocalModel[]> {
+  return invoke<LocalModel[]>("local_models");
+}
+
+/**
+ * Opens the open dialog (`*.gguf`, from Rust) and brings the file picked into
+ * `models/`, copied or linked; null when cancelled. A damaged or foreign file
+ * rejects with `usage` (the message names the file) and nothing is written.
+ */
+export function addLocalModel(mode: ImportMode): Promise<LocalModel | null> {
+  return invoke<LocalModel | null>("add_local_model", { mode });
+}
+
+/**
+ * Makes `model` (with its multimodal `projector`) the one the local server
+ * starts with and restarts the server; resolves when it has started or failed
+ * (`failed` carries the log's last lines). Rejects only on a choice the engine refuses.
+ */
+export function chooseLocalModel(model: string, projector: string | null): Promise<LocalServerStatus> {
+  return invoke<LocalServerStatus>("choose_local_model", { model, projector });
 }
 
 // ---------------------------------------------------------------- schemas

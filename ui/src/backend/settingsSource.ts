@@ -41,6 +41,10 @@ export function tauriSettingsSource(): SettingsSource {
     setApiKey: (providerId, key) => ipc.setApiKey(providerId, key),
     deleteApiKey: (providerId) => ipc.deleteApiKey(providerId),
     keyStatus: (providerId) => ipc.apiKeyStatus(providerId),
+    localModels: () => ipc.localModels(),
+    addLocalModel: (mode) => ipc.addLocalModel(mode),
+    chooseLocalModel: (model, projector) => ipc.chooseLocalModel(model, projector),
+    localServer: () => ipc.localServerStatus(),
     canAsk: () => ipc.isDesktopApp(),
     ask: (args, onEvent) => ipc.ask(args, onEvent),
   };

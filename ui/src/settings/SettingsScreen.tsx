@@ -3,6 +3,7 @@ import { AskPanel } from "../AskPanel";
 import type { ProviderKind } from "../ipc";
 import { describeError } from "../format";
 import { KIND_LABELS, addProvider, normaliseSettings, providerName, removeProvider, settingsProblems, updateProvider } from "./logic";
+import { LocalModelsCard } from "./LocalModelsCard";
 import { ModelOverridesCard } from "./ModelOverridesCard";
 import type { ModelOverrideEntry } from "./modelOverrides";
 import { ProviderEditor } from "./ProviderEditor";
@@ -129,6 +130,7 @@ export function SettingsScreen({ source, active }: { source: SettingsSource; act
               </p>
             )}
           </section>
+          {load.state === "ready" && <LocalModelsCard source={source} />}
           {load.state === "ready" && (
             <ModelOverridesCard source={source} providers={settings.providers} initial={modelOverrides} defaultProvider={settings.defaultProvider} />
           )}

@@ -1,6 +1,6 @@
 // What the Settings screen needs from the app; `ui/src/backend/settingsSource.ts`
 // implements it over ui/src/ipc.ts.
-import type { AskArgs, AskEvent, KeyStatus, ModelCapabilities, ProviderKind } from "../ipc";
+import type { AskArgs, AskEvent, ImportMode, KeyStatus, LocalModel, LocalServerStatus, ModelCapabilities, ProviderKind } from "../ipc";
 import type { ModelOverrideEntry } from "./modelOverrides";
 
 /**
@@ -52,6 +52,14 @@ export interface SettingsSource {
   setApiKey(providerId: string, key: string): Promise<KeyStatus>;
   deleteApiKey(providerId: string): Promise<KeyStatus>;
   keyStatus(providerId: string): Promise<KeyStatus>;
+  /** The local server's GGUF models (the data directory's `models/`), each from its header. */
+  localModels(): Promise<LocalModel[]>;
+  /** "Add a model…": the open dialog, then the file copied or linked into `models/`; null when cancelled. */
+  addLocalModel(mode: ImportMode): Promise<LocalModel | null>;
+  /** Makes the model (with its projector) the local default and restarts the server: its state once started or failed. */
+  chooseLocalModel(model: string, projector: string | null): Promise<LocalServerStatus>;
+  /** The local server's state now. */
+  localServer(): Promise<LocalServerStatus>;
   /** False outside the desktop app (the "Try a model" panel cannot send). */
   canAsk(): boolean;
   /** Sends one prompt; `onEvent` sees the reply as it streams in. */
