@@ -97,7 +97,9 @@ impl ModelSelection {
 /// it: from the model it starts with.
 fn local_slot_context() -> u32 {
     crate::local_models::chosen_paths(&crate::paths::data_dir())
-        .map_or(CONTEXT_PER_SLOT, |(model, _)| crate::local_models::slot_context(&model))
+        .map_or(CONTEXT_PER_SLOT, |(model, _)| {
+            crate::local_models::slot_context(&model)
+        })
 }
 
 /// How `model` gives a schema-shaped answer: through the answer tool,

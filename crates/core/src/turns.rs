@@ -345,15 +345,7 @@ fn keep_results(
         pending: PendingChange::Set(NewPendingTurn {
             transcript: pending.transcript.clone(),
             state,
-            tool_calls: pending
-                .tool_calls
-                .iter()
-                .map(|c| PendingToolCall {
-                    id: c.id.clone(),
-                    name: c.name.clone(),
-                    arguments: c.arguments.clone(),
-                })
-                .collect(),
+            tool_calls: pending.tool_calls.clone(),
             approvals: Vec::new(),
         }),
         ..TurnWrite::new(&pending.session_id)

@@ -254,6 +254,11 @@ impl Attempt<'_, '_> {
         }
     }
 
+    /// Runs one of the model's tool calls (see `tools`).
+    async fn call_tool(&self, call: &sift_llm::ToolCall) -> tools::ToolOutcome {
+        tools::call(self.context, &self.config.tools, call, self.ran, self.index).await
+    }
+
     fn request(&self, messages: Vec<Message>) -> ChatRequest {
         ChatRequest {
             temperature: self.model.temperature,
@@ -334,14 +339,7 @@ async fn tool_loop(
         last_content = text;
         conversation.push(response.message.clone());
         for call in &calls {
-            let result = tools::call(
-                attempt.context,
-                &attempt.config.tools,
-                call,
-                attempt.ran,
-                attempt.index,
-            )
-            .await;
+            let result = attempt.call_tool(call).await;
             conversation.push(Message::tool_result(
                 call.id.clone(),
                 result.content,
@@ -407,14 +405,7 @@ async fn structured_loop(
         if !answered && !calls.is_empty() && !attempt.config.tools.is_empty() {
             conversation.push(response.message.clone());
             for call in &calls {
-                let result = tools::call(
-                    attempt.context,
-                    &attempt.config.tools,
-                    call,
-                    attempt.ran,
-                    attempt.index,
-                )
-                .await;
+                let result = attempt.call_tool(call).await;
                 conversation.push(Message::tool_result(
                     call.id.clone(),
                     result.content,
