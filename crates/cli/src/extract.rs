@@ -11,10 +11,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use clap::Args;
-use sift_core::evidence::not_found_count;
 use sift_core::extract::{
-    DEFAULT_CONCURRENCY, ExtractEvent, JobState, JobView, NewJob, RowStatus, cancel_extraction,
-    resume_job, start_job,
+    DEFAULT_CONCURRENCY, ExtractEvent, JobState, JobTally, NewJob, RowStatus, cancel_extraction,
+    resume_tallied_job, start_tallied_job, values_not_found,
 };
 use sift_core::job_export::{ExportExtras, ExportFormat, export_results_with};
 use sift_core::schemas::{name_of_file, read_schema_file};
@@ -71,7 +70,7 @@ pub async fn run(args: ExtractArgs, ws: &Workspace) -> Result<(), Failure> {
     let outcome = extract(&args, ws).await;
     // Stops the local server if this command started it.
     ws.shut_down().await;
-    let (job, total) = outcome?;
+    let job = outcome?;
     // Written where told, the CLI's paths being the user's own.
     let extras = |bom| ExportExtras {
         bom,
@@ -88,8 +87,9 @@ pub async fn run(args: ExtractArgs, ws: &Workspace) -> Result<(), Failure> {
         "done {}, failed {}, tokens {} in, {} out",
         totals.done, totals.failed, totals.input_tokens, totals.output_tokens
     );
-    // What a user should check first: values the documents do not hold.
-    let not_found: usize = job.rows.iter().map(|r| not_found_count(&r.evidence)).sum();
+    // What a user should check first: values the documents do not hold
+    // (counted a page of rows at a time, as the exports are written).
+    let not_found = values_not_found(&ws.store()?, &job.job_id)?;
     eprintln!(
         "{not_found} {} not found in the documents",
         if not_found == 1 { "value" } else { "values" }
@@ -107,8 +107,8 @@ pub async fn run(args: ExtractArgs, ws: &Workspace) -> Result<(), Failure> {
         return Err(Failure::Exit {
             code: 1,
             message: format!(
-                "{} of {total} documents failed (job {})",
-                totals.failed, job.job_id
+                "{} of {} documents failed (job {})",
+                totals.failed, job.documents, job.job_id
             ),
         });
     }
@@ -116,13 +116,13 @@ pub async fn run(args: ExtractArgs, ws: &Workspace) -> Result<(), Failure> {
 }
 
 /// The run of a started or a resumed job.
-type Run = Pin<Box<dyn Future<Output = Result<JobView, CoreError>> + Send>>;
+type Run = Pin<Box<dyn Future<Output = Result<JobTally, CoreError>> + Send>>;
 
 /// Starts (or resumes) the job and runs it to its end, with progress on
-/// stderr; Ctrl-C cancels it. Returns the job as it ended and its number
-/// of documents.
+/// stderr; Ctrl-C cancels it. Returns the job as it ended, without its
+/// rows: the CLI's memory does not grow with the job.
 #[allow(clippy::print_stderr)]
-async fn extract(args: &ExtractArgs, ws: &Workspace) -> Result<(JobView, usize), Failure> {
+async fn extract(args: &ExtractArgs, ws: &Workspace) -> Result<JobTally, Failure> {
     let reporter = Arc::new(Reporter::new(std::io::stderr().is_terminal()));
     let on_event = reporter.clone();
     let sink = move |event: ExtractEvent| on_event.event(&event);
@@ -130,7 +130,7 @@ async fn extract(args: &ExtractArgs, ws: &Workspace) -> Result<(JobView, usize),
     let (view, run) = match &args.resume {
         Some(id) => {
             let model = &args.model;
-            let (view, run) = resume_job(
+            let (view, run) = resume_tallied_job(
                 ws,
                 id,
                 model.provider_settings(),
@@ -154,11 +154,11 @@ async fn extract(args: &ExtractArgs, ws: &Workspace) -> Result<(JobView, usize),
                 provider_id: None,
                 ocr_languages: args.lang.as_deref().map(crate::read::languages_of),
             };
-            let (view, run) = start_job(ws, job, sink)?;
+            let (view, run) = start_tallied_job(ws, job, sink)?;
             (view, Box::pin(run) as Run)
         }
     };
-    let total = view.rows.len();
+    let total = view.documents;
     reporter.set_total(total);
     eprintln!("job {} ({total} documents)", view.job_id);
     let (registry, job_id) = (ws.clone(), view.job_id.clone());
@@ -167,7 +167,7 @@ async fn extract(args: &ExtractArgs, ws: &Workspace) -> Result<(JobView, usize),
             eprintln!("\ncancelling: no new document starts; those in flight finish first");
         }
     });
-    Ok((run.await?, total))
+    Ok(run.await?)
 }
 
 fn failed(message: String) -> Failure {

@@ -194,41 +194,72 @@ pub fn to_csv(schema: &Value, rows: &[ExportRow], bom: bool) -> String {
 /// best place) and `K.found` (`exact`, `normalised`, `not_found` or
 /// `not_applicable`; for an array, the least found of its items' values).
 pub fn to_csv_with_columns(columns: &[Vec<String>], rows: &[ExportRow], bom: bool) -> String {
-    let mut out = String::new();
-    if bom {
-        out.push('\u{feff}');
+    let csv = CsvRecords::new(columns.to_vec(), rows.iter().any(|r| r.evidence.is_some()));
+    let mut out = csv.header(bom);
+    for row in rows {
+        out.push_str(&csv.record(row));
     }
-    let with_evidence = rows.iter().any(|r| r.evidence.is_some());
-    let mut header = vec!["file".to_owned()];
-    for path in columns {
-        let key = path.join(".");
-        if with_evidence {
-            header.extend([key.clone(), format!("{key}.page"), format!("{key}.found")]);
-        } else {
-            header.push(key);
+    out
+}
+
+/// The CSV of [`to_csv_with_columns`] a line at a time, for an export
+/// written as its rows are read (a large job is not held whole).
+#[derive(Debug, Clone)]
+pub struct CsvRecords {
+    columns: Vec<Vec<String>>,
+    /// Whether each column has its `K.page` and `K.found` beside it.
+    with_evidence: bool,
+}
+
+impl CsvRecords {
+    pub fn new(columns: Vec<Vec<String>>, with_evidence: bool) -> Self {
+        Self {
+            columns,
+            with_evidence,
         }
     }
-    header.push("status".to_owned());
-    header.push("error".to_owned());
-    push_record(&mut out, &header);
-    for row in rows {
+
+    /// The header line, after a UTF-8 BOM when `bom`.
+    pub fn header(&self, bom: bool) -> String {
+        let mut out = String::new();
+        if bom {
+            out.push('\u{feff}');
+        }
+        let mut header = vec!["file".to_owned()];
+        for path in &self.columns {
+            let key = path.join(".");
+            if self.with_evidence {
+                header.extend([key.clone(), format!("{key}.page"), format!("{key}.found")]);
+            } else {
+                header.push(key);
+            }
+        }
+        header.push("status".to_owned());
+        header.push("error".to_owned());
+        push_record(&mut out, &header);
+        out
+    }
+
+    /// One row's line, with its `\r\n`.
+    pub fn record(&self, row: &ExportRow) -> String {
         let mut record = vec![row.file.clone()];
-        for path in columns {
+        for path in &self.columns {
             let value = row.values.as_ref().and_then(|values| {
                 path.iter()
                     .try_fold(values, |value, key| value.get(key.as_str()))
             });
             record.push(cell(value));
-            if with_evidence {
+            if self.with_evidence {
                 let (page, found) = column_evidence(&path.join("."), row.evidence.as_deref());
                 record.extend([page, found]);
             }
         }
         record.push(row.status.clone());
         record.push(row.error.clone().unwrap_or_default());
+        let mut out = String::new();
         push_record(&mut out, &record);
+        out
     }
-    out
 }
 
 /// The `K.page` and `K.found` cells of column `key`: its own evidence,
@@ -287,31 +318,33 @@ fn push_record(out: &mut String, cells: &[String]) {
 /// with evidence, its `evidence` object maps each value's key to where
 /// it was found (`status`, `confidence`, `places`).
 pub fn to_jsonl(rows: &[ExportRow]) -> String {
-    let mut out = String::new();
-    for row in rows {
-        let mut object = json!({
-            "file": row.file,
-            "status": row.status,
-            "error": row.error,
-            "values": row.values,
-        });
-        if let Some(evidence) = &row.evidence {
-            let by_key: serde_json::Map<String, Value> = evidence
-                .iter()
-                .map(|e| {
-                    let found = json!({
-                        "status": e.status,
-                        "confidence": e.confidence,
-                        "places": e.places,
-                    });
-                    (e.key.clone(), found)
-                })
-                .collect();
-            object["evidence"] = Value::Object(by_key);
-        }
-        out.push_str(&canonical_json(&object));
-        out.push('\n');
+    rows.iter().map(jsonl_line).collect()
+}
+
+/// One row's line of [`to_jsonl`], with its `\n`.
+pub fn jsonl_line(row: &ExportRow) -> String {
+    let mut object = json!({
+        "file": row.file,
+        "status": row.status,
+        "error": row.error,
+        "values": row.values,
+    });
+    if let Some(evidence) = &row.evidence {
+        let by_key: serde_json::Map<String, Value> = evidence
+            .iter()
+            .map(|e| {
+                let found = json!({
+                    "status": e.status,
+                    "confidence": e.confidence,
+                    "places": e.places,
+                });
+                (e.key.clone(), found)
+            })
+            .collect();
+        object["evidence"] = Value::Object(by_key);
     }
+    let mut out = canonical_json(&object);
+    out.push('\n');
     out
 }
 

@@ -7,9 +7,10 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use sift_store::{DocumentStatus, Store};
 
+use crate::atomic_file::write_atomically_with;
 use crate::error::CoreError;
-use crate::export::{ExportRow, to_csv, to_jsonl};
-use crate::extract::job_results;
+use crate::export::{CsvRecords, ExportRow, jsonl_line, schema_columns};
+use crate::extract::{JobResult, job_result_pages};
 use crate::workspace::Workspace;
 
 /// The format of an export file.
@@ -39,20 +40,24 @@ pub fn export_rows(
     job_id: &str,
     evidence: bool,
 ) -> Result<Vec<ExportRow>, CoreError> {
-    Ok(job_results(store, job_id)?
-        .into_iter()
-        .map(|r| ExportRow {
-            evidence: evidence.then(|| r.evidence.clone()),
-            file: r.document.path.clone(),
-            status: r.document.status.as_str().to_owned(),
-            error: r.document.error.clone(),
-            // A failed document exports no values, as the CLI's do.
-            values: match r.document.status {
-                DocumentStatus::Completed => r.values().cloned(),
-                _ => None,
-            },
-        })
-        .collect())
+    job_result_pages(store, job_id)?
+        .map(|r| Ok(export_row(r?, evidence)))
+        .collect()
+}
+
+fn export_row(r: JobResult, evidence: bool) -> ExportRow {
+    // A failed document exports no values, as the CLI's do.
+    let values = match r.document.status {
+        DocumentStatus::Completed => r.values().cloned(),
+        _ => None,
+    };
+    ExportRow {
+        evidence: evidence.then_some(r.evidence),
+        file: r.document.path,
+        status: r.document.status.as_str().to_owned(),
+        error: r.document.error,
+        values,
+    }
 }
 
 /// What an export holds besides the values.
@@ -72,16 +77,45 @@ pub fn export_job(
     format: ExportFormat,
     extras: ExportExtras,
 ) -> Result<(String, usize), CoreError> {
+    let mut text = String::new();
+    let rows = write_export(store, job_id, format, extras, &mut |piece| {
+        text.push_str(piece);
+        Ok(())
+    })?;
+    Ok((text, rows))
+}
+
+/// Hands the export to `out` a line at a time, as its rows are read a
+/// page at a time: a job of any size is written in the memory of a small
+/// one. Returns the number of rows.
+fn write_export(
+    store: &Store,
+    job_id: &str,
+    format: ExportFormat,
+    extras: ExportExtras,
+    out: &mut dyn FnMut(&str) -> Result<(), CoreError>,
+) -> Result<usize, CoreError> {
     let job = store
         .get_extraction_job(job_id)?
         .ok_or_else(|| CoreError::NotFound(format!("no extraction job {job_id}")))?;
-    let rows = export_rows(store, job_id, extras.evidence)?;
-    let bom = extras.bom;
-    let text = match format {
-        ExportFormat::Csv => to_csv(&job.schema, &rows, bom),
-        ExportFormat::Jsonl => to_jsonl(&rows),
+    let line_of: Box<dyn Fn(&ExportRow) -> String> = match format {
+        ExportFormat::Csv => {
+            // Every row carries evidence when asked for, so the columns
+            // are there when the job has rows (as `to_csv` finds them).
+            let with_evidence =
+                extras.evidence && store.extraction_document_totals(job_id)?.documents() > 0;
+            let csv = CsvRecords::new(schema_columns(&job.schema), with_evidence);
+            out(&csv.header(extras.bom))?;
+            Box::new(move |row| csv.record(row))
+        }
+        ExportFormat::Jsonl => Box::new(jsonl_line),
     };
-    Ok((text, rows.len()))
+    let mut rows = 0;
+    for result in job_result_pages(store, job_id)? {
+        out(&line_of(&export_row(result?, extras.evidence)))?;
+        rows += 1;
+    }
+    Ok(rows)
 }
 
 /// Writes the job's results to `path` through the workspace, so that the
@@ -110,12 +144,18 @@ pub fn export_results_with(
     extras: ExportExtras,
 ) -> Result<ExportReport, CoreError> {
     // A path the policy refuses is refused before any work is done.
-    ws.grants().check_write(path)?;
-    let (text, rows) = export_job(&ws.store()?, job_id, format, extras)?;
-    ws.write_file(path, text.as_bytes())?;
+    let target = ws.grants().check_write(path)?;
+    let store = ws.store()?;
+    let mut bytes = 0;
+    let rows = write_atomically_with(&target, |out| {
+        write_export(&store, job_id, format, extras, &mut |piece| {
+            bytes += piece.len() as u64;
+            out(piece)
+        })
+    })?;
     Ok(ExportReport {
         path: path.display().to_string(),
         rows: u32::try_from(rows).unwrap_or(u32::MAX),
-        bytes: text.len() as u64,
+        bytes,
     })
 }

@@ -239,11 +239,11 @@ fn job_from_row(row: &Row<'_>) -> rusqlite::Result<ExtractionJob> {
     })
 }
 
-const DOCUMENT_COLUMNS: &str = "job_id, position, path, status, \"values\", error, \
+pub(crate) const DOCUMENT_COLUMNS: &str = "job_id, position, path, status, \"values\", error, \
                                 error_category, input_tokens, output_tokens, call_id, updated_at, evidence, \
                                 evidence_source";
 
-fn document_from_row(row: &Row<'_>) -> rusqlite::Result<ExtractionDocument> {
+pub(crate) fn document_from_row(row: &Row<'_>) -> rusqlite::Result<ExtractionDocument> {
     let status: String = row.get(3)?;
     Ok(ExtractionDocument {
         job_id: row.get(0)?,

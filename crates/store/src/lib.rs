@@ -63,6 +63,7 @@
 //! corrections kept beside the model's values.
 
 mod checks;
+mod document_pages;
 mod error;
 mod extraction;
 mod ids;
@@ -78,6 +79,7 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags};
 
+pub use document_pages::{DOCUMENT_PAGE, DocumentPages, DocumentTotals};
 pub use error::{Result, StoreError};
 pub use extraction::{
     DocumentResult, DocumentStatus, ExtractionDocument, ExtractionJob, ExtractionRevision,

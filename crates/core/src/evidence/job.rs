@@ -50,7 +50,9 @@ pub(crate) async fn refresh_evidence(
     read_options: &ReadOptions,
 ) -> Result<usize, CoreError> {
     let mut refreshed = 0;
-    for document in store.extraction_documents(&job.id)? {
+    // A page of documents at a time: a large job is not held whole.
+    for document in store.extraction_document_pages(&job.id) {
+        let document = document?;
         let Some(values) = document.values.clone() else {
             continue;
         };

@@ -7,6 +7,7 @@ mod reading;
 mod results;
 mod start;
 mod table;
+mod tally;
 #[cfg(test)]
 mod tests;
 
@@ -34,15 +35,16 @@ use crate::provider::ProviderKind;
 use crate::schema_check::check_usable;
 use crate::settings::ModelOverride;
 
-pub use results::{JobResult, job_result, job_results, revise_value};
+pub use results::{JobResult, job_result, job_result_pages, job_results, revise_value};
 pub use start::{
     ExtractEvent, ExtractRequest, NewJob, cancel_extraction, resume_extraction, resume_job,
-    start_extraction, start_job,
+    resume_tallied_job, start_extraction, start_job, start_tallied_job,
 };
 pub use table::{
     Column, JobRow, JobState, JobSummary, JobTotals, JobView, RowStatus, check_value, evidence_key,
     job_row, job_view, recent_jobs, revise_field, with_field,
 };
+pub use tally::{JobTally, job_tally, job_totals, values_not_found};
 
 /// The prompt of a job created without one.
 pub const DEFAULT_PROMPT: &str = "Extract the fields of the schema from this document.";
@@ -246,15 +248,14 @@ pub async fn run_job(
     if job.status != JobStatus::Running {
         store.set_job_status(job_id, JobStatus::Running)?;
     }
-    let todo: Vec<ExtractionDocument> = store
-        .extraction_documents(job_id)?
-        .into_iter()
-        .filter(|d| d.status != DocumentStatus::Completed)
-        .collect();
+    // The documents to call are read a page at a time as the calls go
+    // (a job of 10,000 is not held whole); the count says whether any.
+    let totals = store.extraction_document_totals(job_id)?;
+    let nothing_to_do = totals.pending + totals.failed == 0;
     let job = Arc::new(job);
     // The local server, when it is the provider, is started once for the
     // whole job (each call then finds it running), not once per call.
-    let local = match (todo.is_empty(), local_provider(&options.selection)?) {
+    let local = match (nothing_to_do, local_provider(&options.selection)?) {
         (false, true) => match start_local_server(options.local_server.as_ref()).await {
             Ok(local) => local,
             Err(error) => {
@@ -266,7 +267,7 @@ pub async fn run_job(
         },
         _ => None,
     };
-    let read_options = if todo.is_empty() {
+    let read_options = if nothing_to_do {
         options.read_options.clone()
     } else {
         match reading::job_read_options(&options).await {
@@ -291,7 +292,16 @@ pub async fn run_job(
     let semaphore = Arc::new(Semaphore::new(options.concurrency));
     let mut tasks = JoinSet::new();
     let mut first_error = None;
-    for document in todo {
+    for document in store.extraction_document_pages(job_id) {
+        let document = match document {
+            Ok(document) if document.status == DocumentStatus::Completed => continue,
+            Ok(document) => document,
+            // The calls started finish and are written; the job fails.
+            Err(error) => {
+                first_error.get_or_insert(error.into());
+                break;
+            }
+        };
         let Ok(permit) = semaphore.clone().acquire_owned().await else {
             break;
         };
@@ -352,7 +362,7 @@ pub async fn run_job(
         store.set_job_status(job_id, JobStatus::Failed)?;
         return Err(error);
     }
-    let totals = JobTotals::of(&store.extraction_documents(job_id)?);
+    let totals = job_totals(store, job_id)?;
     let summary = RunSummary {
         cancelled: totals.pending > 0 && cancel.is_cancelled(),
         totals,

@@ -61,6 +61,22 @@ pub fn job_results(store: &Store, job_id: &str) -> Result<Vec<JobResult>, CoreEr
         .collect()
 }
 
+/// A job's rows as [`job_results`] gives them, read a page of documents
+/// at a time: a caller that goes over a large job (an export, the CLI's
+/// summary) holds one page, not the job.
+pub fn job_result_pages(
+    store: &Store,
+    job_id: &str,
+) -> Result<impl Iterator<Item = Result<JobResult, CoreError>>, CoreError> {
+    if store.get_extraction_job(job_id)?.is_none() {
+        return Err(CoreError::NotFound(format!("no extraction job {job_id}")));
+    }
+    let (store, job_id) = (store.clone(), job_id.to_owned());
+    Ok(store
+        .extraction_document_pages(&job_id)
+        .map(move |document| with_revision(&store, &job_id, document?)))
+}
+
 /// One document's result (as in [`job_results`]), read alone: a caller
 /// that follows a job document by document need not read them all.
 pub fn job_result(store: &Store, job_id: &str, position: i64) -> Result<JobResult, CoreError> {

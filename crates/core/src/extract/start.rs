@@ -16,6 +16,7 @@ use sift_store::{JobStatus, Store};
 use tokio_util::sync::CancellationToken;
 
 use super::table::{JobRow, JobState, JobTotals, JobView, job_of, job_row, job_view, models_of};
+use super::tally::{JobTally, job_tally};
 use super::{
     DEFAULT_CONCURRENCY, ExtractOptions, Progress, ProgressStatus, create_job, local_provider,
     run_job,
@@ -131,6 +132,24 @@ pub fn start_job(
     ),
     CoreError,
 > {
+    let store = ws.store()?;
+    let (tally, run) = start_tallied_job(ws, job, sink)?;
+    with_views(store, tally.job_id, run)
+}
+
+/// [`start_job`] for a caller that shows no table (the CLI): the job and
+/// its run's end as [`JobTally`]s, whose size does not grow with the job.
+pub fn start_tallied_job(
+    ws: &Workspace,
+    job: NewJob,
+    sink: impl Fn(ExtractEvent) + Send + Sync + 'static,
+) -> Result<
+    (
+        JobTally,
+        impl Future<Output = Result<JobTally, CoreError>> + Send + 'static,
+    ),
+    CoreError,
+> {
     let mut selection = job.selection;
     // The job records the models it runs with, so a resume finds them.
     selection.models = selection.resolved_models()?;
@@ -155,8 +174,27 @@ pub fn start_job(
         store.set_job_ocr_languages(&created.id, languages)?;
     }
     let guard = ws.running().register(WorkKind::Extraction, &created.id)?;
-    let view = job_view(&store, &created.id)?;
-    Ok((view, run_registered(store, guard, options, Arc::new(sink))))
+    let tally = job_tally(&store, &created.id)?;
+    Ok((tally, run_registered(store, guard, options, Arc::new(sink))))
+}
+
+/// The job's table now, and again once its run has ended: the window's.
+fn with_views(
+    store: Store,
+    job_id: String,
+    run: impl Future<Output = Result<JobTally, CoreError>> + Send + 'static,
+) -> Result<
+    (
+        JobView,
+        impl Future<Output = Result<JobView, CoreError>> + Send + 'static,
+    ),
+    CoreError,
+> {
+    let view = job_view(&store, &job_id)?;
+    Ok((view, async move {
+        run.await?;
+        job_view(&store, &job_id)
+    }))
 }
 
 /// The app's start: a version of a library schema, a provider of the
@@ -216,6 +254,27 @@ pub fn resume_job(
     ),
     CoreError,
 > {
+    let store = ws.store()?;
+    let (tally, run) = resume_tallied_job(ws, job_id, provider, models, concurrency, sink)?;
+    with_views(store, tally.job_id, run)
+}
+
+/// [`resume_job`] for a caller that shows no table (the CLI), as
+/// [`start_tallied_job`] is.
+pub fn resume_tallied_job(
+    ws: &Workspace,
+    job_id: &str,
+    provider: ProviderSettings,
+    models: Vec<String>,
+    concurrency: usize,
+    sink: impl Fn(ExtractEvent) + Send + Sync + 'static,
+) -> Result<
+    (
+        JobTally,
+        impl Future<Output = Result<JobTally, CoreError>> + Send + 'static,
+    ),
+    CoreError,
+> {
     resume_through(ws, job_id, (provider, None), models, concurrency, sink)
 }
 
@@ -230,8 +289,8 @@ fn resume_through(
     sink: impl Fn(ExtractEvent) + Send + Sync + 'static,
 ) -> Result<
     (
-        JobView,
-        impl Future<Output = Result<JobView, CoreError>> + Send + 'static,
+        JobTally,
+        impl Future<Output = Result<JobTally, CoreError>> + Send + 'static,
     ),
     CoreError,
 > {
@@ -251,8 +310,8 @@ fn resume_through(
     refuse_missing_languages(&options.read_options.ocr)?;
     let guard = ws.running().register(WorkKind::Extraction, job_id)?;
     store.set_job_status(job_id, JobStatus::Running)?;
-    let view = job_view(&store, job_id)?;
-    Ok((view, run_registered(store, guard, options, Arc::new(sink))))
+    let tally = job_tally(&store, job_id)?;
+    Ok((tally, run_registered(store, guard, options, Arc::new(sink))))
 }
 
 /// The app's resume: a provider of the settings (`None`: the default);
@@ -280,14 +339,16 @@ pub fn resume_extraction(
         .map(str::to_owned)
         .into_iter()
         .collect();
-    resume_through(
+    let store = ws.store()?;
+    let (tally, run) = resume_through(
         ws,
         job_id,
         (provider, Some(provider_id)),
         models,
         DEFAULT_CONCURRENCY,
         sink,
-    )
+    )?;
+    with_views(store, tally.job_id, run)
 }
 
 /// Stops a running job: no new document starts; those in flight finish.
@@ -328,17 +389,17 @@ async fn run_registered(
     guard: RunningGuard,
     options: ExtractOptions,
     sink: Sink,
-) -> Result<JobView, CoreError> {
+) -> Result<JobTally, CoreError> {
     let job_id = guard.key().to_owned();
     let token = guard.token().clone();
     let outcome = run_reporting(&store, &job_id, options, token, sink.clone())
         .await
-        .and_then(|()| job_view(&store, &job_id));
+        .and_then(|()| job_tally(&store, &job_id));
     let last = match &outcome {
-        Ok(view) => ExtractEvent::Finished {
+        Ok(tally) => ExtractEvent::Finished {
             job_id: job_id.clone(),
-            status: view.status,
-            totals: view.totals.clone(),
+            status: tally.status,
+            totals: tally.totals.clone(),
         },
         Err(error) => ExtractEvent::Error {
             job_id: job_id.clone(),

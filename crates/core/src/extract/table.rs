@@ -429,11 +429,11 @@ pub fn recent_jobs(store: &Store, limit: u32) -> Result<Vec<JobSummary>, CoreErr
         .list_extraction_jobs(limit)?
         .into_iter()
         .map(|job| {
-            // Totals need the documents only, not their revisions.
-            let documents = store.extraction_documents(&job.id)?;
+            // Counted by SQLite: no row is read.
+            let totals = store.extraction_document_totals(&job.id)?;
             Ok(JobSummary {
-                documents: u32::try_from(documents.len()).unwrap_or(u32::MAX),
-                totals: JobTotals::of(&documents),
+                documents: u32::try_from(totals.documents()).unwrap_or(u32::MAX),
+                totals: totals.into(),
                 models: models_of(&job),
                 status: job.status.into(),
                 job_id: job.id,

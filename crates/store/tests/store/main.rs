@@ -5,6 +5,7 @@
 
 mod calls;
 mod crash;
+mod document_pages;
 mod extraction;
 mod json;
 mod pending;
