@@ -61,6 +61,8 @@ fn bindings_are_written_for_every_ipc_type() {
         sift_core::schema_check::SchemaProblem,
         sift_core::schema_check::Severity,
         sift_core::schemas::SavedSchema,
+        sift_core::schema_suggestion::SuggestSchemaRequest,
+        sift_core::schema_suggestion::SchemaSuggestion,
         sift_core::extract::ExtractRequest,
         sift_core::extract::JobState,
         sift_core::extract::RowStatus,

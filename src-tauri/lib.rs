@@ -68,6 +68,7 @@ pub fn run() -> tauri::Result<()> {
             commands::local_models::add_local_model,
             commands::local_models::choose_local_model,
             commands::schemas::list_schemas,
+            commands::schemas::suggest_schema,
             commands::schemas::get_schema,
             commands::schemas::save_schema,
             commands::schemas::check_schema,

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use serde_json::Value;
 use sift_core::Workspace;
 use sift_core::schema_check::{SchemaProblem, schema_problems};
+use sift_core::schema_suggestion::{self, SchemaSuggestion, SuggestSchemaRequest};
 use sift_core::schemas::{self, SavedSchema, SchemaDoc, SchemaSummary};
 use tauri::State;
 
@@ -63,4 +64,14 @@ pub fn export_schema(
     ws: State<'_, Workspace>,
 ) -> IpcResult<()> {
     Ok(schemas::export_schema_to(&ws, &name, version, &path)?)
+}
+
+/// A schema suggested from a document's fields by the chosen model, for
+/// the editor to open (nothing is saved).
+#[tauri::command]
+pub async fn suggest_schema(
+    request: SuggestSchemaRequest,
+    ws: State<'_, Workspace>,
+) -> IpcResult<SchemaSuggestion> {
+    Ok(schema_suggestion::suggest_schema(&ws, request).await?)
 }

@@ -35,6 +35,10 @@ pub struct WorkspaceOptions {
     /// data folder, else in the data directory.
     pub db: Option<PathBuf>,
     pub paths: PathPolicy,
+    /// Whether a database whose schema library is empty gets the starter
+    /// schemas when it opens (the app: a newcomer's first extraction
+    /// needs no schema writing; the CLI names its schema files).
+    pub starter_schemas: bool,
 }
 
 impl WorkspaceOptions {
@@ -44,6 +48,7 @@ impl WorkspaceOptions {
             config: None,
             db,
             paths: PathPolicy::Trusted,
+            starter_schemas: false,
         }
     }
 
@@ -53,6 +58,7 @@ impl WorkspaceOptions {
             config,
             db,
             paths: PathPolicy::GrantedOnly,
+            starter_schemas: true,
         }
     }
 }
@@ -60,6 +66,8 @@ impl WorkspaceOptions {
 #[derive(Debug, Clone)]
 pub struct Workspace {
     inner: Arc<Inner>,
+    /// See [`WorkspaceOptions::starter_schemas`].
+    starter_schemas: bool,
 }
 
 #[derive(Debug)]
@@ -104,7 +112,9 @@ impl Workspace {
             .or_else(|| env_path("SIFT_CONFIG"))
             .unwrap_or_else(config_path);
         let db = options.db.or_else(|| env_path("SIFT_DB"));
-        Self::with_paths(config_path, db, options.paths)
+        let mut ws = Self::with_paths(config_path, db, options.paths)?;
+        ws.starter_schemas = options.starter_schemas;
+        Ok(ws)
     }
 
     fn with_paths(
@@ -125,6 +135,7 @@ impl Workspace {
                 running: RunningWork::default(),
                 grants: PathGrants::new(policy),
             }),
+            starter_schemas: false,
         })
     }
 
@@ -221,6 +232,9 @@ impl Workspace {
             Some(store) if store.path() == path => Ok(store.clone()),
             _ => {
                 let store = Store::open(&path)?;
+                if self.starter_schemas {
+                    crate::starter_schemas::install_when_library_empty(&store)?;
+                }
                 *open = Some(store.clone());
                 Ok(store)
             }

@@ -36,6 +36,7 @@ use crate::schema_check::check_usable;
 use crate::settings::ModelOverride;
 
 pub use results::{JobResult, job_result, job_result_pages, job_results, revise_value};
+pub(crate) use start::one_document_options;
 pub use start::{
     ExtractEvent, ExtractRequest, NewJob, cancel_extraction, resume_extraction, resume_job,
     resume_tallied_job, start_extraction, start_job, start_tallied_job,

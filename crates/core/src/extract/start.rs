@@ -367,6 +367,26 @@ fn refuse_missing_languages(ocr: &OcrOptions) -> Result<(), CoreError> {
     }
 }
 
+/// The options of one call on one document outside a job (a schema
+/// suggestion), set up as a job's are: the local server running when it
+/// is the provider, every scan OCR'd, images only for a model that takes
+/// them.
+pub(crate) async fn one_document_options(
+    ws: &Workspace,
+    selection: ModelSelection,
+    provider_id: Option<String>,
+) -> Result<ExtractOptions, CoreError> {
+    let mut options = options_for(ws, selection, 1);
+    options.provider_id = provider_id;
+    if local_provider(&options.selection)? {
+        // Through the workspace's owner: the server stays up after.
+        super::start_local_server(options.local_server.as_ref()).await?;
+    }
+    options.read_options = super::reading::job_read_options(&options).await?;
+    refuse_missing_languages(&options.read_options.ocr)?;
+    Ok(options)
+}
+
 fn options_for(ws: &Workspace, selection: ModelSelection, concurrency: usize) -> ExtractOptions {
     ExtractOptions {
         concurrency: concurrency.max(1),

@@ -47,6 +47,7 @@ impl TempDir {
             config: Some(self.0.join("no-config.toml")),
             db: Some(self.0.join("sift.db")),
             paths: PathPolicy::Trusted,
+            starter_schemas: false,
         })
         .unwrap();
         let store = ws.store().unwrap();

@@ -35,6 +35,7 @@ fn app_workspace(dir: &TempDir) -> Workspace {
         config: Some(dir.0.join("config.toml")),
         db: Some(dir.db()),
         paths: PathPolicy::GrantedOnly,
+        starter_schemas: false,
     })
     .unwrap()
 }

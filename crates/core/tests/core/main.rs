@@ -15,6 +15,7 @@ mod extract_real;
 mod extraction;
 mod model_capabilities;
 mod preview;
+mod schema_suggestion;
 mod schemas;
 mod server_models;
 mod sessions;
