@@ -61,7 +61,7 @@ pub fn run(command: ModelsCommand) -> Result<(), Failure> {
     Ok(())
 }
 
-/// `* FILE  NAME  QUANT  CONTEXT  SIZE`, tab-separated.
+/// `* FILE  NAME  QUANT  CONTEXT  SIZE [linked|bundled]`, tab-separated.
 fn line(model: &LocalModel) -> String {
     let mark = if model.in_use { "*" } else { " " };
     if let Some(problem) = &model.problem {
@@ -81,6 +81,12 @@ fn line(model: &LocalModel) -> String {
             .context_length
             .map_or_else(|| "-".to_owned(), |n| format!("{n} tokens")),
         model.size_bytes as f64 / 1_000_000.0,
-        if model.linked { "\tlinked" } else { "" }
+        if model.linked {
+            "\tlinked"
+        } else if model.bundled {
+            "\tbundled"
+        } else {
+            ""
+        }
     )
 }

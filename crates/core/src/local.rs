@@ -2,6 +2,7 @@
 //! address, and, for a long-lived caller such as the app, owned for its
 //! life ([`LocalServerOwner`]) and stopped on exit.
 
+use std::path::Path;
 use std::sync::Arc;
 
 use serde::Serialize;
@@ -28,6 +29,15 @@ pub async fn ensure_local_server() -> Result<LocalServerHandle, CoreError> {
     }
     let data_dir = paths::data_dir();
     let mut config = LocalServerConfig::in_data_dir(&data_dir);
+    // An installed package ships the server in its bundle; one set up in
+    // the data directory (scripts/setup.sh) or named by SIFT_LLAMA_SERVER
+    // wins over it.
+    if !config.program.exists()
+        && std::env::var_os("SIFT_LLAMA_SERVER").is_none()
+        && let Some(bundled) = paths::bundled_file(Path::new("llama-server"))
+    {
+        config.program = bundled;
+    }
     // The model chosen in Settings (or `sift models use`).
     let (model, projector) = crate::local_models::chosen_paths(&data_dir)?;
     config.model_path = model;

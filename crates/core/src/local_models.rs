@@ -45,6 +45,10 @@ pub struct LocalModel {
     pub projector: bool,
     /// A link to a file elsewhere, not a copy.
     pub linked: bool,
+    /// Shipped with the installed package (in its bundle directory, not in
+    /// `models/`): usable, and left alone by an uninstall of the user's
+    /// files.
+    pub bundled: bool,
     /// The model the local server starts with.
     pub in_use: bool,
     /// Why the file cannot be used (a damaged header, say); the other
@@ -98,9 +102,22 @@ pub fn chosen_paths(data_dir: &Path) -> Result<(PathBuf, Option<PathBuf>), CoreE
         return Ok((PathBuf::from(path), None));
     }
     let choice = chosen(data_dir)?;
-    let dir = models_dir(data_dir);
-    let model = dir.join(choice.model.as_deref().unwrap_or(DEFAULT_MODEL_FILE));
-    Ok((model, choice.projector.map(|p| dir.join(p))))
+    let model = model_path(
+        data_dir,
+        choice.model.as_deref().unwrap_or(DEFAULT_MODEL_FILE),
+    );
+    Ok((model, choice.projector.map(|p| model_path(data_dir, &p))))
+}
+
+/// The path of the model file `file`: in `models/`, else in an installed
+/// package's bundle (which ships the default model), else where it would
+/// be in `models/`.
+fn model_path(data_dir: &Path, file: &str) -> PathBuf {
+    let own = models_dir(data_dir).join(file);
+    if own.exists() {
+        return own;
+    }
+    crate::paths::bundled_file(&Path::new("models").join(file)).unwrap_or(own)
 }
 
 /// Each slot's context for `model`: [`CONTEXT_PER_SLOT`], or less when
@@ -118,30 +135,47 @@ pub fn slot_context(model: &Path) -> u32 {
 /// Every `.gguf` file of `models/`, by name; a file whose header cannot
 /// be read is listed with its problem.
 pub fn list(data_dir: &Path) -> Result<Vec<LocalModel>, CoreError> {
-    let dir = models_dir(data_dir);
-    let entries = match std::fs::read_dir(&dir) {
+    let (in_use, _) = chosen_paths(data_dir)?;
+    let mut models: Vec<LocalModel> = gguf_files(&models_dir(data_dir))?
+        .iter()
+        .map(|path| describe(path, *path == in_use))
+        .collect();
+    // The package's models, unless `models/` has a file of the same name
+    // (which is the one used).
+    if let Some(bundle) = crate::paths::bundled_file(Path::new("models")) {
+        for path in gguf_files(&bundle)? {
+            let mut model = describe(&path, path == in_use);
+            if models.iter().all(|m| m.file != model.file) {
+                model.bundled = true;
+                models.push(model);
+            }
+        }
+    }
+    models.sort_by(|a, b| a.file.cmp(&b.file));
+    Ok(models)
+}
+
+/// The `.gguf` files of `dir` (none when it does not exist).
+fn gguf_files(dir: &Path) -> Result<Vec<PathBuf>, CoreError> {
+    let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(source) => {
             return Err(CoreError::Io {
                 action: "list",
-                path: dir,
+                path: dir.to_path_buf(),
                 source,
             });
         }
     };
-    let (in_use, _) = chosen_paths(data_dir)?;
-    let mut models: Vec<LocalModel> = entries
+    Ok(entries
         .filter_map(Result::ok)
         .map(|entry| entry.path())
         .filter(|path| {
             path.extension()
                 .is_some_and(|e| e.eq_ignore_ascii_case("gguf"))
         })
-        .map(|path| describe(&path, path == in_use))
-        .collect();
-    models.sort_by(|a, b| a.file.cmp(&b.file));
-    Ok(models)
+        .collect())
 }
 
 fn describe(path: &Path, in_use: bool) -> LocalModel {
@@ -162,6 +196,7 @@ fn describe(path: &Path, in_use: bool) -> LocalModel {
             has_chat_template: false,
             projector: false,
             linked,
+            bundled: false,
             in_use,
             problem: Some(error.to_string()),
         },
@@ -179,6 +214,7 @@ fn from_info(file: String, info: GgufInfo, linked: bool, in_use: bool) -> LocalM
         has_chat_template: info.chat_template.is_some(),
         projector: info.is_projector,
         linked,
+        bundled: false,
         in_use,
         problem: None,
     }

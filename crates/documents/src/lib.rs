@@ -126,7 +126,8 @@
 //!
 //! [`pdfium_library_candidates`] lists where the library is looked for:
 //! `SIFT_PDFIUM` (a file or a directory), beside the running executable,
-//! then `DATA_DIR/lib/libpdfium.so`.
+//! `DATA_DIR/lib/libpdfium.so`, then an installed package's bundle
+//! directory ([`bundle_dir`]).
 
 mod assemble;
 mod budget;
@@ -139,6 +140,8 @@ mod limits;
 mod numfmt;
 mod ocr;
 mod pdf;
+mod progress;
+mod platform;
 mod read;
 mod resolve;
 mod text;
@@ -152,12 +155,14 @@ pub use document::{
 };
 pub use error::DocumentError;
 pub use fingerprint::read_fingerprint;
-pub use limits::{Limits, ReadOptions, default_data_dir};
+pub use limits::{Limits, ReadOptions};
 pub use ocr::{
-    MIN_WORD_HEIGHT, OCR_DPI, OcrError, OcrMode, OcrOptions, OcrPage, OcrProgress, OcrProgressFn,
+    MIN_WORD_HEIGHT, OCR_DPI, OcrError, OcrMode, OcrOptions, OcrPage,
     UnknownOcrMode, check_ocr_languages, default_ocr_languages, installed_ocr_languages,
     ocr_layer_is_usable, recognize,
 };
 pub use pdf::{pdfium_library_candidates, render_pdf_page};
+pub use progress::{OnPage, PageProgress};
+pub use platform::{bundle_dir, bundle_dir_beside, default_data_dir};
 pub use read::{read_bytes, read_documents};
 pub use resolve::resolve_files;

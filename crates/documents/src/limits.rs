@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::ocr::OcrOptions;
+use crate::progress::OnPage;
 
 /// The bounds a read stays within. [`Limits::default`] is the specification's.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -67,6 +68,9 @@ pub struct ReadOptions {
     /// ([`crate::Page::text_words`]), to find values on the page later.
     /// Off unless set: it costs a look at every character.
     pub word_boxes: bool,
+    /// Told after each page of a PDF (and an OCR'd image) is read, so a
+    /// long file shows its progress; see [`OnPage`].
+    pub on_page: Option<OnPage>,
 }
 
 impl Default for ReadOptions {
@@ -79,6 +83,7 @@ impl Default for ReadOptions {
             ocr: OcrOptions::default(),
             model_takes_images: true,
             word_boxes: false,
+            on_page: None,
         }
     }
 }
@@ -88,15 +93,4 @@ impl ReadOptions {
     pub fn ocr_applies(&self) -> bool {
         self.ocr.mode.applies(self.model_takes_images)
     }
-}
-
-/// `SIFT_DATA_DIR`, else the platform's data directory plus `sift`
-/// (`~/.local/share/sift` on Linux): the same directory as the engine's.
-pub fn default_data_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("SIFT_DATA_DIR").filter(|d| !d.is_empty()) {
-        return PathBuf::from(dir);
-    }
-    dirs::data_dir()
-        .unwrap_or_else(|| std::env::temp_dir().join("sift-data"))
-        .join("sift")
 }

@@ -19,8 +19,10 @@ use crate::budget::Budget;
 use crate::document::{DocImage, Page};
 use crate::error::DocumentError;
 use crate::imaging::encode_compact;
-use crate::limits::{ReadOptions, default_data_dir};
+use crate::progress::PageProgress;
+use crate::limits::ReadOptions;
 use crate::ocr::{FileOcr, OCR_DPI, PageQueue, ocr_layer_is_usable};
+use crate::platform::{bundle_dir, default_data_dir};
 use crate::text::normalize_newlines;
 use crate::words::pdf_text_words;
 
@@ -46,7 +48,8 @@ fn library_name() -> String {
 /// Where PDFium is looked for, in order: `options.pdfium_library`; then
 /// `SIFT_PDFIUM` (a file, or a directory holding `libpdfium.so`) when it is
 /// set, and nothing else; otherwise beside the running executable, then
-/// `DATA_DIR/lib/libpdfium.so`.
+/// `DATA_DIR/lib/libpdfium.so`, then in an installed package's bundle
+/// directory.
 pub fn pdfium_library_candidates(options: &ReadOptions) -> Vec<PathBuf> {
     let mut candidates = Vec::new();
     if let Some(path) = &options.pdfium_library {
@@ -68,6 +71,11 @@ pub fn pdfium_library_candidates(options: &ReadOptions) -> Vec<PathBuf> {
         candidates.push(dir.join(library_name()));
     }
     candidates.push(install_dir(options).join(library_name()));
+    // An installed package's copy comes last: one the user set up in the
+    // data directory wins over it.
+    if let Some(bundle) = bundle_dir() {
+        candidates.push(bundle.join(library_name()));
+    }
     candidates
 }
 
@@ -158,7 +166,7 @@ pub fn read(
     let started = Instant::now();
     let edge = limits.max_image_edge;
     let ocr_applies = options.ocr_applies();
-    let file_ocr = FileOcr::new(path, bytes, &options.ocr, count);
+    let file_ocr = FileOcr::new(path, bytes, &options.ocr, options.on_page.as_ref(), count);
     let file_ocr = &file_ocr;
     std::thread::scope(|scope| {
         let ocr_queue = ocr_applies.then(|| PageQueue::start(scope, file_ocr));
@@ -229,6 +237,14 @@ pub fn read(
                 } else {
                     file_ocr.page_done();
                 }
+            } else if let Some(on_page) = &options.on_page {
+                // Without OCR the page is read now; with it, the OCR
+                // tells (a scan's page once recognised).
+                on_page.tell(PageProgress {
+                    path: path.to_path_buf(),
+                    done: index + 1,
+                    total: count,
+                });
             }
             out.push(Page {
                 number: index + 1,

@@ -30,6 +30,12 @@ projector: boolean,
  */
 linked: boolean, 
 /**
+ * Shipped with the installed package (in its bundle directory, not in
+ * `models/`): usable, and left alone by an uninstall of the user's
+ * files.
+ */
+bundled: boolean, 
+/**
  * The model the local server starts with.
  */
 inUse: boolean, 

@@ -132,6 +132,7 @@ export function LocalModelsCard({ source }: { source: Source }) {
                       {m.inUse && <span className="badge" data-testid="local-model-in-use">in use</span>}
                       {m.projector && <span className="badge badge-muted">projector</span>}
                       {m.linked && <span className="badge badge-muted">linked</span>}
+                      {m.bundled && <span className="badge badge-muted" title="Shipped with Sift">bundled</span>}
                     </span>
                   </td>
                   {m.problem != null ? (

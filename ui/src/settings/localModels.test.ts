@@ -13,6 +13,7 @@ function model(file: string, patch: Partial<LocalModel> = {}): LocalModel {
     hasChatTemplate: true,
     projector: false,
     linked: false,
+    bundled: false,
     inUse: false,
     problem: null,
     ...patch,

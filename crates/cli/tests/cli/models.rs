@@ -68,6 +68,7 @@ fn tiny_gguf(name: &str) -> Vec<u8> {
 async fn sift_models(scratch: &Scratch, args: &[&str]) -> std::process::Output {
     run(sift()
         .env("SIFT_DATA_DIR", scratch.data())
+        .env("SIFT_BUNDLE_DIR", scratch.0.join("bundle"))
         .env_remove("SIFT_LOCAL_MODEL")
         .arg("--db")
         .arg(scratch.0.join("sift.db"))
@@ -177,5 +178,32 @@ async fn the_installed_smollm2_is_read_from_its_header() {
             .data()
             .join("models/SmolLM2-135M-Instruct.Q4_1.gguf")
             .is_symlink()
+    );
+}
+
+/// An installed package ships the default model in its bundle directory:
+/// listed as bundled and used while `models/` has no file of that name;
+/// a copy the user adds under the same name wins.
+#[tokio::test]
+async fn the_packages_bundled_model_is_listed_and_used_until_the_user_has_their_own() {
+    let scratch = Scratch::new("bundled");
+    let bundled = scratch.0.join("bundle/models");
+    std::fs::create_dir_all(&bundled).unwrap();
+    let default = "SmolLM2-135M-Instruct.Q4_1.gguf";
+    std::fs::write(bundled.join(default), tiny_gguf("Bundled")).unwrap();
+    let listed = sift_models(&scratch, &["list"]).await;
+    assert_eq!(
+        stdout(&listed),
+        format!("* {default}\tmodel\tBundled\tQ4_K_M\t2048 tokens\t0.0 MB\tbundled\n")
+    );
+
+    let own = scratch.0.join(default);
+    std::fs::write(&own, tiny_gguf("Mine")).unwrap();
+    let added = sift_models(&scratch, &["add", path(&own)]).await;
+    assert!(added.status.success(), "{}", stderr(&added));
+    let listed = sift_models(&scratch, &["list"]).await;
+    assert_eq!(
+        stdout(&listed),
+        format!("* {default}\tmodel\tMine\tQ4_K_M\t2048 tokens\t0.0 MB\n")
     );
 }
