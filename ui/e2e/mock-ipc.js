@@ -16,6 +16,13 @@ function installSiftMock(scenario) {
   let nextCallback = 1;
   const listeners = new Map(); // event name -> [callback ids]
   const calls = [];
+  // The first-run hint shows only in a scenario about the first run; the other tests start as a returning user.
+  try {
+    if (scenario.firstRun) window.localStorage.removeItem("sift.firstRunHint");
+    else window.localStorage.setItem("sift.firstRunHint", "dismissed");
+  } catch {
+    // No storage: the hint shows, as it would in such a webview.
+  }
 
   function clone(value) {
     return value === undefined ? null : JSON.parse(JSON.stringify(value));
@@ -163,7 +170,7 @@ function installSiftMock(scenario) {
   // scenario.failingModels then fails with that message (the log's last lines).
   const modelsDir = "/home/user/.local/share/sift/models";
   function localModel(file, header) {
-    return { file, name: null, architecture: null, sizeBytes: 0, quantisation: null, contextLength: null, hasChatTemplate: false, projector: false, linked: false, inUse: false, problem: null, ...header };
+    return { file, name: null, architecture: null, sizeBytes: 0, quantisation: null, contextLength: null, hasChatTemplate: false, projector: false, linked: false, bundled: false, inUse: false, problem: null, ...header };
   }
   const modelHeaders = {
     "Qwen2-VL-2B-Instruct-Q4_K_M.gguf": { name: "Qwen2 VL 2B Instruct", architecture: "qwen2vl", sizeBytes: 986048000, quantisation: "Q4_K_M", contextLength: 32768, hasChatTemplate: true },
@@ -436,6 +443,26 @@ function installSiftMock(scenario) {
     import_schema: ({ path, name }) => {
       const stem = baseName(path).replace(/\.json$/, "");
       return saveSchema(name || stem, { type: "object", properties: { po_number: { type: "string", description: "Purchase order" } }, required: ["po_number"] }).schema;
+    },
+    suggest_schema: ({ request }) => {
+      if (scenario.suggestionFails) throw ipcError("model", "the model named no field with a usable name");
+      const taken = library.has("delivery_note");
+      return {
+        name: taken ? "delivery_note_2" : "delivery_note",
+        schema: {
+          title: "Delivery note",
+          description: "Suggested from a delivery note.",
+          type: "object",
+          properties: {
+            note_number: { type: "string", description: `The number after "Note" in ${baseName(request.file)}.` },
+            delivered_on: { type: "string", format: "date", description: "The delivery date." },
+            lines: { type: "array", description: "Each article.", items: { type: "object", properties: { article: { type: "string", description: "The article." } }, required: ["article"] } },
+          },
+          required: ["note_number", "delivered_on", "lines"],
+        },
+        problems: [],
+        callId: "call-suggestion-1",
+      };
     },
     export_schema: ({ name, version }) => {
       schemaDoc(name, version);

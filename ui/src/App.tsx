@@ -4,7 +4,7 @@ import { ChatScreen } from "./chat/ChatScreen";
 import { TranscriptsScreen } from "./transcripts/TranscriptsScreen";
 import { WorkflowsFolder } from "./frame/WorkflowsFolder";
 import { ExtractScreen } from "./extract/ExtractScreen";
-import { SchemasScreen } from "./schemas/SchemasScreen";
+import { SchemasScreen, type SchemaDraft } from "./schemas/SchemasScreen";
 import { SettingsScreen } from "./settings/SettingsScreen";
 import { SCREENS, screenForKey, type ScreenId } from "./frame/screens";
 import { ScreenBoundary } from "./frame/ScreenBoundary";
@@ -19,6 +19,8 @@ export function App() {
   const [library, setLibrary] = useState<{ revision: number; saved: string | null }>({ revision: 0, saved: null });
   // Bumped by Extract's "New schema…": Schemas starts a new one.
   const [newSchemaRequest, setNewSchemaRequest] = useState(0);
+  // A schema the model suggested on Extract, for Schemas to open as an unsaved draft; `n` counts the requests.
+  const [draft, setDraft] = useState<SchemaDraft | null>(null);
   const { preference, theme, cycle } = useTheme();
   // Workflows, Chat and Transcripts mount on their first visit and then stay (a run or a reply goes on).
   const [visited, setVisited] = useState<ReadonlySet<ScreenId>>(new Set(["extract", "schemas", "settings"]));
@@ -75,6 +77,11 @@ export function App() {
                 setTranscript((t) => ({ id: callId, n: (t?.n ?? 0) + 1 }));
                 navigate("transcripts");
               }}
+              onSuggestedSchema={(suggestion, file) => {
+                setDraft((d) => ({ n: (d?.n ?? 0) + 1, name: suggestion.name, schema: suggestion.schema, file }));
+                navigate("schemas");
+              }}
+              onOpenSettings={() => navigate("settings")}
             />
           </ScreenBoundary>
         </div>
@@ -84,6 +91,7 @@ export function App() {
               source={sources.schemas}
               active={screen === "schemas"}
               newSchemaRequest={newSchemaRequest}
+              draft={draft}
               onLibraryChanged={(saved) => setLibrary((l) => ({ revision: l.revision + 1, saved }))}
             />
           </ScreenBoundary>

@@ -39,6 +39,8 @@ import type { SavedSchema } from "./bindings/SavedSchema";
 import type { SchemaDoc } from "./bindings/SchemaDoc";
 import type { SchemaProblem } from "./bindings/SchemaProblem";
 import type { SchemaSummary } from "./bindings/SchemaSummary";
+import type { SchemaSuggestion } from "./bindings/SchemaSuggestion";
+import type { SuggestSchemaRequest } from "./bindings/SuggestSchemaRequest";
 import type { Settings } from "./bindings/Settings";
 import type { SettingsView } from "./bindings/SettingsView";
 import type { JsonValue } from "./bindings/serde_json/JsonValue";
@@ -104,6 +106,8 @@ export type { SavedSchema } from "./bindings/SavedSchema";
 export type { SchemaDoc } from "./bindings/SchemaDoc";
 export type { SchemaProblem } from "./bindings/SchemaProblem";
 export type { SchemaSummary } from "./bindings/SchemaSummary";
+export type { SchemaSuggestion } from "./bindings/SchemaSuggestion";
+export type { SuggestSchemaRequest } from "./bindings/SuggestSchemaRequest";
 export type { Settings } from "./bindings/Settings";
 export type { SettingsView } from "./bindings/SettingsView";
 export type { JsonValue } from "./bindings/serde_json/JsonValue";
@@ -257,6 +261,15 @@ export function importSchema(path: string, name?: string | null): Promise<Schema
 
 export function exportSchema(name: string, version: number | null, path: string): Promise<void> {
   return invoke<void>("export_schema", { name, version, path });
+}
+
+/**
+ * A schema for the fields of one document, from the chosen model (a stored
+ * structured call of kind `schema_suggestion`); nothing is saved. Rejects
+ * with the call's error category when the model gives no usable answer.
+ */
+export function suggestSchema(request: SuggestSchemaRequest): Promise<SchemaSuggestion> {
+  return invoke<SchemaSuggestion>("suggest_schema", { request });
 }
 
 // ---------------------------------------------------------------- extract

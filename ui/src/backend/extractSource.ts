@@ -18,6 +18,7 @@ export function tauriExtractSource(): ExtractSource {
     listSchemas: () => ipc.listSchemas(),
     getSchema: (name, version) => ipc.getSchema(name, version),
     getSettings: () => ipc.getSettings(),
+    suggestSchema: (file, providerId, model) => ipc.suggestSchema({ file, providerId, model }),
     listModels: (provider) => ipc.listModels(provider),
 
     startExtraction: (request, onEvent) => ipc.startExtraction(request, onEvent),

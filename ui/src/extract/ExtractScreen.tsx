@@ -1,13 +1,14 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { describeError } from "../format";
-import type { ExportFormat, ExtractRequest, ProviderConfig, SchemaSummary } from "../ipc";
+import type { ExportFormat, ExtractRequest, ProviderConfig, SchemaSuggestion, SchemaSummary } from "../ipc";
 import type { JsonValue } from "../schema/model";
 import { FileList } from "./FileList";
+import { FirstRunHint } from "./FirstRunHint";
 import { JobTable } from "./JobTable";
 import { RecentJobs } from "./RecentJobs";
 import { DEFAULT_CONCURRENCY, SetupBar, type Setup } from "./SetupBar";
 import type { ExtractSource } from "./source";
-import { notCompleted, progressLine, schemaColumns } from "./table";
+import { baseName, notCompleted, progressLine, schemaColumns } from "./table";
 import { useFileDrop } from "./useFileDrop";
 import { useJob } from "./useJob";
 
@@ -20,9 +21,12 @@ interface Props {
   onNewSchema: () => void;
   /** Opens a document's call in the Transcripts screen (when the app has it). */
   onOpenTranscript?: (callId: string) => void;
+  /** A schema the model suggested for a document: the app opens it in the schema editor. */
+  onSuggestedSchema?: (suggestion: SchemaSuggestion, file: string) => void;
+  onOpenSettings?: () => void;
 }
 
-export function ExtractScreen({ source, active, libraryRevision, savedSchema, onNewSchema, onOpenTranscript }: Props) {
+export function ExtractScreen({ source, active, libraryRevision, savedSchema, onNewSchema, onOpenTranscript, onSuggestedSchema, onOpenSettings }: Props) {
   const [files, setFiles] = useState<string[]>([]);
   const [schemas, setSchemas] = useState<SchemaSummary[]>([]);
   const [providers, setProviders] = useState<ProviderConfig[]>([]);
@@ -36,6 +40,8 @@ export function ExtractScreen({ source, active, libraryRevision, savedSchema, on
   const [tableKey, setTableKey] = useState(0);
   const [status, setStatus] = useState("");
   const [bom, setBom] = useState(false);
+  const [suggesting, setSuggesting] = useState(false);
+  const [dbPath, setDbPath] = useState<string | null>(null);
   // The schema of the table shown (the run's, or a reopened job's): its columns head the table.
   const [shown, setShown] = useState<{ name: string; value: JsonValue } | null>(null);
   const { table, run, resume, open, cancel, revise, check } = useJob(source);
@@ -64,8 +70,9 @@ export function ExtractScreen({ source, active, libraryRevision, savedSchema, on
   useEffect(() => {
     if (!active) return;
     source.getSettings().then(
-      ({ settings }) => {
+      ({ settings, dbPath: db }) => {
         setProviders(settings.providers);
+        setDbPath(db);
         if (!ownChoice) setSetup((s) => ({ ...s, providerId: settings.defaultProvider, model: settings.defaultModel ?? "" }));
       },
       () => undefined,
@@ -129,6 +136,22 @@ export function ExtractScreen({ source, active, libraryRevision, savedSchema, on
     setStatus(error === null ? "" : `The run stopped: ${error}`);
   }
 
+  async function suggest() {
+    const file = files[0];
+    if (file === undefined || onSuggestedSchema === undefined) return;
+    setSuggesting(true);
+    setStatus(`Asking the model for the fields of ${baseName(file)}…`);
+    try {
+      const suggestion = await source.suggestSchema(file, setup.providerId === "" ? null : setup.providerId, setup.model.trim() === "" ? null : setup.model.trim());
+      setStatus(`The model suggested ${Object.keys(suggestionFields(suggestion)).length} fields for ${baseName(file)}: review them in the editor, then save.`);
+      onSuggestedSchema(suggestion, file);
+    } catch (error) {
+      setStatus(`Could not suggest a schema: ${describeError(error)}`);
+    } finally {
+      setSuggesting(false);
+    }
+  }
+
   async function reopen(jobId: string) {
     try {
       setTableKey((k) => k + 1);
@@ -171,6 +194,7 @@ export function ExtractScreen({ source, active, libraryRevision, savedSchema, on
           <button type="button" onClick={() => exportAs("jsonl")} disabled={table.jobId === null || running} data-testid="export-jsonl">Export JSONL…</button>
         </div>
       </header>
+      <FirstRunHint dbPath={dbPath} onOpenSettings={onOpenSettings} />
       <div className={`dropzone card${dragging ? " dragging" : ""}`} data-testid="dropzone">
         <p>{dragging ? "Drop to add the files" : "Drop documents anywhere on the window, or"}</p>
         <button type="button" onClick={pickFiles} disabled={running} data-testid="add-files">Add files…</button>
@@ -183,7 +207,8 @@ export function ExtractScreen({ source, active, libraryRevision, savedSchema, on
           onChange={(next) => {
             if (next.providerId !== setup.providerId || next.model !== setup.model) setOwnChoice(true);
             setSetup(next);
-          }} schemas={schemas} providers={providers} models={models} disabled={running} onNewSchema={onNewSchema} />
+          }} schemas={schemas} providers={providers} models={models} disabled={running} onNewSchema={onNewSchema}
+          onSuggestSchema={files.length > 0 && onSuggestedSchema !== undefined ? () => void suggest() : null} suggesting={suggesting} />
         <div className="row">
           {running ? (
             <button type="button" className="danger" onClick={() => cancel().catch((e: unknown) => setStatus(describeError(e)))} data-testid="cancel">Cancel</button>
@@ -228,4 +253,9 @@ export function ExtractScreen({ source, active, libraryRevision, savedSchema, on
       )}
     </section>
   );
+}
+
+function suggestionFields(suggestion: SchemaSuggestion): Record<string, unknown> {
+  const properties = (suggestion.schema as { properties?: unknown }).properties;
+  return properties !== null && typeof properties === "object" ? (properties as Record<string, unknown>) : {};
 }

@@ -21,10 +21,14 @@ interface Props {
   models: string[];
   disabled: boolean;
   onNewSchema: () => void;
+  /** Asks the model for a schema of the first document; null when there is no document yet. */
+  onSuggestSchema: (() => void) | null;
+  /** A suggestion is under way. */
+  suggesting: boolean;
 }
 
 /** Pick the schema and the model of a run. */
-export function SetupBar({ setup, onChange, schemas, providers, models, disabled, onNewSchema }: Props) {
+export function SetupBar({ setup, onChange, schemas, providers, models, disabled, onNewSchema, onSuggestSchema, suggesting }: Props) {
   return (
     <fieldset className="setup row" disabled={disabled}>
       <legend className="visually-hidden">Run settings</legend>
@@ -36,6 +40,16 @@ export function SetupBar({ setup, onChange, schemas, providers, models, disabled
         ))}
       </select>
       <button type="button" className="ghost" onClick={onNewSchema}>New schema…</button>
+      <button
+        type="button"
+        className="ghost"
+        onClick={onSuggestSchema ?? undefined}
+        disabled={onSuggestSchema === null || suggesting}
+        title={onSuggestSchema === null ? "Add a document first" : "The model lists the document's fields; the schema opens in the editor for review"}
+        data-testid="suggest-schema"
+      >
+        {suggesting ? "Suggesting…" : "Suggest a schema from this document"}
+      </button>
       <label htmlFor="run-provider">Provider</label>
       <select id="run-provider" value={setup.providerId} onChange={(e) => onChange({ ...setup, providerId: e.target.value, model: "" })} data-testid="run-provider">
         {providers.map((p) => <option key={p.id} value={p.id}>{providerName(p)}</option>)}
@@ -45,7 +59,7 @@ export function SetupBar({ setup, onChange, schemas, providers, models, disabled
       <datalist id="run-models">
         {models.map((m) => <option key={m} value={m} />)}
       </datalist>
-      {schemas.length === 0 && <span className="muted small">No schemas yet: create one with “New schema…”.</span>}
+      {schemas.length === 0 && <span className="muted small">No schemas yet: create one with “New schema…”, or add a document and let the model suggest one.</span>}
       <details className="run-options">
         <summary>Options</summary>
         <div className="form-grid">

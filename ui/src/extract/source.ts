@@ -1,7 +1,7 @@
 // What the Extract screen needs from the app. Where the IPC's shapes are the
 // screen's, it speaks them (ui/src/bindings); `ui/src/backend/extractSource.ts`
 // implements it over ui/src/ipc.ts.
-import type { ExportFormat, ExtractEvent, ExtractRequest, FileDropEvent, JobRow, JobSummary, JobView, JsonValue, PageWord, ProviderConfig, SchemaDoc, SchemaSummary, SettingsView } from "../ipc";
+import type { ExportFormat, ExtractEvent, ExtractRequest, FileDropEvent, JobRow, JobSummary, JobView, JsonValue, PageWord, ProviderConfig, SchemaDoc, SchemaSuggestion, SchemaSummary, SettingsView } from "../ipc";
 
 export interface Preview {
   /** A picture of the page (PDF) or the image; null for text documents. */
@@ -39,6 +39,8 @@ export interface ExtractSource {
   /** `version` null: the latest. */
   getSchema(name: string, version: number | null): Promise<SchemaDoc>;
   getSettings(): Promise<SettingsView>;
+  /** A schema for one document's fields, from the model; not saved. */
+  suggestSchema(file: string, providerId: string | null, model: string | null): Promise<SchemaSuggestion>;
   listModels(provider: ProviderConfig): Promise<string[]>;
 
   /**

@@ -1,8 +1,8 @@
 import { Suspense, lazy, useCallback, useEffect, useMemo, useState } from "react";
-import type { SchemaProblem, SchemaSummary } from "../ipc";
+import type { JsonValue, SchemaProblem, SchemaSummary } from "../ipc";
 import { describeError } from "../format";
 import { fieldPathOfPointer, modelProblems } from "../schema/edit";
-import { isDirty, loadedDoc, nameProblem, newDoc, savedDoc, withModel, withText, type SchemaDoc } from "./doc";
+import { copiedDoc, draftDoc, isDirty, loadedDoc, nameProblem, newDoc, savedDoc, withModel, withText, type SchemaDoc } from "./doc";
 import { FieldEditor } from "./FieldEditor";
 import { FormPreview } from "./FormPreview";
 import { Library } from "./Library";
@@ -12,16 +12,27 @@ import { useEngineCheck } from "./useEngineCheck";
 // CodeMirror is most of the bundle: loaded with the first visit to this screen.
 const JsonEditor = lazy(() => import("./JsonEditor").then((m) => ({ default: m.JsonEditor })));
 
+/** A schema to open unsaved, for review (the model's suggestion for a document). */
+export interface SchemaDraft {
+  /** Counts the requests: each new one opens its draft. */
+  n: number;
+  name: string;
+  schema: JsonValue;
+  /** The document it was suggested from. */
+  file: string;
+}
+
 interface Props {
   source: SchemaSource;
   active: boolean;
   /** Changes when another screen asks for a new schema. */
   newSchemaRequest: number;
+  draft: SchemaDraft | null;
   /** The library changed; `saved`: the name of a schema just saved or imported. */
   onLibraryChanged: (saved: string | null) => void;
 }
 
-export function SchemasScreen({ source, active, newSchemaRequest, onLibraryChanged }: Props) {
+export function SchemasScreen({ source, active, newSchemaRequest, draft, onLibraryChanged }: Props) {
   const [schemas, setSchemas] = useState<SchemaSummary[]>([]);
   const [doc, setDoc] = useState<SchemaDoc>(() => newDoc("new_schema"));
   const [tab, setTab] = useState<"fields" | "preview">("fields");
@@ -54,6 +65,15 @@ export function SchemasScreen({ source, active, newSchemaRequest, onLibraryChang
     });
     // Only a new request starts a new schema.
   }, [newSchemaRequest]);
+
+  useEffect(() => {
+    if (draft === null) return;
+    guarded("open the suggested schema", () => {
+      setDoc(draftDoc(draft.name, `${JSON.stringify(draft.schema, null, 2)}\n`));
+      setStatus(`Suggested from ${draft.file.split(/[\\/]/).pop() ?? draft.file}: review the fields and their descriptions, then “Save version”.`);
+    });
+    // Only a new draft opens.
+  }, [draft?.n]);
 
   const engine = useEngineCheck(source, doc.text, doc.textProblem !== null);
   const fieldProblems = doc.textProblem === null ? modelProblems(doc.model) : [];
@@ -124,6 +144,7 @@ export function SchemasScreen({ source, active, newSchemaRequest, onLibraryChang
         <div className="row">
           <button type="button" onClick={() => guarded("start a new schema", () => setDoc(newDoc("new_schema")))}>New schema</button>
           <button type="button" onClick={() => guarded("import a schema", () => void importFile())}>Import…</button>
+          <button type="button" onClick={() => setDoc((d) => copiedDoc(d, schemas.map((s) => s.name)))} disabled={doc.textProblem !== null} title="Edit a copy under a new name; the original stays as it is" data-testid="schema-duplicate">Duplicate</button>
           <button type="button" onClick={exportFile} disabled={doc.version === null || isDirty(doc)} title={isDirty(doc) ? "Save first" : undefined}>Export…</button>
           <button type="button" className="primary" onClick={save} disabled={!canSave || (!isDirty(doc) && doc.version !== null)} data-testid="schema-save">Save version</button>
         </div>

@@ -35,6 +35,19 @@ export function loadedDoc(name: string, version: number, text: string): SchemaDo
   };
 }
 
+/** A schema not yet in the library, opened with its text (nothing saved yet, so it counts as changed). */
+export function draftDoc(name: string, text: string): SchemaDoc {
+  return withText({ ...newDoc(name), savedText: null }, text);
+}
+
+/** The same schema under a free name (`invoice_copy`, `invoice_copy_2`, ...), not yet saved. */
+export function copiedDoc(doc: SchemaDoc, taken: string[]): SchemaDoc {
+  const base = `${doc.name}_copy`;
+  let name = base;
+  for (let n = 2; taken.includes(name); n++) name = `${base}_${n}`;
+  return { ...doc, name, version: null, savedText: null };
+}
+
 export function withModel(doc: SchemaDoc, model: SchemaModel): SchemaDoc {
   return { ...doc, model, text: schemaText(model), textProblem: null };
 }
