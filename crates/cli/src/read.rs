@@ -1,11 +1,10 @@
 //! `sift read`: exactly what a model would receive for some files.
 
 use std::io::Write;
-use std::sync::Arc;
 
 use clap::Args;
 use sift_core::{
-    DocumentError, OcrMode, OcrOptions, OcrPage, OcrProgress, ReadOptions, Workspace,
+    DocumentError, OcrMode, OcrOptions, OcrPage, OnPage, PageProgress, ReadOptions, Workspace,
     read_documents, render_text, resolve_files,
 };
 
@@ -54,7 +53,6 @@ pub fn run(args: ReadArgs, ws: &Workspace) -> Result<(), Failure> {
     // The workspace's cache and languages (`[ocr]`), as extraction's.
     let mut ocr = OcrOptions {
         mode: args.ocr,
-        on_page: Some(Arc::new(report_progress)),
         ..base.ocr.clone()
     };
     if let Some(lang) = &args.lang {
@@ -64,6 +62,7 @@ pub fn run(args: ReadArgs, ws: &Workspace) -> Result<(), Failure> {
         pdf_password: args.password,
         ocr,
         model_takes_images: !args.text_only,
+        on_page: Some(OnPage::new(report_progress)),
         ..base
     };
     let documents = read_documents(&paths, &options)?;
@@ -143,14 +142,15 @@ fn ocr_pages(documents: &sift_core::Documents) -> Vec<serde_json::Value> {
     out
 }
 
-/// `ocr FILE: page D/T` on stderr, a line a page, when stderr is a terminal.
-fn report_progress(progress: OcrProgress) {
+/// `read FILE: page D/T` on stderr, a line a page (its text taken, a
+/// scan's OCR done), when stderr is a terminal.
+fn report_progress(progress: PageProgress) {
     use std::io::IsTerminal;
     let mut err = std::io::stderr();
     if err.is_terminal() {
         let _ = writeln!(
             err,
-            "ocr {}: page {}/{}",
+            "read {}: page {}/{}",
             progress.path.display(),
             progress.done,
             progress.total

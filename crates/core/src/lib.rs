@@ -55,7 +55,9 @@ pub use provider::{KeyOrigin, LOCAL_DEFAULT_MODEL, ProviderKind, ProviderSetting
 pub use running::{RunningGuard, RunningWork, WorkKind};
 // The engine's types that callers name, one by one: the shell and the CLI
 // reach the other crates only through core.
-pub use sift_documents::{Content, Documents, OcrMode, OcrOptions, OcrPage, OcrProgress, PageWord};
+pub use sift_documents::{
+    Content, Documents, OcrMode, OcrOptions, OcrPage, OnPage, PageProgress, PageWord,
+};
 pub use sift_documents::{DocumentError, ReadOptions, read_documents, render_text, resolve_files};
 pub use sift_engine::ChatEvent;
 pub use sift_llm::{ApiKey, ToolSpec};

@@ -140,8 +140,8 @@ mod limits;
 mod numfmt;
 mod ocr;
 mod pdf;
-mod progress;
 mod platform;
+mod progress;
 mod read;
 mod resolve;
 mod text;
@@ -157,12 +157,12 @@ pub use error::DocumentError;
 pub use fingerprint::read_fingerprint;
 pub use limits::{Limits, ReadOptions};
 pub use ocr::{
-    MIN_WORD_HEIGHT, OCR_DPI, OcrError, OcrMode, OcrOptions, OcrPage,
-    UnknownOcrMode, check_ocr_languages, default_ocr_languages, installed_ocr_languages,
-    ocr_layer_is_usable, recognize,
+    MIN_WORD_HEIGHT, OCR_DPI, OcrError, OcrMode, OcrOptions, OcrPage, UnknownOcrMode,
+    check_ocr_languages, default_ocr_languages, installed_ocr_languages, ocr_layer_is_usable,
+    recognize,
 };
 pub use pdf::{pdfium_library_candidates, render_pdf_page};
-pub use progress::{OnPage, PageProgress};
 pub use platform::{bundle_dir, bundle_dir_beside, default_data_dir};
+pub use progress::{OnPage, PageProgress};
 pub use read::{read_bytes, read_documents};
 pub use resolve::resolve_files;

@@ -19,10 +19,10 @@ use crate::budget::Budget;
 use crate::document::{DocImage, Page};
 use crate::error::DocumentError;
 use crate::imaging::encode_compact;
-use crate::progress::PageProgress;
 use crate::limits::ReadOptions;
 use crate::ocr::{FileOcr, OCR_DPI, PageQueue, ocr_layer_is_usable};
 use crate::platform::{bundle_dir, default_data_dir};
+use crate::progress::PageProgress;
 use crate::text::normalize_newlines;
 use crate::words::pdf_text_words;
 

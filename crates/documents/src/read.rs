@@ -204,7 +204,7 @@ fn ocr_image(
     image: &image::DynamicImage,
     options: &ReadOptions,
 ) -> Result<OcrPage, DocumentError> {
-    let file = FileOcr::new(path, bytes, &options.ocr, 1);
+    let file = FileOcr::new(path, bytes, &options.ocr, options.on_page.as_ref(), 1);
     if let Some(page) = file.cached(1) {
         return Ok(page);
     }

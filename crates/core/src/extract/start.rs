@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use sift_documents::{OcrError, OcrOptions, OcrProgress, check_ocr_languages};
+use sift_documents::{OcrError, OcrOptions, OnPage, PageProgress, check_ocr_languages};
 use sift_store::{JobStatus, Store};
 use tokio_util::sync::CancellationToken;
 
@@ -440,11 +440,12 @@ pub(crate) async fn run_reporting(
     cancel: CancellationToken,
     sink: Sink,
 ) -> Result<(), CoreError> {
-    let (ocr_sink, id) = (sink.clone(), job_id.to_owned());
-    options.read_options.ocr.on_page = Some(Arc::new(move |p: OcrProgress| {
-        ocr_sink(ExtractEvent::Status {
+    // A long PDF (or a scan's OCR) shows how far its reading has got.
+    let (page_sink, id) = (sink.clone(), job_id.to_owned());
+    options.read_options.on_page = Some(OnPage::new(move |p: PageProgress| {
+        page_sink(ExtractEvent::Status {
             job_id: id.clone(),
-            message: ocr_status(&p),
+            message: reading_status(&p),
         });
     }));
     if local_provider(&options.selection)? {
@@ -477,9 +478,10 @@ pub(crate) async fn run_reporting(
     Ok(())
 }
 
-/// The status of a file's OCR after a page: `Reading page 3 of 20 of
-/// scan.pdf…` (the file's name, without its folder).
-pub fn ocr_status(progress: &OcrProgress) -> String {
+/// The status of a file's reading after a page (its text taken, a scan's
+/// OCR done): `Reading page 3 of 20 of scan.pdf…` (the file's name,
+/// without its folder).
+pub fn reading_status(progress: &PageProgress) -> String {
     let name = progress.path.file_name().map_or_else(
         || progress.path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),

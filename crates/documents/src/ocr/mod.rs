@@ -35,7 +35,6 @@ mod recognize;
 mod tesseract;
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -90,18 +89,6 @@ impl std::str::FromStr for OcrMode {
 #[error("{0:?} is not an OCR mode (auto, always or off)")]
 pub struct UnknownOcrMode(pub String);
 
-/// Progress of the OCR of one file: `done` of `total` pages recognised
-/// (cached pages count as done at once).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OcrProgress {
-    pub path: PathBuf,
-    pub done: usize,
-    pub total: usize,
-}
-
-/// Called after each page is recognised, from the thread that did it.
-pub type OcrProgressFn = Arc<dyn Fn(OcrProgress) + Send + Sync>;
-
 /// How OCR runs.
 #[derive(Clone)]
 pub struct OcrOptions {
@@ -115,8 +102,6 @@ pub struct OcrOptions {
     pub cache_dir: Option<PathBuf>,
     /// The `tesseract` program; `tesseract` on the `PATH` when `None`.
     pub tesseract: Option<PathBuf>,
-    /// Told after each page.
-    pub on_page: Option<OcrProgressFn>,
 }
 
 impl Default for OcrOptions {
@@ -126,7 +111,6 @@ impl Default for OcrOptions {
             languages: vec!["eng".to_string()],
             cache_dir: None,
             tesseract: None,
-            on_page: None,
         }
     }
 }
@@ -138,7 +122,6 @@ impl std::fmt::Debug for OcrOptions {
             .field("languages", &self.languages)
             .field("cache_dir", &self.cache_dir)
             .field("tesseract", &self.tesseract)
-            .field("on_page", &self.on_page.as_ref().map(|_| "Fn"))
             .finish()
     }
 }

@@ -11,24 +11,34 @@ use std::thread::{Scope, ScopedJoinHandle};
 use image::DynamicImage;
 
 use super::cache::OcrCache;
-use super::{OcrOptions, OcrPage, OcrProgress, recognize};
+use super::{OcrOptions, OcrPage, recognize};
 use crate::error::DocumentError;
+use crate::progress::{OnPage, PageProgress};
 
 /// One file's OCR: its cache and its progress.
 pub(crate) struct FileOcr<'a> {
     path: PathBuf,
     options: &'a OcrOptions,
+    on_page: Option<&'a OnPage>,
     cache: Option<OcrCache>,
     total: usize,
     done: AtomicUsize,
 }
 
 impl<'a> FileOcr<'a> {
-    /// The OCR of the file at `path` with these bytes and `total` pages.
-    pub fn new(path: &Path, bytes: &[u8], options: &'a OcrOptions, total: usize) -> Self {
+    /// The OCR of the file at `path` with these bytes and `total` pages,
+    /// telling `on_page` as each page is done.
+    pub fn new(
+        path: &Path,
+        bytes: &[u8],
+        options: &'a OcrOptions,
+        on_page: Option<&'a OnPage>,
+        total: usize,
+    ) -> Self {
         Self {
             path: path.to_path_buf(),
             options,
+            on_page,
             cache: OcrCache::of(options, bytes),
             total,
             done: AtomicUsize::new(0),
@@ -45,8 +55,8 @@ impl<'a> FileOcr<'a> {
     /// Counts a page as done (one that needs no OCR, or was read back).
     pub fn page_done(&self) {
         let done = self.done.fetch_add(1, Ordering::SeqCst) + 1;
-        if let Some(on_page) = &self.options.on_page {
-            on_page(OcrProgress {
+        if let Some(on_page) = self.on_page {
+            on_page.tell(PageProgress {
                 path: self.path.clone(),
                 done,
                 total: self.total,

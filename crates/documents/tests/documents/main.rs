@@ -6,6 +6,7 @@ mod corpus;
 mod fixtures;
 mod images;
 mod limits;
+mod long_pdf;
 mod ocr;
 mod ocr_fidelity;
 mod office;

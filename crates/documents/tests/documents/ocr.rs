@@ -7,8 +7,8 @@ use std::sync::{Arc, Mutex};
 
 use image::GenericImageView;
 use sift_documents::{
-    Content, DocumentError, OcrMode, OcrOptions, OcrPage, ReadOptions, read_bytes, read_documents,
-    render_pdf_page, render_text,
+    Content, DocumentError, OcrMode, OcrOptions, OcrPage, OnPage, ReadOptions, read_bytes,
+    read_documents, render_pdf_page, render_text,
 };
 
 use crate::fixtures::{PdfPage, encode_png, pdf, png};
@@ -414,11 +414,11 @@ fn progress_is_told_page_by_page() {
     let options = ReadOptions {
         ocr: OcrOptions {
             mode: OcrMode::Always,
-            on_page: Some(Arc::new(move |p| {
-                sink.lock().unwrap().push((p.done, p.total));
-            })),
             ..OcrOptions::default()
         },
+        on_page: Some(OnPage::new(move |p| {
+            sink.lock().unwrap().push((p.done, p.total));
+        })),
         ..ReadOptions::default()
     };
     let pages = [
