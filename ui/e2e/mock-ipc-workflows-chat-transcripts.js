@@ -213,7 +213,7 @@ function installWorkflowsChatTranscriptsMock(scenario) {
     s.view.updatedAt = Math.max(s.view.updatedAt, m.createdAt);
     return m;
   }
-  const sessionView = (s) => ({ ...clone(s.view), approvals: s.pending.map((p) => ({ callId: p.id, name: p.name, arguments: p.arguments })) });
+  const sessionView = (s) => ({ ...clone(s.view), approvals: s.pending.map((p) => ({ callId: p.id, name: p.name, arguments: p.arguments, reads: p.reads })) });
   function getSession(id) {
     const s = sessions.get(id);
     if (!s) throw ipcError("not_found", `no session ${id}`);
@@ -268,17 +268,19 @@ function installWorkflowsChatTranscriptsMock(scenario) {
     const before = s.messages.length;
     addMessage(s, "user", parts);
     if (!s.view.title) s.view.title = text.slice(0, 40);
-    const path = /(\/[\w./-]+\.\w+)/.exec(text)?.[1];
+    const path = /(~?\/[\w./-]*\w)/.exec(text)?.[1];
     if (path && /\bread\b/i.test(text)) {
       // The model asks for read_document, which always needs approval.
       const { said } = await stream(send, turn, "Let me read it. ");
       const call = { id: `call_${++ids}`, name: "read_document", arguments: JSON.stringify({ path }) };
+      // As core shows the file the call reads: `~` is the home folder.
+      const reads = path.replace(/^~\//, "/home/user/");
       // As the store does, a suspended turn's messages are held aside (not in session_messages) until it resumes.
       s.held = [s.messages.splice(before)[0].parts, [{ type: "text", text: said }, { type: "tool_call", ...call }]];
-      s.pending.push(call);
+      s.pending.push({ ...call, reads });
       send({ kind: "toolStarted", id: call.id, name: call.name });
       send({ kind: "usage", inputTokens: 210, outputTokens: 14 });
-      send({ kind: "approvalRequired", ...call });
+      send({ kind: "approvalRequired", ...call, reads });
       end();
       return { status: "awaitingApproval", reply: "", session: sessionView(s), messages: [] };
     }

@@ -3,8 +3,10 @@
 //! is approved or denied (also across a restart, since tools are code and
 //! the suspended turn is stored).
 
+use std::path::PathBuf;
+
 use serde_json::{Value, json};
-use sift_documents::{ReadOptions, read_documents, render_text, resolve_files};
+use sift_documents::{DocumentError, ReadOptions, expand_path, read_documents, render_text};
 use sift_engine::{FnTool, ToolError, ToolOutput, Toolkit};
 use sift_llm::ToolSpec;
 
@@ -50,13 +52,41 @@ fn read_document_tool(options: ReadOptions) -> FnTool {
     .needing_approval()
 }
 
+/// The file a call of `tool` with `arguments` (JSON text as the model
+/// produced it) would read, when it reads one: what the approval prompt
+/// shows, so that the user approves the exact file (a model may write
+/// `~/.ssh/id_rsa` or `../../x`, which the user should not have to
+/// expand in their head).
+pub fn file_to_read(tool: &str, arguments: &str) -> Option<PathBuf> {
+    if tool != READ_DOCUMENT {
+        return None;
+    }
+    let arguments: Value = serde_json::from_str(arguments).ok()?;
+    let path = arguments.get("path")?.as_str()?;
+    (!path.trim().is_empty()).then(|| expand_path(path, &working_dir()))
+}
+
+fn working_dir() -> PathBuf {
+    std::env::current_dir().unwrap_or_default()
+}
+
 /// The document's text as the model reads files elsewhere in Sift (the
 /// documents crate's blocks), cut at [`READ_LIMIT_CHARS`] with a note.
 /// A tool's result is text, so the files are read as for a model that
 /// cannot take images: with OCR `auto`, scans and photos give their text.
+/// `path` names one file, taken literally as [`file_to_read`] shows it:
+/// a pattern would read files the approval never named.
 pub fn read_text(path: &str, options: &ReadOptions) -> Result<ToolOutput, ToolError> {
-    let dir = std::env::current_dir().unwrap_or_default();
-    let paths = resolve_files(&[path.to_owned()], &dir).map_err(|e| ToolError(e.to_string()))?;
+    let path = expand_path(path, &working_dir());
+    let refused = match std::fs::metadata(&path) {
+        Ok(meta) if meta.is_dir() => Some(DocumentError::IsDirectory { path: path.clone() }),
+        Ok(_) => None,
+        Err(_) => Some(DocumentError::NotFound { path: path.clone() }),
+    };
+    if let Some(error) = refused {
+        return Err(ToolError(error.to_string()));
+    }
+    let paths = vec![path];
     let options = ReadOptions {
         model_takes_images: false,
         ..options.clone()

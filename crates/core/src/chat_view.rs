@@ -18,6 +18,9 @@ pub struct ApprovalView {
     pub name: String,
     /// JSON text as the model produced it (it may be invalid).
     pub arguments: String,
+    /// The file the call reads, as it will be read (`~` expanded, a
+    /// relative path made absolute), for a tool that reads one.
+    pub reads: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -99,6 +102,8 @@ pub enum ChatTurnEvent {
         id: String,
         name: String,
         arguments: String,
+        /// As [`ApprovalView::reads`].
+        reads: Option<String>,
     },
     Done,
     Error {
@@ -132,6 +137,7 @@ impl From<ChatEvent> for ChatTurnEvent {
                 name,
                 arguments,
             } => Self::ApprovalRequired {
+                reads: reads(&name, &arguments),
                 id,
                 name,
                 arguments,
@@ -198,6 +204,10 @@ pub struct AttachmentView {
     pub images: u64,
 }
 
+fn reads(tool: &str, arguments: &str) -> Option<String> {
+    crate::chat_tools::file_to_read(tool, arguments).map(|p| p.display().to_string())
+}
+
 /// A stored session with the tool calls it waits on.
 pub fn session_view(store: &Store, session: Session) -> Result<SessionView, CoreError> {
     let approvals = store
@@ -206,6 +216,7 @@ pub fn session_view(store: &Store, session: Session) -> Result<SessionView, Core
             p.approvals
                 .into_iter()
                 .map(|a| ApprovalView {
+                    reads: reads(&a.name, &a.arguments),
                     call_id: a.id,
                     name: a.name,
                     arguments: a.arguments,

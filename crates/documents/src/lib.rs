@@ -165,4 +165,4 @@ pub use pdf::{pdfium_library_candidates, render_pdf_page};
 pub use platform::{bundle_dir, bundle_dir_beside, default_data_dir};
 pub use progress::{OnPage, PageProgress};
 pub use read::{read_bytes, read_documents};
-pub use resolve::resolve_files;
+pub use resolve::{expand_path, resolve_files};

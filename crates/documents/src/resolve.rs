@@ -36,6 +36,14 @@ pub fn resolve_files(specs: &[String], working_dir: &Path) -> Result<Vec<PathBuf
     Ok(files)
 }
 
+/// The file `spec` names, taken literally (no pattern): a leading `~` is
+/// the home directory, a relative path is under `working_dir`, and `.`
+/// and `..` are resolved. What a prompt shows before a file is read, so
+/// that the path approved is the path read.
+pub fn expand_path(spec: &str, working_dir: &Path) -> PathBuf {
+    normalize(&expand(spec.trim(), working_dir))
+}
+
 fn expand(spec: &str, working_dir: &Path) -> PathBuf {
     let expanded = if spec == "~" {
         dirs::home_dir().unwrap_or_else(|| PathBuf::from(spec))

@@ -11,7 +11,7 @@ const SESSION: ipc.SessionView = {
   modelChoice: "gpt-4o-mini",
   createdAt: 100,
   updatedAt: 200,
-  approvals: [{ callId: "call_a", name: "read_document", arguments: '{"path":"/tmp/a.txt"}' }],
+  approvals: [{ callId: "call_a", name: "read_document", arguments: '{"path":"/tmp/a.txt"}', reads: "/tmp/a.txt" }],
 };
 
 function view(status = "completed"): ipc.ChatTurnView {
@@ -129,7 +129,7 @@ describe("chatEventMapper", () => {
       { kind: "toolFinished", id: "c1", name: "read_document", content: "text", isError: false },
       { kind: "usage", inputTokens: 10, outputTokens: 2 },
       { kind: "usage", inputTokens: 30, outputTokens: 5 },
-      { kind: "approvalRequired", id: "c2", name: "read_document", arguments: "{}" },
+      { kind: "approvalRequired", id: "c2", name: "read_document", arguments: "{}", reads: null },
       { kind: "done" },
     ];
     input.forEach(m.map);
@@ -139,7 +139,7 @@ describe("chatEventMapper", () => {
       { kind: "tool_call_finished", id: "c1", name: "read_document", content: "text", is_error: false },
       { kind: "usage", usage: { input_tokens: 10, output_tokens: 2 } },
       { kind: "usage", usage: { input_tokens: 30, output_tokens: 5 } },
-      { kind: "approval_required", id: "c2", name: "read_document", arguments: "{}" },
+      { kind: "approval_required", id: "c2", name: "read_document", arguments: "{}", reads: null },
       { kind: "done", usage: { input_tokens: 40, output_tokens: 7 } },
     ]);
     expect(m.ended()).toBe(true);
@@ -160,7 +160,7 @@ describe("tauriChatSource", () => {
     expect(list[0]).toEqual({ id: "ses_1", title: "Invoices of March", model_choice: "gpt-4o-mini", created_at: 100, updated_at: 200, snippet: "Invoices of March" });
     expect(list[1]?.snippet).toBeUndefined();
     expect(calls[0]).toEqual({ cmd: "listSessions", args: ["march"] });
-    expect(await source.pendingApprovals("ses_1")).toEqual([{ id: "call_a", name: "read_document", arguments: '{"path":"/tmp/a.txt"}', created_at: 0 }]);
+    expect(await source.pendingApprovals("ses_1")).toEqual([{ id: "call_a", name: "read_document", arguments: '{"path":"/tmp/a.txt"}', reads: "/tmp/a.txt", created_at: 0 }]);
     expect(await source.pendingApprovals("ses_2")).toEqual([]);
   });
 
@@ -255,7 +255,7 @@ describe("tauriChatSource", () => {
         { kind: "started", key: "k" },
         { kind: "text", text: "Let me read it." },
         { kind: "toolStarted", id: "call_a", name: "read_document" },
-        { kind: "approvalRequired", id: "call_a", name: "read_document", arguments: '{"path":"/tmp/a.txt"}' },
+        { kind: "approvalRequired", id: "call_a", name: "read_document", arguments: '{"path":"/tmp/a.txt"}', reads: "/tmp/a.txt" },
       ],
       view("awaitingApproval"),
     );

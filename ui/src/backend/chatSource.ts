@@ -34,7 +34,7 @@ export function sessionSummary(s: ipc.SessionView, query?: string): SessionSumma
 }
 
 export function pendingApproval(a: ipc.ApprovalView): PendingApproval {
-  return { id: a.callId, name: a.name, arguments: a.arguments, created_at: 0 };
+  return { id: a.callId, name: a.name, arguments: a.arguments, reads: a.reads, created_at: 0 };
 }
 
 /**
@@ -63,7 +63,7 @@ export function chatEventMapper(onEvent: (e: ChatEvent) => void): { map: (e: ipc
           return onEvent({ kind: "usage", usage: one });
         }
         case "approvalRequired":
-          return onEvent({ kind: "approval_required", id: e.id, name: e.name, arguments: e.arguments });
+          return onEvent({ kind: "approval_required", id: e.id, name: e.name, arguments: e.arguments, reads: e.reads });
         case "done":
           ended = true;
           return onEvent({ kind: "done", usage });

@@ -4,4 +4,9 @@ export type ApprovalView = { callId: string, name: string,
 /**
  * JSON text as the model produced it (it may be invalid).
  */
-arguments: string, };
+arguments: string, 
+/**
+ * The file the call reads, as it will be read (`~` expanded, a
+ * relative path made absolute), for a tool that reads one.
+ */
+reads: string | null, };

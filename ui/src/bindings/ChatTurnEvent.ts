@@ -3,4 +3,8 @@
 /**
  * What a turn reports as it goes.
  */
-export type ChatTurnEvent = { "kind": "started", key: string, } | { "kind": "text", text: string, } | { "kind": "toolStarted", id: string, name: string, } | { "kind": "toolFinished", id: string, name: string, content: string, isError: boolean, } | { "kind": "usage", inputTokens: number, outputTokens: number, } | { "kind": "approvalRequired", id: string, name: string, arguments: string, } | { "kind": "done" } | { "kind": "error", code: string, message: string, };
+export type ChatTurnEvent = { "kind": "started", key: string, } | { "kind": "text", text: string, } | { "kind": "toolStarted", id: string, name: string, } | { "kind": "toolFinished", id: string, name: string, content: string, isError: boolean, } | { "kind": "usage", inputTokens: number, outputTokens: number, } | { "kind": "approvalRequired", id: string, name: string, arguments: string, 
+/**
+ * As [`ApprovalView::reads`].
+ */
+reads: string | null, } | { "kind": "done" } | { "kind": "error", code: string, message: string, };

@@ -25,6 +25,11 @@ function ToolCardView({ card, approval, onResolve }: { card: ToolCard; approval?
       ) : null}
       {approval && onResolve ? (
         <div className="row" data-testid="approval">
+          {approval.reads ? (
+            <span className="small" data-testid="approval-reads">
+              Reads <code>{approval.reads}</code>
+            </span>
+          ) : null}
           <span className="small">Run this tool?</span>
           <button type="button" className="primary" onClick={() => onResolve(true)}>
             Approve

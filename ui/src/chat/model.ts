@@ -33,6 +33,8 @@ export interface PendingApproval {
   name: string;
   /** As the model produced it: JSON text that may be invalid. */
   arguments: string;
+  /** The file the call reads, as it will be read (`~` expanded), for a tool that reads one. */
+  reads?: string | null;
   created_at: number;
 }
 
@@ -42,7 +44,7 @@ export type ChatEvent =
   | { kind: "tool_call_started"; id: string; name: string }
   | { kind: "tool_call_finished"; id: string; name: string; content: string; is_error: boolean }
   | { kind: "usage"; usage: Usage }
-  | { kind: "approval_required"; id: string; name: string; arguments: string }
+  | { kind: "approval_required"; id: string; name: string; arguments: string; reads?: string | null }
   | { kind: "done"; usage: Usage }
   | { kind: "error"; category: string; message: string };
 
@@ -86,7 +88,7 @@ export function applyChatEvent(turn: TurnState, event: ChatEvent): TurnState {
       const tools = turn.tools.some((t) => t.id === event.id)
         ? turn.tools.map((t) => (t.id === event.id ? { ...t, arguments: event.arguments } : t))
         : [...turn.tools, { id: event.id, name: event.name, arguments: event.arguments, result: null }];
-      return { ...turn, tools, status: "awaiting_approval", approvals: [...turn.approvals, { id: event.id, name: event.name, arguments: event.arguments, created_at: 0 }] };
+      return { ...turn, tools, status: "awaiting_approval", approvals: [...turn.approvals, { id: event.id, name: event.name, arguments: event.arguments, reads: event.reads, created_at: 0 }] };
     }
     case "done":
       return { ...turn, status: turn.approvals.length > 0 ? "awaiting_approval" : "done", usage: event.usage };

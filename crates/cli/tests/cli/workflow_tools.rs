@@ -191,6 +191,40 @@ async fn an_unknown_tool_is_reported_to_the_model_and_the_step_goes_on() {
     );
 }
 
+/// A DAG of the same file that the step does not list under `tools` is
+/// not the model's to call: asking for it by name is refused as an
+/// unknown tool, and its command never runs (it would leave a file).
+#[tokio::test]
+async fn a_dag_of_the_file_not_declared_as_a_tool_is_refused_and_never_runs() {
+    let server = server(Script::new().with(
+        "test-model",
+        [
+            Reply::tool_call("wipe", json!({})),
+            Reply::text("I cannot do that."),
+        ],
+    ))
+    .await;
+    let scratch = weather_scratch("undeclared");
+    scratch.script("wipe.sh", "#!/bin/sh\ntouch wiped\n");
+    let yaml = format!(
+        "{}---\nname: wipe\nsteps:\n  - command: ./wipe.sh\n",
+        weather_flow(&[])
+    );
+    let file = scratch.flow(&yaml, Some(&server));
+    let (output, summary) = scratch.run_json(file, &[]).await;
+    assert_exit(&output, 0);
+    assert_eq!(summary["steps"][0]["stdout"], "I cannot do that.\n");
+    let requests = normalised(&server);
+    assert_eq!(requests.len(), 2);
+    // Only the declared DAG is offered.
+    assert_eq!(requests[0]["tools"], json!([weather_tool()]));
+    assert_eq!(
+        requests[1]["messages"][2],
+        tool_message("call_1", r#"Error: tool "wipe" not found"#)
+    );
+    assert!(!scratch.path("wiped").exists(), "the undeclared DAG ran");
+}
+
 #[tokio::test]
 async fn a_failed_tool_dag_is_reported_to_the_model_and_the_step_goes_on() {
     let server = server(Script::new().with(

@@ -13,6 +13,7 @@ mod extract;
 mod extract_ocr;
 mod extract_real;
 mod extraction;
+mod model_actions;
 mod model_capabilities;
 mod preview;
 mod schema_suggestion;
