@@ -1,7 +1,7 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useState } from "react";
 import { estimateHeight, type Row } from "./timeline";
 import { RowView } from "./RowView";
-import { RowHeights, visibleRange } from "./virtual";
+import { useVirtualRows } from "../virtual/useVirtualRows";
 import "./transcripts.css";
 
 interface Props {
@@ -17,65 +17,13 @@ interface Props {
  * a transcript of 10,000 messages opens as fast as one of ten.
  */
 export function Timeline({ rows, label, className }: Props) {
-  const box = useRef<HTMLDivElement>(null);
   const [expanded, setExpanded] = useState<Set<string>>(() => new Set());
-  const [scrollTop, setScrollTop] = useState(0);
-  const [viewport, setViewport] = useState(600);
-  const [, setVersion] = useState(0);
-  const heights = useMemo(() => new RowHeights(rows.length, (i) => estimateHeight(rows[i] as Row, false)), [rows]);
-  const heightsRef = useRef(heights);
-  heightsRef.current = heights;
-  const first = useRef(0);
-
-  useLayoutEffect(() => {
-    const el = box.current;
-    if (el === null) return;
-    setViewport(el.clientHeight || 600);
-    const observer = new ResizeObserver(() => setViewport(el.clientHeight || 600));
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
-
-  // One observer measures every rendered row.
-  const rowObserver = useMemo(
-    () =>
-      typeof ResizeObserver === "undefined"
-        ? null
-        : new ResizeObserver((entries) => {
-            let changed = false;
-            let above = 0;
-            for (const entry of entries) {
-              const el = entry.target as HTMLElement;
-              const index = Number(el.dataset.index);
-              const h = heightsRef.current;
-              const before = h.height(index);
-              if (h.set(index, el.offsetHeight)) {
-                changed = true;
-                // Keep the rows in view still when a row above them grows or shrinks.
-                if (index < first.current) above += h.height(index) - before;
-              }
-            }
-            if (above !== 0 && box.current !== null) box.current.scrollTop += above;
-            if (changed) setVersion((v) => v + 1);
-          }),
-    [],
+  const { box, onScroll, start, end, heights, measure } = useVirtualRows<HTMLDivElement>(
+    rows.length,
+    (i) => estimateHeight(rows[i] as Row, false),
+    6,
+    rows,
   );
-  useEffect(() => () => rowObserver?.disconnect(), [rowObserver]);
-
-  // Stable while the rows are the same, so a row is observed once while it is
-  // rendered; new rows (another transcript) observe every row again, since
-  // their heights start from estimates.
-  const measure = useCallback(
-    (el: HTMLElement | null) => {
-      if (el === null) return;
-      rowObserver?.observe(el);
-      return () => rowObserver?.unobserve(el);
-    },
-    [rowObserver, heights], // eslint-disable-line react-hooks/exhaustive-deps
-  );
-
-  const { start, end } = visibleRange(heights, scrollTop, viewport, 6);
-  first.current = heights.indexAt(scrollTop);
   const toggle = (key: string) =>
     setExpanded((s) => {
       const next = new Set(s);
@@ -94,7 +42,7 @@ export function Timeline({ rows, label, className }: Props) {
       aria-label={label}
       data-testid="timeline"
       data-rows={rows.length}
-      onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+      onScroll={onScroll}
     >
       {/* Styles set through the DOM (React's style prop), which the window's CSP allows. */}
       <div className="tl-spacer" style={{ height: heights.total() }}>

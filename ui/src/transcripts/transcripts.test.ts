@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Message } from "./messages";
 import { changedPaths, flatten, revisionTree } from "./revisions";
 import { fold, isCorrection, prettyArguments, timelineRows, type Transcript } from "./timeline";
-import { RowHeights, visibleRange } from "./virtual";
+import { RowHeights, visibleRange } from "../virtual/rowHeights";
 
 const text = (role: Message["role"], t: string): Message => ({ role, parts: [{ type: "text", text: t }] });
 
