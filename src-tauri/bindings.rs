@@ -96,6 +96,7 @@ fn bindings_are_written_for_every_ipc_type() {
         sift_core::workflow_runs::WorkflowRunView,
         sift_core::workflow_runs::WorkflowRunSummary,
         sift_core::chat_view::ApprovalView,
+        sift_core::chat_reply::CutReplyView,
         sift_core::chat_view::SessionView,
         sift_core::chat_view::MessageView,
         sift_core::chat_view::ChatTurnEvent,

@@ -59,6 +59,7 @@ use sift_store::{
 };
 
 use crate::chat_files::{Readers, with_files};
+use crate::chat_reply::ReplyRecord;
 use crate::convert::{to_new_message, transcript_from_value, transcript_value};
 use crate::error::CoreError;
 use crate::history::model_history;
@@ -236,6 +237,11 @@ async fn new_turn(
         &readers,
     )
     .await?;
+    relay.record = Some(ReplyRecord::begin(
+        store,
+        &setup.session.id,
+        &message.text_content(),
+    )?);
     let input = ChatInput::Message(message);
     setup.run(input, relay).await
 }
@@ -511,10 +517,12 @@ fn suspended_from(pending: &PendingTurn) -> Result<SuspendedChat, CoreError> {
     })
 }
 
-/// Passes events on, holding the last ones until the turn is stored.
+/// Passes events on, holding the last ones until the turn is stored;
+/// a new turn's reply text is also kept as it streams.
 struct Relay<'e> {
     on_event: &'e mut (dyn FnMut(ChatEvent) + Send),
     held: Vec<ChatEvent>,
+    record: Option<ReplyRecord>,
 }
 
 impl<'e> Relay<'e> {
@@ -522,6 +530,7 @@ impl<'e> Relay<'e> {
         Self {
             on_event,
             held: Vec::new(),
+            record: None,
         }
     }
 
@@ -531,6 +540,12 @@ impl<'e> Relay<'e> {
             | ChatEvent::ApprovalRequired { .. }
             | ChatEvent::Error { .. } => {
                 self.held.push(event);
+            }
+            ChatEvent::TextDelta(text) => {
+                if let Some(record) = &mut self.record {
+                    record.text(&text);
+                }
+                (self.on_event)(ChatEvent::TextDelta(text));
             }
             other => (self.on_event)(other),
         }

@@ -8,6 +8,7 @@ use serde_json::Value;
 use sift_engine::ChatEvent;
 use sift_store::{Message as StoredMessage, Session, Store};
 
+use crate::chat_reply::{CutReplyView, cut_reply};
 use crate::error::CoreError;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -36,6 +37,8 @@ pub struct SessionView {
     pub updated_at: i64,
     /// Tool calls waiting for the user, oldest first.
     pub approvals: Vec<ApprovalView>,
+    /// A reply a crash cut, with the message it answered.
+    pub cut_reply: Option<CutReplyView>,
 }
 
 /// A stored message: its parts as `sift_llm` writes them
@@ -224,6 +227,7 @@ pub fn session_view(store: &Store, session: Session) -> Result<SessionView, Core
                 .collect()
         })
         .unwrap_or_default();
+    let cut_reply = cut_reply(store, &session.id)?;
     Ok(SessionView {
         id: session.id,
         title: session.title,
@@ -232,6 +236,7 @@ pub fn session_view(store: &Store, session: Session) -> Result<SessionView, Core
         created_at: session.created_at,
         updated_at: session.updated_at,
         approvals,
+        cut_reply,
     })
 }
 

@@ -231,7 +231,10 @@ impl Workspace {
         match open.as_ref() {
             Some(store) if store.path() == path => Ok(store.clone()),
             _ => {
-                let store = Store::open(&path)?;
+                // Work this process starts names it, so that after a
+                // crash the next start finds it; that start is here.
+                let store = Store::open(&path)?.owned_by(crate::process_owner::current());
+                crate::interrupted::mark_gone_owners_work(&store)?;
                 if self.starter_schemas {
                     crate::starter_schemas::install_when_library_empty(&store)?;
                 }

@@ -29,6 +29,9 @@ pub enum JobStatus {
     Completed,
     Cancelled,
     Failed,
+    /// Left running by a process that is gone (a crash, `kill -9`);
+    /// resumable. Only [`Store::interrupt_owner`] marks a job so.
+    Interrupted,
 }
 
 impl JobStatus {
@@ -38,6 +41,7 @@ impl JobStatus {
             Self::Completed => "completed",
             Self::Cancelled => "cancelled",
             Self::Failed => "failed",
+            Self::Interrupted => "interrupted",
         }
     }
 
@@ -221,7 +225,7 @@ fn tokens(n: u64) -> Result<i64> {
 }
 
 const JOB_COLUMNS: &str = "id, schema_name, schema_version, schema, prompt, models, status, \
-                           created_at, finished_at, ocr_languages";
+                           created_at, finished_at, ocr_languages, interrupted_at";
 
 fn job_from_row(row: &Row<'_>) -> rusqlite::Result<ExtractionJob> {
     let status: String = row.get(6)?;
@@ -232,7 +236,12 @@ fn job_from_row(row: &Row<'_>) -> rusqlite::Result<ExtractionJob> {
         schema: json_column(row, 3)?,
         prompt: row.get(4)?,
         models: json_column(row, 5)?,
-        status: JobStatus::parse(&status).ok_or_else(|| bad_text(6, &status))?,
+        status: match JobStatus::parse(&status).ok_or_else(|| bad_text(6, &status))? {
+            JobStatus::Running if row.get::<_, Option<i64>>(10)?.is_some() => {
+                JobStatus::Interrupted
+            }
+            status => status,
+        },
         created_at: row.get(7)?,
         finished_at: row.get(8)?,
         ocr_languages: optional_json_column(row, 9)?.and_then(|v| serde_json::from_value(v).ok()),
@@ -378,8 +387,8 @@ impl Store {
             })?;
         tx.execute(
             "INSERT INTO extraction_jobs (id, schema_name, schema_version, schema, prompt, \
-             models, status, created_at, finished_at) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'running', ?7, NULL)",
+             models, status, created_at, finished_at, owner) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'running', ?7, NULL, ?8)",
             params![
                 id,
                 new.schema_name,
@@ -387,7 +396,8 @@ impl Store {
                 schema,
                 new.prompt,
                 models,
-                now
+                now,
+                self.owner()
             ],
         )?;
         for (position, path) in new.paths.iter().enumerate() {
@@ -420,14 +430,21 @@ impl Store {
     }
 
     /// Sets a job's status; a status other than running also sets
-    /// `finished_at`.
+    /// `finished_at`. Running (a resume) makes this store's owner the
+    /// job's; any status clears an interruption.
     pub fn set_job_status(&self, id: &str, status: JobStatus) -> Result<()> {
+        if status == JobStatus::Interrupted {
+            return Err(StoreError::Invalid(
+                "a job is marked interrupted only when its process is gone".into(),
+            ));
+        }
         let finished = (status != JobStatus::Running).then(now_ms);
         let mut conn = self.lock();
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let n = tx.execute(
-            "UPDATE extraction_jobs SET status = ?2, finished_at = ?3 WHERE id = ?1",
-            params![id, status.as_str(), finished],
+            "UPDATE extraction_jobs SET status = ?2, finished_at = ?3, interrupted_at = NULL, \
+             owner = CASE WHEN ?2 = 'running' THEN ?4 ELSE owner END WHERE id = ?1",
+            params![id, status.as_str(), finished, self.owner()],
         )?;
         if n == 0 {
             return Err(StoreError::Invalid(format!("no extraction job {id}")));

@@ -67,6 +67,7 @@ mod document_pages;
 mod error;
 mod extraction;
 mod ids;
+mod interrupted;
 mod model;
 mod read;
 mod schema;
@@ -86,6 +87,7 @@ pub use extraction::{
     JOB_PREFIX, JobStatus, NewExtractionJob, SchemaVersion,
 };
 pub use ids::{new_call_id, now_ms};
+pub use interrupted::{ChatReply, Interrupted};
 pub use model::{
     CallStatus, Message, NewMessage, NewPendingTurn, NewSession, NewStructuredCall,
     PendingApproval, PendingChange, PendingGuard, PendingToolCall, PendingTurn, Role, Session,
@@ -142,6 +144,8 @@ pub fn default_path() -> Result<PathBuf> {
 pub struct Store {
     conn: Arc<Mutex<Connection>>,
     path: Arc<PathBuf>,
+    /// Who runs the work this handle starts (see [`Store::owned_by`]).
+    owner: Option<Arc<str>>,
 }
 
 impl Store {
@@ -192,7 +196,23 @@ impl Store {
         Store {
             conn: Arc::new(Mutex::new(conn)),
             path: Arc::new(path.to_path_buf()),
+            owner: None,
         }
+    }
+
+    /// This handle with `owner` written on the jobs, runs and chat
+    /// replies it starts: a token naming the running process, so that
+    /// once that process is gone its work can be found and marked
+    /// interrupted ([`Store::running_owners`], [`Store::interrupt_owner`]).
+    /// Work started without an owner counts as nobody's.
+    pub fn owned_by(mut self, owner: impl Into<String>) -> Store {
+        self.owner = Some(Arc::from(owner.into()));
+        self
+    }
+
+    /// The owner written on work this handle starts.
+    pub fn owner(&self) -> Option<&str> {
+        self.owner.as_deref()
     }
 
     /// The database file (`:memory:` for [`Store::open_in_memory`]).

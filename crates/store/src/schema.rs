@@ -195,6 +195,32 @@ CREATE TABLE extraction_checks (
     FOREIGN KEY (job_id, position) REFERENCES extraction_documents (job_id, position) ON DELETE CASCADE
 ) STRICT;
 "#,
+    // 5: work a crash cut short. A running job, run or chat reply names
+    // its owner (the process running it, see `Store::owned_by`); once
+    // that process is gone, it is marked interrupted. For jobs, runs and
+    // steps the mark is a column beside `status`, which stays 'running':
+    // SQLite cannot change a CHECK, and rebuilding the tables would
+    // cascade deletes into their documents and steps. The store reads
+    // such a row as interrupted. `chat_replies` holds a reply as it
+    // streams, with the user's message it answers (neither is in
+    // `messages` until the turn commits, which deletes the row).
+    r#"
+ALTER TABLE extraction_jobs ADD COLUMN owner TEXT;
+ALTER TABLE extraction_jobs ADD COLUMN interrupted_at INTEGER;
+ALTER TABLE workflow_runs ADD COLUMN owner TEXT;
+ALTER TABLE workflow_runs ADD COLUMN interrupted_at INTEGER;
+ALTER TABLE workflow_steps ADD COLUMN interrupted_at INTEGER;
+
+CREATE TABLE chat_replies (
+    session_id     TEXT PRIMARY KEY NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    prompt         TEXT NOT NULL,
+    reply          TEXT NOT NULL DEFAULT '',
+    owner          TEXT,
+    created_at     INTEGER NOT NULL,
+    updated_at     INTEGER NOT NULL,
+    interrupted_at INTEGER
+) STRICT;
+"#,
 ];
 
 /// The schema version this build writes: the number of migrations.

@@ -84,13 +84,27 @@ fn unsigned(row: &Row<'_>, index: usize) -> rusqlite::Result<u64> {
 }
 
 const RUN_COLUMNS: &str = "id, file, params, status, from_run, from_step, created_at, finished_at";
+/// Read with the mark of a crash (`interrupted_at`, see migration 5).
+const RUN_READ: &str =
+    "id, file, params, status, from_run, from_step, created_at, finished_at, interrupted_at";
+
+/// `running` as stored, `interrupted` when its process is known gone.
+fn status_column(row: &Row<'_>, status: usize, interrupted_at: usize) -> rusqlite::Result<String> {
+    let status: String = row.get(status)?;
+    let interrupted = row.get::<_, Option<i64>>(interrupted_at)?.is_some();
+    Ok(if interrupted && status == "running" {
+        "interrupted".to_owned()
+    } else {
+        status
+    })
+}
 
 fn run_from_row(row: &Row<'_>) -> rusqlite::Result<WorkflowRun> {
     Ok(WorkflowRun {
         id: row.get(0)?,
         file: row.get(1)?,
         params: json_column(row, 2)?,
-        status: row.get(3)?,
+        status: status_column(row, 3, 8)?,
         from_run: row.get(4)?,
         from_step: row.get(5)?,
         created_at: row.get(6)?,
@@ -100,6 +114,9 @@ fn run_from_row(row: &Row<'_>) -> rusqlite::Result<WorkflowRun> {
 
 const STEP_COLUMNS: &str = "run_id, position, name, step_id, status, stdout, stderr, outputs, \
                             messages, error, input_tokens, output_tokens, elapsed_ms, reused";
+const STEP_READ: &str = "run_id, position, name, step_id, status, stdout, stderr, outputs, \
+                         messages, error, input_tokens, output_tokens, elapsed_ms, reused, \
+                         interrupted_at";
 
 fn step_from_row(row: &Row<'_>) -> rusqlite::Result<StoredStep> {
     Ok(StoredStep {
@@ -107,7 +124,7 @@ fn step_from_row(row: &Row<'_>) -> rusqlite::Result<StoredStep> {
         position: row.get(1)?,
         name: row.get(2)?,
         step_id: row.get(3)?,
-        status: row.get(4)?,
+        status: status_column(row, 4, 14)?,
         stdout: row.get(5)?,
         stderr: row.get(6)?,
         outputs: json_column(row, 7)?,
@@ -136,7 +153,8 @@ impl Store {
         let conn = self.lock();
         conn.execute(
             &format!(
-                "INSERT INTO workflow_runs ({RUN_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
+                "INSERT INTO workflow_runs ({RUN_COLUMNS}, owner) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
             ),
             params![
                 run.id,
@@ -146,7 +164,8 @@ impl Store {
                 run.from_run,
                 run.from_step,
                 run.created_at,
-                run.finished_at
+                run.finished_at,
+                self.owner()
             ],
         )?;
         Ok(run)
@@ -186,7 +205,8 @@ impl Store {
     /// Marks a run ended with `status`.
     pub fn finish_workflow_run(&self, id: &str, status: &str) -> Result<()> {
         let changed = self.lock().execute(
-            "UPDATE workflow_runs SET status = ?2, finished_at = ?3 WHERE id = ?1",
+            "UPDATE workflow_runs SET status = ?2, finished_at = ?3, interrupted_at = NULL \
+             WHERE id = ?1",
             params![id, status, now_ms()],
         )?;
         if changed == 0 {
@@ -199,7 +219,7 @@ impl Store {
         Ok(self
             .lock()
             .prepare_cached(&format!(
-                "SELECT {RUN_COLUMNS} FROM workflow_runs WHERE id = ?1"
+                "SELECT {RUN_READ} FROM workflow_runs WHERE id = ?1"
             ))?
             .query_row(params![id], run_from_row)
             .optional()?)
@@ -209,7 +229,7 @@ impl Store {
     pub fn workflow_runs(&self, limit: u32) -> Result<Vec<WorkflowRun>> {
         let conn = self.lock();
         let mut statement = conn.prepare_cached(&format!(
-            "SELECT {RUN_COLUMNS} FROM workflow_runs ORDER BY created_at DESC, id DESC LIMIT ?1"
+            "SELECT {RUN_READ} FROM workflow_runs ORDER BY created_at DESC, id DESC LIMIT ?1"
         ))?;
         let runs = statement
             .query_map(params![limit], run_from_row)?
@@ -221,7 +241,7 @@ impl Store {
     pub fn workflow_steps(&self, run_id: &str) -> Result<Vec<StoredStep>> {
         let conn = self.lock();
         let mut statement = conn.prepare_cached(&format!(
-            "SELECT {STEP_COLUMNS} FROM workflow_steps WHERE run_id = ?1 ORDER BY position"
+            "SELECT {STEP_READ} FROM workflow_steps WHERE run_id = ?1 ORDER BY position"
         ))?;
         let steps = statement
             .query_map(params![run_id], step_from_row)?

@@ -464,6 +464,11 @@ impl Store {
             }
         };
 
+        // The turn's messages now hold its reply: the row that kept it as
+        // it streamed (`begin_chat_reply`) goes in the same transaction,
+        // so a crash leaves one or the other, never both.
+        tx.prepare_cached("DELETE FROM chat_replies WHERE session_id = ?1")?
+            .execute([&session_id])?;
         tx.prepare_cached("UPDATE sessions SET updated_at = ?2 WHERE id = ?1")?
             .execute(params![session_id, now])?;
         session.updated_at = now;

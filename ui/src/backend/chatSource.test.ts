@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type * as ipc from "../ipc";
-import type { ChatEvent } from "../chat/model";
+import { bubbles, type ChatEvent } from "../chat/model";
 import { chatEventMapper, tauriChatSource, type ChatIpc } from "./chatSource";
 import { storedMessage } from "./mapping";
 
@@ -12,6 +12,7 @@ const SESSION: ipc.SessionView = {
   createdAt: 100,
   updatedAt: 200,
   approvals: [{ callId: "call_a", name: "read_document", arguments: '{"path":"/tmp/a.txt"}', reads: "/tmp/a.txt" }],
+  cutReply: null,
 };
 
 function view(status = "completed"): ipc.ChatTurnView {
@@ -284,6 +285,19 @@ describe("tauriChatSource", () => {
     approvals = [];
     stored = [...stored, { id: "msg_2", seq: 2, role: "user", parts: [{ type: "text", text: "read /tmp/a.txt" }], hidden: false, createdAt: 6 }];
     expect((await source.messages("ses_1")).map((m) => m.id)).toEqual(["msg_1", "msg_2"]);
+  });
+
+  it("shows a reply a crash cut after the stored messages, marked with the message to send again", async () => {
+    const { api } = fake();
+    api.sessionMessages = async () => [{ id: "msg_1", seq: 1, role: "user", parts: [{ type: "text", text: "hi" }], hidden: false, createdAt: 5 }];
+    api.listSessions = async () => [{ ...SESSION, approvals: [], cutReply: { prompt: "What is the total?", reply: "The total is", cutAt: 9 } }];
+    const shown = await tauriChatSource(api).messages("ses_1");
+    expect(shown.map((m) => [m.seq, m.role, m.parts, m.metadata])).toEqual([
+      [1, "user", [{ type: "text", text: "hi" }], {}],
+      [2, "user", [{ type: "text", text: "What is the total?" }], { cut: true }],
+      [3, "assistant", [{ type: "text", text: "The total is" }], { cut_prompt: "What is the total?" }],
+    ]);
+    expect(bubbles(shown).map((b) => b.cutPrompt)).toEqual([undefined, undefined, "What is the total?"]);
   });
 
   it("names a new chat after its first message, once", async () => {

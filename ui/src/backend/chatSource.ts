@@ -1,7 +1,7 @@
 // The Chat screen's source over the Tauri commands (ui/src/ipc.ts).
 import * as ipc from "../ipc";
 import type { ChatEvent, PendingApproval, SessionSummary, StoredMessage } from "../chat/model";
-import { snippet } from "../chat/model";
+import { CUT_PROMPT, snippet } from "../chat/model";
 import type { Attachment, ChatSource, ModelOption, TurnHandle } from "../chat/source";
 import type { Part, Role, Usage } from "../transcripts/messages";
 import { errorText, storedMessage } from "./mapping";
@@ -157,12 +157,20 @@ export function tauriChatSource(api: ChatIpc = ipc, options: { acceptsDrops?: ()
   async function messages(sessionId: string): Promise<StoredMessage[]> {
     const [stored, list] = await Promise.all([api.sessionMessages(sessionId), api.listSessions("")]);
     const out = stored.map(storedMessage);
-    const approvals = list.find((s) => s.id === sessionId)?.approvals ?? [];
-    if (approvals.length === 0) return out;
-    const held = suspended.get(sessionId);
+    const session = list.find((s) => s.id === sessionId);
+    const approvals = session?.approvals ?? [];
     let seq = out.reduce((max, m) => Math.max(max, m.seq), 0);
     const at = out.at(-1)?.created_at ?? 0;
-    const add = (role: Role, parts: Part[]) => out.push({ id: `pending-${seq + 1}`, seq: ++seq, role, parts, metadata: { pending: true }, hidden: false, created_at: at });
+    const add = (role: Role, parts: Part[], metadata: Record<string, unknown> = { pending: true }) =>
+      out.push({ id: `pending-${seq + 1}`, seq: ++seq, role, parts, metadata, hidden: false, created_at: at });
+    const cut = session?.cutReply;
+    if (cut) {
+      // A reply a crash cut, with the message it answered: neither is stored among the messages.
+      add("user", [{ type: "text", text: cut.prompt }], { cut: true });
+      add("assistant", [{ type: "text", text: cut.reply }], { [CUT_PROMPT]: cut.prompt });
+    }
+    if (approvals.length === 0) return out;
+    const held = suspended.get(sessionId);
     if (held?.user) add("user", [{ type: "text", text: held.user }]);
     const calls: Part[] = approvals.map((a) => ({ type: "tool_call", id: a.callId, name: a.name, arguments: a.arguments }));
     add("assistant", held?.assistant ? [{ type: "text", text: held.assistant }, ...calls] : calls);

@@ -13,7 +13,7 @@ export function errorText(error: unknown): string {
   return String(error);
 }
 
-const FINISHED = new Set(["succeeded", "failed", "skipped", "cancelled"]);
+const FINISHED = new Set(["succeeded", "failed", "skipped", "cancelled", "interrupted"]);
 
 /** A step as the IPC reports it, as the canvas's record. A step still `running` belongs to a run that never finished: cancelled. */
 export function stepRecord(step: ipc.StepView): StepRecord {

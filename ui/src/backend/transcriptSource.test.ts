@@ -41,7 +41,7 @@ function fake() {
       }
     ),
     callRevisions: async (callId) => (calls.push(`callRevisions ${callId}`), TREE),
-    listSessions: async (q) => (calls.push(`listSessions ${q}`), [{ id: "ses_1", title: "", systemPrompt: "You help.", modelChoice: null, createdAt: 1, updatedAt: 30, approvals: [] }]),
+    listSessions: async (q) => (calls.push(`listSessions ${q}`), [{ id: "ses_1", title: "", systemPrompt: "You help.", modelChoice: null, createdAt: 1, updatedAt: 30, approvals: [], cutReply: null }]),
     sessionMessages: async () => [{ id: "msg_1", seq: 1, role: "user", parts: [{ type: "text", text: "hi" }], hidden: false, createdAt: 7 }],
     workflowRuns: async () => [{ id: "run_1", file: "/flows/two.yaml", status: "succeeded", fromRun: null, fromStep: null, createdAt: 40, finishedAt: 41 }],
     workflowRun: async (runId) => ({

@@ -10,7 +10,7 @@ export type WorkflowIpc = Pick<
   "listWorkflows" | "readWorkflow" | "saveWorkflow" | "checkWorkflow" | "watchWorkflows" | "runWorkflow" | "cancelWorkflowRun" | "workflowRuns" | "workflowRun"
 >;
 
-const RUN_STATUSES = new Set(["running", "succeeded", "failed", "cancelled"]);
+const RUN_STATUSES = new Set(["running", "succeeded", "failed", "cancelled", "interrupted"]);
 
 /** The run's events as the screen's; `undefined` for those only the adapter uses (`started`, `runCreated`). */
 export function runEvent(event: ipc.WorkflowRunEvent): RunEvent | undefined {

@@ -80,6 +80,7 @@ export function ChatScreen({ source }: { source: ChatSource }) {
             busy={streaming}
             onResolve={(id, ok) => void chat.resolve(id, ok)}
             onEdit={(seq, text) => void chat.editAndRegenerate(seq, text, chosen === "" ? null : chosen)}
+            onRegenerate={(prompt) => void chat.send(prompt, chosen === "" ? null : chosen)}
           />
           <Composer
             models={chat.models}

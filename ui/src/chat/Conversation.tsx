@@ -50,10 +50,12 @@ interface Props {
   busy: boolean;
   onResolve: (callId: string, approved: boolean) => void;
   onEdit: (seq: number, text: string) => void;
+  /** Sends again the message a cut reply answered. */
+  onRegenerate?: (prompt: string) => void;
 }
 
 /** The messages as bubbles, tool calls as cards, the streaming reply last, approvals where the calls are. */
-export function Conversation({ bubbles, turn, approvals, busy, onResolve, onEdit }: Props) {
+export function Conversation({ bubbles, turn, approvals, busy, onResolve, onEdit, onRegenerate }: Props) {
   const [editing, setEditing] = useState<{ seq: number; text: string } | null>(null);
   const end = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -68,6 +70,7 @@ export function Conversation({ bubbles, turn, approvals, busy, onResolve, onEdit
         <article key={b.key} className={`chat-bubble chat-${b.role}`} data-role={b.role} data-seq={b.seq}>
           <header className="row small">
             <strong>{{ system: "System", user: "You", assistant: "Assistant", tool: "Tool" }[b.role]}</strong>
+            {b.cutPrompt !== undefined ? <span className="badge badge-muted">cut off</span> : null}
             {b.role === "user" && editing?.seq !== b.seq ? (
               <button type="button" className="ghost small-button" disabled={busy} onClick={() => setEditing({ seq: b.seq, text: b.text })} aria-label={`Edit message ${b.seq}`}>
                 Edit
@@ -116,6 +119,14 @@ export function Conversation({ bubbles, turn, approvals, busy, onResolve, onEdit
           {b.tools.map((card) => (
             <ToolCardView key={card.id} card={card} approval={pending.get(card.id)} onResolve={(ok) => onResolve(card.id, ok)} />
           ))}
+          {b.cutPrompt !== undefined ? (
+            <div className="row" data-testid="cut-reply">
+              <span className="small warning">Sift closed before this reply finished.</span>
+              <button type="button" className="primary" disabled={busy || onRegenerate === undefined} onClick={() => onRegenerate?.(b.cutPrompt ?? "")}>
+                Regenerate
+              </button>
+            </div>
+          ) : null}
         </article>
       ))}
       {turn !== null && (turn.status === "streaming" || turn.status === "error" || turn.text !== "" || turn.tools.some((t) => !shownCalls.has(t.id))) ? (

@@ -107,7 +107,12 @@ export interface Bubble {
   /** Names of the attached documents (`<file name="...">` blocks, taken out of `text`). */
   files: string[];
   tools: ToolCard[];
+  /** A reply a crash cut (Sift closed while it streamed): the message it answered, which Regenerate sends again. */
+  cutPrompt?: string;
 }
+
+/** The metadata that marks a reply as cut (see the Tauri source's `messages`). */
+export const CUT_PROMPT = "cut_prompt";
 
 const FILE_BLOCK = /<file name="([^"]*)">[\s\S]*?<\/file>\n?/g;
 
@@ -133,7 +138,8 @@ export function bubbles(messages: StoredMessage[]): Bubble[] {
     const images = m.parts.flatMap((p) => (p.type === "image" ? [p.mime] : []));
     const tools = m.parts.flatMap((p) => (p.type === "tool_call" ? [{ id: p.id, name: p.name, arguments: p.arguments, result: results.get(p.id) ?? null }] : []));
     if (text === "" && images.length === 0 && files.length === 0 && tools.length === 0) continue;
-    out.push({ key: m.id, seq: m.seq, role: m.role, text, images, files, tools });
+    const cut = m.metadata[CUT_PROMPT];
+    out.push({ key: m.id, seq: m.seq, role: m.role, text, images, files, tools, ...(typeof cut === "string" ? { cutPrompt: cut } : {}) });
   }
   return out;
 }

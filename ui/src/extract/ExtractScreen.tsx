@@ -79,6 +79,21 @@ export function ExtractScreen({ source, active, libraryRevision, savedSchema, on
     );
   }, [active, source, ownChoice]);
 
+  // After a crash, the job it cut short is opened at the first visit, with Resume.
+  const lookedForInterrupted = useRef(false);
+  useEffect(() => {
+    if (!active || lookedForInterrupted.current) return;
+    lookedForInterrupted.current = true;
+    source.recentJobs().then(
+      (jobs) => {
+        const latest = jobs[0];
+        if (latest?.status === "interrupted" && table.jobId === null) void reopen(latest.jobId);
+      },
+      () => undefined,
+    );
+    // Once, at the first visit: `table` and `reopen` are read as they are then.
+  }, [active, source]);
+
   const provider = providers.find((p) => p.id === setup.providerId) ?? null;
   // Models are asked for again only when the provider itself changes (not on every visit).
   const providerKey = provider === null ? "" : JSON.stringify(provider);
@@ -216,7 +231,7 @@ export function ExtractScreen({ source, active, libraryRevision, savedSchema, on
             <>
               {table.jobId !== null && notCompleted(table) > 0 && (
                 <button type="button" onClick={retry} data-testid="resume" title="Call again the documents that failed or never ran, keeping the others">
-                  Retry {notCompleted(table)} not done
+                  {table.phase === "interrupted" ? "Resume" : "Retry"} {notCompleted(table)} not done
                 </button>
               )}
               <button type="button" className="primary" onClick={start} disabled={schema === null || files.length === 0} data-testid="run">
@@ -234,6 +249,11 @@ export function ExtractScreen({ source, active, libraryRevision, savedSchema, on
             {table.phase === "cancelled" ? " · cancelled" : ""}
           </span>
         </div>
+      )}
+      {table.phase === "interrupted" && (
+        <p className="warning small" role="alert" data-testid="interrupted">
+          <strong>Interrupted</strong>: Sift closed before this job finished. Resume calls the {notCompleted(table)} documents not done; the others are kept.
+        </p>
       )}
       <p role="status" className="muted small" data-testid="extract-status">{table.message ?? status}</p>
       {table.rows.length > 0 && (

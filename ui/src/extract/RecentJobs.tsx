@@ -12,7 +12,8 @@ interface Props {
 
 export function jobLabel(job: JobSummary): string {
   const when = new Date(job.createdAt).toLocaleString(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
-  return `${job.schemaName} · ${job.documents} document${job.documents === 1 ? "" : "s"} · ${job.totals.done} done${job.totals.failed > 0 ? `, ${job.totals.failed} failed` : ""} · ${when}`;
+  const interrupted = job.status === "interrupted" ? " · interrupted" : "";
+  return `${job.schemaName} · ${job.documents} document${job.documents === 1 ? "" : "s"} · ${job.totals.done} done${job.totals.failed > 0 ? `, ${job.totals.failed} failed` : ""}${interrupted} · ${when}`;
 }
 
 /** Reopen the table of an earlier job (its values, revisions and exports are kept). */

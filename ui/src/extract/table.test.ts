@@ -14,6 +14,7 @@ import {
   parseInput,
   schemaColumns,
   setValueAt,
+  storedPhase,
   progressLine,
   type Column,
   type TableState,
@@ -168,7 +169,7 @@ describe("stored results and revisions", () => {
   });
 
   it("reopen a stored job with its revisions", () => {
-    const state = loadedTable("job-9", false, results.map((r) => ({ ...r })));
+    const state = loadedTable("job-9", "finished", results.map((r) => ({ ...r })));
     expect(state.jobId).toBe("job-9");
     expect(state.phase).toBe("finished");
     expect(state.rows.map((r) => [r.position, r.status])).toEqual([
@@ -177,7 +178,12 @@ describe("stored results and revisions", () => {
       [2, "queued"],
     ]);
     expect(changedColumns(state.rows[0]!, schemaColumns(schema))).toEqual(["total"]);
-    expect(loadedTable("job-9", true, results.map((r) => ({ ...r }))).rows[2]!.status).toBe("cancelled");
+    expect(loadedTable("job-9", "cancelled", results.map((r) => ({ ...r }))).rows[2]!.status).toBe("cancelled");
+    // A job a crash cut short opens interrupted, its rows not done queued for the resume.
+    const interrupted = loadedTable("job-9", storedPhase("interrupted"), results.map((r) => ({ ...r })));
+    expect(interrupted.phase).toBe("interrupted");
+    expect(interrupted.rows[2]!.status).toBe("queued");
+    expect(storedPhase("running")).toBe("finished");
   });
 
   it("keep a document that is still running as running while its result is pending", () => {

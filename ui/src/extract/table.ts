@@ -1,7 +1,7 @@
 // The Extract screen's table as pure state: the columns a schema gives (the
 // same as the CSV export's), one row per document, and a reducer over the job's
 // events and results. Components only render this.
-import type { FieldEvidence, JobTotals } from "../ipc";
+import type { FieldEvidence, JobState, JobTotals } from "../ipc";
 import { isObject, type JsonObject, type JsonValue } from "../schema/model";
 
 export type RowStatus = "queued" | "running" | "completed" | "failed" | "cancelled";
@@ -38,7 +38,8 @@ export interface DocRow {
   checked: readonly string[];
 }
 
-export type Phase = "idle" | "running" | "finished" | "cancelled";
+/** `interrupted`: a stored job that Sift closed (a crash, a kill) before it finished; Resume goes on. */
+export type Phase = "idle" | "running" | "finished" | "cancelled" | "interrupted";
 
 export interface TableState {
   jobId: string | null;
@@ -243,9 +244,16 @@ export function applyResults(
   return { ...state, jobId, rows, totals, needsReview };
 }
 
+/** The phase a stored job's table opens in, from its stored state. */
+export function storedPhase(status: JobState): Phase {
+  if (status === "cancelled" || status === "interrupted") return status;
+  // A job stored as running runs in this window (a crashed one is interrupted).
+  return "finished";
+}
+
 /** A stored job's table, reopened (e.g. after a restart). */
-export function loadedTable(jobId: string, cancelled: boolean, results: readonly ResultRow[], totals: JobTotals | null = null, needsReview = 0): TableState {
-  return applyResults({ jobId, phase: cancelled ? "cancelled" : "finished", rows: [], message: null, totals, needsReview }, jobId, results);
+export function loadedTable(jobId: string, phase: Phase, results: readonly ResultRow[], totals: JobTotals | null = null, needsReview = 0): TableState {
+  return applyResults({ jobId, phase, rows: [], message: null, totals, needsReview }, jobId, results);
 }
 
 /** Records the user's revision of a row (the values saved). */

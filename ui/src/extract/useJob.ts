@@ -4,7 +4,7 @@ import type { ExtractRequest, JobTotals, JobView } from "../ipc";
 import type { JsonValue } from "../schema/model";
 import { createdEvent, followJob, resultFromRow } from "./fromIpc";
 import type { ExtractSource } from "./source";
-import { applyJobEvent, applyResults, applyRow, idleTable, loadedTable, type JobEvent, type ResultRow, type TableState } from "./table";
+import { applyJobEvent, applyResults, applyRow, idleTable, loadedTable, storedPhase, type JobEvent, type ResultRow, type TableState } from "./table";
 
 type Action =
   | { type: "event"; event: JobEvent }
@@ -120,7 +120,7 @@ export function useJob(source: ExtractSource) {
       const job = await source.jobResults(id);
       const rows = job.rows.map(resultFromRow);
       jobId.current = job.jobId;
-      dispatch({ type: "loaded", state: loadedTable(job.jobId, job.status === "cancelled", rows, job.totals, job.needsReview) });
+      dispatch({ type: "loaded", state: loadedTable(job.jobId, storedPhase(job.status), rows, job.totals, job.needsReview) });
       return { jobId: job.jobId, schemaName: job.schemaName, schema: job.schema, rows };
     },
     [source],

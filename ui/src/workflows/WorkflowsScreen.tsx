@@ -106,6 +106,9 @@ export function WorkflowsScreen({ source, folderLabel }: Props) {
   };
   const names = graph.nodes.map((n) => n.name);
 
+  // The first step of the shown run that Sift closed on (a crash, a kill).
+  const interruptedStep = run.status === "interrupted" ? (names.find((n) => run.steps[n]?.status === "interrupted") ?? null) : null;
+
   const doRun = async (from: string | null, params: [string, string][]) => {
     if (file.dirty && !(await file.save())) return;
     setTab("run");
@@ -181,6 +184,16 @@ export function WorkflowsScreen({ source, folderLabel }: Props) {
         onCancel={() => void cancel()}
         onShow={(id) => void show(id)}
       />
+      {interruptedStep !== null ? (
+        <div className="note row" role="alert" data-testid="run-interrupted">
+          <span>
+            <strong>Interrupted</strong>: Sift closed while the step {interruptedStep} ran. The steps before it are kept.
+          </span>
+          <button type="button" className="primary" disabled={file.path === null} onClick={() => void doRun(interruptedStep, [])}>
+            Re-run from {interruptedStep}
+          </button>
+        </div>
+      ) : null}
       {status ? (
         <p className="warning small" role="status" data-testid="edit-status">
           {status}

@@ -12,7 +12,7 @@ export interface StepRun {
 
 export interface RunState {
   runId: string | null;
-  status: "idle" | "running" | "succeeded" | "failed" | "cancelled";
+  status: "idle" | "running" | "succeeded" | "failed" | "cancelled" | "interrupted";
   /** By step name, as the engine reports them. */
   steps: Record<string, StepRun>;
   /** Why the run could not go on. */

@@ -12,14 +12,14 @@ export interface WorkflowFile {
   modifiedAt: number;
 }
 
-/** crates/workflow StepStatus, plus the states of a step still going. */
-export type StepStatus = "pending" | "running" | "succeeded" | "failed" | "skipped" | "cancelled";
+/** crates/workflow StepStatus, plus the states of a step still going; `interrupted`: Sift closed (a crash, a kill) while it ran. */
+export type StepStatus = "pending" | "running" | "succeeded" | "failed" | "skipped" | "cancelled" | "interrupted";
 
 /** One step's outcome (crates/workflow run.rs StepRecord). */
 export interface StepRecord {
   id: string | null;
   name: string;
-  status: "succeeded" | "failed" | "skipped" | "cancelled";
+  status: "succeeded" | "failed" | "skipped" | "cancelled" | "interrupted";
   stdout: string;
   stderr: string;
   outputs: Record<string, unknown>;
@@ -47,7 +47,7 @@ export type RunEvent =
 export interface WorkflowRunSummary {
   id: string;
   file: string;
-  status: "running" | "succeeded" | "failed" | "cancelled";
+  status: "running" | "succeeded" | "failed" | "cancelled" | "interrupted";
   from_run: string | null;
   from_step: string | null;
   created_at: number;

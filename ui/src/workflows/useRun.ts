@@ -87,5 +87,11 @@ export function useRun(source: WorkflowSource, path: string | null) {
     [source, history],
   );
 
+  // After a crash, the run it cut short is shown when its file opens, so that its interrupted step can be re-run from.
+  const latest = history[0];
+  useEffect(() => {
+    if (latest?.status === "interrupted" && state.status === "idle" && state.runId === null) void show(latest.id);
+  }, [latest, state.status, state.runId, show]);
+
   return { state, history, run, rerunFrom, cancel, show };
 }

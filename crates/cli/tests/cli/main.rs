@@ -9,6 +9,7 @@ mod chat;
 mod crash;
 mod eval;
 mod extract;
+mod interrupted;
 mod models;
 mod read;
 mod turn;

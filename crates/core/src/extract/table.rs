@@ -21,6 +21,8 @@ pub enum JobState {
     Completed,
     Cancelled,
     Failed,
+    /// Cut short by a crash of the process that ran it; resumable.
+    Interrupted,
 }
 
 impl From<JobStatus> for JobState {
@@ -30,6 +32,7 @@ impl From<JobStatus> for JobState {
             JobStatus::Completed => Self::Completed,
             JobStatus::Cancelled => Self::Cancelled,
             JobStatus::Failed => Self::Failed,
+            JobStatus::Interrupted => Self::Interrupted,
         }
     }
 }

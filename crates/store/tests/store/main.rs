@@ -7,6 +7,7 @@ mod calls;
 mod crash;
 mod document_pages;
 mod extraction;
+mod interrupted;
 mod json;
 mod pending;
 mod schema;
