@@ -195,6 +195,23 @@ function installWorkflowsChatTranscriptsMock(scenario) {
 
   const summary = (r) => ({ id: r.id, file: r.file, status: r.status, fromRun: r.fromRun, fromStep: r.fromStep, createdAt: r.createdAt, finishedAt: r.finishedAt });
 
+  // scenario.interruptedRun: the first file's run that Sift closed on (a crash) while its second step ran,
+  // as core stores it: the run and that step `interrupted`, the first step succeeded.
+  if (scenario.interruptedRun) {
+    const [path, text] = [...files.entries()][0];
+    const [first, second] = stepsOf(text);
+    runs.unshift({
+      id: "run_crashed",
+      file: path,
+      status: "interrupted",
+      fromRun: null,
+      fromStep: null,
+      createdAt: 1764400000000,
+      finishedAt: null,
+      steps: [stepView(first, { stdout: "hello\n", outputs: { GREETING: "hello" }, elapsedMs: 5 }), stepView(second, { status: "interrupted" })],
+    });
+  }
+
   // ---------------------------------------------------------------- chat
   const sessions = new Map(); // id -> {view, messages, pending}
   const turnKeys = new Map(); // key -> {stopped}
@@ -203,7 +220,7 @@ function installWorkflowsChatTranscriptsMock(scenario) {
 
   function newSession(title, systemPrompt, at) {
     const id = `ses_${String(++ids).padStart(4, "0")}`;
-    const s = { view: { id, title, systemPrompt: systemPrompt ?? null, modelChoice: null, createdAt: at ?? Date.now(), updatedAt: at ?? Date.now() }, messages: [], pending: [] };
+    const s = { view: { id, title, systemPrompt: systemPrompt ?? null, modelChoice: null, createdAt: at ?? Date.now(), updatedAt: at ?? Date.now() }, messages: [], pending: [], cutReply: null };
     sessions.set(id, s);
     return s;
   }
@@ -213,7 +230,7 @@ function installWorkflowsChatTranscriptsMock(scenario) {
     s.view.updatedAt = Math.max(s.view.updatedAt, m.createdAt);
     return m;
   }
-  const sessionView = (s) => ({ ...clone(s.view), approvals: s.pending.map((p) => ({ callId: p.id, name: p.name, arguments: p.arguments, reads: p.reads })) });
+  const sessionView = (s) => ({ ...clone(s.view), approvals: s.pending.map((p) => ({ callId: p.id, name: p.name, arguments: p.arguments, reads: p.reads })), cutReply: clone(s.cutReply) });
   function getSession(id) {
     const s = sessions.get(id);
     if (!s) throw ipcError("not_found", `no session ${id}`);
@@ -225,6 +242,8 @@ function installWorkflowsChatTranscriptsMock(scenario) {
   const seeded = newSession("Invoice questions", null, 1764000000000);
   addMessage(seeded, "user", [{ type: "text", text: "Which invoices are overdue?" }], 1764000000000);
   addMessage(seeded, "assistant", [{ type: "text", text: "INV-002, due 2024-04-30." }], 1764000001000);
+  // scenario.cutReply: the seeded chat's next reply, cut when Sift closed (a crash) as it streamed.
+  if (scenario.cutReply) seeded.cutReply = { prompt: scenario.cutReply.prompt, reply: scenario.cutReply.reply, cutAt: 1764000002000 };
   if (scenario.longSession) {
     const long = newSession("Long history", null, 1763000000000);
     sessions.delete(long.view.id);
@@ -262,6 +281,8 @@ function installWorkflowsChatTranscriptsMock(scenario) {
 
   async function sendChat({ sessionId, text, files: attached, onEvent }) {
     const s = getSession(sessionId);
+    // As core does: a new turn replaces the session's cut reply.
+    s.cutReply = null;
     const { send, turn, end } = startTurn(onEvent);
     const parts = [{ type: "text", text }];
     for (const path of attached ?? []) parts.push({ type: "text", text: `<file name="${baseName(path)}">${contents[path] ?? "…"}</file>` });

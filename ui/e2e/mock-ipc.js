@@ -680,6 +680,7 @@ function installSiftMock(scenario) {
   }
 
   // Jobs of an earlier session (scenario.pastJobs), finished, with their revisions.
+  // `status: "interrupted"` with `done: n`: a job Sift closed on (a crash) after its first n documents.
   (scenario.pastJobs ?? []).forEach((past, n) => {
     const doc = schemaDoc(past.schemaName, null);
     const job = {
@@ -689,9 +690,9 @@ function installSiftMock(scenario) {
       schema: doc.schema,
       providerId: "local",
       models: ["smollm2"],
-      status: "completed",
+      status: past.status ?? "completed",
       createdAt: 1764500000000 + n * 3600000,
-      finishedAt: 1764500060000 + n * 3600000,
+      finishedAt: past.status === "interrupted" ? null : 1764500060000 + n * 3600000,
       nextIndex: 0,
       cancelled: false,
       hold: false,
@@ -699,8 +700,8 @@ function installSiftMock(scenario) {
       rows: past.files.map((path, position) => ({
         position,
         path,
-        status: "completed",
-        modelValues: pick(answers[baseName(path)] ?? { invoice_number: `X-${position}` }, doc.schema),
+        status: position < (past.done ?? past.files.length) ? "completed" : "pending",
+        modelValues: position < (past.done ?? past.files.length) ? pick(answers[baseName(path)] ?? { invoice_number: `X-${position}` }, doc.schema) : null,
         revised: null,
         error: null,
         errorCode: null,
@@ -711,7 +712,7 @@ function installSiftMock(scenario) {
         checked: [],
       })),
     };
-    for (const row of job.rows) row.evidence = evidenceOf(row, doc.schema);
+    for (const row of job.rows) if (row.status === "completed") row.evidence = evidenceOf(row, doc.schema);
     for (const r of past.revisions ?? []) {
       const row = job.rows[r.position];
       row.revised = setAt(row.revised ?? row.modelValues, r.path, r.value);
