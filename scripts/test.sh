@@ -5,7 +5,7 @@
 #
 # Order: the cheap checks first (format, lint), then the Rust tests
 # (including the real llama.cpp tier), then the UI's own tests, then the
-# desktop window under Xvfb.
+# desktop window under Xvfb, then the Debian package.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -50,3 +50,11 @@ bash tests/disk/run.sh
 
 step "desktop window under Xvfb (WebDriver), and the local model server with it"
 bash tests/window/run.sh
+
+step "the Debian package: built, installed, run on a fresh profile, removed"
+# Builds the release app (several minutes the first time). Needs root, as
+# CI has; SIFT_SKIP_PACKAGE=1 skips it on a machine where apt-get is not
+# yours to run.
+if [ "${SIFT_SKIP_PACKAGE:-0}" != 1 ]; then
+  bash tests/package/run.sh
+fi

@@ -4,13 +4,13 @@
 // same private database and configuration. Run by tests/window/run.sh,
 // which sets the environment read here.
 import assert from "node:assert/strict";
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { after, before, describe, test as nodeTest } from "node:test";
 
 import { remote } from "webdriverio";
+import { dragOntoWindow } from "./drag.mjs";
 import { WAIT_MS } from "./session.mjs";
 
 const env = (name) => {
@@ -122,23 +122,9 @@ describe("the Extract screen", () => {
   });
 
   test("takes files dropped on the window (the native drop: paths, not bytes)", async () => {
-    // A GTK window offers the file as a file manager would; the mouse drags
-    // it onto Sift's window (X drag and drop, as a person does it).
     const dropped = join(dirname(INVOICE), "i2d_FlipkartInvoice.png");
-    const here = dirname(fileURLToPath(import.meta.url));
-    const source = spawn("/usr/bin/python3", [join(here, "drag_source.py"), "1050", "620", dropped], { stdio: ["ignore", "pipe", "inherit"] });
+    const release = await dragOntoWindow(browser, dropped);
     try {
-      await new Promise((resolve, reject) => {
-        source.stdout.on("data", (chunk) => String(chunk).includes("ready") && resolve());
-        source.on("exit", (code) => reject(new Error(`the drag source exited (${code})`)));
-      });
-      const xdotool = (...args) => execFileSync("xdotool", args.map(String));
-      xdotool("mousemove", 1130, 680, "mousedown", 1);
-      for (const [x, y] of [[1120, 670], [1100, 650], [1000, 600], [800, 500], [600, 420], [590, 410]]) {
-        xdotool("mousemove", x, y);
-        await browser.pause(60);
-      }
-      xdotool("mouseup", 1);
       const chip = await browser.$('[data-testid="file-list"] .chip-name');
       await chip.waitForExist({ timeout: WAIT_MS, timeoutMsg: "the dropped file never showed in the list" });
       assert.equal(await shownText(chip), basename(dropped));
@@ -147,7 +133,7 @@ describe("the Extract screen", () => {
       await (await browser.$(`button[aria-label="Remove ${basename(dropped)}"]`)).click();
       await browser.waitUntil(async () => !(await (await browser.$('[data-testid="file-list"] .chip-name')).isExisting()), { timeout: WAIT_MS });
     } finally {
-      source.kill();
+      release();
     }
   });
 

