@@ -197,18 +197,24 @@ fn lookup_tool(calls: Arc<AtomicUsize>) -> FnTool {
     })
 }
 
-fn send_tool() -> FnTool {
+/// Needs approval, so an unattended call refuses it; `sent` counts its runs.
+fn send_tool(sent: Arc<AtomicUsize>) -> FnTool {
     let spec = ToolSpec {
         name: "send_mail".into(),
         description: "Send mail".into(),
         parameters: json!({"type": "object"}),
     };
-    FnTool::new(spec, |_| async { Ok(ToolOutput::text("sent")) }).needing_approval()
+    FnTool::new(spec, move |_| {
+        sent.fetch_add(1, Ordering::SeqCst);
+        async { Ok(ToolOutput::text("sent")) }
+    })
+    .needing_approval()
 }
 
 #[tokio::test]
 async fn tools_run_and_failures_go_back_as_error_results() {
     let calls = Arc::new(AtomicUsize::new(0));
+    let sent = Arc::new(AtomicUsize::new(0));
     let server = server(vec![
         Reply::tool_call("lookup", json!({"id": 7}))
             .and_tool_call("lookup", json!({"id": 8}))
@@ -221,7 +227,7 @@ async fn tools_run_and_failures_go_back_as_error_results() {
     spec.toolkits = vec![
         Toolkit::new()
             .with(lookup_tool(Arc::clone(&calls)))
-            .with(send_tool()),
+            .with(send_tool(Arc::clone(&sent))),
     ];
     let outcome = run_structured_call(
         &engine(&server),
@@ -231,7 +237,9 @@ async fn tools_run_and_failures_go_back_as_error_results() {
     .await;
 
     assert_eq!(outcome.status, CallStatus::Completed);
+    // The invented tool ran nothing, and the one needing approval never ran.
     assert_eq!(calls.load(Ordering::SeqCst), 2);
+    assert_eq!(sent.load(Ordering::SeqCst), 0);
     // With other tools offered, any tool is required rather than the answer one.
     assert_eq!(server.requests()[0].body["tool_choice"], json!("required"));
     let names: Vec<Value> = server.requests()[0].body["tools"]
