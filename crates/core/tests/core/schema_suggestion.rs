@@ -37,6 +37,18 @@ fn with_scripted_provider(ws: &Workspace, server: &ScriptedServer) {
     ws.save_settings(settings).unwrap();
 }
 
+/// A suggestion of `note.txt` (holding `text`) through the scripted
+/// provider's model `m`.
+fn request_for(dir: &TempDir, text: &str) -> SuggestSchemaRequest {
+    let doc = dir.0.join("note.txt");
+    std::fs::write(&doc, text).unwrap();
+    SuggestSchemaRequest {
+        file: doc.display().to_string(),
+        provider_id: Some("scripted".into()),
+        model: Some("m".into()),
+    }
+}
+
 fn answer() -> Value {
     json!({
         "document_kind": "delivery note",
@@ -134,14 +146,9 @@ async fn a_suggestion_named_like_a_library_schema_gets_a_free_name() {
     .await
     .unwrap();
     with_scripted_provider(&ws, &server);
-    let doc = dir.0.join("note.txt");
-    std::fs::write(&doc, "Delivery note 78\n").unwrap();
-    let request = SuggestSchemaRequest {
-        file: doc.display().to_string(),
-        provider_id: Some("scripted".into()),
-        model: Some("m".into()),
-    };
-    let suggestion = suggest_schema(&ws, request).await.unwrap();
+    let suggestion = suggest_schema(&ws, request_for(&dir, "Delivery note 78\n"))
+        .await
+        .unwrap();
     assert_eq!(suggestion.name, "delivery_note_3");
 }
 
@@ -156,14 +163,9 @@ async fn a_failed_suggestion_says_why_in_the_models_category() {
     .await
     .unwrap();
     with_scripted_provider(&ws, &server);
-    let doc = dir.0.join("note.txt");
-    std::fs::write(&doc, "x\n").unwrap();
-    let request = SuggestSchemaRequest {
-        file: doc.display().to_string(),
-        provider_id: Some("scripted".into()),
-        model: Some("m".into()),
-    };
-    let error = suggest_schema(&ws, request).await.unwrap_err();
+    let error = suggest_schema(&ws, request_for(&dir, "x\n"))
+        .await
+        .unwrap_err();
     assert_eq!(error.code(), "auth");
     // The call's own error, as stored with it.
     let store = ws.store().unwrap();
