@@ -252,7 +252,7 @@ export function ExtractScreen({ source, active, libraryRevision, savedSchema, on
       )}
       {table.phase === "interrupted" && (
         <p className="warning small" role="alert" data-testid="interrupted">
-          <strong>Interrupted</strong>: Sift closed before this job finished. Resume calls the {notCompleted(table)} documents not done; the others are kept.
+          <strong>Interrupted</strong>: Sift closed before this job finished. Resume calls the {notCompleted(table)} document{notCompleted(table) === 1 ? "" : "s"} not done; the others are kept.
         </p>
       )}
       <p role="status" className="muted small" data-testid="extract-status">{table.message ?? status}</p>
