@@ -156,6 +156,8 @@ pub use document::{
 pub use error::DocumentError;
 pub use fingerprint::read_fingerprint;
 pub use limits::{Limits, ReadOptions};
+#[doc(hidden)]
+pub use ocr::page_from_tesseract_answers;
 pub use ocr::{
     MIN_WORD_HEIGHT, OCR_DPI, OcrError, OcrMode, OcrOptions, OcrPage, UnknownOcrMode,
     check_ocr_languages, default_ocr_languages, installed_ocr_languages, ocr_layer_is_usable,

@@ -17,6 +17,9 @@ pub(crate) struct TsvWord {
     pub text: String,
 }
 
+/// Far above any image OCR reads (an A0 page at 300 dpi is 14,043 px).
+const MAX_PIXELS: f32 = 1_000_000.0;
+
 /// The words (level 5 rows) of Tesseract's TSV, in its reading order;
 /// rows that are not words, or whose text is blank, are left out.
 pub(crate) fn parse_tsv(tsv: &str) -> Vec<TsvWord> {
@@ -26,7 +29,16 @@ pub(crate) fn parse_tsv(tsv: &str) -> Vec<TsvWord> {
         if fields.len() < 12 || fields[0] != "5" {
             continue;
         }
-        let number = |i: usize| fields[i].trim().parse::<f32>().ok();
+        // Tesseract prints pixel counts and a confidence; anything else in
+        // those columns (`inf`, `NaN`, `1e30`) is not a word's box, and
+        // would turn into a box off every page.
+        let number = |i: usize| {
+            fields[i]
+                .trim()
+                .parse::<f32>()
+                .ok()
+                .filter(|v| v.is_finite() && v.abs() <= MAX_PIXELS)
+        };
         let (Some(left), Some(top), Some(width), Some(height), Some(confidence)) =
             (number(6), number(7), number(8), number(9), number(10))
         else {
@@ -111,4 +123,27 @@ impl Placement {
 /// Rounded to hundredths: finer than any page needs, and stable in the cache.
 fn round2(value: f32) -> f32 {
     (value * 100.0).round() / 100.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HEADER: &str = "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext\n";
+
+    /// Found by the `ocr_output` fuzz target: a box of `-inf` became a
+    /// word at minus infinity on the page.
+    #[test]
+    fn a_row_whose_box_is_not_a_finite_pixel_count_is_no_word() {
+        let tsv = format!(
+            "{HEADER}5\t1\t1\t1\t1\t1\t-inf\t4\t6\t8\t90\tA\n\
+             5\t1\t1\t1\t1\t2\t1\tNaN\t6\t8\t90\tB\n\
+             5\t1\t1\t1\t1\t3\t1\t4\t1e30\t8\t90\tC\n\
+             5\t1\t1\t1\t1\t4\t1\t4\t6\t8\tinf\tD\n\
+             5\t1\t1\t1\t1\t5\t1\t4\t6\t8\t90\tE\n"
+        );
+        let words = parse_tsv(&tsv);
+        assert_eq!(words.len(), 1);
+        assert_eq!(words[0].text, "E");
+    }
 }

@@ -27,6 +27,7 @@
 
 mod cache;
 mod error;
+mod fuzzing;
 mod language;
 mod layout;
 mod pages;
@@ -41,6 +42,8 @@ use serde::{Deserialize, Serialize};
 pub use crate::document::PageWord;
 pub(crate) use cache::cache_settings;
 pub use error::OcrError;
+#[doc(hidden)]
+pub use fuzzing::page_from_tesseract_answers;
 pub use language::{check_ocr_languages, default_ocr_languages, installed_ocr_languages};
 pub(crate) use pages::{FileOcr, PageQueue};
 pub use quality::layer_is_usable as ocr_layer_is_usable;

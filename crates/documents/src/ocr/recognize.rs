@@ -30,7 +30,7 @@ const RECEIPT_ASPECT: f32 = 1.8;
 
 /// Orientation detection is followed only at this confidence or above
 /// (Tesseract's scale; a receipt upright often gets 0.3 for a wrong turn).
-const MIN_ORIENTATION_CONFIDENCE: f32 = 1.5;
+pub(super) const MIN_ORIENTATION_CONFIDENCE: f32 = 1.5;
 
 /// Reads `image`, a page `page_width` units wide (PDF points, or the
 /// image's own pixels for an image file), with Tesseract.
@@ -154,7 +154,7 @@ fn read(engine: &Tesseract, grey: &GrayImage, placement: Placement) -> Result<Re
 /// evidence drawn from them should not. Ink is what is darker than the
 /// middle of the box's darkest and lightest pixels; a box mostly dark
 /// (light text on a dark ground) is left as it is.
-fn tighten(image: &GrayImage, word: &mut TsvWord) {
+pub(super) fn tighten(image: &GrayImage, word: &mut TsvWord) {
     let x0 = (word.left.max(0.0) as u32).min(image.width());
     let y0 = (word.top.max(0.0) as u32).min(image.height());
     let x1 = ((word.left + word.width).max(0.0) as u32).min(image.width());
@@ -198,7 +198,7 @@ fn tighten(image: &GrayImage, word: &mut TsvWord) {
 }
 
 /// The source turned and scaled as placed.
-fn prepare(grey: &GrayImage, placement: Placement) -> GrayImage {
+pub(super) fn prepare(grey: &GrayImage, placement: Placement) -> GrayImage {
     let turned = match placement.rotation {
         90 => image::imageops::rotate90(grey),
         180 => image::imageops::rotate180(grey),

@@ -86,24 +86,29 @@ impl Tesseract {
     /// tell (too few characters, say).
     pub fn orientation(&self, png: &[u8]) -> Result<Option<Orientation>, OcrError> {
         let output = self.run(png, &["--psm", "0"])?;
-        let text = String::from_utf8_lossy(&output.stdout);
-        let field = |name: &str| {
-            text.lines()
-                .find_map(|l| l.strip_prefix(name))
-                .and_then(|v| v.trim().parse::<f32>().ok())
-        };
-        Ok(match (field("Rotate:"), field("Orientation confidence:")) {
-            (Some(rotate), Some(confidence)) => Some(Orientation {
-                rotate: (rotate.round() as i32).rem_euclid(360) as u16,
-                confidence,
-            }),
-            _ => None,
-        })
+        Ok(parse_orientation(&String::from_utf8_lossy(&output.stdout)))
     }
 
     fn run(&self, input: &[u8], args: &[&str]) -> Result<std::process::Output, OcrError> {
         let _slot = ProcessSlot::take();
         run_program(&self.program, input, args)
+    }
+}
+
+/// Tesseract's orientation report (`--psm 0`): `Rotate:` and
+/// `Orientation confidence:`; `None` when either is missing.
+pub(crate) fn parse_orientation(text: &str) -> Option<Orientation> {
+    let field = |name: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|v| v.trim().parse::<f32>().ok())
+    };
+    match (field("Rotate:"), field("Orientation confidence:")) {
+        (Some(rotate), Some(confidence)) => Some(Orientation {
+            rotate: (rotate.round() as i32).rem_euclid(360) as u16,
+            confidence,
+        }),
+        _ => None,
     }
 }
 
