@@ -13,6 +13,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { useApp } from "../browser.mjs";
 import { distDir } from "../serve.mjs";
+import { scrollFrames } from "./scrolling.mjs";
 
 if (!existsSync(join(distDir, "index.html"))) {
   console.error(`no built UI in ${distDir}: run \`npm run build\` first`);
@@ -55,19 +56,8 @@ try {
     );
     console.log(`EXTRACT_10K_FIRST_PAINT_MS=${ms.toFixed(1)}`);
     results.paint.push(ms);
-    // Scrolling: 60 steps of 1,500 px, one frame each.
-    const frames = await page.locator(".table-wrap").evaluate(async (el) => {
-      const times = [];
-      for (let i = 0; i < 60; i++) {
-        const start = performance.now();
-        el.scrollTop += 1500;
-        await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-        times.push(performance.now() - start);
-      }
-      return times;
-    });
-    const mean = frames.reduce((a, b) => a + b, 0) / frames.length;
-    const slowest = Math.max(...frames);
+    // Scrolling: the mean and slowest of 60 frames.
+    const { mean, slowest } = await scrollFrames(page.locator(".table-wrap"));
     console.log(`EXTRACT_10K_SCROLL_FRAME_MS mean=${mean.toFixed(1)} max=${slowest.toFixed(1)}`);
     results.scrollMean.push(mean);
     results.scrollMax.push(slowest);
