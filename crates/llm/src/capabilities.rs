@@ -57,6 +57,9 @@ pub struct Capabilities {
     /// `tool_calls`, as the OpenAI API defines it. llama-cpp-python answers
     /// such a message with HTTP 500; it takes `""`.
     pub null_content_with_tool_calls: bool,
+    /// Takes llama.cpp's DRY sampler (`dry_multiplier`), which penalises
+    /// a token that would extend a verbatim repeat of earlier output.
+    pub dry_sampler: bool,
 }
 
 impl Capabilities {
@@ -66,6 +69,7 @@ impl Capabilities {
             stream_usage: true,
             json_schema_response_format: true,
             null_content_with_tool_calls: true,
+            dry_sampler: false,
         };
         match (kind, flavor) {
             (ProviderKind::Anthropic, _) | (_, ServerFlavor::Anthropic) => Self {
@@ -73,6 +77,7 @@ impl Capabilities {
                 stream_usage: true,
                 json_schema_response_format: false,
                 null_content_with_tool_calls: true,
+                dry_sampler: false,
             },
             (_, ServerFlavor::OpenAi) => Self {
                 forced_tool: ForcedTool::Required,
@@ -89,6 +94,7 @@ impl Capabilities {
             // models keep the answer tool.
             (_, ServerFlavor::LlamaCpp) => Self {
                 null_content_with_tool_calls: false,
+                dry_sampler: true,
                 ..openai_like
             },
             // A named function is the one form that all of these honour.
@@ -125,8 +131,12 @@ mod tests {
         assert!(llama.json_schema_response_format);
         assert!(!llama.null_content_with_tool_calls);
         assert!(llama.stream_usage);
+        assert!(llama.dry_sampler);
         let openai = Capabilities::for_server(ProviderKind::OpenAi, ServerFlavor::OpenAi);
         assert_eq!(openai.force_tool("respond"), ToolChoice::Required);
+        assert!(!openai.dry_sampler);
+        let generic = Capabilities::for_server(ProviderKind::OpenAi, ServerFlavor::Generic);
+        assert!(!generic.dry_sampler);
         let anthropic = Capabilities::for_server(ProviderKind::Anthropic, ServerFlavor::Anthropic);
         assert_eq!(
             anthropic.force_tool("respond"),

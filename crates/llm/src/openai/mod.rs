@@ -15,6 +15,9 @@ use crate::message::{
     ChatRequest, ChatResponse, Message, Part, Role, StopReason, ToolCall, ToolChoice, Usage,
 };
 
+/// llama.cpp's DRY strength for an answer held to a schema.
+const DRY_MULTIPLIER: f64 = 0.8;
+
 /// The request body. `stream` is omitted when false, and unset sampling
 /// fields are omitted, so a server applies its own defaults.
 pub(crate) fn request_body(req: &ChatRequest, stream: bool, capabilities: &Capabilities) -> Value {
@@ -57,6 +60,16 @@ pub(crate) fn request_body(req: &ChatRequest, stream: bool, capabilities: &Capab
                 "name": format.name, "schema": format.schema,
             }}),
         );
+        if capabilities.dry_sampler {
+            // A small model held to a schema by grammar can repeat one
+            // array item until max_tokens: the grammar allows it, and each
+            // repeat makes the next likelier. DRY penalises extending a
+            // verbatim repeat (llama.cpp's suggested strength, 0.8); its
+            // default sequence breakers (newline, quote, colon) keep JSON's
+            // own repeated punctuation and keys free. docs/BENCHMARKS.md
+            // has the runaway answers it saves on the corpus.
+            body.insert("dry_multiplier".into(), json!(DRY_MULTIPLIER));
+        }
     }
     if let Some(t) = req.temperature {
         body.insert("temperature".into(), json!(t));

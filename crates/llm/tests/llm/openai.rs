@@ -308,3 +308,54 @@ async fn llama_cpp_gets_empty_content_beside_tool_calls() {
         json!("")
     );
 }
+
+/// An answer held to a schema gets llama.cpp's DRY sampler against
+/// verbatim loops; a server of another kind, which may refuse an unknown
+/// field, gets the same request without it, and a free reply gets neither.
+#[tokio::test]
+async fn only_llama_cpp_gets_the_dry_sampler_and_only_on_a_held_answer() {
+    let server = server(Script::new().with(
+        "m",
+        [Reply::text("{}"), Reply::text("{}"), Reply::text("ok")],
+    ))
+    .await;
+    let client_of = |flavor| {
+        let mut config =
+            sift_llm::ClientConfig::new(sift_llm::ProviderKind::OpenAi, server.openai_base_url());
+        config.flavor = flavor;
+        sift_llm::Client::new(config).unwrap()
+    };
+    let mut held = ChatRequest::new("m", vec![Message::user("the invoice")]);
+    held.response_format = Some(sift_llm::JsonAnswerFormat {
+        name: "submit_output".into(),
+        schema: json!({"type": "object"}),
+    });
+    let llama = client_of(sift_llm::ServerFlavor::LlamaCpp);
+    llama.complete(&held).await.unwrap();
+    client_of(sift_llm::ServerFlavor::Generic)
+        .complete(&held)
+        .await
+        .unwrap();
+    llama
+        .complete(&ChatRequest::new("m", vec![Message::user("hello")]))
+        .await
+        .unwrap();
+
+    let requests = server.requests();
+    let format = json!({"type": "json_schema", "json_schema": {
+        "name": "submit_output", "schema": {"type": "object"},
+    }});
+    let messages = json!([{"role": "user", "content": "the invoice"}]);
+    assert_eq!(
+        requests[0].body,
+        json!({"model": "m", "messages": messages, "response_format": format, "dry_multiplier": 0.8})
+    );
+    assert_eq!(
+        requests[1].body,
+        json!({"model": "m", "messages": messages, "response_format": format})
+    );
+    assert_eq!(
+        requests[2].body,
+        json!({"model": "m", "messages": [{"role": "user", "content": "hello"}]})
+    );
+}
