@@ -29,6 +29,8 @@ describe("After a crash", () => {
     assert.equal(await notice.innerText(), "Interrupted: Sift closed before this job finished. Resume calls the 2 documents not done; the others are kept.");
     assert.deepEqual((await ipcCalls(page, "job_results")).map((c) => c.args), [{ jobId: "past-2" }]);
     assert.deepEqual(await rowStatuses(page), ["completed", "queued", "queued"]);
+    // The two documents the crash left were never run: not "Queued".
+    assert.deepEqual(await page.getByTestId("result-row").locator(".status").allInnerTexts(), ["Done", "Not run", "Not run"]);
     assert.match((await page.getByTestId("recent-jobs").locator("option").allInnerTexts())[0], /^invoice · 3 documents · 1 done · interrupted · /);
     const resume = page.getByTestId("resume");
     assert.equal(await resume.innerText(), "Resume 2 not done");

@@ -89,6 +89,7 @@ export function JobTable({ source, table, columns, schema, revise, check, onOpen
             setField(null);
           }}
           onReview={review.start}
+          running={table.phase === "running"}
         />
         {row !== null && (
           <DetailPane

@@ -15,6 +15,9 @@ interface Props {
   onClear: () => void;
   /** `r`: review mode. */
   onReview: () => void;
+  /** The job is running: its queued rows wait their turn. Otherwise (an
+   * interrupted or cancelled job) they were never run, and say so. */
+  running: boolean;
 }
 
 /** A row of one line of text; rows that wrap (an error) are measured. */
@@ -40,7 +43,7 @@ const STATUS_LABEL: Record<DocRow["status"], string> = {
  * found only in another form) until the user checks it, then ✓ (drawn by
  * the stylesheet, so the cell's text stays the value).
  */
-export function ResultsTable({ columns, rows, selected, field, onSelect, onClear, onReview }: Props) {
+export function ResultsTable({ columns, rows, selected, field, onSelect, onClear, onReview, running }: Props) {
   const { box, onScroll, start, end, heights, measure, reveal } = useVirtualRows<HTMLDivElement>(rows.length, () => ROW_ESTIMATE, 8, columns);
   // A row to focus once it is rendered (the arrow keys may move past the rendered ones).
   const [focusNext, setFocusNext] = useState<number | null>(null);
@@ -112,7 +115,7 @@ export function ResultsTable({ columns, rows, selected, field, onSelect, onClear
               >
                 <th scope="row" title={row.path}>{row.name}</th>
                 <td>
-                  <span className={`status status-${row.status}`} title={row.error ?? undefined}>{STATUS_LABEL[row.status]}</span>
+                  <span className={`status status-${row.status}`} title={row.error ?? undefined}>{row.status === "queued" && !running ? "Not run" : STATUS_LABEL[row.status]}</span>
                 </td>
                 {row.status === "failed" && row.modelValues === null && columns.length > 0 ? (
                   <td colSpan={columns.length} className="row-error" data-testid="row-error" title={row.error ?? undefined}>
