@@ -100,6 +100,7 @@ pub fn run() -> tauri::Result<()> {
             commands::chat::list_sessions,
             commands::chat::new_session,
             commands::chat::delete_session,
+            commands::chat::discard_cut_reply,
             commands::chat::session_messages,
             commands::chat::branch_session,
             commands::chat::send_chat_message,

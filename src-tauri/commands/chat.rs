@@ -37,6 +37,11 @@ pub fn delete_session(session_id: String, ws: State<'_, Workspace>) -> IpcResult
 }
 
 #[tauri::command]
+pub fn discard_cut_reply(session_id: String, ws: State<'_, Workspace>) -> IpcResult<bool> {
+    Ok(sessions::discard_cut_reply(&ws, &session_id)?)
+}
+
+#[tauri::command]
 pub fn session_messages(
     session_id: String,
     ws: State<'_, Workspace>,

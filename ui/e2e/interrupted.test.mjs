@@ -65,6 +65,19 @@ describe("After a crash", () => {
     assert.deepEqual(sends, [["ses_0001", "Which invoice is the largest?"]]);
   });
 
+  it("discards the chat's cut reply and its message: the chat ends at its stored messages", async () => {
+    const page = await app.open({ cutReply: { prompt: "Which invoice is the largest?", reply: "The largest is INV" } });
+    await page.keyboard.press("Alt+5");
+    await page.locator('[data-session="ses_0001"]').click();
+    const cut = page.getByTestId("cut-reply");
+    await cut.waitFor();
+    await cut.getByRole("button", { name: "Discard" }).click();
+    await eventually(() => bubbleTexts(page), ["user: Which invoices are overdue?", "assistant: INV-002, due 2024-04-30."]);
+    assert.equal(await page.getByTestId("cut-reply").count(), 0);
+    assert.deepEqual((await ipcCalls(page, "discard_cut_reply")).map((c) => c.args), [{ sessionId: "ses_0001" }]);
+    assert.deepEqual(await ipcCalls(page, "send_chat_message"), []);
+  });
+
   it("shows the run's interrupted step, and Re-run from it reuses the step before", async () => {
     const page = await app.open({ interruptedRun: true, stepDelay: 5 });
     await page.getByTestId("nav-workflows").click();

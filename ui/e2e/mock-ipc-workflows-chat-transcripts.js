@@ -475,6 +475,12 @@ function installWorkflowsChatTranscriptsMock(scenario) {
     },
     new_session: ({ title, systemPrompt }) => sessionView(newSession(title, systemPrompt)),
     delete_session: ({ sessionId }) => sessions.delete(sessionId),
+    discard_cut_reply: ({ sessionId }) => {
+      const s = getSession(sessionId);
+      const had = s.cutReply !== null;
+      s.cutReply = null;
+      return had;
+    },
     session_messages: ({ sessionId }) => clone(getSession(sessionId).messages),
     branch_session: ({ sessionId, beforeSeq }) => {
       const from = getSession(sessionId);

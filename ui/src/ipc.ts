@@ -497,6 +497,11 @@ export function deleteSession(sessionId: string): Promise<boolean> {
   return invoke<boolean>("delete_session", { sessionId });
 }
 
+/** Drops the session's cut reply and the message it answered; false when it has none. */
+export function discardCutReply(sessionId: string): Promise<boolean> {
+  return invoke<boolean>("discard_cut_reply", { sessionId });
+}
+
 export function sessionMessages(sessionId: string): Promise<MessageView[]> {
   return invoke<MessageView[]>("session_messages", { sessionId });
 }

@@ -63,6 +63,16 @@ pub fn delete_session(ws: &Workspace, session_id: &str) -> Result<bool, CoreErro
     Ok(ws.store()?.delete_session(session_id)?)
 }
 
+/// Drops the reply a crash cut in the session, and the message it
+/// answered with it (neither is among the stored messages): the user chose
+/// Discard over Regenerate. False when the session has no cut reply; a
+/// reply still being written is not cut and stays.
+pub fn discard_cut_reply(ws: &Workspace, session_id: &str) -> Result<bool, CoreError> {
+    let store = ws.store()?;
+    session_of(&store, session_id)?;
+    Ok(store.discard_chat_reply(session_id)?)
+}
+
 /// Every stored message of the session, in order.
 pub fn session_messages(ws: &Workspace, session_id: &str) -> Result<Vec<MessageView>, CoreError> {
     let store = ws.store()?;

@@ -38,6 +38,7 @@ function fake(turnEvents: ipc.ChatTurnEvent[] = [], end: ipc.ChatTurnView | { co
     updateSession: async (id, change) => (record("updateSession", id, change), { ...SESSION, id, modelChoice: change.modelChoice || null }),
     sessionMessages: async (id) => (record("sessionMessages", id), []),
     branchSession: async (id, seq) => (record("branchSession", id, seq), { ...SESSION, id: "ses_branch" }),
+    discardCutReply: async (id) => (record("discardCutReply", id), true),
     sendChatMessage: (id, text, choice, on, files) => (record("sendChatMessage", id, text, choice, files), play(on)),
     answerApproval: (id, callId, approved, choice, on) => (record("answerApproval", id, callId, approved, choice), play(on)),
     stopChatTurn: async (key) => (record("stopChatTurn", key), true),

@@ -13,6 +13,7 @@ export type ChatIpc = Pick<
   | "updateSession"
   | "sessionMessages"
   | "branchSession"
+  | "discardCutReply"
   | "sendChatMessage"
   | "answerApproval"
   | "stopChatTurn"
@@ -264,6 +265,9 @@ export function tauriChatSource(api: ChatIpc = ipc, options: { acceptsDrops?: ()
       const branch = await api.branchSession(sessionId, seq);
       const handle = await send(branch.id, { text, attachments: [], model }, onEvent);
       return { sessionId: branch.id, handle };
+    },
+    async discardCutReply(sessionId) {
+      await api.discardCutReply(sessionId);
     },
     async saveExport(suggestedName, content) {
       const ext = suggestedName.split(".").pop() ?? "md";

@@ -81,6 +81,7 @@ export function ChatScreen({ source }: { source: ChatSource }) {
             onResolve={(id, ok) => void chat.resolve(id, ok)}
             onEdit={(seq, text) => void chat.editAndRegenerate(seq, text, chosen === "" ? null : chosen)}
             onRegenerate={(prompt) => void chat.send(prompt, chosen === "" ? null : chosen)}
+            onDiscardCut={() => void chat.discardCut()}
           />
           <Composer
             models={chat.models}

@@ -52,10 +52,12 @@ interface Props {
   onEdit: (seq: number, text: string) => void;
   /** Sends again the message a cut reply answered. */
   onRegenerate?: (prompt: string) => void;
+  /** Drops the cut reply and its message instead. */
+  onDiscardCut?: () => void;
 }
 
 /** The messages as bubbles, tool calls as cards, the streaming reply last, approvals where the calls are. */
-export function Conversation({ bubbles, turn, approvals, busy, onResolve, onEdit, onRegenerate }: Props) {
+export function Conversation({ bubbles, turn, approvals, busy, onResolve, onEdit, onRegenerate, onDiscardCut }: Props) {
   const [editing, setEditing] = useState<{ seq: number; text: string } | null>(null);
   const end = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -124,6 +126,9 @@ export function Conversation({ bubbles, turn, approvals, busy, onResolve, onEdit
               <span className="small warning">Sift closed before this reply finished.</span>
               <button type="button" className="primary" disabled={busy || onRegenerate === undefined} onClick={() => onRegenerate?.(b.cutPrompt ?? "")}>
                 Regenerate
+              </button>
+              <button type="button" disabled={busy || onDiscardCut === undefined} onClick={() => onDiscardCut?.()}>
+                Discard
               </button>
             </div>
           ) : null}

@@ -52,6 +52,8 @@ export interface ChatSource {
   editAndRegenerate(sessionId: string, seq: number, text: string, model: string | null, onEvent: (e: ChatEvent) => void): Promise<{ sessionId: string; handle: TurnHandle }>;
   /** Saves an export through the native save dialog; false when the user cancelled. */
   saveExport(suggestedName: string, content: string): Promise<boolean>;
+  /** Drops the reply a crash cut, and the message it answered (the chat ends at its stored messages). */
+  discardCutReply(sessionId: string): Promise<void>;
 }
 
 interface MemorySession {
@@ -221,5 +223,7 @@ export function memoryChatSource(options: { delay?: number; sessions?: { title: 
       exports.push({ name, content });
       return true;
     },
+    // The memory source has no crash, so no cut reply to drop.
+    async discardCutReply() {},
   };
 }

@@ -171,6 +171,16 @@ export function useChat(source: ChatSource) {
     [current, source, reload, follow, refreshList],
   );
 
+  const discardCut = useCallback(async () => {
+    if (current === null) return;
+    try {
+      await source.discardCutReply(current);
+      await reload(current);
+    } catch (e) {
+      setError(`Could not discard the cut reply: ${message(e)}`);
+    }
+  }, [current, source, reload]);
+
   const setModel = useCallback(
     async (model: string) => {
       if (current === null) return;
@@ -203,6 +213,7 @@ export function useChat(source: ChatSource) {
     stop,
     resolve,
     editAndRegenerate,
+    discardCut,
     setModel,
   };
 }

@@ -14,8 +14,8 @@ use sift_core::chat_stream::{
 };
 use sift_core::chat_view::{ChatTurnEvent, ModelChoice, SessionChange};
 use sift_core::sessions::{
-    branch_session, create_session, describe_attachments, list_sessions, update_session,
-    write_export,
+    branch_session, create_session, describe_attachments, discard_cut_reply, list_sessions,
+    update_session, write_export,
 };
 use sift_core::{ReadOptions, Workspace, WorkspaceOptions, read_documents, render_text};
 use sift_scripted_server::{Reply, Script, ScriptedServer, ServerIdentity};
@@ -202,6 +202,60 @@ async fn a_stopped_turn_stores_nothing() {
     assert_eq!(view.status, "stopped");
     assert!(ws.store().unwrap().messages(&session).unwrap().is_empty());
     assert!(!stop_chat_turn(&ws, &key), "a stopped turn is unregistered");
+}
+
+/// Discard, the other answer to a reply a crash cut: the reply and the
+/// message it answered go, the stored messages stay, and a session with
+/// none (or a reply still being written) is left as it is.
+#[test]
+fn discarding_a_cut_reply_keeps_the_stored_messages() {
+    let dir = TempDir::new("chat-discard-cut");
+    let ws = app_workspace(&dir, None);
+    let store = ws.store().unwrap();
+    let session = new_session(&store, "Bills", None);
+    store
+        .commit_turn(TurnWrite {
+            messages: vec![
+                NewMessage::new(
+                    serde_json::from_value(json!("user")).unwrap(),
+                    json!([{"type": "text", "text": "hi"}]),
+                ),
+                NewMessage::new(
+                    serde_json::from_value(json!("assistant")).unwrap(),
+                    json!([{"type": "text", "text": "Hello"}]),
+                ),
+            ],
+            ..TurnWrite::new(&session)
+        })
+        .unwrap();
+    // A reply being written (this process's) is not cut: Discard leaves it.
+    store
+        .begin_chat_reply(&session, "What is the total?")
+        .unwrap();
+    assert!(!discard_cut_reply(&ws, &session).unwrap());
+    assert!(store.chat_reply(&session).unwrap().is_some());
+    // Cut: its process is gone.
+    store.update_chat_reply(&session, "The total is").unwrap();
+    store.interrupt_owner(store.owner()).unwrap();
+    let cut = list_sessions(&ws, "").unwrap().remove(0).cut_reply.unwrap();
+    assert_eq!(
+        (cut.prompt.as_str(), cut.reply.as_str()),
+        ("What is the total?", "The total is")
+    );
+
+    assert!(discard_cut_reply(&ws, &session).unwrap());
+    assert_eq!(list_sessions(&ws, "").unwrap()[0].cut_reply, None);
+    assert_eq!(store.chat_reply(&session).unwrap(), None);
+    let texts: Vec<Value> = store
+        .messages(&session)
+        .unwrap()
+        .into_iter()
+        .map(|m| m.parts[0]["text"].clone())
+        .collect();
+    assert_eq!(texts, [json!("hi"), json!("Hello")]);
+    assert!(!discard_cut_reply(&ws, &session).unwrap());
+    let missing = discard_cut_reply(&ws, "ses_none").unwrap_err();
+    assert_eq!(missing.to_string(), "no session ses_none");
 }
 
 #[test]
