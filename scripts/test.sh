@@ -34,16 +34,7 @@ step "UI in Chromium (Playwright, IPC mocked)"
 (cd ui && npm run --silent test:browser)
 
 step "cargo test (with the real llama.cpp tier)"
-# The ignored tests are the ones that need the local model server or a
-# keychain; the set-up above installed both, so they run here, in a private
-# D-Bus session with its own GNOME Keyring, kept in a scratch folder (no
-# real keys touched, and no keyring left from an earlier run to unlock).
-keyring_home="$(mktemp -d)"
-trap 'rm -rf "$keyring_home"' EXIT
-dbus-run-session -- bash -c '
-  printf sift-tests | XDG_DATA_HOME="$1" gnome-keyring-daemon --unlock --components=secrets >/dev/null
-  cargo test --workspace --locked -- --include-ignored
-' keyring "$keyring_home" 2> >(grep -v "Failed to set fd limit" >&2)
+bash scripts/test-rust.sh
 
 step "a full disk and a read-only database (tmpfs)"
 bash tests/disk/run.sh
