@@ -31,8 +31,8 @@ suite() { # round name command...
   shift 2
   start=$(date +%s)
   "$@" >"$LOGS/$round-$name.log" 2>&1 || rc=$?
-  printf 'load: round %s %-8s %4ss %s\n' "$round" "$name" "$(($(date +%s) - start))" \
-    "$([ $rc -eq 0 ] && echo passed || echo "FAILED (exit $rc, $LOGS/$round-$name.log)")"
+  printf 'load: round %s %-8s %4ss load average %s: %s\n' "$round" "$name" "$(($(date +%s) - start))" \
+    "$(cut -d' ' -f1 /proc/loadavg)" "$([ $rc -eq 0 ] && echo passed || echo "FAILED (exit $rc, $LOGS/$round-$name.log)")"
   return $rc
 }
 
