@@ -297,7 +297,10 @@ impl Run<'_> {
                 }
             }
             let step = match self.engine.client.complete(&request).await {
-                Err(error) => Step::Failed(error.category, error.message),
+                Err(error) => {
+                    self.usage += error.usage;
+                    Step::Failed(error.category, error.message)
+                }
                 Ok(response) => {
                     self.usage += response.usage;
                     self.transcript.push(response.message.clone());

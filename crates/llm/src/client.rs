@@ -471,6 +471,7 @@ impl Client {
         let result = result.and_then(|response| match &response.stop {
             StopReason::Refusal { category } => {
                 let mut error = LlmError::refusal(category, None);
+                error.usage = response.usage;
                 let text = response.message.text_content();
                 if !text.is_empty() {
                     error.body = Some(text);

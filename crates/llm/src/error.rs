@@ -54,6 +54,9 @@ pub struct LlmError {
     pub body: Option<String>,
     /// How many requests were sent, retries included.
     pub attempts: u32,
+    /// The tokens of an answer that came but is an error (a refusal): they
+    /// were spent, and are counted as any answer's are.
+    pub usage: crate::message::Usage,
 }
 
 impl LlmError {
@@ -64,6 +67,7 @@ impl LlmError {
             status: None,
             body: None,
             attempts: 1,
+            usage: crate::message::Usage::default(),
         }
     }
 
@@ -83,6 +87,7 @@ impl LlmError {
             status: Some(status),
             body: Some(body),
             attempts: 1,
+            usage: crate::message::Usage::default(),
         }
     }
 
@@ -93,6 +98,7 @@ impl LlmError {
             status: None,
             body,
             attempts: 1,
+            usage: crate::message::Usage::default(),
         }
     }
 
