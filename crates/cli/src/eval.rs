@@ -1,5 +1,7 @@
 //! `sift eval`: one structured call per file, the answers compared with
-//! ground truth field by field (see `sift_core::eval`).
+//! ground truth field by field (see `sift_core::eval`). Several `--model`s
+//! are candidates: each reads every file, and the report is the matrix of
+//! fields × candidates with each pair's difference (`sift_core::eval::compare`).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -9,7 +11,8 @@ use serde_json::Value;
 use sift_core::Workspace;
 use sift_core::calls::{CallRequest, canonical_json};
 use sift_core::eval::{
-    format_table, parse_truth, report_json, run_documents, score, scored_fields,
+    CandidateRun, compare, format_matrix, format_table, matrix_json, parse_truth, report_json,
+    run_documents, score, scored_fields,
 };
 use sift_core::export::schema_columns_from_text;
 
@@ -83,18 +86,57 @@ pub async fn run(args: EvalArgs, ws: &Workspace) -> Result<(), Failure> {
     let files = sift_core::resolve_files(&args.files, &working_dir)?;
     let store = ws.store()?;
     let context = ws.config().context;
-    let requests: Vec<CallRequest> = files
-        .into_iter()
-        .map(|path| {
-            let mut request = CallRequest::new(args.model.selection(), args.prompt.clone());
-            request.kind = "eval".into();
-            request.schema = Some(schema.clone());
-            request.context = context.clone();
-            request.files = vec![path];
-            request
-        })
-        .collect();
-    let documents = run_documents(&store, &requests, args.sources, usize::from(args.jobs)).await;
+    let requests_for = |selection: sift_core::ModelSelection| -> Vec<CallRequest> {
+        files
+            .iter()
+            .map(|path| {
+                let mut request = CallRequest::new(selection.clone(), args.prompt.clone());
+                request.kind = "eval".into();
+                request.schema = Some(schema.clone());
+                request.context = context.clone();
+                request.files = vec![path.clone()];
+                request
+            })
+            .collect()
+    };
+    let jobs = usize::from(args.jobs);
+    let mut out = std::io::stdout().lock();
+    if args.model.models.len() > 1 {
+        // Candidates, one after another, each over every file.
+        let mut runs = Vec::new();
+        for model in &args.model.models {
+            let mut selection = args.model.selection();
+            selection.models = vec![model.clone()];
+            let documents =
+                run_documents(&store, &requests_for(selection), args.sources, jobs).await;
+            for document in &documents {
+                if let Some(error) = &document.error {
+                    eprintln!("{model}: {}: {error}", document.file);
+                }
+            }
+            runs.push(CandidateRun {
+                label: model.clone(),
+                documents,
+            });
+        }
+        let matrix = compare(&fields, &truth, &runs);
+        for file in &matrix.candidates[0].report.unmatched {
+            eprintln!("{file}: no ground truth, not scored");
+        }
+        if args.json {
+            let _ = writeln!(out, "{}", canonical_json(&matrix_json(&matrix)));
+        } else {
+            let _ = write!(out, "{}", format_matrix(&matrix));
+        }
+        return Ok(());
+    }
+    let documents = run_documents(
+        &store,
+        &requests_for(args.model.selection()),
+        args.sources,
+        jobs,
+    )
+    .await;
     for document in &documents {
         if let Some(error) = &document.error {
             eprintln!("{}: {error}", document.file);
@@ -104,7 +146,6 @@ pub async fn run(args: EvalArgs, ws: &Workspace) -> Result<(), Failure> {
     for file in &report.unmatched {
         eprintln!("{file}: no ground truth, not scored");
     }
-    let mut out = std::io::stdout().lock();
     if args.json {
         let _ = writeln!(out, "{}", canonical_json(&report_json(&report)));
     } else {

@@ -71,8 +71,10 @@ enum Command {
     /// first. Exit 1 on failure (nothing stored), 3 at the turn limit.
     Chat(chat::ChatArgs),
     /// Run one structured call per file and compare the answers with
-    /// ground truth (a TSV): accuracy per field and overall. Exit 0 when
-    /// it ran, whatever the accuracy.
+    /// ground truth (a TSV): accuracy per field and overall. Several
+    /// `--model`s are candidates, each run over every file: a matrix of
+    /// fields × models, latency, tokens, failures, and whether each pair
+    /// differs beyond noise. Exit 0 when it ran, whatever the accuracy.
     Eval(eval::EvalArgs),
     /// Extract typed values from documents: one structured call per file,
     /// at most --jobs at once, recorded as a job (--resume continues it).

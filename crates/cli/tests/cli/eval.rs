@@ -315,3 +315,165 @@ async fn jobs_call_the_files_at_once() {
          not_found   0/8    0.0%\n"
     );
 }
+
+/// Two `--model`s are two candidates: each reads the three invoices, and
+/// the matrix gives each field's count per model, each model's latency
+/// (from its stored calls), tokens and failures, and whether the two differ
+/// beyond noise.
+#[tokio::test]
+async fn two_models_are_candidates_side_by_side_in_a_matrix() {
+    let scratch = scratch();
+    let good = replies().map(|r| r.usage(1000, 50));
+    let weak = [
+        // The date and the total wrong.
+        Reply::tool_call(
+            "submit_output",
+            json!({"invoice_number": "42183017", "date": "2014-08-04", "total": 4.12, "currency": "USD"}),
+        )
+        .usage(900, 40),
+        Reply::tool_call(
+            "submit_output",
+            json!({"invoice_number": "BLR_WFLD20151000982590", "date": "2015-10-20", "total": 319.0, "currency": "INR"}),
+        )
+        .usage(900, 40),
+        Reply::refusal(None).usage(900, 5).repeated(),
+    ];
+    let script = || {
+        Script::new()
+            .with("m-good", good.clone())
+            .with("m-weak", weak.clone())
+    };
+    let two_models = |server: &ScriptedServer| {
+        let mut args = eval_args(&scratch, server);
+        let model = args.iter().position(|a| a == "m").unwrap();
+        args[model] = "m-good".into();
+        args.splice(
+            model + 1..model + 1,
+            ["--model".to_owned(), "m-weak".to_owned()],
+        );
+        args
+    };
+    let server = ScriptedServer::start(script()).await.unwrap();
+    let args = two_models(&server);
+    let output = run(sift().env("OPENAI_API_KEY", "sk-test").args(&args)).await;
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let err = stderr(&output);
+    let errors: Vec<&str> = err.lines().collect();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].starts_with(&format!(
+            "m-weak: {}: call ",
+            corpus("i2d_QualityHosting.pdf")
+        )),
+        "{errors:?}"
+    );
+    // Each model got its own three requests.
+    let models: Vec<String> = server
+        .requests()
+        .iter()
+        .map(|r| r.body["model"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(
+        models,
+        ["m-good", "m-good", "m-good", "m-weak", "m-weak", "m-weak"]
+    );
+
+    let printed = stdout(&output);
+    let lines: Vec<&str> = printed.lines().collect();
+    assert_eq!(
+        lines[..7],
+        [
+            "field                m-good      m-weak",
+            // Without its `#`, the Flipkart number is wrong.
+            "invoice_number   3/3 100.0%   1/3 33.3%",
+            "date             3/3 100.0%   1/3 33.3%",
+            "total            3/3 100.0%   1/3 33.3%",
+            "currency          2/3 66.7%   2/3 66.7%",
+            "overall         11/12 91.7%  5/12 41.7%",
+            "",
+        ]
+    );
+    // The latencies are the stored calls' own, per model: the median and
+    // the 95th percentile (nearest rank) of three.
+    let store = sift_store::Store::open(scratch.0.join("sift.db")).unwrap();
+    let calls = store.list_calls(Some("eval")).unwrap();
+    let latencies = |model: &str| {
+        let mut of: Vec<i64> = calls
+            .iter()
+            .filter(|c| c.request["model"] == json!(model))
+            .map(|c| c.finished_at - c.created_at)
+            .collect();
+        of.sort_unstable();
+        assert_eq!(of.len(), 3, "{model}'s stored calls");
+        (format!("{} ms", of[1]), format!("{} ms", of[2]))
+    };
+    let ((good_median, good_p95), (weak_median, weak_p95)) =
+        (latencies("m-good"), latencies("m-weak"));
+    let words = |line: &str| {
+        line.split_whitespace()
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    let split = |s: &str| s.split(' ').map(str::to_owned).collect::<Vec<_>>();
+    assert_eq!(
+        words(lines[7]),
+        [
+            vec!["latency".into(), "median".into()],
+            split(&good_median),
+            split(&weak_median)
+        ]
+        .concat()
+    );
+    assert_eq!(
+        words(lines[8]),
+        [
+            vec!["latency".into(), "p95".into()],
+            split(&good_p95),
+            split(&weak_p95)
+        ]
+        .concat()
+    );
+    // The refused answer's tokens count too.
+    assert_eq!(words(lines[9]), ["tokens", "in/out", "3000/150", "2700/85"]);
+    assert_eq!(words(lines[10]), ["failures", "none", "refusal", "1"]);
+    assert_eq!(
+        lines[11..],
+        [
+            "",
+            "m-good vs m-weak: 11/12 against 5/12; 6 cells differ (6 for m-good, 0 for m-weak): \
+             beyond noise (McNemar exact p = 0.031)",
+        ]
+    );
+
+    // --json: the same matrix, each candidate's full report (the same
+    // answers, from a server of its own).
+    let server = ScriptedServer::start(script()).await.unwrap();
+    let mut args = two_models(&server);
+    args.insert(3, "--json".into());
+    let output = run(sift().env("OPENAI_API_KEY", "sk-test").args(&args)).await;
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let matrix: Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(
+        matrix["pairs"],
+        json!([{"a": "m-good", "b": "m-weak", "only_a": 6, "only_b": 0, "p_value": 0.03125, "within_noise": false}])
+    );
+    let candidates = matrix["candidates"].as_array().unwrap();
+    assert_eq!(
+        candidates
+            .iter()
+            .map(|c| (
+                c["label"].clone(),
+                c["report"]["overall"]["correct"].clone(),
+                c["failures"].clone()
+            ))
+            .collect::<Vec<_>>(),
+        [
+            (json!("m-good"), json!(11), json!({})),
+            (json!("m-weak"), json!(5), json!({"refusal": 1})),
+        ]
+    );
+    assert_eq!(
+        matrix["fields"],
+        json!(["invoice_number", "date", "total", "currency"])
+    );
+}

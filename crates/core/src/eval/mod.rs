@@ -28,16 +28,25 @@
 //! run        run_document(store, request) -> EvalDocument (values and evidence)
 //! score      score(fields, &truth, documents) -> EvalReport
 //! report     format_table(&report), report_json(&report)
+//! compare    compare(fields, &truth, runs) -> Matrix (candidates side by side,
+//!            McNemar's test per pair); matrix    format_matrix, matrix_json
 //! ```
 
+mod compare;
+mod matrix;
 pub(crate) mod normalise;
 mod report;
 mod run;
 mod score;
 mod truth;
 
+pub use compare::{
+    CandidateRun, CandidateScores, Matrix, NOISE_LEVEL, PairDifference, RunFigures, compare,
+    mcnemar_exact, percentile,
+};
+pub use matrix::{format_matrix, matrix_json};
 pub use normalise::{Normalized, matches, normalize, normalize_amount, normalize_date};
 pub use report::{format_table, report_json};
 pub use run::{run_document, run_documents};
-pub use score::{Comparison, EvalDocument, EvalReport, FieldScore, Sources, score};
+pub use score::{CallFigures, Comparison, EvalDocument, EvalReport, FieldScore, Sources, score};
 pub use truth::{Truth, parse_truth, scored_fields};

@@ -5,7 +5,7 @@
 use futures_util::StreamExt;
 use sift_store::{CallStatus, Store};
 
-use super::score::{EvalDocument, Sources};
+use super::score::{CallFigures, EvalDocument, Sources};
 use crate::calls::{CallRequest, run_call_read};
 use crate::evidence::{locate_quoted_values, needed_correction, split_sources, with_sources};
 
@@ -79,6 +79,7 @@ pub async fn run_document(store: &Store, request: &CallRequest, ask_sources: boo
                 error: None,
                 evidence,
                 sources,
+                call: CallFigures::of(&call),
             }
         }
         Ok((call, _)) => EvalDocument {
@@ -92,13 +93,17 @@ pub async fn run_document(store: &Store, request: &CallRequest, ask_sources: boo
             )),
             evidence: Vec::new(),
             sources: None,
+            call: CallFigures::of(&call),
         },
         Err(e) => EvalDocument {
             file,
             values: None,
             error: Some(e.to_string()),
-            evidence: Vec::new(),
-            sources: None,
+            call: CallFigures {
+                error_category: Some(e.code().to_owned()),
+                ..CallFigures::default()
+            },
+            ..EvalDocument::default()
         },
     }
 }

@@ -9,9 +9,33 @@ use super::normalise::matches;
 use super::truth::Truth;
 use crate::evidence::{EvidenceStatus, FieldEvidence, quote_is_on_page};
 
+/// What a document's stored call took: its time from start to end, its
+/// tokens, and the category of its error (`model`, `network`…, or the
+/// error's code when the document failed before a call).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CallFigures {
+    pub call_id: Option<String>,
+    pub latency_ms: Option<i64>,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    pub error_category: Option<String>,
+}
+
+impl CallFigures {
+    pub fn of(call: &sift_store::StructuredCall) -> Self {
+        Self {
+            call_id: Some(call.id.clone()),
+            latency_ms: Some(call.finished_at - call.created_at),
+            input_tokens: call.input_tokens,
+            output_tokens: call.output_tokens,
+            error_category: call.error_category.clone(),
+        }
+    }
+}
+
 /// One document's result for scoring: `values` is `None` when its call
 /// failed.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct EvalDocument {
     pub file: String,
     pub values: Option<Value>,
@@ -20,6 +44,7 @@ pub struct EvalDocument {
     pub evidence: Vec<FieldEvidence>,
     /// The model's quotes of its values' sources, when it was asked.
     pub sources: Option<Sources>,
+    pub call: CallFigures,
 }
 
 /// How a model cited its values' sources in one document.

@@ -49,6 +49,7 @@ fn scoring_counts_per_field_and_overall() {
             error: None,
             evidence: Vec::new(),
             sources: None,
+            call: Default::default(),
         },
         EvalDocument {
             file: "b.pdf".into(),
@@ -57,6 +58,7 @@ fn scoring_counts_per_field_and_overall() {
             error: None,
             evidence: Vec::new(),
             sources: None,
+            call: Default::default(),
         },
         EvalDocument {
             file: "c.pdf".into(),
@@ -64,6 +66,7 @@ fn scoring_counts_per_field_and_overall() {
             error: Some("failed".into()),
             evidence: Vec::new(),
             sources: None,
+            call: Default::default(),
         },
         EvalDocument {
             file: "d.pdf".into(),
@@ -71,6 +74,7 @@ fn scoring_counts_per_field_and_overall() {
             error: None,
             evidence: Vec::new(),
             sources: None,
+            call: Default::default(),
         },
     ];
     let report = score(&fields, &truth, &documents);
