@@ -26,16 +26,8 @@ SLOTS=$((CORES < 4 ? CORES : 4))
 
 WORK=$(mktemp -d)
 trap 'kill ${server_pid:-} ${proxy_pid:-} 2>/dev/null || true; rm -rf "$WORK"' EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-mapfile -t FILES < <(awk -F'\t' 'NR>1 && ($5=="text-pdf"||$5=="txt") && $6!="" {print "'"$CORPUS"'/"$1}' "$CORPUS/MANIFEST.tsv")
-cat >"$WORK/four.json" <<'JSON'
-{"type": "object", "properties": {
-  "invoice_number": {"type": "string", "description": "The invoice's number"},
-  "date": {"type": "string", "description": "The invoice's date"},
-  "total": {"type": "number", "description": "The total amount due"},
-  "currency": {"type": "string", "description": "The currency of the total, as an ISO 4217 code"}
-}, "required": ["invoice_number", "date", "total", "currency"]}
-JSON
+source scripts/bench-corpus.sh
+write_four_field_schema "$WORK/four.json"
 cat >"$WORK/proxy.py" <<'PY'
 # Forwards to the server; with DROP=1, removes dry_multiplier from chat requests.
 import http.server, json, os, sys, urllib.error, urllib.request
@@ -58,10 +50,7 @@ http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Forward).serve_
 PY
 
 server_port=$(free_port)
-"$LLAMA_SERVER" --model "$MODEL" --host 127.0.0.1 --port "$server_port" --alias smollm2 \
-  --ctx-size $((SLOTS * 8192)) --parallel "$SLOTS" --threads "$CORES" --threads-batch "$CORES" \
-  --jinja --cont-batching >"$WORK/llama-server.log" 2>&1 &
-server_pid=$!
+start_llama_server "$server_port" "$WORK/llama-server.log"
 until curl -sf "http://127.0.0.1:$server_port/v1/models" >/dev/null; do sleep 0.5; done
 
 printf '| Round | DRY | Starter schema: cut at max_tokens | Seconds | Tokens out | Four fields: accuracy |\n|---|---|---|---|---|---|\n'

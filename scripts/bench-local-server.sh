@@ -45,23 +45,13 @@ fi
 
 WORK=$(mktemp -d)
 trap 'kill ${server_pid:-} 2>/dev/null || true; rm -rf "$WORK"' EXIT
-mapfile -t FILES < <(awk -F'\t' 'NR>1 && ($5=="text-pdf"||$5=="txt") && $6!="" {print "'"$CORPUS"'/"$1}' "$CORPUS/MANIFEST.tsv")
-cat >"$WORK/invoice.json" <<'JSON'
-{"type": "object", "properties": {
-  "invoice_number": {"type": "string", "description": "The invoice's number"},
-  "date": {"type": "string", "description": "The invoice's date"},
-  "total": {"type": "number", "description": "The total amount due"},
-  "currency": {"type": "string", "description": "The currency of the total, as an ISO 4217 code"}
-}, "required": ["invoice_number", "date", "total", "currency"]}
-JSON
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+source scripts/bench-corpus.sh
+write_four_field_schema "$WORK/invoice.json"
 
 start_server() { # name port
   case "$1" in
     llama-server)
-      "$LLAMA_SERVER" --model "$MODEL" --host 127.0.0.1 --port "$2" --alias smollm2 \
-        --ctx-size $((SLOTS * 8192)) --parallel "$SLOTS" --threads "$CORES" --threads-batch "$CORES" \
-        --jinja --cont-batching >"$WORK/$1.log" 2>&1 &
+      start_llama_server "$2" "$WORK/$1.log"
       ;;
     llama-cpp-python)
       "$PY" -m llama_cpp.server --model "$MODEL" --host 127.0.0.1 --port "$2" --model_alias smollm2 \
