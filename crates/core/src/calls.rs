@@ -107,6 +107,19 @@ async fn user_message_read(
     Ok((messages.remove(0), documents))
 }
 
+/// Adds where the call is served (the provider kind and the server's
+/// host: nothing that can hold a key) to its recorded request, for the
+/// Usage view and its prices.
+fn with_served(recorded: &mut Value, selection: &ModelSelection) {
+    let provider = selection
+        .provider
+        .clone()
+        .with_env_defaults()
+        .unwrap_or_else(|_| selection.provider.clone());
+    recorded["provider"] = json!(provider.choice());
+    recorded["host"] = json!(sift_llm::server_host(&provider.effective_base_url()));
+}
+
 /// Runs a structured call and records it.
 pub async fn run_call(store: &Store, request: &CallRequest) -> Result<StructuredCall, CoreError> {
     Ok(run_call_read(store, request).await?.0)
@@ -124,11 +137,12 @@ pub(crate) async fn run_call_read(
         request.schema.as_ref(),
         request.max_turns,
     )?;
-    let recorded = json!({
+    let mut recorded = json!({
         "prompt": request.prompt,
         "schema": request.schema,
         "max_turns": spec.max_turns,
     });
+    with_served(&mut recorded, &request.selection);
     let (user, documents) =
         user_message_read(&request.files, &request.prompt, &request.read_options).await?;
     let call = match &request.session {
@@ -180,7 +194,8 @@ pub async fn revise_call(
         schema.as_ref(),
         max_turns,
     )?;
-    let recorded = json!({"prompt": correction, "schema": schema, "max_turns": spec.max_turns, "revises": parent.id});
+    let mut recorded = json!({"prompt": correction, "schema": schema, "max_turns": spec.max_turns, "revises": parent.id});
+    with_served(&mut recorded, selection);
     if let Some(session) = &parent.session_id {
         let request = CallRequest {
             selection: selection.clone(),
@@ -258,8 +273,9 @@ pub async fn run_call_unrecorded(request: &CallRequest) -> Result<NewStructuredC
         request.schema.as_ref(),
         request.max_turns,
     )?;
-    let recorded =
+    let mut recorded =
         json!({"prompt": request.prompt, "schema": request.schema, "max_turns": spec.max_turns});
+    with_served(&mut recorded, &request.selection);
     let transcript = initial_transcript(
         &spec,
         user_message(&request.files, &request.prompt, &request.read_options).await?,

@@ -46,7 +46,7 @@
 //! this returns has been told as one [`ChatEvent::Error`].
 
 use serde::{Deserialize, Serialize};
-use serde_json::json;
+use serde_json::{Value, json};
 use sift_documents::ReadOptions;
 use sift_engine::{
     ChatEvent, ChatInput, ChatOutcome, ChatTurn, ContextSettings, DEFAULT_MAX_ITERATIONS,
@@ -331,8 +331,15 @@ impl Setup<'_> {
             )
             .await
         };
+        // Where the turn's tokens were spent, kept with its last message
+        // for the Usage view (the first of the tier answers unless it fails).
+        let served = json!({
+            "provider": selection.provider.choice(),
+            "host": sift_llm::server_host(&selection.provider.effective_base_url()),
+            "model": engines.engines.first().map(|e| e.model.clone()),
+        });
         engines.release().await;
-        Setup { guard, ..self }.commit(outcome)
+        Setup { guard, ..self }.commit(outcome, served)
     }
 
     /// Stores a resumed turn's results before its next model request (see
@@ -375,7 +382,7 @@ impl Setup<'_> {
         Ok(history)
     }
 
-    fn commit(self, outcome: ChatOutcome) -> Result<ChatResult, CoreError> {
+    fn commit(self, outcome: ChatOutcome, served: Value) -> Result<ChatResult, CoreError> {
         let mut write = TurnWrite::new(&self.session.id);
         write.guard = self.guard.clone();
         let (status, reply, usage) = match outcome {
@@ -408,6 +415,14 @@ impl Setup<'_> {
                 (ChatStatus::AwaitingApproval, String::new(), usage)
             }
         };
+        if let Some(last) = write.messages.last_mut() {
+            let mut metadata = served;
+            metadata["usage"] = json!({
+                "input_tokens": usage.input_tokens,
+                "output_tokens": usage.output_tokens,
+            });
+            last.metadata = metadata;
+        }
         let commit = self
             .store
             .commit_turn(write)

@@ -18,6 +18,7 @@ pub enum WorkKind {
     Extraction,
     WorkflowRun,
     ChatTurn,
+    Evaluation,
 }
 
 impl WorkKind {
@@ -26,6 +27,7 @@ impl WorkKind {
             Self::Extraction => "job",
             Self::WorkflowRun => "run",
             Self::ChatTurn => "turn",
+            Self::Evaluation => "eval",
         }
     }
 }

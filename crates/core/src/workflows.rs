@@ -332,6 +332,11 @@ fn record_of(step: &StoredStep) -> StepRecord {
         elapsed_ms: step.elapsed_ms,
         reused: true,
         absent_outputs: Vec::new(),
+        served: step.model.clone().map(|model| sift_workflow::ServedModel {
+            provider: step.provider.clone().unwrap_or_default(),
+            host: step.host.clone(),
+            model,
+        }),
     }
 }
 
@@ -351,6 +356,9 @@ fn running_step(run_id: &str, position: usize, name: &str) -> StoredStep {
         output_tokens: 0,
         elapsed_ms: 0,
         reused: false,
+        provider: None,
+        host: None,
+        model: None,
     }
 }
 
@@ -370,6 +378,9 @@ fn stored_step(run_id: &str, position: usize, record: &StepRecord) -> StoredStep
         output_tokens: record.usage.output_tokens,
         elapsed_ms: record.elapsed_ms,
         reused: record.reused,
+        provider: record.served.as_ref().map(|s| s.provider.clone()),
+        host: record.served.as_ref().and_then(|s| s.host.clone()),
+        model: record.served.as_ref().map(|s| s.model.clone()),
     }
 }
 

@@ -22,6 +22,7 @@ mod fallback;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod gguf;
+mod host;
 mod json;
 pub mod local_server;
 pub mod message;
@@ -41,6 +42,7 @@ pub use client::{
 };
 pub use error::{ErrorCategory, LlmError};
 pub use fallback::{ModelRoute, complete_first};
+pub use host::server_host;
 pub use json::canonical_json;
 pub use message::{
     ChatRequest, ChatResponse, Image, JsonAnswerFormat, Message, Part, Role, StopReason,

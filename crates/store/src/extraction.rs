@@ -429,6 +429,22 @@ impl Store {
         Ok(rows)
     }
 
+    /// The newest jobs a user ran, at most `limit`: those that hold an
+    /// evaluation candidate's results are the Evaluate screen's, not
+    /// Extract's history.
+    pub fn list_user_jobs(&self, limit: u32) -> Result<Vec<ExtractionJob>> {
+        let conn = self.lock();
+        let mut stmt = conn.prepare_cached(&format!(
+            "SELECT {JOB_COLUMNS} FROM extraction_jobs WHERE id NOT IN \
+             (SELECT job_id FROM eval_candidates WHERE job_id IS NOT NULL) \
+             ORDER BY created_at DESC, id DESC LIMIT ?1"
+        ))?;
+        let rows = stmt
+            .query_map([limit], job_from_row)?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(rows)
+    }
+
     /// Sets a job's status; a status other than running also sets
     /// `finished_at`. Running (a resume) makes this store's owner the
     /// job's; any status clears an interruption.

@@ -65,12 +65,14 @@
 mod checks;
 mod document_pages;
 mod error;
+mod evaluation;
 mod extraction;
 mod ids;
 mod interrupted;
 mod model;
 mod read;
 mod schema;
+mod usage;
 mod workflow;
 mod write;
 
@@ -82,6 +84,10 @@ use rusqlite::{Connection, OpenFlags};
 
 pub use document_pages::{DOCUMENT_PAGE, DocumentPages, DocumentTotals};
 pub use error::{Result, StoreError};
+pub use evaluation::{
+    EvalCandidateRow, EvalRunRow, EvalRunStatus, LabelledDocument, LabelledSet, NewLabelledSet,
+    PriceRow,
+};
 pub use extraction::{
     DocumentResult, DocumentStatus, ExtractionDocument, ExtractionJob, ExtractionRevision,
     JOB_PREFIX, JobStatus, NewExtractionJob, SchemaVersion,
@@ -94,6 +100,7 @@ pub use model::{
     SessionUpdate, StructuredCall, TurnCommit, TurnWrite,
 };
 pub use schema::SCHEMA_VERSION;
+pub use usage::UsageRecord;
 pub use workflow::{NewWorkflowRun, RUN_PREFIX, StoredStep, WorkflowRun};
 
 /// How long a write waits for another process's write to finish.

@@ -221,6 +221,68 @@ CREATE TABLE chat_replies (
     interrupted_at INTEGER
 ) STRICT;
 "#,
+    // 6: evaluation. A labelled set is documents with their true values
+    // (from a TSV, or from a job the user checked and corrected); an
+    // evaluation run is a set against candidates, each of which runs as
+    // an extraction job (so it has the engine's concurrency, resume and
+    // cancel), reused by a later run whose candidate has the same
+    // fingerprint. `prices` is the user's price table; chat and workflow
+    // steps gain the model that spent their tokens (a chat reply's model and
+    // tokens are in its message's metadata).
+    r#"
+CREATE TABLE labelled_sets (
+    name           TEXT PRIMARY KEY NOT NULL CHECK (name <> ''),
+    schema_name    TEXT NOT NULL,
+    schema_version INTEGER NOT NULL,
+    fields         TEXT NOT NULL CHECK (json_valid(fields) AND json_type(fields) = 'array'),
+    source         TEXT NOT NULL,
+    created_at     INTEGER NOT NULL,
+    FOREIGN KEY (schema_name, schema_version) REFERENCES schemas (name, version)
+) STRICT;
+
+CREATE TABLE labelled_documents (
+    set_name TEXT NOT NULL REFERENCES labelled_sets (name) ON DELETE CASCADE,
+    position INTEGER NOT NULL CHECK (position >= 0),
+    path     TEXT NOT NULL,
+    truth    TEXT NOT NULL CHECK (json_valid(truth) AND json_type(truth) = 'object'),
+    PRIMARY KEY (set_name, position)
+) STRICT;
+
+CREATE TABLE eval_runs (
+    id          TEXT PRIMARY KEY NOT NULL,
+    set_name    TEXT NOT NULL REFERENCES labelled_sets (name) ON DELETE CASCADE,
+    status      TEXT NOT NULL CHECK (status IN ('running', 'completed', 'cancelled', 'failed')),
+    created_at  INTEGER NOT NULL,
+    finished_at INTEGER
+) STRICT;
+CREATE INDEX eval_runs_by_set ON eval_runs (set_name, created_at DESC);
+
+CREATE TABLE eval_candidates (
+    run_id         TEXT NOT NULL REFERENCES eval_runs (id) ON DELETE CASCADE,
+    position       INTEGER NOT NULL CHECK (position >= 0),
+    label          TEXT NOT NULL,
+    candidate      TEXT NOT NULL CHECK (json_valid(candidate) AND json_type(candidate) = 'object'),
+    fingerprint    TEXT NOT NULL,
+    job_id         TEXT REFERENCES extraction_jobs (id) ON DELETE SET NULL,
+    reused         INTEGER NOT NULL DEFAULT 0 CHECK (reused IN (0, 1)),
+    PRIMARY KEY (run_id, position)
+) STRICT;
+CREATE INDEX eval_candidates_by_fingerprint ON eval_candidates (fingerprint);
+CREATE INDEX eval_candidates_by_job ON eval_candidates (job_id);
+
+CREATE TABLE prices (
+    provider_id       TEXT NOT NULL,
+    model             TEXT NOT NULL CHECK (model <> ''),
+    input_per_mtok    REAL NOT NULL CHECK (input_per_mtok >= 0),
+    output_per_mtok   REAL NOT NULL CHECK (output_per_mtok >= 0),
+    updated_at        INTEGER NOT NULL,
+    PRIMARY KEY (provider_id, model)
+) STRICT;
+
+ALTER TABLE workflow_steps ADD COLUMN provider TEXT;
+ALTER TABLE workflow_steps ADD COLUMN host TEXT;
+ALTER TABLE workflow_steps ADD COLUMN model TEXT;
+"#,
 ];
 
 /// The schema version this build writes: the number of migrations.

@@ -61,13 +61,21 @@ pub struct StoredStep {
     pub elapsed_ms: u64,
     /// Copied from the run this one re-ran from.
     pub reused: bool,
+    /// Where a chat step's model ran (`openai`, `local`…), and its name.
+    pub provider: Option<String>,
+    /// The server's host and port, never its URL (which can hold a key).
+    pub host: Option<String>,
+    pub model: Option<String>,
 }
 
 fn json_text(value: &impl Serialize, what: &'static str) -> Result<String> {
     serde_json::to_string(value).map_err(|source| StoreError::Json { what, source })
 }
 
-fn json_column<T: serde::de::DeserializeOwned>(row: &Row<'_>, index: usize) -> rusqlite::Result<T> {
+pub(crate) fn json_column<T: serde::de::DeserializeOwned>(
+    row: &Row<'_>,
+    index: usize,
+) -> rusqlite::Result<T> {
     let text: String = row.get(index)?;
     serde_json::from_str(&text).map_err(|e| {
         rusqlite::Error::FromSqlConversionFailure(index, rusqlite::types::Type::Text, Box::new(e))
@@ -113,10 +121,11 @@ fn run_from_row(row: &Row<'_>) -> rusqlite::Result<WorkflowRun> {
 }
 
 const STEP_COLUMNS: &str = "run_id, position, name, step_id, status, stdout, stderr, outputs, \
-                            messages, error, input_tokens, output_tokens, elapsed_ms, reused";
+                            messages, error, input_tokens, output_tokens, elapsed_ms, reused, \
+                            provider, host, model";
 const STEP_READ: &str = "run_id, position, name, step_id, status, stdout, stderr, outputs, \
                          messages, error, input_tokens, output_tokens, elapsed_ms, reused, \
-                         interrupted_at";
+                         interrupted_at, provider, host, model";
 
 fn step_from_row(row: &Row<'_>) -> rusqlite::Result<StoredStep> {
     Ok(StoredStep {
@@ -134,6 +143,9 @@ fn step_from_row(row: &Row<'_>) -> rusqlite::Result<StoredStep> {
         output_tokens: unsigned(row, 11)?,
         elapsed_ms: unsigned(row, 12)?,
         reused: row.get::<_, i64>(13)? == 1,
+        provider: row.get(15)?,
+        host: row.get(16)?,
+        model: row.get(17)?,
     })
 }
 
@@ -178,7 +190,7 @@ impl Store {
         tx.execute(
             &format!(
                 "INSERT OR REPLACE INTO workflow_steps ({STEP_COLUMNS}, updated_at) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)"
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)"
             ),
             params![
                 step.run_id,
@@ -195,6 +207,9 @@ impl Store {
                 count(step.output_tokens, "output tokens")?,
                 count(step.elapsed_ms, "elapsed time")?,
                 i64::from(step.reused),
+                step.provider,
+                step.host,
+                step.model,
                 now_ms()
             ],
         )?;

@@ -34,7 +34,9 @@ pub use connector::{ConnectError, DirectConnector, ModelConnector, ModelEndpoint
 pub use params::{ParamDef, parse_param_assignment};
 pub use parse::{ParseError, parse};
 pub use plan::cycle;
-pub use record::{EventSink, RunError, RunEvent, RunRecord, RunStatus, StepRecord, StepStatus};
+pub use record::{
+    EventSink, RunError, RunEvent, RunRecord, RunStatus, ServedModel, StepRecord, StepStatus,
+};
 pub use run::{RunOptions, run, steps_before};
 pub use runtime::Runtime;
 pub use spec::{ChatStep, Dag, Step, StepAction, Workflow};

@@ -70,6 +70,10 @@ pub struct StepRecord {
     pub elapsed_ms: u64,
     /// Copied from an earlier run instead of running again.
     pub reused: bool,
+    /// The model a chat step's tokens were spent on (the one that
+    /// answered, or the last one tried).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub served: Option<ServedModel>,
     /// Outputs the step declares but did not produce (properties of its
     /// `output_schema` the answer left out): they read as empty text.
     pub absent_outputs: Vec<String>,
@@ -91,8 +95,19 @@ impl StepRecord {
             elapsed_ms: 0,
             reused: false,
             absent_outputs: Vec::new(),
+            served: None,
         }
     }
+}
+
+/// Where a chat step's model ran: its provider as the YAML names it
+/// (`openai`, `anthropic`, `local`), its server's host and port when the
+/// step names a base URL (never the URL: it can hold a key), its name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ServedModel {
+    pub provider: String,
+    pub host: Option<String>,
+    pub model: String,
 }
 
 /// Why a step failed: the text recorded and printed, and the category of

@@ -90,10 +90,12 @@ impl StepTask {
                         record.absent_outputs = done.absent_outputs;
                         record.messages = done.messages;
                         record.usage = done.usage;
+                        record.served = done.served;
                         Ok(())
                     }
                     Err(failure) => {
                         record.usage = failure.usage;
+                        record.served = failure.served;
                         if self.cancel.is_cancelled() {
                             record.status = StepStatus::Cancelled;
                             Ok(())

@@ -36,6 +36,10 @@ pub struct RunFigures {
     pub output_tokens: u64,
     /// Failed documents by their error's category (`model`, `network`…).
     pub failures: BTreeMap<String, usize>,
+    /// What the tokens cost at the price table's price, when the caller
+    /// knows where the model ran (`None`: no price).
+    pub cost: Option<f64>,
+    pub price_source: Option<crate::prices::PriceSource>,
 }
 
 /// One candidate's column of the matrix.
@@ -108,6 +112,8 @@ fn figures(documents: &[EvalDocument]) -> RunFigures {
         input_tokens: documents.iter().map(|d| d.call.input_tokens).sum(),
         output_tokens: documents.iter().map(|d| d.call.output_tokens).sum(),
         failures,
+        cost: None,
+        price_source: None,
     }
 }
 

@@ -57,6 +57,17 @@ pub fn format_matrix(matrix: &Matrix) -> String {
         format!("{}/{}", c.figures.input_tokens, c.figures.output_tokens)
     }));
     rows.push(per("failures", &|c| failures(&c.figures)));
+    if matrix
+        .candidates
+        .iter()
+        .any(|c| c.figures.price_source.is_some())
+    {
+        rows.push(per("cost", &|c| {
+            c.figures
+                .cost
+                .map_or_else(|| "no price".into(), |cost| format!("${cost:.4}"))
+        }));
+    }
     let columns = rows[0].len();
     let widths: Vec<usize> = (0..columns)
         .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
@@ -95,7 +106,7 @@ pub fn format_matrix(matrix: &Matrix) -> String {
 
 /// `A vs B: 9/12 against 7/12; 3 cells differ (2 for A, 1 for B): within
 /// noise (McNemar exact p = 1.000)`.
-fn pair_line(matrix: &Matrix, pair: &PairDifference) -> String {
+pub(crate) fn pair_line(matrix: &Matrix, pair: &PairDifference) -> String {
     let overall = |label: &str| {
         matrix
             .candidates
@@ -138,6 +149,7 @@ pub fn matrix_json(matrix: &Matrix) -> Value {
             "input_tokens": c.figures.input_tokens,
             "output_tokens": c.figures.output_tokens,
             "failures": c.figures.failures,
+            "cost": c.figures.cost,
         })).collect::<Vec<_>>(),
         "pairs": matrix.pairs.iter().map(|p| json!({
             "a": p.a,

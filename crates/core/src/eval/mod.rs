@@ -30,23 +30,46 @@
 //! report     format_table(&report), report_json(&report)
 //! compare    compare(fields, &truth, runs) -> Matrix (candidates side by side,
 //!            McNemar's test per pair); matrix    format_matrix, matrix_json
+//! sets       labelled sets stored: import_set (TSV), set_from_job (checked and
+//!            corrected values), export_set, list_sets, get_set
+//! candidates Candidate (the app's), CandidateSpec (resolved), fingerprint
+//! evaluation start_evaluation, resume_evaluation, cancel_evaluation: each
+//!            candidate an extraction job, reused by fingerprint
+//! view       run_view (matrix, cost, pairs in words, disagreements), run_history
 //! ```
 
+mod candidates;
 mod compare;
+mod evaluation;
 mod matrix;
 pub(crate) mod normalise;
 mod report;
 mod run;
 mod score;
+mod sets;
 mod truth;
+mod view;
 
+pub use candidates::{Candidate, CandidateSpec, ResolvedCandidate, distinct_labels, fingerprint};
 pub use compare::{
     CandidateRun, CandidateScores, Matrix, NOISE_LEVEL, PairDifference, RunFigures, compare,
     mcnemar_exact, percentile,
+};
+pub use evaluation::{
+    EVAL_KIND, EvaluateEvent, EvaluateRequest, cancel_evaluation, resume_evaluation,
+    start_evaluation, start_evaluation_of,
 };
 pub use matrix::{format_matrix, matrix_json};
 pub use normalise::{Normalized, matches, normalize, normalize_amount, normalize_date};
 pub use report::{format_table, report_json};
 pub use run::{run_document, run_documents};
 pub use score::{CallFigures, Comparison, EvalDocument, EvalReport, FieldScore, Sources, score};
+pub use sets::{
+    LabelledDocumentView, LabelledSetSummary, LabelledSetView, delete_set, export_set, get_set,
+    import_set, list_sets, set_from_job, set_tsv,
+};
 pub use truth::{Truth, parse_truth, scored_fields};
+pub use view::{
+    CandidateValue, CandidateView, Disagreement, EvalRunSummary, EvalRunView, PairView, ScoreCell,
+    run_history, run_view, stored_matrix,
+};

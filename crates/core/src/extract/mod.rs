@@ -36,11 +36,11 @@ use crate::schema_check::check_usable;
 use crate::settings::ModelOverride;
 
 pub use results::{JobResult, job_result, job_result_pages, job_results, revise_value};
-pub(crate) use start::one_document_options;
 pub use start::{
     ExtractEvent, ExtractRequest, NewJob, cancel_extraction, resume_extraction, resume_job,
     resume_tallied_job, start_extraction, start_job, start_tallied_job,
 };
+pub(crate) use start::{FlavouredJob, one_document_options, run_flavoured_job};
 pub use table::{
     Column, JobRow, JobState, JobSummary, JobTotals, JobView, RowStatus, check_value, evidence_key,
     job_row, job_view, recent_jobs, revise_field, with_field,
@@ -74,6 +74,26 @@ pub struct ExtractOptions {
     pub provider_id: Option<String>,
     /// What the user says models can take (`[[models]]`).
     pub model_overrides: Vec<ModelOverride>,
+    /// What the job's calls are and whether scans are OCR'd.
+    pub flavour: JobFlavour,
+}
+
+/// How a job's calls differ by who runs it: a user's job stores
+/// `extract` calls and OCRs every scan; an evaluation candidate's stores
+/// `eval` calls (so usage tells them apart) and may read with OCR off.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JobFlavour {
+    pub call_kind: String,
+    pub ocr: bool,
+}
+
+impl Default for JobFlavour {
+    fn default() -> Self {
+        Self {
+            call_kind: EXTRACT_KIND.to_owned(),
+            ocr: true,
+        }
+    }
 }
 
 impl ExtractOptions {
@@ -92,6 +112,7 @@ impl ExtractOptions {
             },
             provider_id: None,
             model_overrides: Vec::new(),
+            flavour: JobFlavour::default(),
         }
     }
 }
@@ -170,7 +191,7 @@ async fn run_document(
     document: ExtractionDocument,
 ) -> Result<ExtractionDocument, CoreError> {
     let mut request = CallRequest::new(options.selection.clone(), job.prompt.clone());
-    request.kind = EXTRACT_KIND.to_owned();
+    request.kind.clone_from(&options.flavour.call_kind);
     request.schema = Some(job.schema.clone());
     request.files = vec![PathBuf::from(&document.path)];
     request.context = options.context.clone();

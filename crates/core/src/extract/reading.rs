@@ -18,7 +18,11 @@ pub(super) async fn job_read_options(options: &ExtractOptions) -> Result<ReadOpt
     let provider = options.selection.provider.clone().with_env_defaults()?;
     let models = options.selection.resolved_models()?;
     let mut read = options.read_options.clone();
-    read.ocr.mode = OcrMode::Always;
+    read.ocr.mode = if options.flavour.ocr {
+        OcrMode::Always
+    } else {
+        OcrMode::Off
+    };
     // The words' boxes, to find each value on its page afterwards.
     read.word_boxes = true;
     let provider_id = options

@@ -398,7 +398,40 @@ fn options_for(ws: &Workspace, selection: ModelSelection, concurrency: usize) ->
         read_options: ws.read_options(),
         provider_id: None,
         model_overrides: ws.config().model_overrides,
+        flavour: super::JobFlavour::default(),
     }
+}
+
+/// A job already created that someone other than the user runs: an
+/// evaluation candidate's, whose provider, models and options the
+/// candidate holds.
+pub(crate) struct FlavouredJob {
+    pub job_id: String,
+    pub selection: ModelSelection,
+    pub provider_id: Option<String>,
+    pub concurrency: usize,
+    pub flavour: super::JobFlavour,
+    /// It ran before: the rest of it runs.
+    pub resume: bool,
+}
+
+/// Runs `job`, registered as running (so it is cancelled like any job);
+/// returns the run.
+pub(crate) fn run_flavoured_job(
+    ws: &Workspace,
+    job: FlavouredJob,
+    sink: impl Fn(ExtractEvent) + Send + Sync + 'static,
+) -> Result<impl Future<Output = Result<JobTally, CoreError>> + Send + 'static, CoreError> {
+    let mut options = options_for(ws, job.selection, job.concurrency);
+    options.provider_id = job.provider_id;
+    options.flavour = job.flavour;
+    refuse_missing_languages(&options.read_options.ocr)?;
+    let store = ws.store()?;
+    let guard = ws.running().register(WorkKind::Extraction, &job.job_id)?;
+    if job.resume {
+        store.set_job_status(&job.job_id, JobStatus::Running)?;
+    }
+    Ok(run_registered(store, guard, options, Arc::new(sink)))
 }
 
 /// The run of a registered job: its events, then the last one; it is

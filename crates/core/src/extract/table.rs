@@ -429,7 +429,7 @@ pub struct JobSummary {
 /// The newest jobs first, at most `limit`.
 pub fn recent_jobs(store: &Store, limit: u32) -> Result<Vec<JobSummary>, CoreError> {
     store
-        .list_extraction_jobs(limit)?
+        .list_user_jobs(limit)?
         .into_iter()
         .map(|job| {
             // Counted by SQLite: no row is read.

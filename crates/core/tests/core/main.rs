@@ -8,6 +8,7 @@ mod ask;
 mod chat;
 mod endpoints;
 mod eval;
+mod evaluation;
 mod evidence;
 mod extract;
 mod extract_ocr;
@@ -22,6 +23,7 @@ mod server_models;
 mod sessions;
 mod settings;
 mod transcripts;
+mod usage;
 mod workflow_files;
 mod workflow_runs;
 

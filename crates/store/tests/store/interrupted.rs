@@ -53,6 +53,9 @@ fn run_with_steps(store: &Store) -> String {
                 output_tokens: 0,
                 elapsed_ms: 0,
                 reused: false,
+                provider: None,
+                host: None,
+                model: None,
             })
             .unwrap();
     }

@@ -43,9 +43,9 @@ fn migrates_an_empty_file_and_reopens_without_change() {
     let dir = TempDir::new("migrate");
     let path = dir.path().join("nested").join("folders").join("sift.db");
     let store = Store::open(&path).unwrap();
-    assert_eq!(SCHEMA_VERSION, 5);
-    assert_eq!(store.schema_version().unwrap(), 5);
-    assert_eq!(user_version(&path), 5);
+    assert_eq!(SCHEMA_VERSION, 6);
+    assert_eq!(store.schema_version().unwrap(), 6);
+    assert_eq!(user_version(&path), 6);
     let journal: String = raw(&path)
         .query_row("PRAGMA journal_mode", [], |row| row.get(0))
         .unwrap();
@@ -62,7 +62,7 @@ fn migrates_an_empty_file_and_reopens_without_change() {
 
     for _ in 0..2 {
         let store = Store::open(&path).unwrap();
-        assert_eq!(store.schema_version().unwrap(), 5);
+        assert_eq!(store.schema_version().unwrap(), 6);
         assert_eq!(columns(&path), schema_before);
         assert_eq!(store.messages(&s.id).unwrap(), committed.messages);
         assert_eq!(
@@ -90,19 +90,19 @@ fn refuses_a_newer_schema_and_leaves_the_file_untouched() {
             supported,
         } => {
             assert_eq!(path, &dir.db());
-            assert_eq!(*found, 6);
-            assert_eq!(*supported, 5);
+            assert_eq!(*found, 7);
+            assert_eq!(*supported, 6);
         }
         other => panic!("expected NewerSchema, got {other:?}"),
     }
     assert_eq!(
         err.to_string(),
         format!(
-            "the database {} has schema version 6, but this build of Sift knows versions up to 5; open it with a newer Sift",
+            "the database {} has schema version 7, but this build of Sift knows versions up to 6; open it with a newer Sift",
             dir.db().display()
         )
     );
-    assert_eq!(user_version(&dir.db()), 6);
+    assert_eq!(user_version(&dir.db()), 7);
     assert_eq!(columns(&dir.db()), schema_before);
     assert_eq!(count(&dir.db(), "sessions"), 1);
     let id: String = raw(&dir.db())
@@ -302,6 +302,50 @@ fn the_schema_is_exactly_this() {
                 "reused",
                 "updated_at",
                 "interrupted_at",
+                "provider",
+                "host",
+                "model",
+            ][..],
+        ),
+        (
+            "labelled_sets",
+            &[
+                "name",
+                "schema_name",
+                "schema_version",
+                "fields",
+                "source",
+                "created_at",
+            ][..],
+        ),
+        (
+            "labelled_documents",
+            &["set_name", "position", "path", "truth"][..],
+        ),
+        (
+            "eval_runs",
+            &["id", "set_name", "status", "created_at", "finished_at"][..],
+        ),
+        (
+            "eval_candidates",
+            &[
+                "run_id",
+                "position",
+                "label",
+                "candidate",
+                "fingerprint",
+                "job_id",
+                "reused",
+            ][..],
+        ),
+        (
+            "prices",
+            &[
+                "provider_id",
+                "model",
+                "input_per_mtok",
+                "output_per_mtok",
+                "updated_at",
             ][..],
         ),
         (
@@ -344,7 +388,7 @@ fn no_column_can_hold_a_credential() {
         "config",
     ];
     let all = columns(&dir.db());
-    assert_eq!(all.len(), 14);
+    assert_eq!(all.len(), 19);
     for (table, names) in all {
         for name in names {
             let lower = name.to_lowercase();

@@ -20,7 +20,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::interpolate::{Scope, interpolate_value};
 use crate::output::{StepOutput, report_unknown};
-use crate::record::StepError;
+use crate::record::{ServedModel, StepError};
 use crate::runtime::{Runtime, SubRunner};
 use crate::spec::{ChatStep, Dag};
 use config::{ChatConfig, ModelEntry, read_config};
@@ -45,11 +45,21 @@ pub(crate) struct ChatDone {
     pub absent_outputs: Vec<String>,
     pub messages: Vec<Message>,
     pub usage: Usage,
+    pub served: Option<ServedModel>,
 }
 
 pub(crate) struct ChatFailure {
     pub error: StepError,
     pub usage: Usage,
+    pub served: Option<ServedModel>,
+}
+
+fn served(model: &ModelEntry) -> ServedModel {
+    ServedModel {
+        provider: model.provider.clone(),
+        host: model.base_url.as_deref().map(sift_llm::server_host),
+        model: model.name.clone(),
+    }
 }
 
 pub(crate) async fn run_chat(
@@ -57,7 +67,11 @@ pub(crate) async fn run_chat(
     context: ChatContext<'_>,
 ) -> Result<ChatDone, ChatFailure> {
     let mut usage = Usage::default();
-    let fail = |error: StepError, usage: Usage| ChatFailure { error, usage };
+    let fail = |error: StepError, usage: Usage| ChatFailure {
+        error,
+        usage,
+        served: None,
+    };
     let mut unknown = Vec::new();
     let with = resolve_with(&step.with, context.scope, &mut unknown);
     report_unknown(context.output, &mut unknown);
@@ -131,11 +145,15 @@ pub(crate) async fn run_chat(
                     absent_outputs,
                     messages,
                     usage,
+                    served: Some(served(model)),
                 });
             }
             Err(error) => {
                 if context.cancel.is_cancelled() {
-                    return Err(fail(StepError::new("cancelled"), usage));
+                    return Err(ChatFailure {
+                        served: Some(served(model)),
+                        ..fail(StepError::new("cancelled"), usage)
+                    });
                 }
                 last_error = error;
             }
@@ -153,7 +171,10 @@ pub(crate) async fn run_chat(
     } else {
         last_error
     };
-    Err(fail(error, usage))
+    Err(ChatFailure {
+        served: config.models.last().map(served),
+        ..fail(error, usage)
+    })
 }
 
 /// Whether each model of the step takes images, asked of the connector
