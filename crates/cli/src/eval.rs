@@ -24,18 +24,28 @@ pub const DEFAULT_PROMPT: &str = "Extract the fields of the schema from this doc
 #[derive(Debug, Args)]
 pub struct EvalArgs {
     /// The answers' JSON Schema (a `.json` file).
-    #[arg(long, value_name = "FILE")]
-    schema: PathBuf,
+    #[arg(long, value_name = "FILE", required_unless_present = "set")]
+    schema: Option<PathBuf>,
     /// The ground truth: a TSV with a `file` column and one column per
     /// field (named as the schema's property, `a.b` when nested).
-    #[arg(long, value_name = "FILE.tsv")]
-    truth: PathBuf,
+    #[arg(long, value_name = "FILE.tsv", required_unless_present = "set")]
+    truth: Option<PathBuf>,
+    /// A stored labelled set (`sift sets`) instead of files and a truth
+    /// TSV: the run is stored, and a candidate that read the set before
+    /// with the same settings is not called again.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["schema", "truth", "files"])]
+    pub(crate) set: Option<String>,
+    /// The candidates, a YAML list of `{label, provider, model, prompt,
+    /// schema_version, ocr}` (`provider`: a settings provider id; left
+    /// out, the command line's); with `--set` only.
+    #[arg(long, value_name = "FILE.yaml", requires = "set")]
+    pub(crate) candidates: Option<PathBuf>,
     /// What to ask for each file.
     #[arg(long, default_value = DEFAULT_PROMPT)]
     prompt: String,
     /// Print the report as JSON.
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
     /// Also ask the model for the text each value came from (a
     /// `NAME_source` beside each field, taken out before scoring), to
     /// measure whether it finds and cites values better.
@@ -44,11 +54,11 @@ pub struct EvalArgs {
     /// The most documents called at once (the local server answers as
     /// many at once as it has slots).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
-    jobs: u16,
+    pub(crate) jobs: u16,
     #[command(flatten)]
-    model: ModelArgs,
+    pub(crate) model: ModelArgs,
     /// The documents (paths or globs).
-    #[arg(required = true, value_name = "FILES")]
+    #[arg(required_unless_present = "set", value_name = "FILES")]
     files: Vec<String>,
 }
 
@@ -61,22 +71,24 @@ fn read(path: &Path, what: &str) -> Result<String, Failure> {
 /// wrong on every scored field and is reported on stderr.
 #[allow(clippy::print_stderr)]
 pub async fn run(args: EvalArgs, ws: &Workspace) -> Result<(), Failure> {
-    let schema_text = read(&args.schema, "schema")?;
+    let schema_path = args.schema.clone().unwrap_or_default();
+    let truth_path = args.truth.clone().unwrap_or_default();
+    let schema_text = read(&schema_path, "schema")?;
     let not_json = |e: serde_json::Error| {
         Failure::Usage(format!(
             "the schema {} is not JSON: {e}",
-            args.schema.display()
+            schema_path.display()
         ))
     };
     let schema: Value = serde_json::from_str(&schema_text).map_err(not_json)?;
     // The text keeps the properties' order; a parsed `Value` sorts them.
     let columns = schema_columns_from_text(&schema_text).map_err(not_json)?;
-    let truth = parse_truth(&read(&args.truth, "truth file")?)?;
+    let truth = parse_truth(&read(&truth_path, "truth file")?)?;
     let fields = scored_fields(&columns, &truth);
     if fields.is_empty() {
         return Err(Failure::Usage(format!(
             "no property of the schema has a column in {}",
-            args.truth.display()
+            truth_path.display()
         )));
     }
     let working_dir = std::env::current_dir().map_err(|e| Failure::Failed {

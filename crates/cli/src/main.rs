@@ -4,6 +4,7 @@ mod ask;
 mod call;
 mod chat;
 mod eval;
+mod eval_set;
 mod extract;
 mod key;
 mod model_args;
@@ -11,6 +12,7 @@ mod models;
 mod read;
 mod schema;
 mod session;
+mod sets;
 mod turn;
 mod workflow;
 
@@ -59,6 +61,10 @@ enum Command {
     /// Show exactly what a model would receive for some files: the text,
     /// then a line per image (refusals exit 1 as `error (document): ...`).
     Read(read::ReadArgs),
+    /// Labelled sets for `sift eval --set`: import a TSV, make one from
+    /// a checked job, list, export, delete.
+    #[command(subcommand)]
+    Sets(sets::SetsCommand),
     /// Create a session, or print its messages.
     #[command(subcommand)]
     Session(session::SessionCommand),
@@ -152,8 +158,10 @@ fn main() -> ExitCode {
             Command::Revise(args) => call::revise(args, &ws).await,
             Command::Read(args) => read::run(args, &ws),
             Command::Session(command) => session::run(command, &ws).await,
+            Command::Sets(command) => sets::run(command, &ws),
             Command::Turn(args) => turn::run(args, &ws).await,
             Command::Chat(args) => chat::run(args, &ws).await,
+            Command::Eval(args) if args.set.is_some() => eval_set::run(args, &ws).await,
             Command::Eval(args) => eval::run(args, &ws).await,
             Command::Extract(args) => extract::run(args, &ws).await,
             Command::Validate(args) => workflow::validate(args),

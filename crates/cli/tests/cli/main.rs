@@ -8,6 +8,7 @@ mod call;
 mod chat;
 mod crash;
 mod eval;
+mod eval_set;
 mod extract;
 mod interrupted;
 mod models;
