@@ -5,6 +5,7 @@ pub mod app;
 pub mod chat;
 pub mod dialogs;
 pub mod documents;
+pub mod evaluate;
 pub mod extract;
 pub mod local_models;
 pub mod schemas;
