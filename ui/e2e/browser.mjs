@@ -19,6 +19,8 @@ const ARGS = [
 const mockSource = readFile(fileURLToPath(new URL("./mock-ipc.js", import.meta.url)), "utf8");
 // The workflow, chat and transcript commands, over mock-ipc.js.
 const workflowsChatTranscriptsMockSource = readFile(fileURLToPath(new URL("./mock-ipc-workflows-chat-transcripts.js", import.meta.url)), "utf8");
+// The Evaluate and Usage commands, over both.
+const evaluateMockSource = readFile(fileURLToPath(new URL("./mock-ipc-evaluate.js", import.meta.url)), "utf8");
 
 /**
  * The bound of every wait (Playwright's actions and waits, `eventually`). No
@@ -47,7 +49,9 @@ export async function openApp(browser, baseUrl, scenario = {}, options = {}) {
   });
   page.on("pageerror", (error) => errors.push(`page: ${error.message}`));
   const source = await mockSource;
-  await page.addInitScript(`${source}\n${await workflowsChatTranscriptsMockSource}\ninstallSiftMock(${JSON.stringify(scenario)});\ninstallWorkflowsChatTranscriptsMock(${JSON.stringify(scenario)});`);
+  await page.addInitScript(
+    `${source}\n${await workflowsChatTranscriptsMockSource}\n${await evaluateMockSource}\ninstallSiftMock(${JSON.stringify(scenario)});\ninstallWorkflowsChatTranscriptsMock(${JSON.stringify(scenario)});\ninstallEvaluateMock(${JSON.stringify(scenario)});`,
+  );
   await page.goto(baseUrl);
   // The app has rendered its frame and settled its first IPC calls: every
   // chunk loaded and no command left unanswered (a condition, where

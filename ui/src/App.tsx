@@ -4,6 +4,8 @@ import { ChatScreen } from "./chat/ChatScreen";
 import { TranscriptsScreen } from "./transcripts/TranscriptsScreen";
 import { WorkflowsFolder } from "./frame/WorkflowsFolder";
 import { ExtractScreen } from "./extract/ExtractScreen";
+import { EvaluateScreen } from "./evaluate/EvaluateScreen";
+import { UsageScreen } from "./usage/UsageScreen";
 import { SchemasScreen, type SchemaDraft } from "./schemas/SchemasScreen";
 import { SettingsScreen } from "./settings/SettingsScreen";
 import { SCREENS, screenForKey, type ScreenId } from "./frame/screens";
@@ -48,6 +50,11 @@ export function App() {
     return () => window.removeEventListener("keydown", onKey);
   }, []);
 
+  function openTranscript(callId: string) {
+    setTranscript((t) => ({ id: callId, n: (t?.n ?? 0) + 1 }));
+    navigate("transcripts");
+  }
+
   function navigate(id: ScreenId) {
     setScreen(id);
     setVisited((v) => (v.has(id) ? v : new Set([...v, id])));
@@ -73,10 +80,7 @@ export function App() {
                 setNewSchemaRequest((n) => n + 1);
                 navigate("schemas");
               }}
-              onOpenTranscript={(callId) => {
-                setTranscript((t) => ({ id: callId, n: (t?.n ?? 0) + 1 }));
-                navigate("transcripts");
-              }}
+              onOpenTranscript={openTranscript}
               onSuggestedSchema={(suggestion, file) => {
                 setDraft((d) => ({ n: (d?.n ?? 0) + 1, name: suggestion.name, schema: suggestion.schema, file }));
                 navigate("schemas");
@@ -119,6 +123,20 @@ export function App() {
           <div hidden={screen !== "transcripts"}>
             <ScreenBoundary name="Transcripts">
               <TranscriptsScreen key={transcript?.n ?? 0} source={sources.transcripts} initial={transcript?.id} />
+            </ScreenBoundary>
+          </div>
+        )}
+        {visited.has("evaluate") && (
+          <div hidden={screen !== "evaluate"}>
+            <ScreenBoundary name="Evaluate">
+              <EvaluateScreen source={sources.evaluate} active={screen === "evaluate"} onOpenTranscript={openTranscript} />
+            </ScreenBoundary>
+          </div>
+        )}
+        {visited.has("usage") && (
+          <div hidden={screen !== "usage"}>
+            <ScreenBoundary name="Usage">
+              <UsageScreen source={sources.usage} active={screen === "usage"} />
             </ScreenBoundary>
           </div>
         )}

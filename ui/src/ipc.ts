@@ -60,6 +60,15 @@ import type { WorkflowRunView } from "./bindings/WorkflowRunView";
 import type { WorkflowText } from "./bindings/WorkflowText";
 import type { AttachmentView } from "./bindings/AttachmentView";
 import type { SessionChange } from "./bindings/SessionChange";
+import type { LabelledSetSummary } from "./bindings/LabelledSetSummary";
+import type { LabelledSetView } from "./bindings/LabelledSetView";
+import type { EvaluateRequest } from "./bindings/EvaluateRequest";
+import type { EvaluateEvent } from "./bindings/EvaluateEvent";
+import type { EvalRunView } from "./bindings/EvalRunView";
+import type { EvalRunSummary } from "./bindings/EvalRunSummary";
+import type { Price } from "./bindings/Price";
+import type { UsageRequest } from "./bindings/UsageRequest";
+import type { UsageReport } from "./bindings/UsageReport";
 
 // Re-exported so that screens import every IPC type from here.
 export type { AppInfo } from "./bindings/AppInfo";
@@ -130,6 +139,25 @@ export type { WorkflowRunView } from "./bindings/WorkflowRunView";
 export type { WorkflowText } from "./bindings/WorkflowText";
 export type { AttachmentView } from "./bindings/AttachmentView";
 export type { SessionChange } from "./bindings/SessionChange";
+export type { LabelledSetSummary } from "./bindings/LabelledSetSummary";
+export type { LabelledSetView } from "./bindings/LabelledSetView";
+export type { LabelledDocumentView } from "./bindings/LabelledDocumentView";
+export type { Candidate } from "./bindings/Candidate";
+export type { ResolvedCandidate } from "./bindings/ResolvedCandidate";
+export type { EvaluateRequest } from "./bindings/EvaluateRequest";
+export type { EvaluateEvent } from "./bindings/EvaluateEvent";
+export type { EvalRunView } from "./bindings/EvalRunView";
+export type { EvalRunSummary } from "./bindings/EvalRunSummary";
+export type { CandidateView } from "./bindings/CandidateView";
+export type { CandidateValue } from "./bindings/CandidateValue";
+export type { Disagreement } from "./bindings/Disagreement";
+export type { PairView } from "./bindings/PairView";
+export type { ScoreCell } from "./bindings/ScoreCell";
+export type { Price } from "./bindings/Price";
+export type { PriceSource } from "./bindings/PriceSource";
+export type { UsageRequest } from "./bindings/UsageRequest";
+export type { UsageRow } from "./bindings/UsageRow";
+export type { UsageReport } from "./bindings/UsageReport";
 
 /** True inside the desktop app; false when the UI runs in a plain browser. */
 export function isDesktopApp(): boolean {
@@ -569,4 +597,88 @@ export function listCalls(kind: string | null = null, limit = 200): Promise<Call
 /** The revision tree of the line `callId` belongs to. */
 export function callRevisions(callId: string): Promise<RevisionNode> {
   return invoke<RevisionNode>("call_revisions", { callId });
+}
+
+// ---------------------------------------------------------------- evaluate
+
+/** The labelled sets, by name. */
+export function listLabelledSets(): Promise<LabelledSetSummary[]> {
+  return invoke<LabelledSetSummary[]>("list_labelled_sets");
+}
+
+/** A set with its documents and their true values. */
+export function labelledSet(name: string): Promise<LabelledSetView> {
+  return invoke<LabelledSetView>("labelled_set", { name });
+}
+
+/** A set from a ground-truth TSV (`path` from `pickFiles`) for a schema of the library; `schemaVersion` null: the latest. */
+export function importLabelledSet(name: string, path: string, schemaName: string, schemaVersion: number | null): Promise<LabelledSetSummary> {
+  return invoke<LabelledSetSummary>("import_labelled_set", { name, path, schemaName, schemaVersion });
+}
+
+/** A set from a job's checked and corrected values; rejects when none is. */
+export function saveJobAsLabelledSet(jobId: string, name: string): Promise<LabelledSetSummary> {
+  return invoke<LabelledSetSummary>("save_job_as_labelled_set", { jobId, name });
+}
+
+/** Writes a set as a TSV to `path` (from `pickSavePath`); resolves with the rows written. */
+export function exportLabelledSet(name: string, path: string): Promise<number> {
+  return invoke<number>("export_labelled_set", { name, path });
+}
+
+/** False when there was no such set. */
+export function deleteLabelledSet(name: string): Promise<boolean> {
+  return invoke<boolean>("delete_labelled_set", { name });
+}
+
+/**
+ * Creates an evaluation run and starts it. Resolves at once with the run as
+ * it starts; `onEvent` then sees `candidate` and `document` events and
+ * finally one `finished` (with the whole view) or `error`.
+ */
+export function startEvaluation(request: EvaluateRequest, onEvent: (event: EvaluateEvent) => void): Promise<EvalRunView> {
+  const events = new Channel<EvaluateEvent>();
+  events.onmessage = onEvent;
+  return invoke<EvalRunView>("start_evaluation", { request, events });
+}
+
+/** Runs the rest of a cancelled or cut-short run; events as for a start. */
+export function resumeEvaluation(runId: string, onEvent: (event: EvaluateEvent) => void): Promise<EvalRunView> {
+  const events = new Channel<EvaluateEvent>();
+  events.onmessage = onEvent;
+  return invoke<EvalRunView>("resume_evaluation", { runId, events });
+}
+
+/** False when the run is not running. */
+export function cancelEvaluation(runId: string): Promise<boolean> {
+  return invoke<boolean>("cancel_evaluation", { runId });
+}
+
+/** A stored run's matrix, figures, pairs and disagreements. */
+export function evaluationRun(runId: string): Promise<EvalRunView> {
+  return invoke<EvalRunView>("evaluation_run", { runId });
+}
+
+/** A set's runs, newest first. */
+export function evaluationHistory(setName: string): Promise<EvalRunSummary[]> {
+  return invoke<EvalRunSummary[]>("evaluation_history", { setName });
+}
+
+/** The prices per million tokens: the user's, the defaults, and the local models (free). */
+export function priceTable(): Promise<Price[]> {
+  return invoke<Price[]>("price_table");
+}
+
+/** Sets the user's price of a model; resolves with the table. */
+export function setPrice(providerId: string, model: string, inputPerMtok: number, outputPerMtok: number): Promise<Price[]> {
+  return invoke<Price[]>("set_price", { providerId, model, inputPerMtok, outputPerMtok });
+}
+
+export function deletePrice(providerId: string, model: string): Promise<Price[]> {
+  return invoke<Price[]>("delete_price", { providerId, model });
+}
+
+/** Calls, tokens and cost per day, provider, model and kind in a period. */
+export function usageReport(request: UsageRequest): Promise<UsageReport> {
+  return invoke<UsageReport>("usage_report", { request });
 }

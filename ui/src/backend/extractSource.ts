@@ -33,6 +33,7 @@ export function tauriExtractSource(): ExtractSource {
     async exportJob(jobId, format, path, bom) {
       return (await ipc.exportResults(jobId, format, path, format === "csv" && bom)).rows;
     },
+    saveJobAsLabelledSet: (jobId, name) => ipc.saveJobAsLabelledSet(jobId, name),
     async documentPreview(path, page) {
       const p = await ipc.previewDocument(path, page - 1);
       return { dataUrl: p.dataUrl, text: p.text, page: p.page + 1, pages: p.pageCount };

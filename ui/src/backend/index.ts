@@ -2,13 +2,16 @@
 // The one way a screen reaches the backend: App builds these once and hands
 // each screen its own as the `source` prop.
 import type { ChatSource } from "../chat/source";
+import type { EvaluateSource } from "../evaluate/source";
 import type { ExtractSource } from "../extract/source";
 import type { FrameSource } from "../frame/source";
 import type { SchemaSource } from "../schemas/source";
 import type { SettingsSource } from "../settings/source";
 import type { TranscriptSource } from "../transcripts/source";
+import type { UsageSource } from "../usage/source";
 import type { WorkflowFolders } from "../workflows/source";
 import { tauriChatSource } from "./chatSource";
+import { tauriEvaluateSource, tauriUsageSource } from "./evaluateSource";
 import { tauriExtractSource } from "./extractSource";
 import { tauriFrameSource } from "./frameSource";
 import { tauriSchemaSource } from "./schemaSource";
@@ -24,6 +27,8 @@ export interface AppSources {
   workflows: WorkflowFolders;
   chat: ChatSource;
   transcripts: TranscriptSource;
+  evaluate: EvaluateSource;
+  usage: UsageSource;
 }
 
 /**
@@ -39,5 +44,7 @@ export function appSources(options: { chatAcceptsDrops: () => boolean }): AppSou
     workflows: tauriWorkflowFolders(),
     chat: tauriChatSource(undefined, { acceptsDrops: options.chatAcceptsDrops }),
     transcripts: tauriTranscriptSource(),
+    evaluate: tauriEvaluateSource(),
+    usage: tauriUsageSource(),
   };
 }

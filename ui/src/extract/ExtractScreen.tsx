@@ -6,6 +6,7 @@ import { FileList } from "./FileList";
 import { FirstRunHint } from "./FirstRunHint";
 import { JobTable } from "./JobTable";
 import { RecentJobs } from "./RecentJobs";
+import { SaveAsSet } from "./SaveAsSet";
 import { DEFAULT_CONCURRENCY, SetupBar, type Setup } from "./SetupBar";
 import type { ExtractSource } from "./source";
 import { baseName, notCompleted, progressLine, schemaColumns } from "./table";
@@ -207,6 +208,7 @@ export function ExtractScreen({ source, active, libraryRevision, savedSchema, on
           </label>
           <button type="button" onClick={() => exportAs("csv")} disabled={table.jobId === null || running} data-testid="export-csv">Export CSV…</button>
           <button type="button" onClick={() => exportAs("jsonl")} disabled={table.jobId === null || running} data-testid="export-jsonl">Export JSONL…</button>
+          {table.jobId !== null && !running && <SaveAsSet key={table.jobId} source={source} jobId={table.jobId} defaultName={shown?.name ?? schema?.name ?? ""} />}
         </div>
       </header>
       <FirstRunHint dbPath={dbPath} onOpenSettings={onOpenSettings} />

@@ -1,7 +1,7 @@
 // What the Extract screen needs from the app. Where the IPC's shapes are the
 // screen's, it speaks them (ui/src/bindings); `ui/src/backend/extractSource.ts`
 // implements it over ui/src/ipc.ts.
-import type { ExportFormat, ExtractEvent, ExtractRequest, FileDropEvent, JobRow, JobSummary, JobView, JsonValue, PageWord, ProviderConfig, SchemaDoc, SchemaSuggestion, SchemaSummary, SettingsView } from "../ipc";
+import type { ExportFormat, ExtractEvent, ExtractRequest, FileDropEvent, JobRow, JobSummary, JobView, JsonValue, LabelledSetSummary, PageWord, ProviderConfig, SchemaDoc, SchemaSuggestion, SchemaSummary, SettingsView } from "../ipc";
 
 export interface Preview {
   /** A picture of the page (PDF) or the image; null for text documents. */
@@ -66,6 +66,8 @@ export interface ExtractSource {
   documentPreview(path: string, page: number): Promise<Preview>;
   /** The words on a page of a job's document with their boxes; `page` is 1-based. */
   pageWords(path: string, page: number): Promise<Words>;
+  /** A labelled set (for Evaluate) from the job's checked and corrected values; rejects when none is. */
+  saveJobAsLabelledSet(jobId: string, name: string): Promise<LabelledSetSummary>;
   /** The structured call behind a document's values, message by message. */
   callTranscript(callId: string): Promise<Transcript>;
 }

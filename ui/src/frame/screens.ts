@@ -1,5 +1,5 @@
 // The app's sections.
-export type ScreenId = "extract" | "schemas" | "settings" | "workflows" | "chat" | "transcripts";
+export type ScreenId = "extract" | "schemas" | "settings" | "workflows" | "chat" | "transcripts" | "evaluate" | "usage";
 
 export interface ScreenInfo {
   id: ScreenId;
@@ -15,6 +15,8 @@ export const SCREENS: readonly ScreenInfo[] = [
   { id: "workflows", label: "Workflows", key: "4" },
   { id: "chat", label: "Chat", key: "5" },
   { id: "transcripts", label: "Transcripts", key: "6" },
+  { id: "evaluate", label: "Evaluate", key: "7" },
+  { id: "usage", label: "Usage", key: "8" },
 ];
 
 export function screenForKey(key: string): ScreenId | null {
