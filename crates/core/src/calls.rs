@@ -304,10 +304,13 @@ async fn standalone_row(
     if let Some(parent) = parent {
         same_engine_type(parent, &engines.engines)?;
     }
+    // The row's span is the model's work: its latency is finished − created.
+    let started = sift_store::now_ms();
     let ran = run_on_engines(&engines.engines, spec, transcript).await;
     engines.release().await;
     let (engine, outcome) = ran?;
     let mut row = row_for(spec, &engine, &outcome, recorded);
+    row.created_at = Some(started);
     row.parent_id = parent.map(|p| p.id.clone());
     row.transcript = Some(transcript_value(&outcome.transcript));
     Ok(row)
@@ -352,6 +355,7 @@ async fn in_session(
     let history_len = transcript.len();
     transcript.push(user);
     let engines = request.selection.engines(&request.context).await?;
+    let started = sift_store::now_ms();
     let ran = run_on_engines(&engines.engines, spec, transcript).await;
     engines.release().await;
     let (engine, outcome) = ran?;
@@ -368,6 +372,7 @@ async fn in_session(
             .push(NewMessage::text(sift_store::Role::Assistant, canonical_json(output)).hidden());
     }
     let mut row = row_for(spec, &engine, &outcome, recorded);
+    row.created_at = Some(started);
     row.parent_id = parent_id;
     let mut write = TurnWrite::new(session_id);
     write.guard = PendingGuard::Absent;

@@ -93,10 +93,11 @@ async fn two_candidates_give_an_exact_matrix_and_a_rerun_reuses_their_calls() {
         Script::new()
             .with(
                 "good",
+                // Each answer held 40 ms: the latency is the call's own span.
                 [
-                    answer("42183017", "2014-08-03", 4.11, (1000, 100)),
-                    answer("F 1234K20/1234/12", "01.01.2021", 316.83, (1000, 100)),
-                    answer("F20180027", "31/12/2018", 110.0, (1000, 100)),
+                    answer("42183017", "2014-08-03", 4.11, (1000, 100)).delay_ms(40),
+                    answer("F 1234K20/1234/12", "01.01.2021", 316.83, (1000, 100)).delay_ms(40),
+                    answer("F20180027", "31/12/2018", 110.0, (1000, 100)).delay_ms(40),
                 ],
             )
             .with(
@@ -183,6 +184,19 @@ async fn two_candidates_give_an_exact_matrix_and_a_rerun_reuses_their_calls() {
     );
     let good = &view.candidates[0];
     assert_eq!((good.input_tokens, good.output_tokens), (3000, 300));
+    // The median and 95th percentile of its stored calls' spans, each at
+    // least the 40 ms the server held it.
+    let mut spans: Vec<i64> = store
+        .list_calls(Some("eval"))
+        .unwrap()
+        .iter()
+        .filter(|c| c.request["model"] == "good")
+        .map(|c| c.finished_at - c.created_at)
+        .collect();
+    spans.sort_unstable();
+    assert_eq!(spans.len(), 3);
+    assert!(spans[0] >= 40, "{spans:?}");
+    assert_eq!((good.latency_median_ms, good.latency_p95_ms), (Some(spans[1]), Some(spans[2])));
     // 3,000 × $1 + 300 × $2 per million.
     assert_eq!(good.cost, Some(0.0036));
     assert_eq!(view.candidates[1].cost, Some(0.0));
