@@ -2,7 +2,7 @@
 // the Rust side sends it).
 const candidate = (position, label, model, ocr, extra) => ({
   position,
-  candidate: { label, providerId: extra.providerId ?? "local", provider: extra.provider ?? "local", baseUrl: extra.baseUrl ?? "http://127.0.0.1:39281/v1", model, prompt: "", schemaVersion: 1, ocr },
+  candidate: { label, providerId: extra.providerId ?? "local", provider: extra.provider ?? "local", host: extra.host ?? "127.0.0.1:39281", model, prompt: "", schemaVersion: 1, ocr },
   jobId: `eval-job-${position}`,
   reused: false,
   done: extra.done,
@@ -38,7 +38,7 @@ export const smallRun = {
       latency: [850, 1400], tokens: [2400, 120], priceSource: "local", cost: 0,
     }),
     candidate(1, "gpt-4o-mini", "gpt-4o-mini", false, {
-      providerId: "openai", provider: "openai", baseUrl: "https://api.openai.com/v1",
+      providerId: "openai", provider: "openai", host: "api.openai.com",
       done: 3, cells: [cell("invoice_number", 2, 3), cell("total", 3, 3)], overall: cell("overall", 5, 6), values: 6, withEvidence: 4,
       latency: [620, 900], tokens: [2550, 130], cost: 0.0012, priceSource: "default", failures: {},
     }),

@@ -3,8 +3,13 @@
 // and hands every other command on. Calls are recorded in the same
 // window.__siftMock.calls; a run's channel gets its events in Tauri's
 // {index, message} framing, each only when the test sends it
-// (window.__siftEvaluateMock.send(event) / .finish()), so the test sees
-// every state. Its state is window.__siftEvaluateMock.
+// (window.__siftEvaluateMock.send(event) / .finish(patch)), so the test sees
+// every state. A run finished (or in evalHistory) can be resumed: its
+// channel is then the resume's. Prices follow the store's rules (the
+// user's by provider and model, then by `*`; a default hidden by a price of
+// the user's for its model; below 0 refused with the store's message), and
+// a view (evaluation_run, finish) costs its candidates at the user's price.
+// Its state is window.__siftEvaluateMock.
 //
 // Scenario keys:
 //   labelledSets   [LabelledSetSummary] the sets (default: "invoices", 3 documents)
@@ -12,6 +17,8 @@
 //   evalHistory    [EvalRunSummary] of the set (default: none); evaluation_run answers evalView
 //   usage          the UsageReport usage_report answers
 //   saveSetError   {code, message} save_job_as_labelled_set rejects with
+//   prices         the user's prices [{providerId, model, inputPerMtok, outputPerMtok}] (default none)
+//   defaultPrices  the defaults, as the Rust table's first rows (default: gpt-4o-mini, gpt-4o, claude-sonnet-4)
 /* eslint-disable */
 function installEvaluateMock(scenario) {
   "use strict";
@@ -28,7 +35,33 @@ function installEvaluateMock(scenario) {
     ],
   );
   const history = clone(scenario.evalHistory ?? []);
-  let running = null; // {runId, channel, nextIndex}
+  let running = null; // {runId, channel, nextIndex, setName}
+  let cancelled = null; // the runId cancel_evaluation stopped
+  const finished = new Map(); // runId -> the EvalRunView it finished with
+  const userPrices = clone(scenario.prices ?? []);
+  const defaultPrices = clone(
+    scenario.defaultPrices ?? [
+      { providerId: "openai", model: "gpt-4o-mini", inputPerMtok: 0.15, outputPerMtok: 0.6 },
+      { providerId: "openai", model: "gpt-4o", inputPerMtok: 2.5, outputPerMtok: 10 },
+      { providerId: "anthropic", model: "claude-sonnet-4", inputPerMtok: 3, outputPerMtok: 15 },
+    ],
+  );
+  // prices::price_table: the user's (by provider id, then model), then the defaults whose model they do not price.
+  function priceTable() {
+    const mine = [...userPrices].sort((a, b) => (a.providerId === b.providerId ? (a.model < b.model ? -1 : 1) : a.providerId < b.providerId ? -1 : 1));
+    return [
+      ...mine.map((p) => ({ ...p, source: "user" })),
+      ...defaultPrices.filter((d) => !userPrices.some((p) => p.model === d.model)).map((p) => ({ ...p, source: "default" })),
+    ];
+  }
+  // prices::price_for, the user's part: this provider's, then any provider's.
+  function priced(view) {
+    for (const c of view.candidates) {
+      const mine = userPrices.find((p) => p.providerId === c.candidate.providerId && p.model === c.candidate.model) ?? userPrices.find((p) => p.providerId === "*" && p.model === c.candidate.model);
+      if (mine) Object.assign(c, { cost: (c.inputTokens * mine.inputPerMtok + c.outputTokens * mine.outputPerMtok) / 1e6, priceSource: "user" });
+    }
+    return view;
+  }
 
   function send(message) {
     if (running === null) throw new Error("no evaluation is running");
@@ -67,6 +100,9 @@ function installEvaluateMock(scenario) {
     return { ...v, runId, setName: request.setName, status: "running", finishedAt: null,
       candidates: v.candidates.map((c) => ({ ...c, done: 0, failed: 0, pending: v.documents, reused: false })), pairs: [], disagreements: [] };
   }
+  function storedView(runId) {
+    return priced(finished.has(runId) ? clone(finished.get(runId)) : { ...clone(scenario.evalView), runId });
+  }
 
   const commands = {
     list_labelled_sets: () => clone(sets),
@@ -96,22 +132,46 @@ function installEvaluateMock(scenario) {
     },
     start_evaluation: ({ request, events }) => {
       const runId = `run-${history.length + 1}`;
-      running = { runId, channel: channelId(events), nextIndex: 0, request };
+      running = { runId, channel: channelId(events), nextIndex: 0, setName: request.setName };
       return runningView(request, runId);
     },
-    resume_evaluation: ({ runId }) => {
-      throw ipcError("not_found", `no evaluation run ${runId} to resume`);
+    resume_evaluation: ({ runId, events }) => {
+      const known = finished.has(runId) || history.some((h) => h.runId === runId);
+      if (!known) throw ipcError("not_found", `no evaluation run ${runId}`);
+      if (running !== null && running.runId === runId) throw ipcError("usage", `evaluation ${runId} is already running`);
+      const view = storedView(runId);
+      running = { runId, channel: channelId(events), nextIndex: 0, setName: view.setName };
+      cancelled = null;
+      return { ...view, status: "running", finishedAt: null };
     },
-    cancel_evaluation: ({ runId }) => running !== null && running.runId === runId,
+    cancel_evaluation: ({ runId }) => {
+      const stopped = running !== null && running.runId === runId;
+      if (stopped) cancelled = runId;
+      return stopped;
+    },
     evaluation_run: ({ runId }) => {
-      const v = clone(scenario.evalView);
+      const v = storedView(runId);
       registerJobs(v);
-      return { ...v, runId };
+      return v;
     },
     evaluation_history: ({ setName }) => clone(history.filter((h) => h.setName === undefined || h.setName === setName)),
-    price_table: () => [],
-    set_price: () => [],
-    delete_price: () => [],
+    price_table: () => priceTable(),
+    // The store's checks and messages (crates/store/src/evaluation.rs), as CoreError::Store sends them.
+    set_price: ({ providerId, model, inputPerMtok, outputPerMtok }) => {
+      const ok = (p) => typeof p === "number" && Number.isFinite(p) && p >= 0;
+      if (!ok(inputPerMtok) || !ok(outputPerMtok)) throw ipcError("store", "storage: invalid input: a price is a number of at least 0");
+      const row = { providerId: String(providerId).trim(), model: String(model).trim(), inputPerMtok, outputPerMtok };
+      if (row.providerId === "" || row.model === "") throw ipcError("store", "storage: invalid input: a price needs a provider and a model");
+      const i = userPrices.findIndex((p) => p.providerId === row.providerId && p.model === row.model);
+      if (i >= 0) userPrices[i] = row;
+      else userPrices.push(row);
+      return priceTable();
+    },
+    delete_price: ({ providerId, model }) => {
+      const i = userPrices.findIndex((p) => p.providerId === providerId && p.model === model);
+      if (i >= 0) userPrices.splice(i, 1);
+      return priceTable();
+    },
     usage_report: () => clone(scenario.usage ?? { rows: [], count: 0, inputTokens: 0, outputTokens: 0, cost: 0, unpricedRows: 0 }),
   };
 
@@ -137,11 +197,24 @@ function installEvaluateMock(scenario) {
     send(event) {
       send({ runId: running.runId, ...event });
     },
-    /** Sends `finished` with scenario.evalView, then closes the channel; the run joins the history. */
-    finish() {
-      const view = { ...clone(scenario.evalView), runId: running.runId, setName: running.request.setName };
+    /** The runId cancel_evaluation stopped (null before, and again once resumed). */
+    get cancelled() {
+      return cancelled;
+    },
+    /**
+     * Sends `finished` with scenario.evalView (its fields replaced by
+     * `patch`'s, e.g. {status: "cancelled", candidates}), then closes the
+     * channel; the run joins the history (or its entry there is replaced).
+     */
+    finish(patch = {}) {
+      const raw = { ...clone(scenario.evalView), ...clone(patch), runId: running.runId, setName: running.setName };
+      finished.set(raw.runId, clone(raw)); // priced again at each read
+      const view = priced(raw);
       registerJobs(view);
-      history.unshift({ runId: view.runId, status: view.status, createdAt: view.createdAt, candidates: view.candidates.map((c) => c.candidate.label), overall: view.candidates.map((c) => c.overall), setName: view.setName });
+      const entry = { runId: view.runId, status: view.status, createdAt: view.createdAt, candidates: view.candidates.map((c) => c.candidate.label), overall: view.candidates.map((c) => c.overall), setName: view.setName };
+      const i = history.findIndex((h) => h.runId === view.runId);
+      if (i >= 0) history[i] = entry;
+      else history.unshift(entry);
       send({ kind: "finished", runId: running.runId, view });
       send(undefined);
       running = null;

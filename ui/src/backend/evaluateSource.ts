@@ -1,6 +1,7 @@
 // The Evaluate and Usage screens' sources over the Tauri commands
 // (ui/src/ipc.ts): the labelled sets with the dialogs' TSV filter, runs
-// streamed over their channel, the usage report.
+// streamed over their channel (started or resumed), the price table, the
+// usage report.
 import * as ipc from "../ipc";
 import type { EvaluateSource } from "../evaluate/source";
 import type { UsageSource } from "../usage/source";
@@ -27,11 +28,15 @@ export function tauriEvaluateSource(): EvaluateSource {
     },
 
     startEvaluation: (request, onEvent) => ipc.startEvaluation(request, onEvent),
+    resumeEvaluation: (runId, onEvent) => ipc.resumeEvaluation(runId, onEvent),
     async cancelEvaluation(runId) {
       await ipc.cancelEvaluation(runId);
     },
     run: (runId) => ipc.evaluationRun(runId),
     history: (setName) => ipc.evaluationHistory(setName),
+    prices: () => ipc.priceTable(),
+    setPrice: (providerId, model, inputPerMtok, outputPerMtok) => ipc.setPrice(providerId, model, inputPerMtok, outputPerMtok),
+    deletePrice: (providerId, model) => ipc.deletePrice(providerId, model),
   };
 }
 

@@ -1,20 +1,24 @@
 // Evaluate: a labelled set, candidates run over it, and how they compare —
 // the matrix by field, the figures, the pairs, the disagreements behind a
-// cell, accuracy against cost and latency, and the set's earlier runs.
-import { useEffect, useState } from "react";
+// cell, accuracy against cost and latency, the set's earlier runs (a
+// cancelled or failed one resumed), and the price table.
+import { lazy, Suspense, useEffect, useState } from "react";
 import { describeError } from "../format";
 import type { EvalRunSummary, LabelledSetSummary, ProviderConfig } from "../ipc";
-import { AccuracyChart } from "./AccuracyChart";
 import { CandidatesEditor } from "./CandidatesEditor";
 import { Disagreements } from "./Disagreements";
 import { Figures } from "./Figures";
 import { History } from "./History";
 import { Matrix } from "./Matrix";
-import { emptyCandidate, evaluateRequest, rowsProblem, type CandidateRow } from "./model";
+import { canResume, emptyCandidate, evaluateRequest, rowsProblem, type CandidateRow } from "./model";
+import { PricesPanel } from "./PricesPanel";
 import { SetPicker } from "./SetPicker";
 import type { EvaluateSource } from "./source";
 import { useEvaluation } from "./useEvaluation";
 import "./evaluate.css";
+
+// recharts is most of the screen's code: loaded when a run is first shown.
+const AccuracyChart = lazy(() => import("./AccuracyChart").then((m) => ({ default: m.AccuracyChart })));
 
 interface Props {
   source: EvaluateSource;
@@ -32,7 +36,7 @@ export function EvaluateScreen({ source, active, onOpenTranscript }: Props) {
   const [history, setHistory] = useState<EvalRunSummary[]>([]);
   const [field, setField] = useState<string | null>(null);
   const [error, setError] = useState("");
-  const { state, start, load, cancel } = useEvaluation(source);
+  const { state, start, resume, load, cancel } = useEvaluation(source);
   const running = state.phase === "running";
 
   function refreshSets(select?: string) {
@@ -76,6 +80,7 @@ export function EvaluateScreen({ source, active, onOpenTranscript }: Props) {
   const view = state.view !== null && state.view.candidates.length > 0 ? state.view : null;
   const shownError = state.error ?? (error === "" ? null : error);
   const finished = view !== null && state.phase !== "running";
+  const resumable = canResume(state);
 
   return (
     <section className="screen" aria-labelledby="evaluate-title">
@@ -92,6 +97,11 @@ export function EvaluateScreen({ source, active, onOpenTranscript }: Props) {
             Run {rows.length} candidate{rows.length === 1 ? "" : "s"}
           </button>
         )}
+        {resumable && view !== null && (
+          <button type="button" onClick={() => { setField(null); setError(""); void resume(view.runId); }} title="Run the documents this run has not called yet">
+            Resume
+          </button>
+        )}
         <span role="status" className="muted small" data-testid="evaluate-status">
           {running ? "Running…" : state.phase === "finished" && state.view !== null ? `Run ${state.view.status}.` : (problem ?? "")}
         </span>
@@ -104,9 +114,19 @@ export function EvaluateScreen({ source, active, onOpenTranscript }: Props) {
             {field !== null && <Disagreements view={view} field={field} onClose={() => setField(null)} onOpenTranscript={onOpenTranscript} />}
             <Figures view={view} />
           </div>
-          <AccuracyChart candidates={view.candidates} />
+          <Suspense fallback={<p className="muted small card eval-chart">Loading the chart…</p>}>
+            <AccuracyChart candidates={view.candidates} />
+          </Suspense>
         </div>
       )}
+      <PricesPanel
+        source={source}
+        providers={providers}
+        onChanged={() => {
+          // The shown run's cost follows the new price.
+          if (finished && state.runId !== null) void load(state.runId);
+        }}
+      />
       {setName !== "" && <History runs={history} current={state.runId} onOpen={(id) => { setField(null); void load(id); }} disabled={running} />}
     </section>
   );

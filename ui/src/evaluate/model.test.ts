@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { EvalRunView } from "../ipc";
-import { accuracyBand, cellText, chartPoints, evaluateRequest, formatCost, formatFailures, formatValue, idleRun, progressText, rowsProblem, runReducer } from "./model";
+import { accuracyBand, canResume, cellText, chartPoints, evaluateRequest, formatCost, formatFailures, formatPerMtok, formatValue, idleRun, parsePerMtok, priceSourceText, progressText, rowsProblem, runReducer } from "./model";
 
 function view(status = "completed"): EvalRunView {
   const candidate = (position: number, label: string, done: number, pending: number) => ({
     position,
-    candidate: { label, providerId: "local", provider: "local" as const, baseUrl: "http://127.0.0.1:39281/v1", model: "smollm2", prompt: "", schemaVersion: 1, ocr: true },
+    candidate: { label, providerId: "local", provider: "local" as const, host: "127.0.0.1:39281", model: "smollm2", prompt: "", schemaVersion: 1, ocr: true },
     jobId: `job-${position}`,
     reused: false,
     done,
@@ -115,5 +115,63 @@ describe("the run's events", () => {
     let s = runReducer(idleRun, { kind: "starting" });
     s = runReducer(s, { kind: "event", event: { kind: "error", runId: "run-1", error: { code: "network", message: "the server refused" } } });
     expect([s.phase, s.error]).toEqual(["failed", "the server refused"]);
+  });
+  it("marks the shown run failed on an error event, so that it can be resumed", () => {
+    let s = runReducer(idleRun, { kind: "starting" });
+    s = runReducer(s, { kind: "started", view: view("running") });
+    expect(canResume(s)).toBe(false);
+    s = runReducer(s, { kind: "event", event: { kind: "error", runId: "run-1", error: { code: "network", message: "the server refused" } } });
+    expect(s.view?.status).toBe("failed");
+    expect(canResume(s)).toBe(true);
+  });
+});
+
+describe("resuming a run", () => {
+  const cancelled = () => {
+    const v = view("cancelled");
+    Object.assign(v.candidates[0]!, { done: 3, pending: 0 });
+    Object.assign(v.candidates[1]!, { done: 1, pending: 2 });
+    return v;
+  };
+  it("offers a cancelled or failed run, or one stopped with documents left", () => {
+    const loaded = (v: ReturnType<typeof view>) => runReducer(idleRun, { kind: "loaded", view: v });
+    expect(canResume(loaded(cancelled()))).toBe(true);
+    expect(canResume(loaded(view("failed")))).toBe(true);
+    // "completed" with documents still pending (cut short by a crash).
+    expect(canResume(loaded(view("completed")))).toBe(true);
+    const done = view("completed");
+    done.candidates.forEach((c) => Object.assign(c, { done: 3, pending: 0 }));
+    expect(canResume(loaded(done))).toBe(false);
+    // A run going on, or nothing shown.
+    expect(canResume(loaded(view("running")))).toBe(false);
+    expect(canResume(idleRun)).toBe(false);
+  });
+  it("follows the resumed run's events, from its runId on", () => {
+    let s = runReducer(runReducer(idleRun, { kind: "loaded", view: cancelled() }), { kind: "resuming", runId: "run-1" });
+    expect([s.phase, s.runId, s.view, canResume(s)]).toEqual(["running", "run-1", null, false]);
+    const restarted = cancelled();
+    restarted.status = "running";
+    s = runReducer(s, { kind: "started", view: restarted });
+    expect(s.progress[1]).toEqual({ done: 1, total: 3, reused: false });
+    s = runReducer(s, { kind: "event", event: { kind: "document", runId: "run-1", position: 1, done: 2, total: 3 } });
+    expect(progressText(s.progress[1])).toBe("2/3");
+    expect(runReducer(s, { kind: "event", event: { kind: "document", runId: "run-2", position: 1, done: 3, total: 3 } })).toBe(s);
+  });
+  it("shows the run again when the resume is refused", () => {
+    const before = cancelled();
+    let s = runReducer(runReducer(idleRun, { kind: "loaded", view: before }), { kind: "resuming", runId: "run-1" });
+    s = runReducer(s, { kind: "failed", error: "run-1 is running", view: before });
+    expect([s.phase, s.error, s.view]).toEqual(["failed", "run-1 is running", before]);
+    expect(canResume(s)).toBe(true);
+  });
+});
+
+describe("prices", () => {
+  it("writes a price per million tokens and its source", () => {
+    expect([formatPerMtok(0.15), formatPerMtok(2.5), formatPerMtok(10), formatPerMtok(0), formatPerMtok(0.0001234)]).toEqual(["$0.15", "$2.50", "$10.00", "$0.00", "$0.000123"]);
+    expect([priceSourceText("user"), priceSourceText("default"), priceSourceText("local")]).toEqual(["yours", "default", "free"]);
+  });
+  it("reads a typed price: any number (the store refuses one under 0), null otherwise", () => {
+    expect([parsePerMtok(" 1.5 "), parsePerMtok("0"), parsePerMtok("-1"), parsePerMtok(""), parsePerMtok("abc"), parsePerMtok("1e400")]).toEqual([1.5, 0, -1, null, null, null]);
   });
 });

@@ -121,9 +121,12 @@ export const idleRun: RunState = { runId: null, phase: "idle", view: null, progr
 
 export type RunAction =
   | { kind: "starting" }
+  /** Resume of `runId`: its events from now on. */
+  | { kind: "resuming"; runId: string }
   | { kind: "started"; view: EvalRunView }
   | { kind: "event"; event: EvaluateEvent }
-  | { kind: "failed"; error: string }
+  /** `view`: the run to show again (a resume refused shows the run it was asked of). */
+  | { kind: "failed"; error: string; view?: EvalRunView | null }
   | { kind: "loaded"; view: EvalRunView };
 
 function progressOf(view: EvalRunView): Record<number, Progress> {
@@ -136,6 +139,8 @@ export function runReducer(state: RunState, action: RunAction): RunState {
   switch (action.kind) {
     case "starting":
       return { ...idleRun, phase: "running" };
+    case "resuming":
+      return { ...idleRun, runId: action.runId, phase: "running" };
     case "started":
       // Events may have come before the command's answer: they win.
       if (state.phase !== "running") return state;
@@ -143,7 +148,7 @@ export function runReducer(state: RunState, action: RunAction): RunState {
     case "loaded":
       return { runId: action.view.runId, phase: action.view.status === "running" ? "running" : "finished", view: action.view, progress: progressOf(action.view), error: null };
     case "failed":
-      return { ...state, phase: "failed", error: action.error };
+      return { ...state, phase: "failed", error: action.error, view: action.view === undefined ? state.view : action.view };
     case "event": {
       const e = action.event;
       if (state.runId !== null && e.runId !== state.runId) return state;
@@ -160,11 +165,47 @@ export function runReducer(state: RunState, action: RunAction): RunState {
         case "finished":
           return { ...state, runId, phase: "finished", view: e.view, progress: { ...state.progress, ...progressOf(e.view) } };
         case "error":
-          return { ...state, runId, phase: "failed", error: e.error.message };
+          // The store marks the run failed: it can be resumed.
+          return { ...state, runId, phase: "failed", error: e.error.message, view: state.view === null ? null : { ...state.view, status: "failed" } };
       }
     }
   }
   return state;
+}
+
+/**
+ * Whether the shown run can be resumed: it was cancelled or failed, or it
+ * stopped (not running) with documents left to call.
+ */
+export function canResume(state: RunState): boolean {
+  const v = state.view;
+  if (state.phase === "running" || v === null || v.candidates.length === 0) return false;
+  return v.status === "cancelled" || v.status === "failed" || (v.status !== "running" && v.candidates.some((c) => c.pending > 0));
+}
+
+// ---------------------------------------------------------------- prices
+
+/** A price's source as the table shows it. */
+export function priceSourceText(source: PriceSource): string {
+  return source === "user" ? "yours" : source === "default" ? "default" : "free";
+}
+
+/** "$0.15"; at least two decimals, as many as the price has (up to six). */
+export function formatPerMtok(price: number): string {
+  const text = String(Number(price.toFixed(6)));
+  const [whole, fraction = ""] = text.split(".");
+  return `$${whole}.${fraction.padEnd(2, "0")}`;
+}
+
+/**
+ * A price typed in the form: a number (the store refuses one under 0 with
+ * its own message), or null when the text is not one.
+ */
+export function parsePerMtok(text: string): number | null {
+  const t = text.trim();
+  if (t === "") return null;
+  const n = Number(t);
+  return Number.isFinite(n) ? n : null;
 }
 
 /** "3/16"; with the candidate's "reused" state. */

@@ -1,5 +1,6 @@
-// A run of the Evaluate screen: started over its source, its events folded
-// into the state by `runReducer`, cancelled, or a stored run loaded.
+// A run of the Evaluate screen: started (or resumed) over its source, its
+// events folded into the state by `runReducer`, cancelled, or a stored run
+// loaded.
 import { useCallback, useReducer } from "react";
 import { describeError } from "../format";
 import type { EvaluateRequest } from "../ipc";
@@ -22,6 +23,21 @@ export function useEvaluation(source: EvaluateSource) {
     [source],
   );
 
+  const shown = state.view;
+  const resume = useCallback(
+    async (runId: string) => {
+      dispatch({ kind: "resuming", runId });
+      try {
+        const view = await source.resumeEvaluation(runId, (event) => dispatch({ kind: "event", event }));
+        dispatch({ kind: "started", view });
+      } catch (error) {
+        // Refused (running elsewhere, gone): the run shows again as it was.
+        dispatch({ kind: "failed", error: describeError(error), view: shown });
+      }
+    },
+    [source, shown],
+  );
+
   const load = useCallback(
     async (runId: string) => {
       try {
@@ -38,5 +54,5 @@ export function useEvaluation(source: EvaluateSource) {
     await source.cancelEvaluation(state.runId);
   }, [source, state.runId]);
 
-  return { state, start, load, cancel };
+  return { state, start, resume, load, cancel };
 }
