@@ -6,6 +6,8 @@
 # OCR on (as an extraction reads) and OCR off (scans and photos reach the
 # text-only model with no text). Prints the matrix (`sift eval --set`),
 # then runs it again to show that nothing is called twice.
+# SIFT_BENCH_VIEW=FILE also writes the run as the Evaluate screen shows it
+# (`sift eval --set --json`'s `view`) to FILE: the README's screenshots.
 #
 #   scripts/bench-eval-local.sh     # needs: cargo build --release -p sift-cli
 set -euo pipefail
@@ -32,3 +34,7 @@ echo "== the same candidates again"
 start=$(date +%s)
 "$SIFT" --db "$DB" eval --set corpus --provider local --jobs 2 --candidates "$WORK/candidates.yaml"
 echo "seconds: $(( $(date +%s) - start ))"
+if [ -n "${SIFT_BENCH_VIEW:-}" ]; then
+  "$SIFT" --db "$DB" eval --set corpus --provider local --candidates "$WORK/candidates.yaml" --json 2>/dev/null \
+    | python3 -c 'import json,sys; json.dump(json.load(sys.stdin)["view"], sys.stdout, indent=1)' >"$SIFT_BENCH_VIEW"
+fi

@@ -120,6 +120,8 @@ pub async fn run(args: EvalArgs, ws: &Workspace) -> Result<(), Failure> {
                 .map(|p| p.statement.clone())
                 .collect::<Vec<_>>()
         );
+        // The run as the Evaluate screen shows it (disagreements included).
+        json["view"] = serde_json::to_value(&view).unwrap_or_default();
         let _ = writeln!(out, "{}", canonical_json(&json));
     } else {
         let _ = writeln!(out, "run {} of set {}", view.run_id, view.set_name);

@@ -96,6 +96,9 @@ pub struct EvalRunRow {
     pub id: String,
     pub set_name: String,
     pub status: EvalRunStatus,
+    /// Documents called at once per candidate, kept so a resume goes on
+    /// as the run started.
+    pub concurrency: u32,
     pub created_at: i64,
     pub finished_at: Option<i64>,
     pub candidates: Vec<EvalCandidateRow>,
@@ -156,6 +159,7 @@ fn run_from_row(row: &Row<'_>) -> rusqlite::Result<EvalRunRow> {
         })?,
         created_at: row.get(3)?,
         finished_at: row.get(4)?,
+        concurrency: u32::try_from(row.get::<_, i64>(5)?).unwrap_or(1),
         candidates: Vec::new(),
     })
 }
@@ -256,13 +260,15 @@ impl Store {
         &self,
         set_name: &str,
         candidates: &[EvalCandidateRow],
+        concurrency: u32,
     ) -> Result<EvalRunRow> {
         let id = new_id("evr_");
         let mut conn = self.lock();
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         tx.execute(
-            "INSERT INTO eval_runs (id, set_name, status, created_at) VALUES (?1, ?2, 'running', ?3)",
-            params![id, set_name, now_ms()],
+            "INSERT INTO eval_runs (id, set_name, status, concurrency, created_at) \
+             VALUES (?1, ?2, 'running', ?3, ?4)",
+            params![id, set_name, i64::from(concurrency.max(1)), now_ms()],
         )?;
         for c in candidates {
             tx.execute(
@@ -321,7 +327,8 @@ impl Store {
         let conn = self.lock();
         let run = conn
             .query_row(
-                "SELECT id, set_name, status, created_at, finished_at FROM eval_runs WHERE id = ?1",
+                "SELECT id, set_name, status, created_at, finished_at, concurrency FROM eval_runs \
+                 WHERE id = ?1",
                 [id],
                 run_from_row,
             )

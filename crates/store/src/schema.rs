@@ -252,6 +252,7 @@ CREATE TABLE eval_runs (
     id          TEXT PRIMARY KEY NOT NULL,
     set_name    TEXT NOT NULL REFERENCES labelled_sets (name) ON DELETE CASCADE,
     status      TEXT NOT NULL CHECK (status IN ('running', 'completed', 'cancelled', 'failed')),
+    concurrency INTEGER NOT NULL CHECK (concurrency >= 1),
     created_at  INTEGER NOT NULL,
     finished_at INTEGER
 ) STRICT;

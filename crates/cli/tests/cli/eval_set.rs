@@ -182,6 +182,33 @@ async fn a_stored_set_is_evaluated_and_an_unchanged_candidate_is_not_called_agai
     );
     let json: Value = serde_json::from_str(&stdout(&again)).unwrap();
     assert_eq!(json["reused"], json!([true, true]));
+    // The run as the Evaluate screen shows it: one disagreement per field
+    // m-weak got wrong.
+    let view = &json["view"];
+    assert_eq!(view["setName"], "invoices");
+    let wrong: Vec<(&str, &str, &str)> = view["disagreements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["fileName"].as_str().unwrap(),
+                d["field"].as_str().unwrap(),
+                d["truth"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        wrong,
+        [
+            ("i2d_AmazonWebServices.pdf", "total", "4.11"),
+            (
+                "i2d_FlipkartInvoice.pdf",
+                "invoice_number",
+                "#BLR_WFLD20151000982590"
+            )
+        ]
+    );
     assert_eq!(json["candidates"][1]["report"]["overall"]["correct"], 4);
 
     // A candidates file: `m-weak` with another prompt calls again; `m-good` does not.

@@ -119,7 +119,11 @@ pub fn start_evaluation_of(
             reused: false,
         });
     }
-    let run = store.create_eval_run(&set.name, &rows)?;
+    let run = store.create_eval_run(
+        &set.name,
+        &rows,
+        u32::try_from(concurrency).unwrap_or(u32::MAX),
+    )?;
     let guard = ws.running().register(WorkKind::Evaluation, &run.id)?;
     let view = run_view(&store, &run.id)?;
     let ws = ws.clone();
@@ -153,8 +157,9 @@ pub fn start_evaluation(
     start_evaluation_of(ws, request.set_name, specs, concurrency, sink)
 }
 
-/// Runs the rest of a run that was cancelled or cut short: candidates
-/// whose job has documents left resume it; those with no job yet run.
+/// Runs the rest of a run that was cancelled or cut short, with the
+/// run's own concurrency: candidates whose job has documents left resume
+/// it; those with no job yet run.
 pub fn resume_evaluation(
     ws: &Workspace,
     run_id: &str,
@@ -185,9 +190,10 @@ pub fn resume_evaluation(
     store.set_eval_run_status(run_id, EvalRunStatus::Running)?;
     let view = run_view(&store, run_id)?;
     let ws = ws.clone();
+    let concurrency = run.concurrency as usize;
     Ok((
         view,
-        run_registered(ws, guard, specs, DEFAULT_CONCURRENCY, Arc::new(sink)),
+        run_registered(ws, guard, specs, concurrency, Arc::new(sink)),
     ))
 }
 

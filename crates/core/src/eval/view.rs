@@ -267,10 +267,11 @@ pub fn run_view(store: &Store, run_id: &str) -> Result<EvalRunView, CoreError> {
         .zip(runs.iter().zip(&pending))
         .map(|((scores, row), (called, &pending))| {
             let report = &scores.report;
+            // A value given: not left out, and not null.
             let given: Vec<_> = report
                 .comparisons
                 .iter()
-                .filter(|c| c.got.is_some())
+                .filter(|c| c.got.as_ref().is_some_and(|v| !v.is_null()))
                 .collect();
             let found = given
                 .iter()

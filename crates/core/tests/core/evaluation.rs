@@ -196,7 +196,10 @@ async fn two_candidates_give_an_exact_matrix_and_a_rerun_reuses_their_calls() {
     spans.sort_unstable();
     assert_eq!(spans.len(), 3);
     assert!(spans[0] >= 40, "{spans:?}");
-    assert_eq!((good.latency_median_ms, good.latency_p95_ms), (Some(spans[1]), Some(spans[2])));
+    assert_eq!(
+        (good.latency_median_ms, good.latency_p95_ms),
+        (Some(spans[1]), Some(spans[2]))
+    );
     // 3,000 × $1 + 300 × $2 per million.
     assert_eq!(good.cost, Some(0.0036));
     assert_eq!(view.candidates[1].cost, Some(0.0));

@@ -324,7 +324,14 @@ fn the_schema_is_exactly_this() {
         ),
         (
             "eval_runs",
-            &["id", "set_name", "status", "created_at", "finished_at"][..],
+            &[
+                "id",
+                "set_name",
+                "status",
+                "concurrency",
+                "created_at",
+                "finished_at",
+            ][..],
         ),
         (
             "eval_candidates",
