@@ -11,7 +11,7 @@ use serde_json::Value;
 use crate::Store;
 use crate::error::{Result, StoreError};
 use crate::ids::{new_id, now_ms};
-use crate::workflow::json_column;
+use crate::workflow::{json_column, json_text};
 
 /// One document of a set: where it is, and its true value per field
 /// (`a.b` for nested objects). A field it has no value for is not scored.
@@ -112,10 +112,6 @@ pub struct PriceRow {
     pub model: String,
     pub input_per_mtok: f64,
     pub output_per_mtok: f64,
-}
-
-fn json_text(value: &impl Serialize, what: &'static str) -> Result<String> {
-    serde_json::to_string(value).map_err(|source| StoreError::Json { what, source })
 }
 
 fn set_from_row(row: &Row<'_>) -> rusqlite::Result<LabelledSet> {

@@ -68,7 +68,7 @@ pub struct StoredStep {
     pub model: Option<String>,
 }
 
-fn json_text(value: &impl Serialize, what: &'static str) -> Result<String> {
+pub(crate) fn json_text(value: &impl Serialize, what: &'static str) -> Result<String> {
     serde_json::to_string(value).map_err(|source| StoreError::Json { what, source })
 }
 

@@ -6,16 +6,7 @@ use std::path::PathBuf;
 use serde_json::{Value, json};
 use sift_scripted_server::{Reply, Script, ScriptedServer};
 
-use crate::{run, sift, stderr, stdout};
-
-fn corpus(name: &str) -> String {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
-    std::fs::canonicalize(dir)
-        .unwrap()
-        .join(name)
-        .display()
-        .to_string()
-}
+use crate::{corpus, run, sift, stderr, stdout};
 
 struct Scratch(PathBuf);
 

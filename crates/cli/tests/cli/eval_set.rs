@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use serde_json::{Value, json};
 use sift_scripted_server::{Reply, Script, ScriptedServer};
 
-use crate::{run, sift, stderr, stdout};
+use crate::{corpus, run, sift, stderr, stdout};
 
 struct Scratch(PathBuf);
 
@@ -16,15 +16,6 @@ impl Drop for Scratch {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
-}
-
-fn corpus(name: &str) -> String {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
-    std::fs::canonicalize(dir)
-        .unwrap()
-        .join(name)
-        .display()
-        .to_string()
 }
 
 const FILES: [&str; 3] = [

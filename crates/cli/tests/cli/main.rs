@@ -54,6 +54,16 @@ pub fn sift() -> Command {
     command
 }
 
+/// A corpus file's absolute path (read in place, never copied).
+pub fn corpus(name: &str) -> String {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    std::fs::canonicalize(dir)
+        .unwrap()
+        .join(name)
+        .display()
+        .to_string()
+}
+
 pub async fn run(command: &mut Command) -> Output {
     command.output().await.expect("sift did not run")
 }

@@ -13,10 +13,9 @@ use sift_core::eval::{
 };
 use sift_core::extract::{NewJob, check_value, recent_jobs, revise_field, start_job};
 use sift_core::prices::set_price;
-use sift_core::settings::{AppSettings, ProviderEntry};
-use sift_core::{PathPolicy, ProviderKind, Workspace, WorkspaceOptions};
 use sift_scripted_server::{Reply, Script, ScriptedServer};
 
+use crate::sessions::app_workspace;
 use crate::{TempDir, selection};
 
 fn corpus(name: &str) -> String {
@@ -27,27 +26,6 @@ fn corpus(name: &str) -> String {
         .unwrap()
         .display()
         .to_string()
-}
-
-fn app_workspace(dir: &TempDir, server: &ScriptedServer) -> Workspace {
-    let ws = Workspace::open(WorkspaceOptions {
-        config: Some(dir.0.join("config.toml")),
-        db: Some(dir.db()),
-        paths: PathPolicy::GrantedOnly,
-        starter_schemas: false,
-    })
-    .unwrap();
-    let mut settings = AppSettings::defaults();
-    settings.providers.push(ProviderEntry {
-        id: "scripted".into(),
-        kind: ProviderKind::OpenAi,
-        label: "Scripted".into(),
-        base_url: Some(server.openai_base_url()),
-        extra_base_urls: Vec::new(),
-        api_key_env: Some("SIFT_CORE_TESTS_NO_KEY".into()),
-    });
-    ws.save_settings(settings).unwrap();
-    ws
 }
 
 fn invoice_schema() -> Value {
@@ -115,7 +93,7 @@ async fn two_candidates_give_an_exact_matrix_and_a_rerun_reuses_their_calls() {
     )
     .await
     .unwrap();
-    let ws = app_workspace(&dir, &server);
+    let ws = app_workspace(&dir, Some(&server));
     let store = ws.store().unwrap();
     store.save_schema("invoice", &invoice_schema()).unwrap();
     let tsv = dir.0.join("truth.tsv");
@@ -336,7 +314,7 @@ async fn a_set_from_a_corrected_job_holds_only_the_values_the_user_vouched_for()
     ))
     .await
     .unwrap();
-    let ws = app_workspace(&dir, &server);
+    let ws = app_workspace(&dir, Some(&server));
     let files: Vec<PathBuf> = ["a.txt", "b.txt", "c.txt"]
         .iter()
         .map(|name| {
@@ -448,7 +426,7 @@ async fn a_cancelled_run_resumes_with_only_what_was_left() {
     )
     .await
     .unwrap();
-    let ws = app_workspace(&dir, &server);
+    let ws = app_workspace(&dir, Some(&server));
     let store = ws.store().unwrap();
     store.save_schema("invoice", &invoice_schema()).unwrap();
     let mut tsv = String::from("file\tinvoice_number\n");
