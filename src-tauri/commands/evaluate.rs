@@ -106,7 +106,7 @@ pub fn cancel_evaluation(run_id: String, ws: State<'_, Workspace>) -> bool {
 
 #[tauri::command]
 pub fn evaluation_run(run_id: String, ws: State<'_, Workspace>) -> IpcResult<EvalRunView> {
-    Ok(eval::run_view(&ws.store()?, &run_id)?)
+    Ok(eval::evaluation_view(&ws, &run_id)?)
 }
 
 /// A set's runs, newest first.
@@ -115,7 +115,7 @@ pub fn evaluation_history(
     set_name: String,
     ws: State<'_, Workspace>,
 ) -> IpcResult<Vec<EvalRunSummary>> {
-    Ok(eval::run_history(&ws.store()?, &set_name)?)
+    Ok(eval::evaluation_history(&ws, &set_name)?)
 }
 
 #[tauri::command]

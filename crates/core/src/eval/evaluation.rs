@@ -212,6 +212,36 @@ pub fn cancel_evaluation(ws: &Workspace, run_id: &str) -> bool {
     cancelled
 }
 
+/// A stored run as the screen shows it: one left `running` by a process
+/// that is gone (a crash, a kill) is `interrupted`, and can be resumed;
+/// its candidates' finished documents are kept.
+pub fn evaluation_view(ws: &Workspace, run_id: &str) -> Result<EvalRunView, CoreError> {
+    let mut view = run_view(&ws.store()?, run_id)?;
+    if view.status == EvalRunStatus::Running.as_str()
+        && !ws.running().is_running(WorkKind::Evaluation, run_id)
+    {
+        view.status = "interrupted".to_owned();
+    }
+    Ok(view)
+}
+
+/// A set's runs, newest first, a run left by a gone process marked
+/// `interrupted` as [`evaluation_view`] does.
+pub fn evaluation_history(
+    ws: &Workspace,
+    set_name: &str,
+) -> Result<Vec<super::EvalRunSummary>, CoreError> {
+    let mut history = super::run_history(&ws.store()?, set_name)?;
+    for run in &mut history {
+        if run.status == EvalRunStatus::Running.as_str()
+            && !ws.running().is_running(WorkKind::Evaluation, &run.run_id)
+        {
+            run.status = "interrupted".to_owned();
+        }
+    }
+    Ok(history)
+}
+
 async fn run_registered(
     ws: Workspace,
     guard: RunningGuard,

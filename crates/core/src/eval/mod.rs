@@ -56,8 +56,8 @@ pub use compare::{
     mcnemar_exact, percentile,
 };
 pub use evaluation::{
-    EVAL_KIND, EvaluateEvent, EvaluateRequest, cancel_evaluation, resume_evaluation,
-    start_evaluation, start_evaluation_of,
+    EVAL_KIND, EvaluateEvent, EvaluateRequest, cancel_evaluation, evaluation_history,
+    evaluation_view, resume_evaluation, start_evaluation, start_evaluation_of,
 };
 pub use matrix::{format_matrix, matrix_json};
 pub use normalise::{Normalized, matches, normalize, normalize_amount, normalize_date};

@@ -114,7 +114,9 @@ pub struct Disagreement {
 pub struct EvalRunView {
     pub run_id: String,
     pub set_name: String,
-    /// `running`, `completed`, `cancelled` or `failed`.
+    /// `running`, `completed`, `cancelled`, `failed`, or `interrupted`
+    /// (left running by a process that is gone: see
+    /// [`super::evaluation_view`]).
     pub status: String,
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub created_at: i64,

@@ -8,8 +8,9 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 use sift_core::eval::{
-    Candidate, EvaluateEvent, EvaluateRequest, cancel_evaluation, export_set, get_set, import_set,
-    resume_evaluation, run_history, set_from_job, start_evaluation,
+    Candidate, EvaluateEvent, EvaluateRequest, cancel_evaluation, evaluation_history,
+    evaluation_view, export_set, get_set, import_set, resume_evaluation, run_history, set_from_job,
+    start_evaluation,
 };
 use sift_core::extract::{NewJob, check_value, recent_jobs, revise_field, start_job};
 use sift_core::prices::set_price;
@@ -465,6 +466,29 @@ async fn a_cancelled_run_resumes_with_only_what_was_left() {
     };
     assert_eq!(progress(&cancelled), [(1, 1, true), (0, 0, false)]);
     assert!(!cancel_evaluation(&ws, &cancelled.run_id));
+    // A run a gone process left running (as after a crash) reads as
+    // interrupted, in the view and in the history.
+    let left = store
+        .create_eval_run(
+            "two",
+            &store
+                .eval_run(&cancelled.run_id)
+                .unwrap()
+                .unwrap()
+                .candidates,
+            1,
+        )
+        .unwrap();
+    assert_eq!(
+        evaluation_view(&ws, &left.id).unwrap().status,
+        "interrupted"
+    );
+    let statuses: Vec<String> = evaluation_history(&ws, "two")
+        .unwrap()
+        .into_iter()
+        .map(|h| h.status)
+        .collect();
+    assert_eq!(statuses, ["interrupted", "cancelled"]);
 
     let (_, rest) = resume_evaluation(&ws, &cancelled.run_id, |_| {}).unwrap();
     let done = rest.await.unwrap();
