@@ -20,8 +20,14 @@ interface Props {
   onOpenTranscript?: (callId: string) => void;
 }
 
+/** Focuses a row a frame later (once it is drawn), unless the focus moved elsewhere in between: a form the user opened keeps it. */
 function focusRow(position: number | null) {
-  requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-testid="result-row"][data-position="${position}"]`)?.focus());
+  const before = document.activeElement;
+  requestAnimationFrame(() => {
+    const now = document.activeElement;
+    if (now !== null && now !== before && now !== document.body) return;
+    document.querySelector<HTMLElement>(`[data-testid="result-row"][data-position="${position}"]`)?.focus();
+  });
 }
 
 /**
