@@ -5,6 +5,8 @@ import type { PairView } from "./PairView";
 
 export type EvalRunView = { runId: string, setName: string, 
 /**
- * `running`, `completed`, `cancelled` or `failed`.
+ * `running`, `completed`, `cancelled`, `failed`, or `interrupted`
+ * (left running by a process that is gone: see
+ * [`super::evaluation_view`]).
  */
 status: string, createdAt: number, finishedAt: number | null, fields: Array<string>, documents: number, candidates: Array<CandidateView>, pairs: Array<PairView>, disagreements: Array<Disagreement>, };
