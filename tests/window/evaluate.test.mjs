@@ -11,11 +11,9 @@
 //
 // The app runs on a database of its own (`--db`). Run by tests/window/run.sh.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { rmSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, join } from "node:path";
 import { after, before, describe } from "node:test";
-import { APP, OUT, WAIT_MS, env, eventually, launch, modelRequests, scripted, shownText, snap, test } from "./session.mjs";
+import { OUT, WAIT_MS, env, eventually, extractThePickedFile, launch, modelRequests, ownDatabase, scripted, shownText, snap, test } from "./session.mjs";
 
 const INVOICE = env("SIFT_TEST_OPEN_PATHS");
 const NAME = basename(INVOICE);
@@ -29,11 +27,8 @@ const WRONG = { ...RIGHT, invoice_number: "1234567890" };
 const answer = (values, input, output) => ({ tool_calls: [{ name: "submit_output", arguments: values }], usage: { input, output } });
 const PAIR = "model-a vs model-b: 2/2 against 1/2; 1 cells differ (1 for model-a, 0 for model-b): within noise (McNemar exact p = 1.000)";
 
-/** The rows a query answers in the app's database (the sqlite3 CLI; the app keeps it open). */
-function sql(query) {
-  const out = execFileSync("sqlite3", ["-json", DB, query], { encoding: "utf8" }).trim();
-  return out === "" ? [] : JSON.parse(out);
-}
+/** The rows a query answers in this file's database (set up in `before`). */
+let sql;
 const evalCalls = () => sql("SELECT count(*) AS n FROM structured_calls WHERE kind = 'eval'")[0].n;
 const runs = () => sql("SELECT id, set_name, status, finished_at IS NOT NULL AS finished FROM eval_runs ORDER BY created_at, rowid");
 const candidates = (runId) =>
@@ -57,9 +52,7 @@ const progress = () => texts('[data-testid="candidate-progress"]');
 const matrixCell = (field, label) => browser.$(`[data-testid="matrix-cell"][data-field="${field}"][data-candidate="${label}"]`);
 
 before(async () => {
-  rmSync(DB, { force: true });
-  // The schema run.sh put in the suite's library, in this file's database.
-  execFileSync(join(dirname(APP), "sift"), ["--db", DB, "schema", "import", join(OUT, "invoice.json")]);
+  sql = ownDatabase(DB);
   await scripted("/_scripted/script", "PUT", {
     models: {
       "scripted-model": [answer(EXTRACTED, 1234, 56)],
@@ -77,14 +70,7 @@ after(async () => {
 
 describe("Evaluate", () => {
   test("saves the checked and corrected values of an Extract job as a labelled set", async () => {
-    const schema = await byTestId("run-schema");
-    await schema.waitForDisplayed({ timeout: WAIT_MS });
-    await eventually(browser, () => schema.getValue(), "invoice");
-    await (await byTestId("add-files")).click();
-    const run = await byTestId("run");
-    await eventually(browser, () => run.getText(), "Run on 1 file");
-    await run.click();
-    await eventually(browser, async () => (await row()).getAttribute("data-status"), "completed");
+    await extractThePickedFile(browser);
     [{ job_id: jobId }] = sql("SELECT job_id FROM extraction_documents");
     assert.deepEqual((await modelRequests()).map((r) => r.body.model), ["scripted-model"]);
 

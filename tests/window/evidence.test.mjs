@@ -9,11 +9,9 @@
 // job is the only one in it and the other files' jobs (extract.test.mjs
 // counts its "Recent jobs") are not touched. Run by tests/window/run.sh.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { rmSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, join } from "node:path";
 import { after, before, describe } from "node:test";
-import { APP, OUT, WAIT_MS, env, eventually, launch, scripted, shownText, snap, test } from "./session.mjs";
+import { OUT, WAIT_MS, env, eventually, extractThePickedFile, launch, ownDatabase, scripted, shownText, snap, test } from "./session.mjs";
 
 const INVOICE = env("SIFT_TEST_OPEN_PATHS");
 const NAME = basename(INVOICE);
@@ -22,11 +20,8 @@ const DB = join(OUT, "evidence.db");
 // number is invented (the PDF's is 42183017), as the local model did.
 const ANSWER = { invoice_number: "1234567890", date: "2014-08-03", total: 4.11, currency: "USD" };
 
-/** The rows a query answers in the app's database (the sqlite3 CLI; the app keeps it open). */
-function sql(query) {
-  const out = execFileSync("sqlite3", ["-json", DB, query], { encoding: "utf8" }).trim();
-  return out === "" ? [] : JSON.parse(out);
-}
+/** The rows a query answers in this file's database (set up in `before`). */
+let sql;
 const checks = () => sql("SELECT job_id, position, field, checked_at FROM extraction_checks ORDER BY checked_at, rowid");
 const revisions = () => sql('SELECT "values", evidence FROM extraction_revisions ORDER BY id').map((r) => ({ values: JSON.parse(r.values), evidence: JSON.parse(r.evidence) }));
 const statusOf = (evidence) => Object.fromEntries(evidence.map((e) => [e.key, e.status]));
@@ -59,9 +54,7 @@ const needsReview = async () => {
 };
 
 before(async () => {
-  rmSync(DB, { force: true });
-  // The schema run.sh put in the suite's library, in this file's database.
-  execFileSync(join(dirname(APP), "sift"), ["--db", DB, "schema", "import", join(OUT, "invoice.json")]);
+  sql = ownDatabase(DB);
   await scripted("/_scripted/script", "PUT", {
     models: { "scripted-model": [{ tool_calls: [{ name: "submit_output", arguments: ANSWER }], usage: { input: 1234, output: 56 } }] },
   });
@@ -74,14 +67,7 @@ after(async () => {
 
 describe("Extract's evidence", () => {
   test("marks the values not found in the invoice and counts them", async () => {
-    const schema = await byTestId("run-schema");
-    await schema.waitForDisplayed({ timeout: WAIT_MS });
-    await eventually(browser, () => schema.getValue(), "invoice");
-    await (await byTestId("add-files")).click();
-    const run = await byTestId("run");
-    await eventually(browser, () => run.getText(), "Run on 1 file");
-    await run.click();
-    await eventually(browser, async () => (await row()).getAttribute("data-status"), "completed");
+    await extractThePickedFile(browser);
 
     // Stored: where each value was found. The invented number is nowhere;
     // the date is printed "August 3 , 2014", the currency as its sign ($4.11).

@@ -3,7 +3,8 @@
 // model server's control API, and screenshots.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { test as nodeTest } from "node:test";
 import { remote } from "webdriverio";
 
@@ -105,3 +106,30 @@ export async function eventually(browser, read, expected, timeout = WAIT_MS) {
 
 // WebKitWebDriver's "Get Element Text" answers "" for some elements: the rendered innerText is what a person sees.
 export const shownText = async (element) => (await element.getProperty("innerText")).trim();
+
+/**
+ * A test file's own database (`--db`), new, with the invoice schema run.sh
+ * wrote in its library (imported by the CLI), and the query function over
+ * it: the rows a query answers (the sqlite3 CLI; the app keeps the file open).
+ */
+export function ownDatabase(db) {
+  rmSync(db, { force: true });
+  execFileSync(join(dirname(APP), "sift"), ["--db", db, "schema", "import", join(OUT, "invoice.json")]);
+  return (query) => {
+    const out = execFileSync("sqlite3", ["-json", db, query], { encoding: "utf8" }).trim();
+    return out === "" ? [] : JSON.parse(out);
+  };
+}
+
+/** Extract run on the file the open dialog "picks" with the invoice schema, until its row is completed. */
+export async function extractThePickedFile(browser) {
+  const byTestId = (id) => browser.$(`[data-testid="${id}"]`);
+  const schema = await byTestId("run-schema");
+  await schema.waitForDisplayed({ timeout: WAIT_MS });
+  await eventually(browser, () => schema.getValue(), "invoice");
+  await (await byTestId("add-files")).click();
+  const run = await byTestId("run");
+  await eventually(browser, () => run.getText(), "Run on 1 file");
+  await run.click();
+  await eventually(browser, async () => (await byTestId("result-row")).getAttribute("data-status"), "completed");
+}
