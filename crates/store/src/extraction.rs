@@ -100,6 +100,9 @@ pub struct ExtractionJob {
     /// The OCR languages the job was started with, when it named its own
     /// (a resume and a revision read in them too).
     pub ocr_languages: Option<Vec<String>>,
+    /// How its answers are made (`free`, `grounded`, `located`); `None`
+    /// for a job from before answers had a mode (they were free).
+    pub answers: Option<String>,
 }
 
 /// A job to create: its documents are given by path, in order.
@@ -225,7 +228,7 @@ fn tokens(n: u64) -> Result<i64> {
 }
 
 const JOB_COLUMNS: &str = "id, schema_name, schema_version, schema, prompt, models, status, \
-                           created_at, finished_at, ocr_languages, interrupted_at";
+                           created_at, finished_at, ocr_languages, interrupted_at, answers";
 
 fn job_from_row(row: &Row<'_>) -> rusqlite::Result<ExtractionJob> {
     let status: String = row.get(6)?;
@@ -245,6 +248,7 @@ fn job_from_row(row: &Row<'_>) -> rusqlite::Result<ExtractionJob> {
         created_at: row.get(7)?,
         finished_at: row.get(8)?,
         ocr_languages: optional_json_column(row, 9)?.and_then(|v| serde_json::from_value(v).ok()),
+        answers: row.get(11)?,
     })
 }
 
@@ -475,6 +479,19 @@ impl Store {
         let n = self.lock().execute(
             "UPDATE extraction_jobs SET ocr_languages = ?2 WHERE id = ?1",
             params![id, text],
+        )?;
+        if n == 0 {
+            return Err(StoreError::Invalid(format!("no extraction job {id}")));
+        }
+        Ok(())
+    }
+
+    /// Records how a job's answers are made (`free`, `grounded` or
+    /// `located`), so that a resume makes them the same way.
+    pub fn set_job_answers(&self, id: &str, answers: &str) -> Result<()> {
+        let n = self.lock().execute(
+            "UPDATE extraction_jobs SET answers = ?2 WHERE id = ?1",
+            params![id, answers],
         )?;
         if n == 0 {
             return Err(StoreError::Invalid(format!("no extraction job {id}")));

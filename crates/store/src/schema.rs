@@ -284,6 +284,13 @@ ALTER TABLE workflow_steps ADD COLUMN provider TEXT;
 ALTER TABLE workflow_steps ADD COLUMN host TEXT;
 ALTER TABLE workflow_steps ADD COLUMN model TEXT;
 "#,
+    // 7: how a job's answers are made (core's `AnswerMode`): free, held
+    // to the locator's candidates, or the locator's alone. NULL, for the
+    // jobs before it, is free: what they ran.
+    r#"
+ALTER TABLE extraction_jobs ADD COLUMN answers TEXT
+    CHECK (answers IS NULL OR answers IN ('free', 'grounded', 'located'));
+"#,
 ];
 
 /// The schema version this build writes: the number of migrations.
