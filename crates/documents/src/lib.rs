@@ -163,7 +163,7 @@ pub use ocr::{
     check_ocr_languages, default_ocr_languages, installed_ocr_languages, ocr_layer_is_usable,
     recognize,
 };
-pub use pdf::{pdfium_library_candidates, render_pdf_page};
+pub use pdf::{EmbeddedXml, embedded_invoice_xml, pdfium_library_candidates, render_pdf_page};
 pub use platform::{bundle_dir, bundle_dir_beside, default_data_dir};
 pub use progress::{OnPage, PageProgress};
 pub use read::{read_bytes, read_documents};

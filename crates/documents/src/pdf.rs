@@ -376,3 +376,60 @@ fn fit_points(width: f32, height: f32, long: u32) -> (u32, u32) {
         (w, long)
     }
 }
+
+/// The largest embedded invoice XML read: an EN 16931 invoice with many
+/// lines is a few hundred kilobytes.
+const MAX_INVOICE_XML_BYTES: usize = 16 * 1024 * 1024;
+
+/// An XML file a PDF carries as an attachment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EmbeddedXml {
+    /// Its name in the PDF (`factur-x.xml`, `ZUGFeRD-invoice.xml`).
+    pub name: String,
+    pub bytes: Vec<u8>,
+}
+
+/// The invoice XML a hybrid e-invoice PDF (Factur-X, ZUGFeRD 1.0 and
+/// 2.x, XRechnung in a PDF) carries, through PDFium: the first attached
+/// `.xml` file, the well-known names first. `None` for a PDF without
+/// one; an attachment over the size bound is passed over.
+pub fn embedded_invoice_xml(
+    path: &Path,
+    options: &ReadOptions,
+) -> Result<Option<EmbeddedXml>, DocumentError> {
+    const KNOWN: [&str; 4] = [
+        "factur-x.xml",
+        "zugferd-invoice.xml",
+        "xrechnung.xml",
+        "order-x.xml",
+    ];
+    let pdfium = pdfium(options).map_err(|detail| DocumentError::PdfiumMissing {
+        path: path.to_path_buf(),
+        detail,
+        install_dir: install_dir(options),
+    })?;
+    let document = pdfium
+        .load_pdf_from_file(path, options.pdf_password.as_deref())
+        .map_err(|e| DocumentError::corrupt(path, format_args!("cannot be opened ({e})")))?;
+    let mut found: Vec<(usize, String, Vec<u8>)> = Vec::new();
+    for attachment in document.attachments().iter() {
+        let name = attachment.name();
+        let lower = name.to_lowercase();
+        if !lower.ends_with(".xml") || attachment.len() > MAX_INVOICE_XML_BYTES {
+            continue;
+        }
+        let Ok(bytes) = attachment.save_to_bytes() else {
+            continue;
+        };
+        let rank = KNOWN
+            .iter()
+            .position(|k| *k == lower)
+            .unwrap_or(KNOWN.len());
+        found.push((rank, name, bytes));
+    }
+    found.sort_by_key(|(rank, _, _)| *rank);
+    Ok(found
+        .into_iter()
+        .next()
+        .map(|(_, name, bytes)| EmbeddedXml { name, bytes }))
+}

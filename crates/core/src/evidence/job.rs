@@ -3,13 +3,14 @@
 //! user revises a value (from the file, read as the job reads it), and
 //! the words of a page for the user to click.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 use serde_json::Value;
 use sift_documents::{Documents, OcrMode, ReadOptions, read_documents, read_fingerprint};
 use sift_store::{DocumentStatus, ExtractionJob, Store};
 
-use super::{FieldEvidence, PageWords, locate_values, page_words_of};
+use super::{FieldEvidence, PageWords, ValueOrigin, locate_values, page_words_of};
 use crate::error::CoreError;
 use crate::preview::is_job_document;
 use crate::workspace::Workspace;
@@ -26,17 +27,23 @@ pub(crate) fn locating_read_options(base: &ReadOptions) -> ReadOptions {
 
 /// The evidence of `values` in the one file of `documents`, as stored
 /// with a result, and the fingerprint of what it was found in (the file
-/// as read with `options`); `None` when nothing was read.
+/// as read with `options`); `None` when nothing was read. Each field of
+/// `origins` is marked with where its value came from.
 pub(crate) fn evidence_value(
     documents: &Documents,
     options: &ReadOptions,
     schema: &Value,
     values: &Value,
     corrected: bool,
+    origins: &HashMap<String, ValueOrigin>,
 ) -> Option<(Value, String)> {
     let document = documents.files.first()?;
     let bytes = std::fs::read(&document.path).ok()?;
-    let evidence = serde_json::to_value(locate_values(document, schema, values, corrected)).ok()?;
+    let mut found = locate_values(document, schema, values, corrected);
+    for field in &mut found {
+        field.origin = origins.get(&field.key).copied();
+    }
+    let evidence = serde_json::to_value(found).ok()?;
     Some((evidence, read_fingerprint(&bytes, options)))
 }
 

@@ -34,7 +34,7 @@ pub(super) fn label_words(name: &str, description: Option<&str>) -> Vec<String> 
     words
 }
 
-fn split_name(name: &str) -> Vec<String> {
+pub(super) fn split_name(name: &str) -> Vec<String> {
     let mut words = Vec::new();
     let mut current = String::new();
     let mut previous_lower = false;

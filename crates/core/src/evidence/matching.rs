@@ -27,11 +27,12 @@ struct LineText {
 }
 
 /// A run of words that reads as one amount or date.
-struct Run {
-    page: usize,
-    words: Range<usize>,
-    dates: Vec<String>,
-    amounts: Vec<f64>,
+pub(super) struct Run {
+    pub page: usize,
+    pub words: Range<usize>,
+    /// `yyyy-mm-dd`, day first before month first.
+    pub dates: Vec<String>,
+    pub amounts: Vec<f64>,
 }
 
 impl<'a> SearchIndex<'a> {
@@ -74,6 +75,14 @@ impl<'a> SearchIndex<'a> {
             runs: runs(pages),
             folded,
         }
+    }
+}
+
+impl SearchIndex<'_> {
+    /// The runs of words that read as an amount or a date, shortest
+    /// first: what the locator proposes amounts and dates from.
+    pub fn value_runs(&self) -> &[Run] {
+        &self.runs
     }
 }
 

@@ -55,6 +55,7 @@
 mod job;
 mod label;
 mod leaves;
+pub mod locator;
 mod matching;
 mod pages;
 mod quotes;
@@ -151,6 +152,24 @@ pub struct FieldEvidence {
     pub confidence: Option<Confidence>,
     /// Best first; empty unless found.
     pub places: Vec<EvidencePlace>,
+    /// Where the value came from when it was not the model's choice:
+    /// `located`, the field locator's own (no model was asked for it);
+    /// `e_invoice`, the document's e-invoice XML (exact).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub origin: Option<ValueOrigin>,
+}
+
+/// Who gave a value other than a model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "snake_case")]
+pub enum ValueOrigin {
+    /// The field locator, sure of it or asked alone.
+    Located,
+    /// The invoice XML the document carries (or is): exact.
+    #[serde(rename = "e_invoice")]
+    EInvoice,
 }
 
 /// Finds every leaf of `values` in `document` (see the module docs).
@@ -206,6 +225,7 @@ pub fn locate_quoted_values(
                     status: EvidenceStatus::NotApplicable,
                     confidence: None,
                     places: Vec::new(),
+                    origin: None,
                 };
             };
             let status = match found.first() {
@@ -227,6 +247,7 @@ pub fn locate_quoted_values(
                 status,
                 confidence: Some(confidence(status, weak, corrected)),
                 places,
+                origin: None,
             }
         })
         .collect()

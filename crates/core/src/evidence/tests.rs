@@ -90,6 +90,7 @@ fn an_exact_value_has_its_page_quote_and_box() {
                 }),
                 labelled: false,
             }],
+            origin: None,
         }
     );
     // The JSON number 12.0 is written `12.0`: the page's `12.00` is the
@@ -159,6 +160,7 @@ fn an_invented_value_is_not_found() {
             status: EvidenceStatus::NotFound,
             confidence: Some(Confidence::Low),
             places: vec![],
+            origin: None,
         }]
     );
     assert_eq!(not_found_count(&evidence), 1);

@@ -1,0 +1,214 @@
+//! The field locator: before any model reads a document, each scalar
+//! field of the schema gets ranked candidate values from the document
+//! itself, found by their type (amounts, dates, identifiers, currencies,
+//! names after a label) and by the label words beside them in the
+//! languages Sift reads (on the same line before the value, or above it
+//! in its column). It searches the pages evidence searches, with the same
+//! readings of amounts and dates, so a located value is always found
+//! again by evidence.
+//!
+//! A candidate carries its normalised value (a number, an ISO date, an
+//! ISO 4217 code) and its place. A field is *sure* when its best
+//! candidate has a label on its own line and no other value comes close;
+//! then no model needs to be asked for it. What the locator knows is
+//! general (labels, types, languages), never a vendor's or a file's.
+
+mod einvoice;
+mod fields;
+mod lexicon;
+mod propose;
+#[cfg(test)]
+mod tests;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+use sift_documents::Document;
+
+use super::EvidencePlace;
+use super::matching::SearchIndex;
+use super::pages::{Match, place, search_pages};
+pub use einvoice::einvoice_fields;
+use fields::{FieldSpec, ValueKind, field_specs};
+use propose::{FoldedPages, Proposal, SAME_LINE, propose};
+
+/// Changed whenever the locator's rules change what it finds, so that an
+/// evaluation does not reuse results an older locator gave.
+pub const LOCATOR_VERSION: u32 = 1;
+/// The most candidates kept for a field: what an answer may choose from.
+pub const MAX_CANDIDATES: usize = 5;
+/// How far ahead of the next value a labelled best candidate must be for
+/// the field to be sure.
+const SURE_MARGIN: i32 = 15;
+
+/// A value proposed for a field.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Candidate {
+    /// Normalised: a number, `yyyy-mm-dd`, an ISO 4217 code, or the text.
+    pub value: Value,
+    /// Higher is better; labelled on its own line from 100.
+    pub score: i32,
+    pub place: EvidencePlace,
+}
+
+/// A field's candidates, best first.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FieldCandidates {
+    /// The column key (`total`, `seller.name`).
+    pub key: String,
+    pub candidates: Vec<Candidate>,
+    /// The best candidate needs no model's judgement.
+    pub sure: bool,
+    /// The field is a name or other words: its candidates are only
+    /// suggestions, never offered as the only answers.
+    pub free_text: bool,
+}
+
+impl FieldCandidates {
+    pub fn best(&self) -> Option<&Value> {
+        self.candidates.first().map(|c| &c.value)
+    }
+}
+
+/// Every scalar field of `schema` outside an array, with its candidates
+/// from `document`, in the schema's order.
+pub fn locate_fields(document: &Document, schema: &Value) -> Vec<FieldCandidates> {
+    let pages = search_pages(document);
+    let index = SearchIndex::new(&pages);
+    let folded = FoldedPages::new(&pages);
+    field_specs(schema)
+        .into_iter()
+        .map(|spec| {
+            let proposals = propose(&spec, &pages, &index, &folded);
+            let ranked = rank(&spec, proposals);
+            let sure = is_sure(&spec, &ranked);
+            let candidates = ranked
+                .into_iter()
+                .take(MAX_CANDIDATES)
+                .map(|p| Candidate {
+                    place: place(
+                        &pages,
+                        &Match {
+                            page: p.page,
+                            words: p.words.clone(),
+                            exact: true,
+                            label: u32::from(p.score >= SAME_LINE),
+                        },
+                    ),
+                    value: p.value,
+                    score: p.score,
+                })
+                .collect();
+            FieldCandidates {
+                key: spec.key(),
+                candidates,
+                sure,
+                free_text: spec.kind == ValueKind::Text,
+            }
+        })
+        .collect()
+}
+
+/// The proposals merged by value (the best place kept, a little more
+/// for each other place it is at, every place for a currency), best
+/// first: by score, then the larger amount for a total (a grand total is
+/// the largest of the totals), else the earlier place.
+fn rank(spec: &FieldSpec, proposals: Vec<Proposal>) -> Vec<Proposal> {
+    let mut merged: Vec<(Proposal, i32)> = Vec::new();
+    for p in proposals {
+        match merged
+            .iter_mut()
+            .find(|(m, _)| same_value(&m.value, &p.value))
+        {
+            Some((best, extra)) => {
+                if spec.kind == ValueKind::Currency {
+                    *extra += p.score.min(SAME_LINE) / 10;
+                } else {
+                    *extra = (*extra + 3).min(9);
+                }
+                if p.score > best.score {
+                    *best = p;
+                }
+            }
+            None => merged.push((p, 0)),
+        }
+    }
+    let mut ranked: Vec<Proposal> = merged
+        .into_iter()
+        .map(|(mut p, extra)| {
+            if p.score > 0 {
+                p.score += extra;
+            }
+            p
+        })
+        .collect();
+    let larger_first = spec.kind == ValueKind::Amount;
+    ranked.sort_by(|a, b| {
+        b.score
+            .cmp(&a.score)
+            .then_with(|| {
+                if larger_first {
+                    let (x, y) = (a.amount.unwrap_or(0.0), b.amount.unwrap_or(0.0));
+                    y.abs().total_cmp(&x.abs())
+                } else {
+                    std::cmp::Ordering::Equal
+                }
+            })
+            .then((a.page, a.words.start).cmp(&(b.page, b.words.start)))
+    });
+    // A value only a rival label governs is no candidate.
+    ranked.retain(|p| p.score >= 0);
+    ranked
+}
+
+fn same_value(a: &Value, b: &Value) -> bool {
+    match (a.as_f64(), b.as_f64()) {
+        (Some(x), Some(y)) => (x - y).abs() < 1e-9,
+        _ => a == b,
+    }
+}
+
+/// Sure: labelled on its own line and ahead of the next value by
+/// [`SURE_MARGIN`]; a currency, when the page names one currency (or
+/// one at least twice as often as any other). A name never is.
+fn is_sure(spec: &FieldSpec, ranked: &[Proposal]) -> bool {
+    let Some(best) = ranked.first() else {
+        return false;
+    };
+    let second = ranked.get(1).map(|p| p.score);
+    match spec.kind {
+        ValueKind::Text => false,
+        ValueKind::Currency => second.is_none_or(|s| best.score >= 2 * s),
+        _ => best.score >= SAME_LINE && second.is_none_or(|s| best.score - s >= SURE_MARGIN),
+    }
+}
+
+/// The answer the locator alone gives: each field's best candidate, or
+/// null; fields it does not locate (arrays, booleans, enums) are left out.
+pub fn located_answer(located: &[FieldCandidates]) -> Value {
+    let mut answer = Map::new();
+    for field in located {
+        let value = field.best().cloned().unwrap_or(Value::Null);
+        set_path(&mut answer, &field.key, value);
+    }
+    Value::Object(answer)
+}
+
+/// Sets `a.b` in `object`, making the objects on the way.
+pub(crate) fn set_path(object: &mut Map<String, Value>, key: &str, value: Value) {
+    let mut parts = key.split('.').peekable();
+    let mut at = object;
+    while let Some(part) = parts.next() {
+        if parts.peek().is_none() {
+            at.insert(part.to_owned(), value);
+            return;
+        }
+        let next = at
+            .entry(part.to_owned())
+            .or_insert_with(|| Value::Object(Map::new()));
+        if !next.is_object() {
+            *next = Value::Object(Map::new());
+        }
+        let Value::Object(map) = next else { return };
+        at = map;
+    }
+}

@@ -1,0 +1,123 @@
+use std::path::PathBuf;
+
+use serde_json::{Value, json};
+use sift_documents::{Content, Document, Kind};
+
+use super::*;
+
+fn text_document(text: &str) -> Document {
+    Document {
+        path: PathBuf::from("invoice.txt"),
+        name: "invoice.txt".into(),
+        kind: Kind::Text,
+        content: Content::Text(text.into()),
+        ocr: None,
+    }
+}
+
+fn four_fields() -> Value {
+    json!({"type": "object", "properties": {
+        "invoice_number": {"type": "string", "description": "The invoice's number"},
+        "date": {"type": "string", "description": "The invoice's date"},
+        "total": {"type": "number", "description": "The total amount due"},
+        "currency": {"type": "string", "description": "The currency of the total, as an ISO 4217 code"}
+    }})
+}
+
+fn best(located: &[FieldCandidates], key: &str) -> Value {
+    located
+        .iter()
+        .find(|f| f.key == key)
+        .and_then(|f| f.best().cloned())
+        .unwrap_or(Value::Null)
+}
+
+fn sure(located: &[FieldCandidates], key: &str) -> bool {
+    located
+        .iter()
+        .find(|f| f.key == key)
+        .is_some_and(|f| f.sure)
+}
+
+#[test]
+fn an_english_invoice_is_located_by_its_labels() {
+    let doc = text_document(
+        "ACME Ltd\nInvoice Number: INV-2024-0042\nOrder No: 5561\nInvoice Date: March 3, 2024\n\
+         Due Date: 2024-04-02\nSubtotal $1,000.00\nTax (20%) $200.00\nTotal $1,200.00\n",
+    );
+    let located = locate_fields(&doc, &four_fields());
+    assert_eq!(best(&located, "invoice_number"), json!("INV-2024-0042"));
+    assert_eq!(best(&located, "date"), json!("2024-03-03"));
+    assert_eq!(best(&located, "total"), json!(1200.0));
+    assert_eq!(best(&located, "currency"), json!("USD"));
+    for key in ["invoice_number", "date", "total", "currency"] {
+        assert!(sure(&located, key), "{key}");
+    }
+}
+
+#[test]
+fn a_german_invoice_with_values_under_their_column_headers() {
+    let doc = text_document(
+        "Muster GmbH\nRechnungsnummer Rechnungsdatum Kundennummer\n471102 15.11.2024 K-88\n\
+         Nettobetrag 445,27 EUR\nMwSt 19% 84,60 EUR\nGesamtbetrag 529,87 EUR\n",
+    );
+    let located = locate_fields(&doc, &four_fields());
+    assert_eq!(best(&located, "invoice_number"), json!("471102"));
+    assert_eq!(best(&located, "date"), json!("2024-11-15"));
+    assert_eq!(best(&located, "total"), json!(529.87));
+    assert_eq!(best(&located, "currency"), json!("EUR"));
+}
+
+#[test]
+fn a_french_total_ttc_wins_over_the_total_ht() {
+    let doc = text_document(
+        "Facture N° F20180027\nDate : 31/12/2018\nTotal HT 100,00 €\nTVA 20% 10,00 €\nTotal TTC 110,00 €\n",
+    );
+    let located = locate_fields(&doc, &four_fields());
+    assert_eq!(best(&located, "invoice_number"), json!("F20180027"));
+    assert_eq!(best(&located, "date"), json!("2018-12-31"));
+    assert_eq!(best(&located, "total"), json!(110.0));
+    assert_eq!(best(&located, "currency"), json!("EUR"));
+}
+
+#[test]
+fn the_due_date_field_takes_the_due_date_and_the_invoice_date_the_other() {
+    let schema = json!({"type": "object", "properties": {
+        "invoice_date": {"type": "string", "format": "date"},
+        "due_date": {"type": ["string", "null"], "format": "date"}
+    }});
+    let doc = text_document("Due date: 02/04/2024\nInvoice date: 03/03/2024\n");
+    let located = locate_fields(&doc, &schema);
+    assert_eq!(best(&located, "invoice_date"), json!("2024-03-03"));
+    assert_eq!(best(&located, "due_date"), json!("2024-04-02"));
+}
+
+#[test]
+fn without_a_label_nothing_is_sure_and_no_identifier_is_guessed() {
+    let doc = text_document("Thank you\n12.50\n3.20\n2018-03-01 998877\n");
+    let located = locate_fields(&doc, &four_fields());
+    assert_eq!(best(&located, "invoice_number"), Value::Null);
+    assert_eq!(best(&located, "total"), json!(12.5));
+    assert_eq!(best(&located, "date"), json!("2018-03-01"));
+    for key in ["invoice_number", "date", "total", "currency"] {
+        assert!(!sure(&located, key), "{key}");
+    }
+}
+
+#[test]
+fn the_located_answer_fills_nested_fields_and_leaves_arrays_out() {
+    let schema = json!({"type": "object", "properties": {
+        "seller": {"type": "object", "properties": {"name": {"type": "string", "description": "The seller's company name"}}},
+        "total": {"type": "number"},
+        "line_items": {"type": "array", "items": {"type": "object"}}
+    }});
+    let doc = text_document("Seller: Muster GmbH\nTotal 12,00\n");
+    let located = locate_fields(&doc, &schema);
+    let keys: Vec<&str> = located.iter().map(|f| f.key.as_str()).collect();
+    assert_eq!(keys, ["seller.name", "total"]);
+    assert_eq!(
+        located_answer(&located),
+        json!({"seller": {"name": "Muster GmbH"}, "total": 12.0})
+    );
+    assert!(located[0].free_text);
+}
