@@ -36,10 +36,17 @@ pub struct EvalArgs {
     #[arg(long, value_name = "NAME", conflicts_with_all = ["schema", "truth", "files"])]
     pub(crate) set: Option<String>,
     /// The candidates, a YAML list of `{label, provider, model, prompt,
-    /// schema_version, ocr}` (`provider`: a settings provider id; left
-    /// out, the command line's); with `--set` only.
+    /// schema_version, ocr, answers}` (`provider`: a settings provider
+    /// id; left out, the command line's); with `--set` only.
     #[arg(long, value_name = "FILE.yaml", requires = "set")]
     pub(crate) candidates: Option<PathBuf>,
+    /// How each `--model` candidate's values are made (`grounded`, `free`
+    /// or `located`); given several times, each mode is a candidate of
+    /// each model [default: located for the local model, as measured; free for
+    /// other servers]; with `--set` only.
+    #[arg(long, value_name = "MODE", requires = "set", conflicts_with = "candidates",
+          value_parser = clap::builder::PossibleValuesParser::new(["grounded", "free", "located"]))]
+    pub(crate) answers: Vec<String>,
     /// What to ask for each file.
     #[arg(long, default_value = DEFAULT_PROMPT)]
     prompt: String,

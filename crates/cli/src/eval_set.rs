@@ -12,6 +12,7 @@ use sift_core::eval::{
     Candidate, CandidateSpec, EvaluateEvent, format_matrix, matrix_json, start_evaluation_of,
     stored_matrix,
 };
+use sift_core::extract::AnswerMode;
 
 use crate::Failure;
 use crate::eval::EvalArgs;
@@ -34,6 +35,7 @@ fn candidates_of(
             candidate.prompt.clone(),
             candidate.schema_version.unwrap_or(schema_version),
             candidate.ocr.unwrap_or(true),
+            candidate.answers,
         )?)
     };
     let candidates: Vec<Candidate> = match &args.candidates {
@@ -51,16 +53,32 @@ fn candidates_of(
                 ))
             })?
         }
-        None if args.model.models.is_empty() => vec![Candidate::default()],
-        None => args
-            .model
-            .models
-            .iter()
-            .map(|m| Candidate {
-                model: Some(m.clone()),
-                ..Candidate::default()
-            })
-            .collect(),
+        None => {
+            // Each `--answers` mode is a candidate of each model.
+            let answers: Vec<Option<AnswerMode>> = if args.answers.is_empty() {
+                vec![None]
+            } else {
+                args.answers
+                    .iter()
+                    .map(|a| a.parse().map(Some))
+                    .collect::<Result<_, _>>()?
+            };
+            let models: Vec<Option<String>> = if args.model.models.is_empty() {
+                vec![None]
+            } else {
+                args.model.models.iter().cloned().map(Some).collect()
+            };
+            models
+                .iter()
+                .flat_map(|model| {
+                    answers.iter().map(move |answers| Candidate {
+                        model: model.clone(),
+                        answers: *answers,
+                        ..Candidate::default()
+                    })
+                })
+                .collect()
+        }
     };
     if candidates.is_empty() {
         return Err(Failure::Usage(

@@ -58,6 +58,14 @@ pub struct ExtractArgs {
     /// languages`, else `eng` plus the OS locale's language].
     #[arg(long, value_name = "LANGS", conflicts_with = "resume")]
     lang: Option<String>,
+    /// How the values are made: `grounded` (the fields the locator is
+    /// sure of are its own, the others the model chooses among its
+    /// candidates), `free` (the model writes every value) or `located`
+    /// (the locator alone, no model) [default: located for the local
+    /// model, as measured; free for other servers].
+    #[arg(long, value_name = "MODE", conflicts_with = "resume",
+          value_parser = clap::builder::PossibleValuesParser::new(["grounded", "free", "located"]))]
+    answers: Option<String>,
     #[command(flatten)]
     model: ModelArgs,
     /// The documents: paths or globs.
@@ -153,6 +161,7 @@ async fn extract(args: &ExtractArgs, ws: &Workspace) -> Result<JobTally, Failure
                 concurrency: jobs,
                 provider_id: None,
                 ocr_languages: args.lang.as_deref().map(crate::read::languages_of),
+                answers: args.answers.as_deref().map(str::parse).transpose()?,
             };
             let (view, run) = start_tallied_job(ws, job, sink)?;
             (view, Box::pin(run) as Run)

@@ -93,18 +93,35 @@ async fn user_message_read(
     prompt: &str,
     options: &ReadOptions,
 ) -> Result<(Message, Documents), CoreError> {
-    let mut messages = vec![Message::user(prompt)];
+    let documents = read_files(files, options).await?;
+    Ok((message_with(prompt, &documents)?, documents))
+}
+
+/// Reads `files` as a call's model would receive them, off the async
+/// threads (reading PDFs, scaling images and OCR are CPU work); a refused
+/// file is an error naming it.
+pub(crate) async fn read_files(
+    files: &[PathBuf],
+    options: &ReadOptions,
+) -> Result<Documents, CoreError> {
     if files.is_empty() {
-        return Ok((messages.remove(0), Documents::default()));
+        return Ok(Documents::default());
     }
     let (files, options) = (files.to_vec(), options.clone());
-    // Reading PDFs, scaling images and OCR are CPU work: off the async
-    // threads.
-    let documents = tokio::task::spawn_blocking(move || read_documents(&files, &options))
-        .await
-        .map_err(|e| CoreError::Usage(format!("reading the files stopped: {e}")))??;
-    attach(&mut messages, &documents)?;
-    Ok((messages.remove(0), documents))
+    Ok(
+        tokio::task::spawn_blocking(move || read_documents(&files, &options))
+            .await
+            .map_err(|e| CoreError::Usage(format!("reading the files stopped: {e}")))??,
+    )
+}
+
+/// The prompt as a user message with the documents attached.
+fn message_with(prompt: &str, documents: &Documents) -> Result<Message, CoreError> {
+    let mut messages = vec![Message::user(prompt)];
+    if !documents.files.is_empty() {
+        attach(&mut messages, documents)?;
+    }
+    Ok(messages.remove(0))
 }
 
 /// Adds where the call is served (the provider kind and the server's
@@ -131,6 +148,27 @@ pub(crate) async fn run_call_read(
     store: &Store,
     request: &CallRequest,
 ) -> Result<(StructuredCall, Documents), CoreError> {
+    // The spec first: a schema the engine refuses fails before any file
+    // is read.
+    spec_for(
+        &request.kind,
+        request.system.as_deref(),
+        request.schema.as_ref(),
+        request.max_turns,
+    )?;
+    let documents = read_files(&request.files, &request.read_options).await?;
+    let call = run_call_on_documents(store, request, &documents).await?;
+    Ok((call, documents))
+}
+
+/// [`run_call`] on documents already read with the request's options
+/// (an extraction locates fields in them first); `request.files` is not
+/// read again.
+pub(crate) async fn run_call_on_documents(
+    store: &Store,
+    request: &CallRequest,
+    documents: &Documents,
+) -> Result<StructuredCall, CoreError> {
     let spec = spec_for(
         &request.kind,
         request.system.as_deref(),
@@ -143,25 +181,33 @@ pub(crate) async fn run_call_read(
         "max_turns": spec.max_turns,
     });
     with_served(&mut recorded, &request.selection);
-    let (user, documents) =
-        user_message_read(&request.files, &request.prompt, &request.read_options).await?;
-    let call = match &request.session {
+    let user = message_with(&request.prompt, documents)?;
+    run_with_message(store, request, &spec, user, recorded).await
+}
+
+async fn run_with_message(
+    store: &Store,
+    request: &CallRequest,
+    spec: &StructuredCallSpec,
+    user: Message,
+    recorded: Value,
+) -> Result<StructuredCall, CoreError> {
+    match &request.session {
         None => {
-            let transcript = initial_transcript(&spec, user).await;
+            let transcript = initial_transcript(spec, user).await;
             standalone(
                 store,
                 &request.selection,
                 &request.context,
-                &spec,
+                spec,
                 transcript,
                 recorded,
                 None,
             )
             .await
         }
-        Some(session) => in_session(store, request, &spec, session, user, recorded, None).await,
-    }?;
-    Ok((call, documents))
+        Some(session) => in_session(store, request, spec, session, user, recorded, None).await,
+    }
 }
 
 /// Revises a call with a correction: a standalone call replays its

@@ -495,8 +495,9 @@ async fn a_resume_without_a_model_runs_all_of_the_jobs_models_in_order() {
     assert_eq!(docs[0].values.as_ref().unwrap()["number"], "B");
 }
 
-/// With the local server as the provider and no way to start it, the job
-/// ends failed with the local server's error, as the app's does.
+/// With the local server as the provider and no way to start it, a job
+/// whose answers need the model ends failed with the local server's
+/// error, as the app's does.
 #[tokio::test]
 async fn a_job_whose_local_server_will_not_start_ends_failed() {
     let scratch = Scratch::new("local-failure", 1);
@@ -515,6 +516,8 @@ async fn a_job_whose_local_server_will_not_start_ends_failed() {
             &scratch.path("invoice.json"),
             "--provider",
             "local",
+            "--answers",
+            "grounded",
             &scratch.path("doc0.txt"),
         ])
         .env("SIFT_LLAMA_SERVER", &program)
@@ -534,6 +537,51 @@ async fn a_job_whose_local_server_will_not_start_ends_failed() {
     let store = Store::open(scratch.path("sift.db")).unwrap();
     let job = store.get_extraction_job(&job_id).unwrap().unwrap();
     assert_eq!(job.status, sift_store::JobStatus::Failed);
+}
+
+/// The local model's default answers are the locator's (measured best for
+/// it): no model server is needed, so one that cannot start does not
+/// matter, and the row holds the labelled values.
+#[tokio::test]
+async fn the_local_default_locates_values_without_a_model_server() {
+    let scratch = Scratch::new("local-located", 0);
+    std::fs::write(
+        scratch.dir.join("invoice.txt"),
+        "ACME GmbH\nInvoice Number: 2024-17A\nSubtotal 1.000,00 EUR\nTotal: 1.234,50 EUR\n",
+    )
+    .unwrap();
+    let output = run(sift()
+        .args([
+            "--db",
+            &scratch.path("sift.db"),
+            "extract",
+            "--schema",
+            &scratch.path("invoice.json"),
+            "--provider",
+            "local",
+            "--csv",
+            &scratch.path("out.csv"),
+            &scratch.path("invoice.txt"),
+        ])
+        .env("SIFT_LLAMA_SERVER", scratch.dir.join("no-llama-server"))
+        .env("SIFT_DATA_DIR", &scratch.dir))
+    .await;
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(
+        scratch.read("out.csv"),
+        format!(
+            "file,number,total,vendor.city,vendor.name,status,error\r\n{},2024-17A,1234.5,,,completed,\r\n",
+            scratch.path("invoice.txt")
+        )
+    );
+    let store = Store::open(scratch.path("sift.db")).unwrap();
+    let job_id = job_id_of(&stderr(&output));
+    let job = store.get_extraction_job(&job_id).unwrap().unwrap();
+    assert_eq!(job.answers.as_deref(), Some("located"));
+    assert_eq!(
+        store.extraction_documents(&job_id).unwrap()[0].call_id,
+        None
+    );
 }
 
 /// `sift schema import` and `sift extract --schema` refuse a schema with

@@ -11,7 +11,8 @@ use sift_documents::{ReadOptions, read_fingerprint};
 use sift_llm::server_host;
 
 use crate::error::CoreError;
-use crate::extract::DEFAULT_PROMPT;
+use crate::evidence::locator::LOCATOR_VERSION;
+use crate::extract::{AnswerMode, DEFAULT_PROMPT};
 use crate::models::ModelSelection;
 use crate::provider::{ProviderKind, ProviderSettings};
 use crate::workspace::Workspace;
@@ -44,6 +45,11 @@ pub struct Candidate {
     #[cfg_attr(feature = "ts", ts(optional = nullable))]
     #[serde(default)]
     pub ocr: Option<bool>,
+    /// How the answers are made; `null`: the default for the provider's
+    /// kind of model.
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
+    #[serde(default)]
+    pub answers: Option<AnswerMode>,
 }
 
 /// A candidate with everything resolved: how it is stored with its run
@@ -63,6 +69,13 @@ pub struct ResolvedCandidate {
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub schema_version: i64,
     pub ocr: bool,
+    /// Stored candidates from before answers had a mode were free.
+    #[serde(default = "free_answers")]
+    pub answers: AnswerMode,
+}
+
+fn free_answers() -> AnswerMode {
+    AnswerMode::Free
 }
 
 /// A resolved candidate with the selection its calls go through.
@@ -82,6 +95,7 @@ impl CandidateSpec {
         prompt: Option<String>,
         schema_version: i64,
         ocr: bool,
+        answers: Option<AnswerMode>,
     ) -> Result<Self, CoreError> {
         let provider = selection.provider.clone().with_env_defaults()?;
         let model = selection
@@ -89,10 +103,15 @@ impl CandidateSpec {
             .into_iter()
             .next()
             .unwrap_or_default();
+        let answers = answers.unwrap_or_else(|| AnswerMode::default_for(provider.choice()));
+        // The mode is in the label unless it is the model's own answers.
+        let named = match answers {
+            AnswerMode::Free => model.clone(),
+            AnswerMode::Grounded => format!("{model} grounded"),
+            AnswerMode::Located => "located".to_owned(),
+        };
         let resolved = ResolvedCandidate {
-            label: label
-                .filter(|l| !l.trim().is_empty())
-                .unwrap_or_else(|| model.clone()),
+            label: label.filter(|l| !l.trim().is_empty()).unwrap_or(named),
             provider_id,
             provider: provider.choice(),
             host: server_host(&provider.effective_base_url()),
@@ -102,6 +121,7 @@ impl CandidateSpec {
                 .unwrap_or_else(|| DEFAULT_PROMPT.to_owned()),
             schema_version,
             ocr,
+            answers,
         };
         Ok(Self {
             resolved,
@@ -128,6 +148,7 @@ impl CandidateSpec {
             candidate.prompt.clone(),
             candidate.schema_version.unwrap_or(set_schema_version),
             candidate.ocr.unwrap_or(true),
+            candidate.answers,
         )
     }
 
@@ -167,21 +188,28 @@ impl CandidateSpec {
 }
 
 /// Gives each candidate a label no other has: a repeated one gains
-/// `(OCR off)` when that is what differs, else `#2`, `#3`.
+/// `(OCR off)` or `(answers located)` when that is what differs, else
+/// `#2`, `#3`.
 pub fn distinct_labels(specs: &mut [CandidateSpec]) {
-    let mut seen: Vec<String> = Vec::new();
+    let mut seen: Vec<(String, AnswerMode)> = Vec::new();
     for spec in specs.iter_mut() {
+        let answers = spec.resolved.answers;
         let label = &mut spec.resolved.label;
-        if seen.contains(label) && !spec.resolved.ocr {
+        let taken =
+            |seen: &[(String, AnswerMode)], label: &str| seen.iter().any(|(l, _)| l == label);
+        if taken(&seen, label) && seen.iter().any(|(l, a)| l == label && *a != answers) {
+            label.push_str(&format!(" (answers {answers})"));
+        }
+        if taken(&seen, label) && !spec.resolved.ocr {
             label.push_str(" (OCR off)");
         }
         let base = label.clone();
         let mut n = 2;
-        while seen.contains(label) {
+        while taken(&seen, label) {
             *label = format!("{base} #{n}");
             n += 1;
         }
-        seen.push(label.clone());
+        seen.push((label.clone(), answers));
     }
 }
 
@@ -202,7 +230,7 @@ pub fn fingerprint(
         documents.push(read_fingerprint(&bytes, read_options));
     }
     let resolved = &spec.resolved;
-    let subject = json!({
+    let mut subject = json!({
         "provider": resolved.provider,
         "base_url": spec.selection.provider.effective_base_url(),
         "model": resolved.model,
@@ -211,6 +239,13 @@ pub fn fingerprint(
         "ocr": resolved.ocr,
         "documents": documents,
     });
+    // A free candidate's subject is as it was before answers had modes,
+    // so its earlier runs are still reused; the others change with the
+    // locator's rules.
+    if resolved.answers != AnswerMode::Free {
+        subject["answers"] = json!(resolved.answers);
+        subject["locator"] = json!(LOCATOR_VERSION);
+    }
     let digest = Sha256::digest(sift_llm::canonical_json(&subject).as_bytes());
     Ok(digest.iter().map(|b| format!("{b:02x}")).collect())
 }
@@ -230,6 +265,7 @@ mod tests {
                 prompt: DEFAULT_PROMPT.into(),
                 schema_version: 1,
                 ocr,
+                answers: AnswerMode::Free,
             },
             selection: ModelSelection {
                 provider: ProviderSettings::default(),

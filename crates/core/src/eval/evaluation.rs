@@ -328,6 +328,7 @@ async fn run_candidates(
                         models: json!(spec.selection.models),
                         paths: paths.clone(),
                     })?;
+                    store.set_job_answers(&job.id, spec.resolved.answers.as_str())?;
                     store.set_eval_candidate_job(&run_id, row.position, &job.id, false)?;
                     (job.id, false)
                 }

@@ -3,6 +3,8 @@
 //! result is written as soon as its call finishes, so a job run again
 //! after a crash (or a cancel) calls only the documents not yet completed.
 
+mod answers;
+mod einvoice;
 mod reading;
 mod results;
 mod start;
@@ -11,23 +13,26 @@ mod tally;
 #[cfg(test)]
 mod tests;
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use serde::Serialize;
 use serde_json::{Value, json};
-use sift_documents::{OcrMode, OcrOptions, ReadOptions};
+use sift_documents::{Documents, OcrMode, OcrOptions, ReadOptions};
 use sift_engine::ContextSettings;
 use sift_store::{
     CallStatus, DocumentResult, DocumentStatus, ExtractionDocument, ExtractionJob, JobStatus,
-    NewExtractionJob, Store,
+    NewExtractionJob, Store, StructuredCall,
 };
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
-use crate::calls::{CallRequest, run_call_read};
+use crate::calls::{CallRequest, read_files, run_call_on_documents};
 use crate::error::CoreError;
+use crate::evidence::ValueOrigin;
+use crate::evidence::locator::locate_fields;
 use crate::evidence::{evidence_value, needed_correction, refresh_evidence};
 use crate::local::{LocalServerHandle, LocalServerOwner, ensure_local_server};
 use crate::models::ModelSelection;
@@ -35,6 +40,9 @@ use crate::provider::ProviderKind;
 use crate::schema_check::check_usable;
 use crate::settings::ModelOverride;
 
+pub use answers::AnswerMode;
+use answers::{ground, located_fields, with_fixed, without_fields};
+use einvoice::einvoice_values;
 pub use results::{JobResult, job_result, job_result_pages, job_results, revise_value};
 pub use start::{
     ExtractEvent, ExtractRequest, NewJob, cancel_extraction, resume_extraction, resume_job,
@@ -183,7 +191,8 @@ async fn blocking<T: Send + 'static>(
         .map_err(|e| CoreError::Internal(format!("a store task stopped: {e}")))?
 }
 
-/// Calls one document and writes its result.
+/// Reads one document, locates its fields, makes its answer as the
+/// job's mode says (see [`answers`]) and writes its result.
 async fn run_document(
     store: Store,
     job: Arc<ExtractionJob>,
@@ -196,42 +205,9 @@ async fn run_document(
     request.files = vec![PathBuf::from(&document.path)];
     request.context = options.context.clone();
     request.read_options = options.read_options.clone();
-    let result = match run_call_read(&store, &request).await {
-        Ok((call, documents)) => {
-            let found = call
-                .output
-                .as_ref()
-                .filter(|_| call.status == CallStatus::Completed)
-                .and_then(|values| {
-                    let corrected = needed_correction(call.transcript.as_ref());
-                    evidence_value(
-                        &documents,
-                        &request.read_options,
-                        &job.schema,
-                        values,
-                        corrected,
-                    )
-                });
-            let (evidence, evidence_source) = found.unzip();
-            DocumentResult {
-                evidence,
-                evidence_source,
-                status: if call.status == CallStatus::Completed {
-                    DocumentStatus::Completed
-                } else {
-                    DocumentStatus::Failed
-                },
-                values: call
-                    .output
-                    .clone()
-                    .filter(|_| call.status == CallStatus::Completed),
-                error: call.error.clone(),
-                error_category: call.error_category.clone(),
-                input_tokens: call.input_tokens,
-                output_tokens: call.output_tokens,
-                call_id: Some(call.id.clone()),
-            }
-        }
+    let mode = AnswerMode::of_job(job.answers.as_deref());
+    let result = match answer_document(&store, &request, &job.schema, mode).await {
+        Ok(answer) => answer.into_result(&request.read_options, &job.schema),
         // Refused before any request (an unreadable file, ...): this
         // document fails, the others go on.
         Err(error) => DocumentResult {
@@ -249,6 +225,130 @@ async fn run_document(
     let job_id = job.id.clone();
     let position = document.position;
     blocking(move || Ok(store.set_document_result(&job_id, position, result)?)).await
+}
+
+/// A document's answer: the documents as read, the model's call (none
+/// when the locator answered alone), the values, and which of them were
+/// not the model's.
+struct DocumentAnswer {
+    documents: Documents,
+    call: Option<StructuredCall>,
+    values: Option<Value>,
+    origins: HashMap<String, ValueOrigin>,
+}
+
+async fn answer_document(
+    store: &Store,
+    request: &CallRequest,
+    schema: &Value,
+    mode: AnswerMode,
+) -> Result<DocumentAnswer, CoreError> {
+    let documents = read_files(&request.files, &request.read_options).await?;
+    let (exact, located) = match (mode, documents.files.first()) {
+        (AnswerMode::Free, _) | (_, None) => (Vec::new(), Vec::new()),
+        (_, Some(document)) => {
+            let exact = einvoice_values(document, schema, &request.read_options).await?;
+            let mut located = locate_fields(document, schema);
+            located.retain(|f| !exact.iter().any(|(key, _)| *key == f.key));
+            (exact, located)
+        }
+    };
+    let mut origins: HashMap<String, ValueOrigin> = exact
+        .iter()
+        .map(|(key, _)| (key.clone(), ValueOrigin::EInvoice))
+        .collect();
+    let unexact = without_fields(schema, &exact);
+    let (ask, fixed) = match mode {
+        AnswerMode::Free => (Some(schema.clone()), Vec::new()),
+        AnswerMode::Located => (None, located_fields(&located)),
+        AnswerMode::Grounded => {
+            let ask = ground(&unexact, &located);
+            (ask.schema, ask.fixed)
+        }
+    };
+    origins.extend(
+        fixed
+            .iter()
+            .map(|(key, _)| (key.clone(), ValueOrigin::Located)),
+    );
+    let fixed: Vec<(String, Value)> = exact.into_iter().chain(fixed).collect();
+    let Some(ask) = ask else {
+        // No model: the e-invoice's and the locator's values.
+        return Ok(DocumentAnswer {
+            documents,
+            call: None,
+            values: Some(with_fixed(None, &fixed)),
+            origins,
+        });
+    };
+    let mut request = request.clone();
+    request.schema = Some(ask);
+    let call = run_call_on_documents(store, &request, &documents).await?;
+    let values = call
+        .output
+        .clone()
+        .filter(|_| call.status == CallStatus::Completed)
+        .map(|answer| {
+            if fixed.is_empty() {
+                answer
+            } else {
+                with_fixed(Some(answer), &fixed)
+            }
+        });
+    Ok(DocumentAnswer {
+        documents,
+        call: Some(call),
+        values,
+        origins,
+    })
+}
+
+impl DocumentAnswer {
+    fn into_result(self, read_options: &ReadOptions, schema: &Value) -> DocumentResult {
+        let corrected = self
+            .call
+            .as_ref()
+            .is_some_and(|call| needed_correction(call.transcript.as_ref()));
+        let found = self.values.as_ref().and_then(|values| {
+            evidence_value(
+                &self.documents,
+                read_options,
+                schema,
+                values,
+                corrected,
+                &self.origins,
+            )
+        });
+        let (evidence, evidence_source) = found.unzip();
+        let Some(call) = self.call else {
+            return DocumentResult {
+                evidence,
+                evidence_source,
+                status: DocumentStatus::Completed,
+                values: self.values,
+                error: None,
+                error_category: None,
+                input_tokens: 0,
+                output_tokens: 0,
+                call_id: None,
+            };
+        };
+        DocumentResult {
+            evidence,
+            evidence_source,
+            status: if call.status == CallStatus::Completed {
+                DocumentStatus::Completed
+            } else {
+                DocumentStatus::Failed
+            },
+            values: self.values,
+            error: call.error.clone(),
+            error_category: call.error_category.clone(),
+            input_tokens: call.input_tokens,
+            output_tokens: call.output_tokens,
+            call_id: Some(call.id.clone()),
+        }
+    }
 }
 
 /// Runs (or resumes) a job: calls every document not yet completed, at
@@ -277,7 +377,9 @@ pub async fn run_job(
     let job = Arc::new(job);
     // The local server, when it is the provider, is started once for the
     // whole job (each call then finds it running), not once per call.
-    let local = match (nothing_to_do, local_provider(&options.selection)?) {
+    let mode = AnswerMode::of_job(job.answers.as_deref());
+    let needs_server = mode.needs_model() && local_provider(&options.selection)?;
+    let local = match (nothing_to_do, needs_server) {
         (false, true) => match start_local_server(options.local_server.as_ref()).await {
             Ok(local) => local,
             Err(error) => {
@@ -292,7 +394,7 @@ pub async fn run_job(
     let read_options = if nothing_to_do {
         options.read_options.clone()
     } else {
-        match reading::job_read_options(&options).await {
+        match reading::job_read_options(&options, mode).await {
             Ok(read_options) => read_options,
             Err(error) => {
                 if let Some(local) = local {

@@ -5,7 +5,7 @@
 
 use sift_documents::{OcrMode, ReadOptions};
 
-use super::ExtractOptions;
+use super::{AnswerMode, ExtractOptions};
 use crate::error::CoreError;
 use crate::model_capabilities;
 
@@ -14,7 +14,12 @@ use crate::model_capabilities;
 /// is built once, and a model tried after the first gets the same one: a
 /// text-only fallback must never receive an image). For the local
 /// provider, called once its server is up, so that the server is asked.
-pub(super) async fn job_read_options(options: &ExtractOptions) -> Result<ReadOptions, CoreError> {
+/// A job whose answers are located alone asks no server: no model reads
+/// its documents, so none gets an image.
+pub(super) async fn job_read_options(
+    options: &ExtractOptions,
+    mode: AnswerMode,
+) -> Result<ReadOptions, CoreError> {
     let provider = options.selection.provider.clone().with_env_defaults()?;
     let models = options.selection.resolved_models()?;
     let mut read = options.read_options.clone();
@@ -25,6 +30,10 @@ pub(super) async fn job_read_options(options: &ExtractOptions) -> Result<ReadOpt
     };
     // The words' boxes, to find each value on its page afterwards.
     read.word_boxes = true;
+    if !mode.needs_model() {
+        read.model_takes_images = false;
+        return Ok(read);
+    }
     let provider_id = options
         .provider_id
         .clone()

@@ -18,8 +18,8 @@ use tokio_util::sync::CancellationToken;
 use super::table::{JobRow, JobState, JobTotals, JobView, job_of, job_row, job_view, models_of};
 use super::tally::{JobTally, job_tally};
 use super::{
-    DEFAULT_CONCURRENCY, ExtractOptions, Progress, ProgressStatus, create_job, local_provider,
-    run_job,
+    AnswerMode, DEFAULT_CONCURRENCY, ExtractOptions, Progress, ProgressStatus, create_job,
+    local_provider, run_job,
 };
 use crate::error::{CoreError, ErrorBody};
 use crate::models::ModelSelection;
@@ -61,6 +61,11 @@ pub struct ExtractRequest {
     #[cfg_attr(feature = "ts", ts(optional = nullable))]
     #[serde(default)]
     pub ocr_languages: Option<Vec<String>>,
+    /// How the answers are made; `null`: the default for the provider's
+    /// kind of model.
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
+    #[serde(default)]
+    pub answers: Option<AnswerMode>,
 }
 
 /// What the UI receives while a job runs, each tagged with its job.
@@ -115,6 +120,9 @@ pub struct NewJob {
     /// OCR languages for this job (`["eng", "deu"]`); `None`: the
     /// settings' (`[ocr] languages`).
     pub ocr_languages: Option<Vec<String>>,
+    /// How the answers are made; `None`: the default for the provider's
+    /// kind of model ([`AnswerMode::default_for`]).
+    pub answers: Option<AnswerMode>,
 }
 
 type Sink = Arc<dyn Fn(ExtractEvent) + Send + Sync>;
@@ -169,10 +177,16 @@ pub fn start_tallied_job(
         &job.files,
         &selection.models,
     )?;
-    // Kept with the job: a resume reads in the same languages.
+    // Kept with the job: a resume reads in the same languages, and makes
+    // its answers the same way.
     if let Some(languages) = &languages {
         store.set_job_ocr_languages(&created.id, languages)?;
     }
+    let answers = match job.answers {
+        Some(answers) => answers,
+        None => AnswerMode::default_for(selection.provider.clone().with_env_defaults()?.choice()),
+    };
+    store.set_job_answers(&created.id, answers.as_str())?;
     let guard = ws.running().register(WorkKind::Extraction, &created.id)?;
     let tally = job_tally(&store, &created.id)?;
     Ok((tally, run_registered(store, guard, options, Arc::new(sink))))
@@ -231,6 +245,7 @@ pub fn start_extraction(
             .map_or(DEFAULT_CONCURRENCY, |c| c.max(1) as usize),
         provider_id: Some(provider_id),
         ocr_languages: request.ocr_languages,
+        answers: request.answers,
     };
     start_job(ws, job, sink)
 }
@@ -382,7 +397,7 @@ pub(crate) async fn one_document_options(
         // Through the workspace's owner: the server stays up after.
         super::start_local_server(options.local_server.as_ref()).await?;
     }
-    options.read_options = super::reading::job_read_options(&options).await?;
+    options.read_options = super::reading::job_read_options(&options, AnswerMode::Free).await?;
     refuse_missing_languages(&options.read_options.ocr)?;
     Ok(options)
 }
@@ -481,7 +496,8 @@ pub(crate) async fn run_reporting(
             message: reading_status(&p),
         });
     }));
-    if local_provider(&options.selection)? {
+    let answers = store.get_extraction_job(job_id)?.and_then(|j| j.answers);
+    if AnswerMode::of_job(answers.as_deref()).needs_model() && local_provider(&options.selection)? {
         sink(ExtractEvent::Status {
             job_id: job_id.to_owned(),
             message: "Starting the local model…".to_owned(),

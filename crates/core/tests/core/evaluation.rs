@@ -333,6 +333,7 @@ async fn a_set_from_a_corrected_job_holds_only_the_values_the_user_vouched_for()
         concurrency: 1,
         provider_id: None,
         ocr_languages: None,
+        answers: None,
     };
     let (view, run) = start_job(&ws, job, |_| {}).unwrap();
     run.await.unwrap();

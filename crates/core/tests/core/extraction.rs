@@ -8,8 +8,8 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
 use sift_core::extract::{
-    ExtractEvent, ExtractRequest, JobState, NewJob, cancel_extraction, resume_extraction,
-    start_extraction, start_job,
+    AnswerMode, ExtractEvent, ExtractRequest, JobState, NewJob, cancel_extraction,
+    resume_extraction, start_extraction, start_job,
 };
 use sift_core::job_export::{ExportFormat, export_results};
 use sift_core::preview::preview_document;
@@ -91,6 +91,7 @@ async fn a_resume_without_a_model_runs_all_of_the_jobs_models_in_order() {
         concurrency: 1,
         provider_id: None,
         ocr_languages: None,
+        answers: None,
     };
     let (view, run) = start_job(&ws, job, |_| {}).unwrap();
     assert_eq!(view.models, ["a", "b"]);
@@ -148,6 +149,7 @@ async fn an_export_writes_only_a_granted_path() {
         concurrency: 1,
         provider_id: None,
         ocr_languages: None,
+        answers: None,
     };
     let (view, run) = start_job(&ws, job, |_| {}).unwrap();
     run.await.unwrap();
@@ -198,6 +200,7 @@ async fn a_preview_reads_only_a_document_of_a_job() {
         concurrency: 1,
         provider_id: None,
         ocr_languages: None,
+        answers: None,
     };
     // Created, not run: its documents are the job's from the start.
     let (_view, _run) = start_job(&ws, job, |_| {}).unwrap();
@@ -249,9 +252,9 @@ fn a_job_whose_local_server_will_not_start_ends_failed() {
     assert!(String::from_utf8_lossy(&output.stdout).contains("1 passed"));
 }
 
-/// The app's start with the default settings (the local server): the
-/// job ends failed with the local server's error, and says so as its
-/// last event.
+/// The app's start with the default settings (the local server), for
+/// answers that need the model: the job ends failed with the local
+/// server's error, and says so as its last event.
 async fn local_failure_in(dir: &Path) {
     let dir = TempDir(dir.to_path_buf());
     let ws = app_workspace(&dir);
@@ -268,6 +271,7 @@ async fn local_failure_in(dir: &Path) {
         prompt: None,
         concurrency: None,
         ocr_languages: None,
+        answers: Some(AnswerMode::Grounded),
     };
     let (view, run) = start_extraction(&ws, request, sink).unwrap();
     let error = run.await.unwrap_err();

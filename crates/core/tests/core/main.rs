@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
 mod answer_channel;
+mod answers;
 mod ask;
 mod chat;
 mod endpoints;

@@ -85,6 +85,7 @@ async fn the_usage_totals_are_the_sums_of_every_kind_of_stored_tokens() {
         concurrency: 1,
         provider_id: None,
         ocr_languages: None,
+        answers: None,
     };
     let (_, run) = start_job(&ws, job, |_| {}).unwrap();
     run.await.unwrap();

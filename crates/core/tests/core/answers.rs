@@ -1,0 +1,198 @@
+//! How a job's answers are made (`sift_core::extract::AnswerMode`): held
+//! to the locator's candidates (the sure fields fixed and not asked, the
+//! others an `enum` in the exact answer schema the server receives), the
+//! locator alone with no request at all, and the mode kept with the job.
+
+use serde_json::{Value, json};
+use sift_core::extract::{AnswerMode, JobState, NewJob, start_job};
+use sift_core::{PathPolicy, Workspace, WorkspaceOptions};
+use sift_scripted_server::{Reply, Script, ScriptedServer};
+
+use crate::{TempDir, selection};
+
+/// Three fields labelled on their lines (sure), a date printed twice with
+/// no label (unsure), and the seller at the top (a name: always free).
+const INVOICE: &str = "ACME Ltd\nInvoice Number: INV-2024-0042\nBerlin 03.03.2024\n\
+                       Delivered with parcel 01.04.2024\nSubtotal 1,000.00 EUR\n\
+                       Total 1,200.00 EUR\n";
+
+fn schema() -> Value {
+    json!({"type": "object", "properties": {
+        "invoice_number": {"type": "string", "description": "The invoice's number"},
+        "date": {"type": "string", "description": "The invoice's date"},
+        "total": {"type": "number", "description": "The total amount due"},
+        "currency": {"type": "string", "description": "The ISO 4217 code of the total"},
+        "seller_name": {"type": "string", "description": "Who issued the invoice"}
+    }, "required": ["invoice_number", "date", "total", "currency", "seller_name"]})
+}
+
+fn workspace(dir: &TempDir) -> Workspace {
+    Workspace::open(WorkspaceOptions {
+        config: Some(dir.0.join("config.toml")),
+        db: Some(dir.db()),
+        paths: PathPolicy::Trusted,
+        starter_schemas: false,
+    })
+    .unwrap()
+}
+
+fn job(dir: &TempDir, server: &ScriptedServer, answers: Option<AnswerMode>) -> NewJob {
+    let path = dir.0.join("invoice.txt");
+    std::fs::write(&path, INVOICE).unwrap();
+    NewJob {
+        schema_name: "invoice".into(),
+        schema: schema(),
+        prompt: None,
+        files: vec![path],
+        selection: selection(server, &["m"]),
+        concurrency: 1,
+        provider_id: None,
+        ocr_languages: None,
+        answers,
+    }
+}
+
+fn origin_of(evidence: &Value, key: &str) -> Value {
+    evidence
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["key"] == key)
+        .map(|e| e.get("origin").cloned().unwrap_or(Value::Null))
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_grounded_answer_asks_only_the_unsure_fields_and_holds_them_to_their_candidates() {
+    let dir = TempDir::new("answers-grounded");
+    let ws = workspace(&dir);
+    let server = ScriptedServer::start(Script::new().with(
+        "m",
+        [Reply::tool_call(
+            "submit_output",
+            json!({"date": "2024-04-01", "seller_name": "ACME Ltd"}),
+        )],
+    ))
+    .await
+    .unwrap();
+    let (view, run) =
+        start_job(&ws, job(&dir, &server, Some(AnswerMode::Grounded)), |_| {}).unwrap();
+    let done = run.await.unwrap();
+    assert_eq!(done.status, JobState::Completed);
+
+    let requests = server.requests();
+    assert_eq!(requests.len(), 1);
+    let tool = &requests[0].body["tools"][0]["function"];
+    assert_eq!(tool["name"], "submit_output");
+    assert_eq!(
+        tool["parameters"],
+        json!({"type": "object", "properties": {
+            "date": {"description": "The invoice's date", "type": ["string", "null"],
+                     "enum": ["2024-03-03", "2024-04-01", null]},
+            "seller_name": {"type": "string", "description": "Who issued the invoice"}
+        }, "required": ["date", "seller_name"]})
+    );
+
+    let store = ws.store().unwrap();
+    assert_eq!(
+        store
+            .get_extraction_job(&view.job_id)
+            .unwrap()
+            .unwrap()
+            .answers
+            .as_deref(),
+        Some("grounded")
+    );
+    let document = &store.extraction_documents(&view.job_id).unwrap()[0];
+    assert_eq!(
+        document.values,
+        Some(json!({"date": "2024-04-01", "seller_name": "ACME Ltd",
+                    "invoice_number": "INV-2024-0042", "total": 1200.0, "currency": "EUR"}))
+    );
+    let evidence = document.evidence.as_ref().unwrap();
+    for key in ["invoice_number", "total", "currency"] {
+        assert_eq!(origin_of(evidence, key), json!("located"), "{key}");
+    }
+    assert_eq!(origin_of(evidence, "date"), Value::Null);
+    // The stored call is the one the model answered: its schema is the
+    // held one.
+    let call = store
+        .get_call(document.call_id.as_deref().unwrap())
+        .unwrap()
+        .unwrap();
+    assert_eq!(call.request["schema"], tool["parameters"]);
+}
+
+#[tokio::test]
+async fn located_answers_need_no_request_and_no_model() {
+    let dir = TempDir::new("answers-located");
+    let ws = workspace(&dir);
+    // A server with nothing scripted: any request would fail the job.
+    let server = ScriptedServer::start(Script::new()).await.unwrap();
+    let (view, run) =
+        start_job(&ws, job(&dir, &server, Some(AnswerMode::Located)), |_| {}).unwrap();
+    let done = run.await.unwrap();
+    assert_eq!(done.status, JobState::Completed);
+    assert_eq!(server.requests().len(), 0);
+    assert_eq!(server.model_info_requests().len(), 0);
+
+    let store = ws.store().unwrap();
+    let document = &store.extraction_documents(&view.job_id).unwrap()[0];
+    assert_eq!(
+        document.values,
+        Some(
+            json!({"invoice_number": "INV-2024-0042", "date": "2024-03-03", "total": 1200.0,
+                    "currency": "EUR", "seller_name": "ACME Ltd"})
+        )
+    );
+    assert_eq!(document.call_id, None);
+    assert_eq!((document.input_tokens, document.output_tokens), (0, 0));
+    let evidence = document.evidence.as_ref().unwrap();
+    for key in ["invoice_number", "date", "total", "currency", "seller_name"] {
+        assert_eq!(origin_of(evidence, key), json!("located"), "{key}");
+    }
+    // The total is found on its labelled line, so its evidence is as sure
+    // as a model's exact value would be.
+    let total = evidence
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["key"] == "total")
+        .unwrap();
+    assert_eq!(total["status"], "normalised");
+    assert_eq!(total["places"][0]["quote"], "Total 1,200.00 EUR");
+}
+
+#[tokio::test]
+async fn a_job_that_names_no_mode_on_another_server_answers_freely() {
+    let dir = TempDir::new("answers-default");
+    let ws = workspace(&dir);
+    let answer = json!({"invoice_number": "X", "date": "2024-03-03", "total": 1.0,
+                        "currency": "EUR", "seller_name": "ACME Ltd"});
+    let server = ScriptedServer::start(
+        Script::new().with("m", [Reply::tool_call("submit_output", answer.clone())]),
+    )
+    .await
+    .unwrap();
+    let (view, run) = start_job(&ws, job(&dir, &server, None), |_| {}).unwrap();
+    assert_eq!(run.await.unwrap().status, JobState::Completed);
+    let requests = server.requests();
+    assert_eq!(
+        requests[0].body["tools"][0]["function"]["parameters"],
+        schema()
+    );
+    let store = ws.store().unwrap();
+    assert_eq!(
+        store
+            .get_extraction_job(&view.job_id)
+            .unwrap()
+            .unwrap()
+            .answers
+            .as_deref(),
+        Some("free")
+    );
+    assert_eq!(
+        store.extraction_documents(&view.job_id).unwrap()[0].values,
+        Some(answer)
+    );
+}
