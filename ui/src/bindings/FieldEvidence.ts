@@ -2,6 +2,7 @@
 import type { Confidence } from "./Confidence";
 import type { EvidencePlace } from "./EvidencePlace";
 import type { EvidenceStatus } from "./EvidenceStatus";
+import type { ValueOrigin } from "./ValueOrigin";
 
 /**
  * Where one value of an answer was found.
@@ -19,4 +20,10 @@ confidence: Confidence | null,
 /**
  * Best first; empty unless found.
  */
-places: Array<EvidencePlace>, };
+places: Array<EvidencePlace>, 
+/**
+ * Where the value came from when it was not the model's choice:
+ * `located`, the field locator's own (no model was asked for it);
+ * `e_invoice`, the document's e-invoice XML (exact).
+ */
+origin?: ValueOrigin, };

@@ -5,7 +5,7 @@ import { accuracyBand, canResume, cellText, chartPoints, evaluateRequest, format
 function view(status = "completed"): EvalRunView {
   const candidate = (position: number, label: string, done: number, pending: number) => ({
     position,
-    candidate: { label, providerId: "local", provider: "local" as const, host: "127.0.0.1:39281", model: "smollm2", prompt: "", schemaVersion: 1, ocr: true },
+    candidate: { label, providerId: "local", provider: "local" as const, host: "127.0.0.1:39281", model: "smollm2", prompt: "", schemaVersion: 1, ocr: true, answers: "free" as const },
     jobId: `job-${position}`,
     reused: false,
     done,
