@@ -196,3 +196,31 @@ async fn a_job_that_names_no_mode_on_another_server_answers_freely() {
         Some(answer)
     );
 }
+
+/// A Factur-X PDF of the corpus gives its XML's values exactly, marked
+/// as the e-invoice's, with no model asked.
+#[tokio::test]
+async fn an_e_invoice_gives_its_xml_values_exactly() {
+    let dir = TempDir::new("answers-einvoice");
+    let ws = workspace(&dir);
+    let server = ScriptedServer::start(Script::new()).await.unwrap();
+    let mut new = job(&dir, &server, Some(AnswerMode::Located));
+    new.files = vec![
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../../shared/corpus/mustang_EN16931_Einfach.pdf"),
+    ];
+    let (view, run) = start_job(&ws, new, |_| {}).unwrap();
+    assert_eq!(run.await.unwrap().status, JobState::Completed);
+    assert_eq!(server.requests().len(), 0);
+    let store = ws.store().unwrap();
+    let document = &store.extraction_documents(&view.job_id).unwrap()[0];
+    let values = document.values.as_ref().unwrap();
+    assert_eq!(values["invoice_number"], json!("471102"));
+    assert_eq!(values["date"], json!("2024-11-15"));
+    assert_eq!(values["total"], json!(529.87));
+    assert_eq!(values["currency"], json!("EUR"));
+    let evidence = document.evidence.as_ref().unwrap();
+    for key in ["invoice_number", "date", "total", "currency", "seller_name"] {
+        assert_eq!(origin_of(evidence, key), json!("e_invoice"), "{key}");
+    }
+}
