@@ -13,11 +13,14 @@ use serde_json::{Value, json};
 use super::fields::{FieldSpec, ValueKind, field_specs};
 use super::lexicon::Concept;
 
-/// The XML's element texts, each with its path of local names below the
-/// root (`ExchangedDocument/ID`) and its attributes.
+/// An element's text: its path of local names below the root
+/// (`ExchangedDocument/ID`), the text, and the element's attributes.
+type Leaf = (String, String, Vec<(String, String)>);
+
+/// The XML's element texts.
 struct Leaves {
     root: String,
-    leaves: Vec<(String, String, Vec<(String, String)>)>,
+    leaves: Vec<Leaf>,
 }
 
 fn leaves_of(xml: &[u8]) -> Result<Leaves, String> {
@@ -144,10 +147,7 @@ fn term_paths(concept: Concept, cii: bool) -> &'static [&'static str] {
 
 impl Leaves {
     /// The texts at `pattern` (see [`term_paths`]), with their attributes.
-    fn at<'a>(
-        &'a self,
-        pattern: &'a str,
-    ) -> impl Iterator<Item = &'a (String, String, Vec<(String, String)>)> + 'a {
+    fn at<'a>(&'a self, pattern: &'a str) -> impl Iterator<Item = &'a Leaf> + 'a {
         self.leaves
             .iter()
             .filter(move |(path, _, _)| match pattern.strip_prefix('/') {

@@ -275,7 +275,7 @@ pub(super) fn propose(
             }
         }
         ValueKind::Date => {
-            for (page, words, date) in dates(pages, index) {
+            for (page, words, date) in dates(index) {
                 // Any date is a better guess than none; a labelled one
                 // far better.
                 let s = score(page, &words).max(1);
@@ -289,7 +289,7 @@ pub(super) fn propose(
             }
         }
         ValueKind::Identifier => {
-            let in_dates = dates(pages, index);
+            let in_dates = dates(index);
             for (p, page) in pages.iter().enumerate() {
                 for (w, word) in page.words.iter().enumerate() {
                     let Some(id) = identifier(&word.text) else {
@@ -351,7 +351,7 @@ pub(super) fn propose(
 /// its words with digits (so that a label just before it is before it).
 /// A word whose letters are not a currency (`F20180027`) is no amount.
 fn amounts(pages: &[SearchPage], index: &SearchIndex<'_>) -> Vec<(usize, Range<usize>, f64)> {
-    let in_dates = dates(pages, index);
+    let in_dates = dates(index);
     let mut runs: Vec<_> = index
         .value_runs()
         .iter()
@@ -409,8 +409,7 @@ fn has_cents(pages: &[SearchPage], page: usize, words: &Range<usize>) -> bool {
 
 /// The dates of the pages in a plausible range, the longest run where
 /// runs overlap.
-fn dates(pages: &[SearchPage], index: &SearchIndex<'_>) -> Vec<(usize, Range<usize>, String)> {
-    let _ = pages;
+fn dates(index: &SearchIndex<'_>) -> Vec<(usize, Range<usize>, String)> {
     let mut runs: Vec<_> = index
         .value_runs()
         .iter()
