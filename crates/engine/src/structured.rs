@@ -46,6 +46,9 @@ pub enum AnswerChannel {
     /// `max_tokens` bounds each answer turn: a weak model held to a
     /// grammar can write one string value until its context is full (seen
     /// with SmolLM2: 7,798 tokens of digits in a `total`, four minutes).
+    /// Answer turns are also sent with `temperature: 0`: llama-server
+    /// samples at 0.8 unless told, so the same document came back with a
+    /// different answer, or none within `max_tokens`, from run to run.
     JsonFormat { max_tokens: u32 },
 }
 
@@ -294,6 +297,7 @@ impl Run<'_> {
                 request.response_format = Some(format);
                 if let AnswerChannel::JsonFormat { max_tokens } = self.engine.answer {
                     request.max_tokens = Some(max_tokens);
+                    request.temperature = Some(0.0);
                 }
             }
             let step = match self.engine.client.complete(&request).await {

@@ -64,6 +64,7 @@ async fn the_reply_is_held_to_the_schema_and_recorded_as_the_answer_call() {
             ],
             "response_format": response_format(),
             "max_tokens": 300,
+            "temperature": 0.0,
         })
     );
     // The schema as written: its keys keep their order.
@@ -109,6 +110,7 @@ async fn an_answer_that_breaks_the_schema_is_corrected_under_the_same_format() {
     let second = &server.requests()[1].body;
     assert_eq!(second["response_format"], response_format());
     assert_eq!(second["max_tokens"], 300);
+    assert_eq!(second["temperature"], 0.0);
     assert_eq!(second.get("tools"), None);
     assert_eq!(
         second["messages"][3],
