@@ -37,6 +37,7 @@ describe("Extract", () => {
     await eventually(() => rowStatuses(page), ["completed", "completed", "failed"]);
 
     const [start] = await ipcCalls(page, "start_extraction");
+    // Exactly these keys: the default answers (and prompt, concurrency) are left out, not sent as null.
     assert.deepEqual(start.args.request, {
       files: ["/home/user/docs/invoice-001.pdf", "/home/user/docs/invoice-002.png", "/home/user/docs/broken.pdf"],
       schemaName: "invoice",
@@ -147,6 +148,77 @@ describe("Extract", () => {
       "3 of 3 finished · 3 done · 0 failed · 2430 tokens in, 123 out",
     );
     assert.equal(await page.getByTestId("resume").count(), 0);
+  });
+
+  it("sends the answers chosen (Located, then the default: none), and shows who gave each value", async () => {
+    const place = (quote) => [{ page: 1, quote, box: { x: 0.2, y: 0.3, width: 0.2, height: 0.03 }, labelled: true }];
+    const page = await app.open({
+      pickFiles: ["/d/invoice-001.pdf"],
+      // What the backend's evidence says of a located run: the locator's values, an e-invoice's, and one without an origin.
+      evidence: {
+        "invoice-001.pdf": [
+          { key: "invoice_number", status: "exact", confidence: "high", places: place("Invoice INV-001"), origin: "located" },
+          { key: "total", status: "exact", confidence: "high", places: place("Total 1234.5"), origin: "e_invoice" },
+        ],
+      },
+    });
+    await eventually(() => page.getByTestId("run-schema").inputValue(), "invoice");
+    await page.getByText("Options", { exact: true }).click();
+    const answers = page.getByTestId("run-answers");
+    assert.deepEqual(await answers.locator("option").allInnerTexts(), [
+      "Default for the model",
+      "Located (no model)",
+      "Grounded (model picks among candidates)",
+      "Free (model writes values)",
+    ]);
+    assert.equal(await answers.inputValue(), "");
+    // The default's meaning for the provider picked (the local one).
+    assert.equal(await page.getByTestId("run-answers-default").innerText(), "The default for the local model: located, no model is called");
+    await page.getByTestId("add-files").click();
+    await page.getByLabel("Answers", { exact: true }).selectOption({ label: "Located (no model)" });
+    assert.equal(await answers.inputValue(), "located");
+    assert.equal(await page.getByTestId("run-answers-default").count(), 0);
+    await page.getByRole("button", { name: "Run on 1 file" }).click();
+    await eventually(() => rowStatuses(page), ["completed"]);
+    const [located] = await ipcCalls(page, "start_extraction");
+    assert.deepEqual(located.args.request, {
+      files: ["/d/invoice-001.pdf"],
+      schemaName: "invoice",
+      schemaVersion: 1,
+      providerId: "local",
+      model: null,
+      answers: "located",
+    });
+
+    // The evidence panel says who gave the value: the locator, the e-invoice's XML, or (no line) the model.
+    const row = page.getByTestId("result-row").first();
+    const detail = page.getByTestId("detail-pane");
+    const evidence = detail.getByTestId("evidence");
+    await row.locator('td[data-column="invoice_number"]').click();
+    await eventually(() => evidence.getAttribute("data-key"), "invoice_number");
+    assert.equal(await detail.getByTestId("evidence-origin").innerText(), "Found by the locator");
+    await row.locator('td[data-column="total"]').click();
+    await eventually(() => evidence.getAttribute("data-key"), "total");
+    assert.equal(await detail.getByTestId("evidence-origin").innerText(), "Read exactly from the e-invoice XML");
+    await row.locator('td[data-column="date"]').click();
+    await eventually(() => evidence.getAttribute("data-key"), "date");
+    assert.equal(await detail.getByTestId("evidence-status").innerText(), "Found exactly");
+    assert.equal(await detail.getByTestId("evidence-origin").count(), 0);
+
+    // Back to the default: the request names no answers, and the backend picks by the provider's kind.
+    await page.getByLabel("Answers", { exact: true }).selectOption({ label: "Default for the model" });
+    assert.equal(await answers.inputValue(), "");
+    await page.getByRole("button", { name: "Run on 1 file" }).click();
+    await eventually(async () => (await ipcCalls(page, "start_extraction")).length, 2);
+    const [, byDefault] = await ipcCalls(page, "start_extraction");
+    assert.deepEqual(byDefault.args.request, {
+      files: ["/d/invoice-001.pdf"],
+      schemaName: "invoice",
+      schemaVersion: 1,
+      providerId: "local",
+      model: null,
+    });
+    await eventually(() => rowStatuses(page), ["completed"]);
   });
 
   it("retries a failed document, which then succeeds", async () => {

@@ -19,6 +19,11 @@ describe("Settings", () => {
     const editor = await openSettings(page);
     await editor.getByRole("heading", { name: "Local model" }).waitFor();
     assert.equal(await editor.getByTestId("key-status").count(), 0, "the local server takes no key");
+    // Read-only: how a run's answers are made unless it picks another way on the Extract screen.
+    assert.equal(
+      await page.getByTestId("answers-default").innerText(),
+      "Answers by default: located (no model call) for the local model, free for other providers; a run can choose another on the Extract screen.",
+    );
 
     await page.getByLabel("Kind of provider to add").selectOption("openai");
     await page.getByRole("button", { name: "Add provider" }).click();

@@ -71,6 +71,7 @@ import type { UsageRequest } from "./bindings/UsageRequest";
 import type { UsageReport } from "./bindings/UsageReport";
 
 // Re-exported so that screens import every IPC type from here.
+export type { AnswerMode } from "./bindings/AnswerMode";
 export type { AppInfo } from "./bindings/AppInfo";
 export type { AskArgs } from "./bindings/AskArgs";
 export type { AskEvent } from "./bindings/AskEvent";
@@ -90,6 +91,7 @@ export type { Confidence } from "./bindings/Confidence";
 export type { EvidencePlace } from "./bindings/EvidencePlace";
 export type { EvidenceStatus } from "./bindings/EvidenceStatus";
 export type { FieldEvidence } from "./bindings/FieldEvidence";
+export type { ValueOrigin } from "./bindings/ValueOrigin";
 export type { PageBox } from "./bindings/PageBox";
 export type { PageWord } from "./bindings/PageWord";
 export type { PageWords } from "./bindings/PageWords";

@@ -1,5 +1,5 @@
 import type { FieldEvidence } from "../ipc";
-import { confidenceText, evidenceUnder, morePlacesText, statusText } from "./evidence";
+import { confidenceText, evidenceUnder, morePlacesText, originText, statusText } from "./evidence";
 import type { Column, DocRow } from "./table";
 
 interface Props {
@@ -24,6 +24,7 @@ export function EvidencePanel({ row, field, column, evidence, placeIndex, onPlac
   // An array column holds several values: each can be picked.
   const inColumn = column === null ? [] : evidenceUnder(row, column);
   const checked = row.checked.includes(field);
+  const origin = originText(evidence?.origin);
   return (
     <section className="evidence" aria-label={`Where ${field} was found`} data-testid="evidence" data-key={field}>
       <header className="row">
@@ -38,6 +39,7 @@ export function EvidencePanel({ row, field, column, evidence, placeIndex, onPlac
         )}
         {checked && <span className="evidence-checked small" data-testid="evidence-checked">✓ checked</span>}
       </header>
+      {origin !== null && <p className="small evidence-origin" data-testid="evidence-origin">{origin}</p>}
       {inColumn.length > 1 && column !== null && (
         <label className="inline small">
           Value in {column.key}

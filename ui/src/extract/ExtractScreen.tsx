@@ -32,7 +32,7 @@ export function ExtractScreen({ source, active, libraryRevision, savedSchema, on
   const [schemas, setSchemas] = useState<SchemaSummary[]>([]);
   const [providers, setProviders] = useState<ProviderConfig[]>([]);
   const [models, setModels] = useState<string[]>([]);
-  const [setup, setSetup] = useState<Setup>({ schemaName: "", providerId: "", model: "", prompt: "", concurrency: DEFAULT_CONCURRENCY });
+  const [setup, setSetup] = useState<Setup>({ schemaName: "", providerId: "", model: "", prompt: "", concurrency: DEFAULT_CONCURRENCY, answers: null });
   // Until the user picks a provider or model here, the run follows the settings' defaults.
   const [ownChoice, setOwnChoice] = useState(false);
   const appliedRevision = useRef(0);
@@ -148,6 +148,7 @@ export function ExtractScreen({ source, active, libraryRevision, savedSchema, on
     // Left out unless set: the backend's defaults apply.
     if (setup.prompt.trim() !== "") request.prompt = setup.prompt.trim();
     if (setup.concurrency !== DEFAULT_CONCURRENCY) request.concurrency = setup.concurrency;
+    if (setup.answers !== null) request.answers = setup.answers;
     const error = await run(request);
     setStatus(error === null ? "" : `The run stopped: ${error}`);
   }

@@ -1,5 +1,6 @@
-import type { ProviderConfig, SchemaSummary } from "../ipc";
+import type { AnswerMode, ProviderConfig, SchemaSummary } from "../ipc";
 import { providerName } from "../settings/logic";
+import { ANSWER_CHOICES, answersFromValue, answersValue, defaultAnswersHint } from "./answers";
 
 export interface Setup {
   schemaName: string;
@@ -9,6 +10,8 @@ export interface Setup {
   prompt: string;
   /** Documents called at once. */
   concurrency: number;
+  /** How the answers are made (null for the default of the provider's kind of model). */
+  answers: AnswerMode | null;
 }
 
 export const DEFAULT_CONCURRENCY = 4;
@@ -29,6 +32,8 @@ interface Props {
 
 /** Pick the schema and the model of a run. */
 export function SetupBar({ setup, onChange, schemas, providers, models, disabled, onNewSchema, onSuggestSchema, suggesting }: Props) {
+  // What the default answers mean for the provider picked.
+  const hint = defaultAnswersHint(providers.find((p) => p.id === setup.providerId)?.kind ?? null);
   return (
     <fieldset className="setup row" disabled={disabled}>
       <legend className="visually-hidden">Run settings</legend>
@@ -63,6 +68,21 @@ export function SetupBar({ setup, onChange, schemas, providers, models, disabled
       <details className="run-options">
         <summary>Options</summary>
         <div className="form-grid">
+          <label htmlFor="run-answers">Answers</label>
+          <select
+            id="run-answers"
+            value={answersValue(setup.answers)}
+            onChange={(e) => onChange({ ...setup, answers: answersFromValue(e.target.value) })}
+            data-testid="run-answers"
+          >
+            {ANSWER_CHOICES.map((c) => <option key={answersValue(c.mode)} value={answersValue(c.mode)}>{c.label}</option>)}
+          </select>
+          {setup.answers === null && hint !== null && (
+            <>
+              <span />
+              <span className="muted small" data-testid="run-answers-default">{hint}</span>
+            </>
+          )}
           <label htmlFor="run-prompt">Instructions</label>
           <textarea id="run-prompt" rows={2} value={setup.prompt} placeholder="Extract the fields of the schema from this document." onChange={(e) => onChange({ ...setup, prompt: e.target.value })} data-testid="run-prompt" />
           <label htmlFor="run-concurrency">Documents at once</label>

@@ -14,6 +14,7 @@ import {
   morePlacesText,
   needsReviewText,
   nextReviewItem,
+  originText,
   reviewAction,
   reviewItemId,
   reviewOrder,
@@ -227,6 +228,15 @@ describe("what the evidence says", () => {
     expect([0, 1, 7].map(needsReviewText)).toEqual([null, "1 value needs a look", "7 values need a look"]);
     const place = ev("total", "exact").places[0]!;
     expect([[place], [place, place], [place, place, place]].map(morePlacesText)).toEqual([null, "1 more place", "2 more places"]);
+  });
+
+  it("names who gave a value other than the model, and nothing for the model's own", () => {
+    expect(originText("located")).toBe("Found by the locator");
+    expect(originText("e_invoice")).toBe("Read exactly from the e-invoice XML");
+    expect(originText(undefined)).toBeNull();
+    const fromXml: FieldEvidence = { ...ev("total", "exact"), origin: "e_invoice" };
+    expect(originText(fromXml.origin)).toBe("Read exactly from the e-invoice XML");
+    expect(originText(ev("total", "exact").origin)).toBeNull();
   });
 
   it("places a box in percent of the page", () => {

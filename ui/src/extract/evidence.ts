@@ -4,7 +4,7 @@
 // An evidence key names one leaf value: a column's key (`total`,
 // `vendor.name`), or an item of an array column (`line_items[0].amount`,
 // `tags[2]`), the way the Rust side writes them.
-import type { Confidence, EvidencePlace, EvidenceStatus, FieldEvidence, PageBox, PageWord } from "../ipc";
+import type { Confidence, EvidencePlace, EvidenceStatus, FieldEvidence, PageBox, PageWord, ValueOrigin } from "../ipc";
 import { isObject, type JsonValue } from "../schema/model";
 import { formatCell, parseInput, rowValues, type Column, type DocRow, type ParsedInput } from "./table";
 
@@ -162,6 +162,16 @@ export function statusText(status: EvidenceStatus): string {
 
 export function confidenceText(confidence: Confidence | null): string | null {
   return confidence === null ? null : `confidence: ${confidence}`;
+}
+
+const ORIGIN_TEXT: Record<ValueOrigin, string> = {
+  located: "Found by the locator",
+  e_invoice: "Read exactly from the e-invoice XML",
+};
+
+/** Who gave a value other than the model; null when the model wrote it (no origin). */
+export function originText(origin: ValueOrigin | undefined): string | null {
+  return origin === undefined ? null : ORIGIN_TEXT[origin];
 }
 
 /** "1 value needs a look", "3 values need a look"; nothing at 0. */

@@ -98,6 +98,9 @@ export function SettingsScreen({ source, active }: { source: SettingsSource; act
                   Add provider
                 </button>
               </div>
+              <p className="muted small" data-testid="answers-default">
+                Answers by default: located (no model call) for the local model, free for other providers; a run can choose another on the Extract screen.
+              </p>
             </div>
             {provider !== null && (
               <ProviderEditor
