@@ -162,13 +162,28 @@ pub fn mcnemar_exact(b: usize, c: usize) -> f64 {
         return 1.0;
     }
     let k = b.min(c);
-    // Σ_{i≤k} C(n, i) / 2^n, with C(n, i) built up as a float.
-    let mut term = 0.5f64.powi(n as i32);
-    let mut tail = term;
+    // Σ_{i≤k} C(n, i), then ÷ 2^n. The binomial coefficients pass 2^1024
+    // beyond about a thousand cells, and 2^-n underflows there too, so the
+    // sum is kept below 2^600 by taking out powers of two, which is exact
+    // in floating point: small runs give the same bits as the plain sum.
+    const STEP: i32 = 600;
+    let scale_down = 2f64.powi(-STEP);
+    let (mut term, mut tail, mut taken_out) = (1.0f64, 1.0f64, 0i64);
     for i in 0..k {
         term *= (n - i) as f64 / (i + 1) as f64;
         tail += term;
+        if tail > 2f64.powi(STEP) {
+            term *= scale_down;
+            tail *= scale_down;
+            taken_out += i64::from(STEP);
+        }
     }
+    let mut exponent = taken_out - n as i64;
+    while exponent < -1000 && tail > 0.0 {
+        tail *= 2f64.powi(-1000);
+        exponent += 1000;
+    }
+    let tail = tail * 2f64.powi(exponent as i32);
     (2.0 * tail).min(1.0)
 }
 
@@ -186,6 +201,21 @@ mod tests {
         // 1 of 9: 2 × (1 + 9) / 512.
         assert_eq!(mcnemar_exact(1, 8), 0.0390625);
         assert_eq!(mcnemar_exact(5, 5), 1.0);
+    }
+
+    #[test]
+    fn mcnemar_holds_for_thousands_of_discordant_cells() {
+        // Two equal candidates over 5,000 discordant cells do not differ
+        // (2^-5000 alone is 0 in floating point).
+        assert_eq!(mcnemar_exact(2500, 2500), 1.0);
+        assert_eq!(mcnemar_exact(600, 600), 1.0);
+        // Against the exact rational tails (Python's fractions).
+        let close = |got: f64, want: f64| (got - want).abs() <= want * 1e-9;
+        let p = mcnemar_exact(2450, 2550);
+        assert!(close(p, 0.161_485_222_397_376_9), "{p}");
+        let p = mcnemar_exact(2600, 2400);
+        assert!(close(p, 0.004_883_649_737_517_518), "{p}");
+        assert_eq!(mcnemar_exact(100, 1900), 0.0);
     }
 
     #[test]
