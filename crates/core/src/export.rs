@@ -27,6 +27,7 @@
 use serde_json::{Value, json};
 
 use crate::calls::canonical_json;
+use crate::delimited::{Dialect, record_line};
 use crate::evidence::{EvidenceStatus, FieldEvidence};
 
 /// One document's result as exported.
@@ -79,107 +80,10 @@ fn is_object_type(property: &Value) -> bool {
 }
 
 /// The columns of a schema given as JSON text, in the order its text
-/// lists the properties (at every level).
+/// lists the properties (at every level): `serde_json`'s `preserve_order`
+/// keeps objects' keys as written.
 pub fn schema_columns_from_text(schema_text: &str) -> Result<Vec<Vec<String>>, serde_json::Error> {
-    let schema: Ordered = serde_json::from_str(schema_text)?;
-    let mut out = Vec::new();
-    if let Some(properties) = schema.get("properties") {
-        ordered_walk(properties, &[], &mut out);
-    }
-    Ok(out)
-}
-
-fn ordered_walk(properties: &Ordered, prefix: &[String], out: &mut Vec<Vec<String>>) {
-    let Ordered::Object(entries) = properties else {
-        return;
-    };
-    for (name, property) in entries {
-        let mut path = prefix.to_vec();
-        path.push(name.clone());
-        let nested = property
-            .get("properties")
-            .filter(|p| matches!(p, Ordered::Object(e) if !e.is_empty()));
-        let object_type = match property.get("type") {
-            None => true,
-            Some(Ordered::Scalar(t)) => is_object_type(&json!({ "type": t })),
-            Some(_) => false,
-        };
-        match nested {
-            Some(nested) if object_type => ordered_walk(nested, &path, out),
-            _ => out.push(path),
-        }
-    }
-}
-
-/// JSON that keeps its objects' key order (only what column order needs).
-#[derive(Debug)]
-enum Ordered {
-    Object(Vec<(String, Ordered)>),
-    /// Anything else, as a `Value` (arrays of types included).
-    Scalar(Value),
-}
-
-impl Ordered {
-    fn get(&self, key: &str) -> Option<&Ordered> {
-        match self {
-            Self::Object(entries) => entries.iter().find(|(k, _)| k == key).map(|(_, v)| v),
-            Self::Scalar(_) => None,
-        }
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for Ordered {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = Ordered;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("JSON")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<Ordered, A::Error> {
-                let mut entries = Vec::new();
-                while let Some((k, v)) = map.next_entry::<String, Ordered>()? {
-                    entries.push((k, v));
-                }
-                Ok(Ordered::Object(entries))
-            }
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(
-                self,
-                mut seq: A,
-            ) -> Result<Ordered, A::Error> {
-                let mut items = Vec::new();
-                while let Some(item) = seq.next_element::<Value>()? {
-                    items.push(item);
-                }
-                Ok(Ordered::Scalar(Value::Array(items)))
-            }
-            fn visit_bool<E>(self, v: bool) -> Result<Ordered, E> {
-                Ok(Ordered::Scalar(Value::Bool(v)))
-            }
-            fn visit_i64<E>(self, v: i64) -> Result<Ordered, E> {
-                Ok(Ordered::Scalar(v.into()))
-            }
-            fn visit_u64<E>(self, v: u64) -> Result<Ordered, E> {
-                Ok(Ordered::Scalar(v.into()))
-            }
-            fn visit_f64<E>(self, v: f64) -> Result<Ordered, E> {
-                Ok(Ordered::Scalar(v.into()))
-            }
-            fn visit_str<E>(self, v: &str) -> Result<Ordered, E> {
-                Ok(Ordered::Scalar(v.into()))
-            }
-            fn visit_string<E>(self, v: String) -> Result<Ordered, E> {
-                Ok(Ordered::Scalar(v.into()))
-            }
-            fn visit_unit<E>(self) -> Result<Ordered, E> {
-                Ok(Ordered::Scalar(Value::Null))
-            }
-        }
-        deserializer.deserialize_any(Visitor)
-    }
+    Ok(schema_columns(&serde_json::from_str(schema_text)?))
 }
 
 /// The CSV of `rows` under `schema` (see the module docs): property
@@ -236,7 +140,7 @@ impl CsvRecords {
         }
         header.push("status".to_owned());
         header.push("error".to_owned());
-        push_record(&mut out, &header);
+        out.push_str(&record_line(&header, Dialect::Csv));
         out
     }
 
@@ -256,9 +160,7 @@ impl CsvRecords {
         }
         record.push(row.status.clone());
         record.push(row.error.clone().unwrap_or_default());
-        let mut out = String::new();
-        push_record(&mut out, &record);
-        out
+        record_line(&record, Dialect::Csv)
     }
 }
 
@@ -296,22 +198,6 @@ fn cell(value: Option<&Value>) -> String {
         Some(Value::Number(n)) => n.to_string(),
         Some(other) => canonical_json(other),
     }
-}
-
-fn push_record(out: &mut String, cells: &[String]) {
-    for (i, cell) in cells.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        if cell.contains([',', '"', '\r', '\n']) {
-            out.push('"');
-            out.push_str(&cell.replace('"', "\"\""));
-            out.push('"');
-        } else {
-            out.push_str(cell);
-        }
-    }
-    out.push_str("\r\n");
 }
 
 /// The JSONL of `rows`: one sorted-key object per document and line;

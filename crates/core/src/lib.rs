@@ -16,6 +16,7 @@ pub mod chat_tools;
 pub mod chat_view;
 pub mod compaction;
 pub mod convert;
+mod delimited;
 mod error;
 pub mod eval;
 pub mod evidence;

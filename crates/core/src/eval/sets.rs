@@ -17,6 +17,7 @@ use serde_json::Value;
 use sift_store::{LabelledDocument, LabelledSet, NewLabelledSet, Store};
 
 use super::truth::parse_truth;
+use crate::delimited::{Dialect, record_line};
 use crate::error::CoreError;
 use crate::export::schema_columns;
 use crate::extract::{evidence_key, job_results};
@@ -279,35 +280,20 @@ pub fn set_from_job(
     Ok(summary(&set))
 }
 
-fn tsv_cell(text: &str) -> String {
-    if text.contains(['\t', '\n', '\r', '"']) {
-        format!(
-            "\"{}\"",
-            text.replace('"', "\"\"").replace(['\t', '\n', '\r'], " ")
-        )
-    } else {
-        text.to_owned()
-    }
-}
-
 /// A set as a TSV that [`import_set`] reads back: `file` (the absolute
 /// path) and a column per field.
 pub fn set_tsv(set: &LabelledSet) -> String {
-    let mut out = String::from("file");
-    for field in &set.fields {
-        out.push('\t');
-        out.push_str(&tsv_cell(field));
-    }
-    out.push('\n');
+    let mut header = vec!["file".to_owned()];
+    header.extend(set.fields.iter().cloned());
+    let mut out = record_line(&header, Dialect::Tsv);
     for document in &set.documents {
-        out.push_str(&tsv_cell(&document.path));
-        for field in &set.fields {
-            out.push('\t');
-            out.push_str(&tsv_cell(
-                document.truth.get(field).map_or("", String::as_str),
-            ));
-        }
-        out.push('\n');
+        let mut cells = vec![document.path.clone()];
+        cells.extend(
+            set.fields
+                .iter()
+                .map(|field| document.truth.get(field).cloned().unwrap_or_default()),
+        );
+        out.push_str(&record_line(&cells, Dialect::Tsv));
     }
     out
 }
@@ -326,12 +312,28 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_cell_with_a_tab_or_a_quote_is_quoted_as_the_reader_unquotes_it() {
-        assert_eq!(tsv_cell("plain"), "plain");
-        assert_eq!(tsv_cell("say \"hi\""), "\"say \"\"hi\"\"\"");
-        assert_eq!(tsv_cell("a\tb"), "\"a b\"");
-        let truth = parse_truth(&format!("file\tx\nf.pdf\t{}\n", tsv_cell("say \"hi\""))).unwrap();
-        assert_eq!(truth.rows["f.pdf"]["x"], "say \"hi\"");
+    fn a_value_with_a_tab_a_quote_and_a_line_break_survives_export_and_import() {
+        let value = "Acme \"Tools\"\tGmbH\nBerlin";
+        let set = LabelledSet {
+            name: "s".into(),
+            schema_name: "invoice".into(),
+            schema_version: 1,
+            fields: vec!["seller".into(), "total".into()],
+            source: "job j".into(),
+            created_at: 0,
+            document_count: 1,
+            documents: vec![LabelledDocument {
+                path: "/in/a\tb.pdf".into(),
+                truth: BTreeMap::from([
+                    ("seller".to_owned(), value.to_owned()),
+                    ("total".to_owned(), "4.11".to_owned()),
+                ]),
+            }],
+        };
+        let truth = parse_truth(&set_tsv(&set)).unwrap();
+        assert_eq!(truth.columns, ["seller", "total"]);
+        assert_eq!(truth.rows["/in/a\tb.pdf"]["seller"], value);
+        assert_eq!(truth.rows["/in/a\tb.pdf"]["total"], "4.11");
     }
 
     #[test]

@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use crate::delimited::{Dialect, read_records};
 use crate::error::CoreError;
 
 /// Ground truth: its columns (after `file`) and, per file name, its cells.
@@ -23,27 +24,15 @@ impl Truth {
     }
 }
 
-fn unquote(cell: &str) -> String {
-    let cell = cell.trim();
-    if cell.len() >= 2 && cell.starts_with('"') && cell.ends_with('"') {
-        cell[1..cell.len() - 1].replace("\"\"", "\"")
-    } else {
-        cell.to_owned()
-    }
-}
-
-/// Parses a ground-truth TSV.
+/// Parses a ground-truth TSV (quoted cells as [`crate::delimited`] writes
+/// them).
 pub fn parse_truth(text: &str) -> Result<Truth, CoreError> {
-    let mut lines = text
-        .trim_start_matches('\u{feff}')
-        .lines()
-        .filter(|l| !l.trim().is_empty());
-    let header: Vec<String> = lines
+    let mut records = read_records(text, Dialect::Tsv)?
+        .into_iter()
+        .filter(|cells| cells.iter().any(|c| !c.is_empty()));
+    let header = records
         .next()
-        .ok_or_else(|| CoreError::Usage("the truth file is empty".into()))?
-        .split('\t')
-        .map(unquote)
-        .collect();
+        .ok_or_else(|| CoreError::Usage("the truth file is empty".into()))?;
     let file_index = header
         .iter()
         .position(|c| c == "file")
@@ -57,8 +46,7 @@ pub fn parse_truth(text: &str) -> Result<Truth, CoreError> {
             .collect(),
         rows: BTreeMap::new(),
     };
-    for line in lines {
-        let cells: Vec<String> = line.split('\t').map(unquote).collect();
+    for cells in records {
         let Some(file) = cells.get(file_index).filter(|f| !f.is_empty()) else {
             continue;
         };
