@@ -256,9 +256,9 @@ pub fn import(data_dir: &Path, source: &Path, mode: ImportMode) -> Result<LocalM
     };
     match mode {
         ImportMode::Copy => {
-            let partial = dir.join(format!(".{}.partial", name.to_string_lossy()));
-            std::fs::copy(source, &partial).map_err(io("copy", source))?;
-            std::fs::rename(&partial, &dest).map_err(io("write", &dest))?;
+            let mut from = std::fs::File::open(source).map_err(io("read", source))?;
+            sift_documents::write_atomically_with(&dest, |out| std::io::copy(&mut from, out))
+                .map_err(io("copy", source))?;
         }
         ImportMode::Link => {
             let target = std::fs::canonicalize(source).map_err(io("read", source))?;

@@ -130,6 +130,7 @@
 //! directory ([`bundle_dir`]).
 
 mod assemble;
+mod atomic_write;
 mod budget;
 mod document;
 mod docx;
@@ -150,6 +151,7 @@ mod xlsx;
 mod zipguard;
 
 pub use assemble::{attach, block_name, render_text};
+pub use atomic_write::{write_atomically, write_atomically_with};
 pub use document::{
     Content, DocImage, Document, Documents, Kind, Page, PageWord, WordLines, kind_of,
 };

@@ -180,12 +180,6 @@ pub fn load_settings(path: Option<&Path>) -> Result<AppSettings, CoreError> {
     read(&path).map(|(settings, _)| settings)
 }
 
-/// The context windows of the file at `path` (default: [`config_path`]).
-pub fn load_config(path: Option<&Path>) -> Result<Config, CoreError> {
-    let path = path.map_or_else(config_path, Path::to_path_buf);
-    read(&path).map(|(_, config)| config)
-}
-
 /// Writes `settings` into the file at `path` (default: [`config_path`]),
 /// replacing its `[defaults]` and `[[providers]]` and keeping the rest.
 pub fn save_settings(path: Option<&Path>, settings: &AppSettings) -> Result<(), CoreError> {
@@ -202,10 +196,7 @@ fn write_file(path: &Path, updated: &str) -> Result<(), CoreError> {
         std::fs::create_dir_all(parent)
             .map_err(|e| CoreError::Config(format!("cannot create {}: {e}", parent.display())))?;
     }
-    // Written beside and renamed, so a crash never leaves half a file.
-    let partial = path.with_extension("toml.partial");
-    std::fs::write(&partial, updated)
-        .and_then(|()| std::fs::rename(&partial, path))
+    sift_documents::write_atomically(path, updated.as_bytes())
         .map_err(|e| CoreError::Config(format!("cannot write {}: {e}", path.display())))
 }
 

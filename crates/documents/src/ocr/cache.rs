@@ -58,16 +58,9 @@ impl OcrCache {
         if std::fs::create_dir_all(&self.dir).is_err() {
             return;
         }
-        // Written aside and renamed: a reader never sees half a page.
+        // Written whole: a reader never sees half a page.
         let target = self.dir.join(format!("{page}.json"));
-        let partial = self.dir.join(format!(
-            "{page}.json.{}.{:?}.partial",
-            std::process::id(),
-            std::thread::current().id()
-        ));
-        if std::fs::write(&partial, json).is_ok() && std::fs::rename(&partial, &target).is_err() {
-            let _ = std::fs::remove_file(&partial);
-        }
+        let _ = crate::atomic_write::write_atomically(&target, &json);
     }
 }
 
