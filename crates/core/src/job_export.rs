@@ -33,18 +33,6 @@ pub struct ExportReport {
     pub bytes: u64,
 }
 
-/// The job's rows in export order (by position), with where each value
-/// was found when `evidence` is set.
-pub fn export_rows(
-    store: &Store,
-    job_id: &str,
-    evidence: bool,
-) -> Result<Vec<ExportRow>, CoreError> {
-    job_result_pages(store, job_id)?
-        .map(|r| Ok(export_row(r?, evidence)))
-        .collect()
-}
-
 fn export_row(r: JobResult, evidence: bool) -> ExportRow {
     // A failed document exports no values, as the CLI's do.
     let values = match r.document.status {
@@ -68,21 +56,6 @@ pub struct ExportExtras {
     /// Where each value was found (`K.page`, `K.found` columns; an
     /// `evidence` object per line).
     pub evidence: bool,
-}
-
-/// The export file's text and its number of rows.
-pub fn export_job(
-    store: &Store,
-    job_id: &str,
-    format: ExportFormat,
-    extras: ExportExtras,
-) -> Result<(String, usize), CoreError> {
-    let mut text = String::new();
-    let rows = write_export(store, job_id, format, extras, &mut |piece| {
-        text.push_str(piece);
-        Ok(())
-    })?;
-    Ok((text, rows))
 }
 
 /// Hands the export to `out` a line at a time, as its rows are read a

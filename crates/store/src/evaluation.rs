@@ -382,19 +382,6 @@ impl Store {
             .optional()?)
     }
 
-    /// Whether a job holds some evaluation candidate's results.
-    pub fn is_eval_job(&self, job_id: &str) -> Result<bool> {
-        let conn = self.lock();
-        Ok(conn
-            .query_row(
-                "SELECT 1 FROM eval_candidates WHERE job_id = ?1 LIMIT 1",
-                [job_id],
-                |r| r.get::<_, i64>(0),
-            )
-            .optional()?
-            .is_some())
-    }
-
     /// The user's prices, by provider and model.
     pub fn prices(&self) -> Result<Vec<PriceRow>> {
         let conn = self.lock();
