@@ -116,7 +116,7 @@ describe("Evaluate", () => {
     assert.equal(await note.getAttribute("role"), "status");
 
     assert.deepEqual(sql("SELECT name, schema_name, schema_version, fields, source FROM labelled_sets"), [
-      { name: SET, schema_name: "invoice", schema_version: 1, fields: '["invoice_number","date"]', source: `job ${jobId}` },
+      { name: SET, schema_name: "invoice", schema_version: 2, fields: '["invoice_number","date"]', source: `job ${jobId}` },
     ]);
     // The truth: the corrected invoice number and the accepted date; the unchecked total and currency are not truth.
     assert.deepEqual(sql("SELECT set_name, position, path, truth FROM labelled_documents"), [
@@ -132,7 +132,7 @@ describe("Evaluate", () => {
     await eventually(browser, () => texts('[data-testid="set-select"] option'), ["Choose a set…", SET]);
     await pick.selectByAttribute("value", SET);
     await eventually(browser, () => pick.getValue(), SET);
-    await eventually(browser, async () => shownText(await byTestId("set-info")), `1 documents · fields invoice_number, date · schema invoice v1 · from job ${jobId}`);
+    await eventually(browser, async () => shownText(await byTestId("set-info")), `1 documents · fields invoice_number, date · schema invoice v2 · from job ${jobId}`);
 
     // The first candidate starts as the settings' default (the scripted provider and its model).
     const model1 = await browser.$('input[aria-label="Model of candidate 1"]');

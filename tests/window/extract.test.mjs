@@ -115,6 +115,15 @@ describe("the Extract screen", () => {
     await title.waitForDisplayed({ timeout: WAIT_MS });
     assert.equal(await title.getText(), "Extract");
     const schema = await byTestId("run-schema");
+    // The library holds the four starters and the test's invoice (v2).
+    const library = ["bank_statement (v1)", "invoice (v2)", "purchase_order (v1)", "receipt (v1)"];
+    let offered = [];
+    await browser.waitUntil(async () => {
+      offered = [];
+      for (const option of await schema.$$("option")) offered.push(await option.getText());
+      return JSON.stringify(offered) === JSON.stringify(library);
+    }, { timeout: WAIT_MS, timeoutMsg: `the schema picker offered ${JSON.stringify(offered)}` });
+    await schema.selectByAttribute("value", "invoice");
     await browser.waitUntil(async () => (await schema.getValue()) === "invoice", {
       timeout: WAIT_MS,
       timeoutMsg: "the schema picker never showed the library's invoice schema",
@@ -292,7 +301,8 @@ describe("the other screens", () => {
     await entry.click();
     await browser.waitUntil(async () => (await entry.getAttribute("aria-current")) === "true", { timeout: WAIT_MS });
     assert.equal(await (await browser.$("#schema-name")).getValue(), "invoice");
-    await waitForText(await byTestId("schema-version"), "version 1");
+    // Version 1 is the starter invoice; the test's own is version 2.
+    await waitForText(await byTestId("schema-version"), "version 2");
     const rows = await browser.$$('[data-testid="field-row"]');
     const paths = [];
     for (const row of rows) paths.push(await row.getAttribute("data-path"));
@@ -311,12 +321,12 @@ describe("the other screens", () => {
     await browser.waitUntil(async () => (await rows[4].getAttribute("data-path")) === "seller", { timeout: WAIT_MS });
     await waitForText(await byTestId("engine-problems"), "The engine accepts this schema.");
     await (await byTestId("schema-save")).click();
-    await waitForText(await byTestId("schema-version"), "version 2");
+    await waitForText(await byTestId("schema-version"), "version 3");
     await (await byTestId("nav-extract")).click();
     const picked = await byTestId("run-schema");
-    await browser.waitUntil(async () => (await shownText(await picked.$('option[value="invoice"]'))) === "invoice (v2)", {
+    await browser.waitUntil(async () => (await shownText(await picked.$('option[value="invoice"]'))) === "invoice (v3)", {
       timeout: WAIT_MS,
-      timeoutMsg: "Extract does not offer version 2",
+      timeoutMsg: "Extract does not offer version 3",
     });
   });
 

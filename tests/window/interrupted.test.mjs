@@ -37,6 +37,11 @@ describe("a crash of the app", () => {
     await scripted("/_scripted/requests", "DELETE");
     browser = await launch(["--db", DB]);
     const byTestId = (id) => browser.$(`[data-testid="${id}"]`);
+    // The library also holds the starters; the test's schema is picked by name.
+    const schema = await byTestId("run-schema");
+    await (await schema.$('option[value="invoice"]')).waitForExist({ timeout: WAIT_MS });
+    await schema.selectByAttribute("value", "invoice");
+    await eventually(browser, () => schema.getValue(), "invoice");
     await (await byTestId("add-files")).click();
     const run = await byTestId("run");
     await browser.waitUntil(async () => (await run.getText()).trim() === "Run on 1 file", { timeout: WAIT_MS });

@@ -126,6 +126,9 @@ export async function extractThePickedFile(browser) {
   const byTestId = (id) => browser.$(`[data-testid="${id}"]`);
   const schema = await byTestId("run-schema");
   await schema.waitForDisplayed({ timeout: WAIT_MS });
+  // The library also holds the starters; the test's schema is picked by name.
+  await (await schema.$('option[value="invoice"]')).waitForExist({ timeout: WAIT_MS });
+  await schema.selectByAttribute("value", "invoice");
   await eventually(browser, () => schema.getValue(), "invoice");
   await (await byTestId("add-files")).click();
   const run = await byTestId("run");

@@ -16,7 +16,7 @@ use sift_core::extract::{
     resume_tallied_job, start_tallied_job, values_not_found,
 };
 use sift_core::job_export::{ExportExtras, ExportFormat, export_results_with};
-use sift_core::schemas::{name_of_file, read_schema_file};
+use sift_core::schemas::schema_by_file_or_name;
 use sift_core::{CoreError, Workspace};
 
 use crate::Failure;
@@ -24,9 +24,11 @@ use crate::model_args::ModelArgs;
 
 #[derive(Debug, Args)]
 pub struct ExtractArgs {
-    /// The JSON Schema of a document's values (a `.json` file), saved to
-    /// the schema library under the file's stem.
-    #[arg(long, value_name = "FILE", required_unless_present = "resume")]
+    /// The JSON Schema of a document's values: a `.json` file (saved to
+    /// the schema library under the file's stem), or the name of a library
+    /// schema (`invoice`, `receipt`, `bank_statement`, `purchase_order`
+    /// are there from the start).
+    #[arg(long, value_name = "FILE|NAME", required_unless_present = "resume")]
     schema: Option<PathBuf>,
     /// What to ask for each document [default: "Extract the fields of the
     /// schema from this document."].
@@ -150,11 +152,12 @@ async fn extract(args: &ExtractArgs, ws: &Workspace) -> Result<JobTally, Failure
         }
         None => {
             let path = args.schema.as_deref().unwrap_or(Path::new(""));
+            let (schema_name, schema) = schema_by_file_or_name(&ws.store()?, path)?;
             let working_dir = std::env::current_dir()
                 .map_err(|e| failed(format!("no working directory: {e}")))?;
             let job = NewJob {
-                schema_name: name_of_file(path).unwrap_or_else(|| "schema".into()),
-                schema: read_schema_file(path)?,
+                schema_name,
+                schema,
                 prompt: args.prompt.clone(),
                 files: sift_core::resolve_files(&args.files, &working_dir)?,
                 selection: args.model.selection(),

@@ -123,6 +123,35 @@ pub fn read_schema_file(path: &Path) -> Result<Value, CoreError> {
         .map_err(|e| CoreError::Usage(format!("the schema {} is not JSON: {e}", path.display())))
 }
 
+/// The schema a command line names, as `(name, schema)`: a `.json` file
+/// when `arg` is one (saved under its stem, as before), else the latest
+/// version of the library schema of that name (`--schema invoice`).
+pub fn schema_by_file_or_name(store: &Store, arg: &Path) -> Result<(String, Value), CoreError> {
+    if arg.is_file() {
+        let name = name_of_file(arg).unwrap_or_else(|| "schema".into());
+        return Ok((name, read_schema_file(arg)?));
+    }
+    let name = arg.to_string_lossy();
+    let is_name = arg.components().count() == 1 && arg.extension().is_none();
+    if let Some(found) = is_name
+        .then(|| store.get_schema(&name, None))
+        .transpose()?
+        .flatten()
+    {
+        return Ok((found.name, found.schema));
+    }
+    let names: Vec<String> = store.list_schemas()?.into_iter().map(|s| s.name).collect();
+    let known = if names.is_empty() {
+        "the library is empty".to_owned()
+    } else {
+        format!("the library has {}", names.join(", "))
+    };
+    Err(CoreError::Usage(format!(
+        "no schema file {} and no library schema named {name} ({known})",
+        arg.display()
+    )))
+}
+
 /// The name a schema file is saved under: its stem.
 pub fn name_of_file(path: &Path) -> Option<String> {
     path.file_stem()

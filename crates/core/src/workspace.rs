@@ -36,8 +36,10 @@ pub struct WorkspaceOptions {
     pub db: Option<PathBuf>,
     pub paths: PathPolicy,
     /// Whether a database whose schema library is empty gets the starter
-    /// schemas when it opens (the app: a newcomer's first extraction
-    /// needs no schema writing; the CLI names its schema files).
+    /// schemas when it opens. The app and the CLI both do, so a library
+    /// is the same from every door (a newcomer's first extraction needs no
+    /// schema writing; `sift extract --schema invoice` names one); tests
+    /// that count the library's schemas turn it off.
     pub starter_schemas: bool,
 }
 
@@ -48,7 +50,7 @@ impl WorkspaceOptions {
             config: None,
             db,
             paths: PathPolicy::Trusted,
-            starter_schemas: false,
+            starter_schemas: true,
         }
     }
 

@@ -501,16 +501,19 @@ async fn revising_a_call_in_a_session_adds_another_structured_turn() {
 async fn the_schema_library_imports_versions_and_exports() {
     let scratch = Scratch::new("schemas");
     let db = scratch.db();
-    let output = run(sift().args(["--db", &db, "schema", "import", &scratch.schema()])).await;
+    // Not `invoice.json`: the new library already has its starter invoice.
+    let bill = scratch.dir.join("bill.json").display().to_string();
+    std::fs::copy(scratch.schema(), &bill).unwrap();
+    let output = run(sift().args(["--db", &db, "schema", "import", &bill])).await;
     assert_eq!(
         (output.status.code(), stdout(&output).as_str()),
-        (Some(0), "invoice 1\n"),
+        (Some(0), "bill 1\n"),
         "{}",
         stderr(&output)
     );
     // The same schema again: no new version.
-    let output = run(sift().args(["--db", &db, "schema", "import", &scratch.schema()])).await;
-    assert_eq!(stdout(&output), "invoice 1\n");
+    let output = run(sift().args(["--db", &db, "schema", "import", &bill])).await;
+    assert_eq!(stdout(&output), "bill 1\n");
     // A changed schema under another name, then under the same name.
     let changed = scratch.dir.join("v2.json");
     std::fs::write(
@@ -525,15 +528,18 @@ async fn the_schema_library_imports_versions_and_exports() {
         "import",
         &changed.display().to_string(),
         "--name",
-        "invoice",
+        "bill",
     ]))
     .await;
-    assert_eq!(stdout(&output), "invoice 2\n");
+    assert_eq!(stdout(&output), "bill 2\n");
     let list = run(sift().args(["--db", &db, "schema", "list"])).await;
-    assert_eq!(stdout(&list), "invoice 2\n");
+    assert_eq!(
+        stdout(&list),
+        "bank_statement 1\nbill 2\ninvoice 1\npurchase_order 1\nreceipt 1\n"
+    );
 
     let exported =
-        run(sift().args(["--db", &db, "schema", "export", "invoice", "--version", "1"])).await;
+        run(sift().args(["--db", &db, "schema", "export", "bill", "--version", "1"])).await;
     let text = stdout(&exported);
     assert_eq!(
         serde_json::from_str::<Value>(&text).unwrap(),

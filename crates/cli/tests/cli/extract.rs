@@ -584,6 +584,67 @@ async fn the_local_default_locates_values_without_a_model_server() {
     );
 }
 
+/// `--schema invoice` names the library's starter (installed when the CLI
+/// created the database); a name the library lacks is refused with the
+/// names it has.
+#[tokio::test]
+async fn a_library_schema_is_named_by_its_name() {
+    let scratch = Scratch::new("schema-by-name", 0);
+    std::fs::write(
+        scratch.dir.join("invoice.txt"),
+        "ACME GmbH\nInvoice Number: 2024-17A\nInvoice date: 2024-03-01\nTotal: 1.234,50 EUR\n",
+    )
+    .unwrap();
+    let extract = |schema: &str| {
+        let mut command = sift();
+        command
+            .args([
+                "--db",
+                &scratch.path("sift.db"),
+                "extract",
+                "--schema",
+                schema,
+            ])
+            .args(["--provider", "local", "--answers", "located"])
+            .arg(scratch.path("invoice.txt"))
+            .env("SIFT_DATA_DIR", &scratch.dir);
+        command
+    };
+    let output = run(&mut extract("invoice")).await;
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let store = Store::open(scratch.path("sift.db")).unwrap();
+    let job = store
+        .get_extraction_job(&job_id_of(&stderr(&output)))
+        .unwrap()
+        .unwrap();
+    assert_eq!(job.schema_name, "invoice");
+    assert_eq!(
+        job.schema,
+        store.get_schema("invoice", None).unwrap().unwrap().schema
+    );
+    let documents = store.extraction_documents(&job.id).unwrap();
+    let values = documents[0].values.as_ref().unwrap();
+    assert_eq!(
+        (
+            &values["invoice_number"],
+            &values["invoice_date"],
+            &values["total"]
+        ),
+        (&json!("2024-17A"), &json!("2024-03-01"), &json!(1234.5))
+    );
+
+    let output = run(&mut extract("invoices")).await;
+    assert_eq!(
+        (output.status.code(), stderr(&output)),
+        (
+            Some(2),
+            "error: no schema file invoices and no library schema named invoices \
+             (the library has bank_statement, invoice, purchase_order, receipt)\n"
+                .to_owned()
+        )
+    );
+}
+
 /// `sift schema import` and `sift extract --schema` refuse a schema with
 /// the error of the app's save (core's one rule), and save nothing.
 #[tokio::test]
@@ -625,7 +686,18 @@ async fn a_bad_schema_is_refused_alike_by_import_and_extract() {
         (extract.status.code(), stderr(&extract)),
         (Some(1), expected)
     );
-    assert!(Store::open(&db).unwrap().list_schemas().unwrap().is_empty());
+    // Nothing beside the starters the new library was given.
+    let names: Vec<String> = Store::open(&db)
+        .unwrap()
+        .list_schemas()
+        .unwrap()
+        .into_iter()
+        .map(|s| s.name)
+        .collect();
+    assert_eq!(
+        names,
+        ["bank_statement", "invoice", "purchase_order", "receipt"]
+    );
 }
 
 /// A language whose Tesseract pack is missing refuses the job before it

@@ -59,7 +59,8 @@ async fn the_database_is_sift_db_in_the_data_dir_of_the_configuration_file() {
     let schema = scratch.dir.join("invoice.json");
     let output = run(scratch.sift().args(["schema", "import"]).arg(&schema)).await;
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    assert_eq!(stdout(&output), "invoice 1\n");
+    // Version 1 is the starter invoice the new library was given.
+    assert_eq!(stdout(&output), "invoice 2\n");
     let db = scratch.dir.join("data").join("sift.db");
     let store = Store::open(&db).unwrap();
     let names: Vec<String> = store
@@ -68,7 +69,10 @@ async fn the_database_is_sift_db_in_the_data_dir_of_the_configuration_file() {
         .into_iter()
         .map(|s| s.name)
         .collect();
-    assert_eq!(names, ["invoice"]);
+    assert_eq!(
+        names,
+        ["bank_statement", "invoice", "purchase_order", "receipt"]
+    );
     assert!(
         !scratch.dir.join("data-directory").join("sift.db").exists(),
         "the data directory's database is not used"
@@ -77,9 +81,16 @@ async fn the_database_is_sift_db_in_the_data_dir_of_the_configuration_file() {
     let other = scratch.dir.join("other.db");
     let output = run(scratch.sift().args(["schema", "list", "--db"]).arg(&other)).await;
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    assert_eq!(stdout(&output), "");
+    // A new library: the starters alone (its invoice is still version 1).
+    assert_eq!(
+        stdout(&output),
+        "bank_statement 1\ninvoice 1\npurchase_order 1\nreceipt 1\n"
+    );
     let output = run(scratch.sift().args(["schema", "list"])).await;
-    assert_eq!(stdout(&output), "invoice 1\n");
+    assert_eq!(
+        stdout(&output),
+        "bank_statement 1\ninvoice 2\npurchase_order 1\nreceipt 1\n"
+    );
 }
 
 #[tokio::test]

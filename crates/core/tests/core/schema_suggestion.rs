@@ -175,25 +175,48 @@ async fn a_failed_suggestion_says_why_in_the_models_category() {
 }
 
 #[test]
-fn the_apps_new_database_opens_with_the_starter_schemas_and_the_clis_without() {
+fn a_new_database_has_the_starters_whichever_door_opens_it_first() {
+    let names = |ws: &Workspace| -> Vec<String> {
+        let store = ws.store().unwrap();
+        store
+            .list_schemas()
+            .unwrap()
+            .into_iter()
+            .map(|s| s.name)
+            .collect()
+    };
+    let starters = ["bank_statement", "invoice", "purchase_order", "receipt"];
     let dir = TempDir::new("starters-app");
-    let names: Vec<String> = workspace(&dir, true)
-        .store()
-        .unwrap()
-        .list_schemas()
-        .unwrap()
-        .into_iter()
-        .map(|s| s.name)
-        .collect();
-    assert_eq!(
-        names,
-        ["bank_statement", "invoice", "purchase_order", "receipt"]
-    );
+    assert_eq!(names(&workspace(&dir, true)), starters);
+
+    // The CLI creates the database and saves its own schema; the app,
+    // opened on it later, finds the four starters beside that one.
     let cli = TempDir::new("starters-cli");
     let ws = Workspace::open(WorkspaceOptions {
-        db: Some(cli.db()),
-        ..WorkspaceOptions::cli(None)
+        config: Some(cli.0.join("config.toml")),
+        ..WorkspaceOptions::cli(Some(cli.db()))
     })
     .unwrap();
-    assert!(ws.store().unwrap().list_schemas().unwrap().is_empty());
+    sift_core::schemas::save_schema(
+        &ws.store().unwrap(),
+        "mine",
+        &serde_json::json!({"type": "object", "properties": {"n": {"type": "string"}}}),
+    )
+    .unwrap();
+    drop(ws);
+    let app = Workspace::open(WorkspaceOptions::app(
+        Some(cli.0.join("config.toml")),
+        Some(cli.db()),
+    ))
+    .unwrap();
+    assert_eq!(
+        names(&app),
+        [
+            "bank_statement",
+            "invoice",
+            "mine",
+            "purchase_order",
+            "receipt"
+        ]
+    );
 }
