@@ -26,4 +26,10 @@ places: Array<EvidencePlace>,
  * `located`, the field locator's own (no model was asked for it);
  * `e_invoice`, the document's e-invoice XML (exact).
  */
-origin?: ValueOrigin, };
+origin?: ValueOrigin, 
+/**
+ * What the consistency checks found wrong with the value (the
+ * amounts do not add up, no such date, an IBAN's check digits...);
+ * such a value has low confidence and needs a look.
+ */
+problems?: Array<string>, };

@@ -1,5 +1,5 @@
 import type { FieldEvidence } from "../ipc";
-import { confidenceText, evidenceUnder, morePlacesText, originText, statusText } from "./evidence";
+import { confidenceText, evidenceUnder, morePlacesText, originText, problemsOf, statusText } from "./evidence";
 import type { Column, DocRow } from "./table";
 
 interface Props {
@@ -40,6 +40,11 @@ export function EvidencePanel({ row, field, column, evidence, placeIndex, onPlac
         {checked && <span className="evidence-checked small" data-testid="evidence-checked">✓ checked</span>}
       </header>
       {origin !== null && <p className="small evidence-origin" data-testid="evidence-origin">{origin}</p>}
+      {evidence !== null && problemsOf(evidence).length > 0 && (
+        <ul className="small evidence-problems" data-testid="evidence-problems">
+          {problemsOf(evidence).map((problem) => <li key={problem}>{problem}</li>)}
+        </ul>
+      )}
       {inColumn.length > 1 && column !== null && (
         <label className="inline small">
           Value in {column.key}

@@ -128,6 +128,7 @@ export function ResultsTable({ columns, rows, selected, field, onSelect, onClear
                     const current = selected === row.position && field !== null && isUnder(field, c.key);
                     const classes = [
                       changed && "changed",
+                      mark.evidence === "problem" && "cell-problem",
                       mark.evidence === "not_found" && "cell-not-found",
                       mark.evidence === "normalised" && "cell-normalised",
                       mark.checked && "cell-checked",
@@ -135,6 +136,7 @@ export function ResultsTable({ columns, rows, selected, field, onSelect, onClear
                     ].filter(Boolean);
                     const titles = [
                       changed && "Edited",
+                      ...mark.problems,
                       mark.evidence === "not_found" && "Not found in the document",
                       mark.evidence === "normalised" && "Found in the document in another form",
                       mark.checked && "Checked",

@@ -93,32 +93,44 @@ describe("cell marks", () => {
 
   it("mark a value not found, or found only normalised, and nothing else", () => {
     expect(columns.map((c) => [c.key, cellMark(row, c)])).toEqual([
-      ["invoice_number", { evidence: null, checked: false }],
-      ["date", { evidence: "normalised", checked: false }],
-      ["total", { evidence: "not_found", checked: false }],
-      ["vendor.name", { evidence: null, checked: false }],
+      ["invoice_number", { evidence: null, problems: [], checked: false }],
+      ["date", { evidence: "normalised", problems: [], checked: false }],
+      ["total", { evidence: "not_found", problems: [], checked: false }],
+      ["vendor.name", { evidence: null, problems: [], checked: false }],
       // An array column: its most doubtful item.
-      ["line_items", { evidence: "not_found", checked: false }],
-      ["paid", { evidence: null, checked: false }],
-      ["meta", { evidence: null, checked: false }],
+      ["line_items", { evidence: "not_found", problems: [], checked: false }],
+      ["paid", { evidence: null, problems: [], checked: false }],
+      ["meta", { evidence: null, problems: [], checked: false }],
     ]);
   });
 
   it("show a checked cell as checked instead, once every doubtful value in it is checked", () => {
     const checked = { ...row, checked: ["total", "date", "line_items[1].amount"] };
-    expect(cellMark(checked, column("total"))).toEqual({ evidence: null, checked: true });
-    expect(cellMark(checked, column("date"))).toEqual({ evidence: null, checked: true });
+    expect(cellMark(checked, column("total"))).toEqual({ evidence: null, problems: [], checked: true });
+    expect(cellMark(checked, column("date"))).toEqual({ evidence: null, problems: [], checked: true });
     // One item still found only normalised.
-    expect(cellMark(checked, column("line_items"))).toEqual({ evidence: "normalised", checked: false });
+    expect(cellMark(checked, column("line_items"))).toEqual({ evidence: "normalised", problems: [], checked: false });
     const all = { ...checked, checked: [...checked.checked, "line_items[0].amount"] };
-    expect(cellMark(all, column("line_items"))).toEqual({ evidence: null, checked: true });
+    expect(cellMark(all, column("line_items"))).toEqual({ evidence: null, problems: [], checked: true });
     // A corrected value the backend marked checked, found exactly.
-    expect(cellMark({ ...row, checked: ["invoice_number"] }, column("invoice_number"))).toEqual({ evidence: null, checked: true });
+    expect(cellMark({ ...row, checked: ["invoice_number"] }, column("invoice_number"))).toEqual({ evidence: null, problems: [], checked: true });
+  });
+
+  it("mark a value a check found wrong first, with its problems, until it is checked", () => {
+    const sum = "net 100.00 + tax 19.00 = 119.00, not the total 120.00";
+    const flagged = docRow(0, [{ ...ev("total", "exact"), problems: [sum] }, ev("date", "not_found")]);
+    expect(cellMark(flagged, column("total"))).toEqual({ evidence: "problem", problems: [sum], checked: false });
+    expect(reviewOrder([flagged], columns)).toEqual([
+      { position: 0, key: "date" },
+      { position: 0, key: "total" },
+    ]);
+    const checked = { ...flagged, checked: ["total"] };
+    expect(cellMark(checked, column("total"))).toEqual({ evidence: null, problems: [], checked: true });
   });
 
   it("do not count a key that only starts like the column's", () => {
     const other = docRow(0, [ev("total_net", "not_found")]);
-    expect(cellMark(other, column("total"))).toEqual({ evidence: null, checked: false });
+    expect(cellMark(other, column("total"))).toEqual({ evidence: null, problems: [], checked: false });
     expect(columnOf(columns, "line_items[1].amount")?.key).toBe("line_items");
     expect(columnOf(columns, "vendor.name")?.key).toBe("vendor.name");
     expect(columnOf(columns, "total_net")).toBeNull();

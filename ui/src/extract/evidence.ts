@@ -34,14 +34,21 @@ export function isDoubtful(status: EvidenceStatus): boolean {
   return status === "not_found" || status === "normalised";
 }
 
-/** Doubtful and not yet checked by the user. */
+/** What the consistency checks found wrong with a value (none: an empty list). */
+export function problemsOf(evidence: FieldEvidence): string[] {
+  return evidence.problems ?? [];
+}
+
+/** Doubtful, or found wrong by a check, and not yet checked by the user. */
 export function isUnverified(row: DocRow, evidence: FieldEvidence): boolean {
-  return isDoubtful(evidence.status) && !row.checked.includes(evidence.key);
+  return (isDoubtful(evidence.status) || problemsOf(evidence).length > 0) && !row.checked.includes(evidence.key);
 }
 
 export interface CellMark {
-  /** The most doubtful status among the cell's unverified values, if any. */
-  evidence: "not_found" | "normalised" | null;
+  /** The most doubtful mark among the cell's unverified values, if any: a check's problem first. */
+  evidence: "problem" | "not_found" | "normalised" | null;
+  /** The problems of the cell's unverified values, for its tooltip. */
+  problems: string[];
   /** Nothing left to look at, and the user checked a value of the cell. */
   checked: boolean;
 }
@@ -50,10 +57,12 @@ export interface CellMark {
 export function cellMark(row: DocRow, column: Column): CellMark {
   const entries = evidenceUnder(row, column);
   const unverified = entries.filter((e) => isUnverified(row, e));
-  if (unverified.some((e) => e.status === "not_found")) return { evidence: "not_found", checked: false };
-  if (unverified.length > 0) return { evidence: "normalised", checked: false };
+  const problems = unverified.flatMap(problemsOf);
+  if (problems.length > 0) return { evidence: "problem", problems, checked: false };
+  if (unverified.some((e) => e.status === "not_found")) return { evidence: "not_found", problems, checked: false };
+  if (unverified.length > 0) return { evidence: "normalised", problems, checked: false };
   const checked = row.checked.some((k) => isUnder(k, column.key));
-  return { evidence: null, checked };
+  return { evidence: null, problems, checked };
 }
 
 /** One value to review: a row (by position) and an evidence key. */

@@ -52,6 +52,7 @@
 //! first answer had to be corrected. The servers' token
 //! log-probabilities are not requested, so they do not count yet.
 
+mod consistency;
 mod job;
 mod label;
 mod leaves;
@@ -69,6 +70,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sift_documents::Document;
 
+pub use consistency::value_problems;
 pub use job::page_words;
 pub(crate) use job::{evidence_value, locate_in_file, refresh_evidence};
 pub use pages::{PageWordBox, PageWords, page_words_of};
@@ -158,6 +160,12 @@ pub struct FieldEvidence {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub origin: Option<ValueOrigin>,
+    /// What the consistency checks found wrong with the value (the
+    /// amounts do not add up, no such date, an IBAN's check digits...);
+    /// such a value has low confidence and needs a look.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<String>>", optional))]
+    pub problems: Vec<String>,
 }
 
 /// Who gave a value other than a model.
@@ -215,6 +223,7 @@ pub fn locate_quoted_values(
         })
         .collect();
     label::rank_item_rows(&pages, &leaves, &mut found);
+    let mut problems = value_problems(schema, values);
     leaves
         .into_iter()
         .zip(found)
@@ -226,6 +235,7 @@ pub fn locate_quoted_values(
                     confidence: None,
                     places: Vec::new(),
                     origin: None,
+                    problems: Vec::new(),
                 };
             };
             let status = match found.first() {
@@ -242,12 +252,21 @@ pub fn locate_quoted_values(
                 .take(MAX_PLACES)
                 .map(|m| pages::place(&pages, m))
                 .collect();
+            // A value a check finds wrong is a value to look at, found
+            // on the page or not.
+            let problems = problems.remove(&leaf.key).unwrap_or_default();
+            let confidence = if problems.is_empty() {
+                confidence(status, weak, corrected)
+            } else {
+                Confidence::Low
+            };
             FieldEvidence {
                 key: leaf.key,
                 status,
-                confidence: Some(confidence(status, weak, corrected)),
+                confidence: Some(confidence),
                 places,
                 origin: None,
+                problems,
             }
         })
         .collect()

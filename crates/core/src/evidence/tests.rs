@@ -91,6 +91,7 @@ fn an_exact_value_has_its_page_quote_and_box() {
                 labelled: false,
             }],
             origin: None,
+            problems: Vec::new(),
         }
     );
     // The JSON number 12.0 is written `12.0`: the page's `12.00` is the
@@ -161,6 +162,7 @@ fn an_invented_value_is_not_found() {
             confidence: Some(Confidence::Low),
             places: vec![],
             origin: None,
+            problems: Vec::new(),
         }]
     );
     assert_eq!(not_found_count(&evidence), 1);

@@ -94,11 +94,15 @@ pub struct JobRow {
 }
 
 impl JobRow {
-    /// Values not found in the document that the user has not checked.
+    /// Values not found in the document, or that a consistency check
+    /// found wrong, that the user has not checked.
     pub fn needs_review(&self) -> usize {
         self.evidence
             .iter()
-            .filter(|e| e.status == EvidenceStatus::NotFound && !self.checked.contains(&e.key))
+            .filter(|e| {
+                (e.status == EvidenceStatus::NotFound || !e.problems.is_empty())
+                    && !self.checked.contains(&e.key)
+            })
             .count()
     }
 }
@@ -172,8 +176,9 @@ pub struct JobView {
     pub columns: Vec<Column>,
     pub rows: Vec<JobRow>,
     pub totals: JobTotals,
-    /// Values not found in their documents that the user has not checked,
-    /// over every row ("7 values need a look").
+    /// Values not found in their documents, or that a consistency check
+    /// found wrong, that the user has not checked, over every row ("7
+    /// values need a look").
     pub needs_review: u32,
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub created_at: i64,

@@ -4,7 +4,7 @@
 //! locator alone with no request at all, and the mode kept with the job.
 
 use serde_json::{Value, json};
-use sift_core::extract::{AnswerMode, JobState, NewJob, start_job};
+use sift_core::extract::{AnswerMode, JobState, NewJob, job_view, start_job};
 use sift_core::{PathPolicy, Workspace, WorkspaceOptions};
 use sift_scripted_server::{Reply, Script, ScriptedServer};
 
@@ -161,6 +161,67 @@ async fn located_answers_need_no_request_and_no_model() {
         .unwrap();
     assert_eq!(total["status"], "normalised");
     assert_eq!(total["places"][0]["quote"], "Total 1,200.00 EUR");
+}
+
+/// Net and tax that do not add up to the total: each of the three keeps
+/// its value, gets low confidence and the reason, and needs a look.
+#[tokio::test]
+async fn amounts_that_do_not_add_up_are_flagged_with_the_reason() {
+    let dir = TempDir::new("answers-checks");
+    let ws = workspace(&dir);
+    let server = ScriptedServer::start(Script::new()).await.unwrap();
+    let path = dir.0.join("checks.txt");
+    std::fs::write(
+        &path,
+        "Invoice Number: INV-7\nSubtotal 100.00\nVAT 19.00\nTotal 120.00\nIBAN DE89 3704 0044 0532 0130 00\n",
+    )
+    .unwrap();
+    let schema = json!({"type": "object", "properties": {
+        "invoice_number": {"type": "string"},
+        "subtotal": {"type": "number"},
+        "tax": {"type": "number"},
+        "total": {"type": "number"},
+        "iban": {"type": "string"}
+    }});
+    let new_job = NewJob {
+        schema,
+        files: vec![path],
+        ..job(&dir, &server, Some(AnswerMode::Located))
+    };
+    let (view, run) = start_job(&ws, new_job, |_| {}).unwrap();
+    assert_eq!(run.await.unwrap().status, JobState::Completed);
+    let store = ws.store().unwrap();
+    let document = &store.extraction_documents(&view.job_id).unwrap()[0];
+    assert_eq!(
+        document.values,
+        Some(
+            json!({"invoice_number": "INV-7", "subtotal": 100.0, "tax": 19.0, "total": 120.0,
+                    "iban": "DE89 3704 0044 0532 0130 00"})
+        )
+    );
+    let evidence = document.evidence.as_ref().unwrap().as_array().unwrap();
+    let flagged: Vec<(Value, Value, Value)> = evidence
+        .iter()
+        .map(|e| {
+            (
+                e["key"].clone(),
+                e["confidence"].clone(),
+                e.get("problems").cloned().unwrap_or(Value::Null),
+            )
+        })
+        .collect();
+    let sum = json!(["net 100.00 + tax 19.00 = 119.00, not the total 120.00"]);
+    assert_eq!(
+        flagged,
+        [
+            (json!("invoice_number"), json!("high"), Value::Null),
+            (json!("subtotal"), json!("low"), sum.clone()),
+            (json!("tax"), json!("low"), sum.clone()),
+            (json!("total"), json!("low"), sum),
+            (json!("iban"), json!("high"), Value::Null),
+        ]
+    );
+    assert_eq!(job_view(&store, &view.job_id).unwrap().needs_review, 3);
 }
 
 #[tokio::test]

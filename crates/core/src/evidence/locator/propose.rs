@@ -292,7 +292,13 @@ pub(super) fn propose(
             let in_dates = dates(index);
             for (p, page) in pages.iter().enumerate() {
                 for (w, word) in page.words.iter().enumerate() {
-                    let Some(id) = identifier(&word.text) else {
+                    // An IBAN is printed in groups of four: its words joined.
+                    let grouped = (spec.concept == Some(Concept::Iban))
+                        .then(|| grouped_iban(page, w))
+                        .flatten();
+                    let Some((id, end)) =
+                        grouped.or_else(|| Some((identifier(&word.text)?, w + 1)))
+                    else {
                         continue;
                     };
                     // A year of `March 3, 2024` is a date's.
@@ -302,7 +308,7 @@ pub(super) fn propose(
                     {
                         continue;
                     }
-                    let words = w..w + 1;
+                    let words = w..end;
                     let s = score(p, &words);
                     // An identifier is only ever proposed beside its label.
                     if s > 0 {
@@ -433,6 +439,38 @@ fn dates(index: &SearchIndex<'_>) -> Vec<(usize, Range<usize>, String)> {
     }
     kept.sort_by_key(|(p, w, _)| (*p, w.start));
     kept
+}
+
+/// The IBAN that starts at word `w` and runs on over the words of its
+/// line (`DE89 3704 0044 0532 0130 00`), as one string with its spaces,
+/// with the word after its last: two letters and two check digits first,
+/// then groups of at most four letters or digits, 15 to 34 in all.
+fn grouped_iban(page: &SearchPage, w: usize) -> Option<(String, usize)> {
+    let first = page.words.get(w)?;
+    let head = first.text.as_bytes();
+    let starts = head.len() == 4
+        && head[..2].iter().all(u8::is_ascii_uppercase)
+        && head[2..].iter().all(u8::is_ascii_digit);
+    if !starts {
+        return None;
+    }
+    let (mut end, mut length) = (w + 1, 4);
+    while let Some(next) = page.words.get(end) {
+        let group = next.text.trim_end_matches([',', '.', ';']);
+        let fits = next.line == first.line
+            && (1..=4).contains(&group.len())
+            && group.chars().all(|c| c.is_ascii_alphanumeric())
+            && length + group.len() <= 34;
+        if !fits {
+            break;
+        }
+        length += group.len();
+        end += 1;
+        if group.len() < 4 {
+            break;
+        }
+    }
+    (length >= 15).then(|| (join_words(page, &(w..end)), end))
 }
 
 /// A word as an identifier: with a digit and at least three letters or

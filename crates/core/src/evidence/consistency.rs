@@ -1,0 +1,415 @@
+//! Checks that catch wrong values without the document: amounts that do
+//! not add up, a date that is no date or far from now, an IBAN whose check
+//! digits fail, a VAT number not of its country's shape. What a field is
+//! comes from the locator's reading of the schema (its concepts), so the
+//! checks work on any schema that names its fields, in any of the
+//! languages the lexicon knows. A value a check finds wrong keeps its
+//! value but gets low confidence and the reason, which the review queue
+//! shows.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::label::split_name;
+use super::locator::fields::field_specs;
+use super::locator::lexicon::Concept;
+
+/// Amounts agree within a cent (and its float error).
+const CENT: f64 = 0.011;
+
+/// What the checks found wrong, by evidence key (`total`, `seller.vat_id`).
+pub fn value_problems(schema: &Value, values: &Value) -> HashMap<String, Vec<String>> {
+    let mut problems: HashMap<String, Vec<String>> = HashMap::new();
+    let mut add = |key: &str, problem: String| {
+        problems.entry(key.to_owned()).or_default().push(problem);
+    };
+    let specs = field_specs(schema);
+    let value_at = |path: &[String]| {
+        path.iter()
+            .try_fold(values, |v, k| v.get(k.as_str()))
+            .filter(|v| !v.is_null())
+    };
+    // The first field of each concept stands for it.
+    let mut by_concept: Vec<(Concept, String, &Value)> = Vec::new();
+    for spec in &specs {
+        let (Some(concept), Some(value)) = (spec.concept, value_at(&spec.path)) else {
+            continue;
+        };
+        if !by_concept.iter().any(|(c, ..)| *c == concept) {
+            by_concept.push((concept, spec.key(), value));
+        }
+    }
+    let field = |concept: Concept| by_concept.iter().find(|(c, ..)| *c == concept);
+    let amount = |concept: Concept| field(concept).and_then(|(_, key, v)| Some((key, v.as_f64()?)));
+
+    if let (Some((net_key, net)), Some((tax_key, tax)), Some((total_key, total))) = (
+        amount(Concept::Net),
+        amount(Concept::Tax),
+        amount(Concept::Total),
+    ) && (net + tax - total).abs() > CENT
+    {
+        let problem = format!(
+            "net {net:.2} + tax {tax:.2} = {:.2}, not the total {total:.2}",
+            net + tax
+        );
+        for key in [net_key, tax_key, total_key] {
+            add(key, problem.clone());
+        }
+    }
+    if let Some(sum) = line_items_sum(schema, values) {
+        let net = amount(Concept::Net);
+        let total = amount(Concept::Total);
+        let agrees = [net, total]
+            .iter()
+            .flatten()
+            .any(|(_, v)| (sum - v).abs() <= CENT);
+        let against: Vec<String> = [("net", net), ("total", total)]
+            .iter()
+            .filter_map(|(name, f)| f.map(|(_, v)| format!("the {name} {v:.2}")))
+            .collect();
+        if !agrees && !against.is_empty() {
+            let problem = format!(
+                "the line items add up to {sum:.2}, which is not {}",
+                against.join(" nor ")
+            );
+            for (key, _) in [net, total].into_iter().flatten() {
+                add(key, problem.clone());
+            }
+        }
+    }
+    let issue = field(Concept::IssueDate).and_then(|(_, key, v)| Some((key, v.as_str()?)));
+    let due = field(Concept::DueDate).and_then(|(_, key, v)| Some((key, v.as_str()?)));
+    for (key, text) in [issue, due].into_iter().flatten() {
+        if let Some(problem) = date_problem(text) {
+            add(key, problem);
+        }
+    }
+    if let (Some((_, issued)), Some((due_key, due))) = (issue, due)
+        && iso_date(issued).is_some_and(|_| date_problem(issued).is_none())
+        && iso_date(due).is_some_and(|_| date_problem(due).is_none())
+        && due < issued
+    {
+        add(
+            due_key,
+            format!("due {due} is before the issue date {issued}"),
+        );
+    }
+    if let Some((key, Value::String(iban))) = field(Concept::Iban).map(|(_, k, v)| (k, *v))
+        && let Some(problem) = iban_problem(iban)
+    {
+        add(key, problem);
+    }
+    if let Some((key, Value::String(vat))) = field(Concept::TaxId).map(|(_, k, v)| (k, *v))
+        && let Some(problem) = vat_problem(vat)
+    {
+        add(key, problem);
+    }
+    problems
+}
+
+/// The sum of the line items' amounts: the first array of objects whose
+/// items have an amount field (`amount`, `line_total`; not a unit price
+/// or a tax), when every item has a number there.
+fn line_items_sum(schema: &Value, values: &Value) -> Option<f64> {
+    let properties = schema.get("properties")?.as_object()?;
+    properties.iter().find_map(|(name, property)| {
+        let item_fields = property.get("items")?.get("properties")?.as_object()?;
+        let amount_field = item_fields.keys().find(|field| {
+            let words = split_name(field);
+            let has = |w: &str| words.iter().any(|x| x == w);
+            (has("amount") || has("total"))
+                && !["unit", "price", "tax", "vat", "rate", "discount"]
+                    .iter()
+                    .any(|w| has(w))
+        })?;
+        let items = values.get(name)?.as_array()?;
+        if items.is_empty() {
+            return None;
+        }
+        items
+            .iter()
+            .map(|item| item.get(amount_field)?.as_f64())
+            .sum::<Option<f64>>()
+    })
+}
+
+/// `(year, month, day)` of an ISO date `YYYY-MM-DD` (a time after it is
+/// allowed), when it has that form.
+fn iso_date(text: &str) -> Option<(i32, u32, u32)> {
+    let date = text.get(..10)?;
+    let bytes = date.as_bytes();
+    if bytes[4] != b'-' || bytes[7] != b'-' {
+        return None;
+    }
+    Some((
+        date[..4].parse().ok()?,
+        date[5..7].parse().ok()?,
+        date[8..10].parse().ok()?,
+    ))
+}
+
+fn days_in_month(year: i32, month: u32) -> u32 {
+    match month {
+        4 | 6 | 9 | 11 => 30,
+        2 if (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 => 29,
+        2 => 28,
+        _ => 31,
+    }
+}
+
+/// The years a document's date may plausibly fall in: from 1980 to next
+/// year (a due date runs ahead).
+fn plausible_years() -> std::ops::RangeInclusive<i32> {
+    let seconds = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    // A mean Gregorian year; a day's error at New Year is inside the margin.
+    let this_year = 1970 + (seconds / 31_556_952) as i32;
+    1980..=this_year + 1
+}
+
+fn date_problem(text: &str) -> Option<String> {
+    let (year, month, day) = iso_date(text)?;
+    if !(1..=12).contains(&month) || day == 0 || day > days_in_month(year, month) {
+        return Some(format!("{} is not a date", &text[..10]));
+    }
+    let years = plausible_years();
+    (!years.contains(&year)).then(|| {
+        format!(
+            "the year {year} is outside {}–{}",
+            years.start(),
+            years.end()
+        )
+    })
+}
+
+/// Letters, digits and nothing else, upper case.
+fn compact(text: &str) -> String {
+    text.chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_uppercase())
+        .collect()
+}
+
+/// ISO 13616: the country and check digits moved to the end, letters as
+/// numbers (A = 10), the whole mod 97 is 1.
+fn iban_problem(text: &str) -> Option<String> {
+    let iban = compact(text);
+    let shaped = (15..=34).contains(&iban.len())
+        && iban[..2].chars().all(|c| c.is_ascii_uppercase())
+        && iban[2..4].chars().all(|c| c.is_ascii_digit());
+    if !shaped {
+        return Some(format!("{text} is not the shape of an IBAN"));
+    }
+    let mut remainder = 0u32;
+    for c in iban[4..].chars().chain(iban[..4].chars()) {
+        let n = c.to_digit(36)?;
+        remainder = if n < 10 {
+            (remainder * 10 + n) % 97
+        } else {
+            (remainder * 100 + n) % 97
+        };
+    }
+    (remainder != 1).then(|| "the IBAN's check digits are wrong (mod 97)".to_owned())
+}
+
+/// The shapes of EU (and UK, Swiss) VAT numbers after their country
+/// prefix: `9` a digit, `A` a letter, `X` either, anything else itself.
+const VAT_SHAPES: &[(&str, &[&str])] = &[
+    ("AT", &["U99999999"]),
+    ("BE", &["9999999999"]),
+    ("BG", &["999999999", "9999999999"]),
+    ("CHE", &["999999999"]),
+    ("CY", &["99999999A"]),
+    ("CZ", &["99999999", "999999999", "9999999999"]),
+    ("DE", &["999999999"]),
+    ("DK", &["99999999"]),
+    ("EE", &["999999999"]),
+    ("EL", &["999999999"]),
+    ("ES", &["X9999999X"]),
+    ("FI", &["99999999"]),
+    ("FR", &["XX999999999"]),
+    ("GB", &["999999999", "999999999999", "GD999", "HA999"]),
+    ("HR", &["99999999999"]),
+    ("HU", &["99999999"]),
+    ("IE", &["9X99999A", "9999999AA", "9999999A"]),
+    ("IT", &["99999999999"]),
+    ("LT", &["999999999", "999999999999"]),
+    ("LU", &["99999999"]),
+    ("LV", &["99999999999"]),
+    ("MT", &["99999999"]),
+    ("NL", &["999999999B99"]),
+    ("PL", &["9999999999"]),
+    ("PT", &["999999999"]),
+    (
+        "RO",
+        &[
+            "99",
+            "999",
+            "9999",
+            "99999",
+            "999999",
+            "9999999",
+            "99999999",
+            "999999999",
+            "9999999999",
+        ],
+    ),
+    ("SE", &["999999999999"]),
+    ("SI", &["99999999"]),
+    ("SK", &["9999999999"]),
+];
+
+fn fits(shape: &str, text: &str) -> bool {
+    shape.len() == text.len()
+        && shape.chars().zip(text.chars()).all(|(s, c)| match s {
+            '9' => c.is_ascii_digit(),
+            'A' => c.is_ascii_alphabetic(),
+            'X' => c.is_ascii_alphanumeric(),
+            other => other == c,
+        })
+}
+
+/// Only a number that starts with a known country prefix is checked: a
+/// national tax number (`123/456/78901`, a US EIN) has no shape here.
+fn vat_problem(text: &str) -> Option<String> {
+    let vat = compact(text);
+    let (country, shapes) = VAT_SHAPES
+        .iter()
+        .filter(|(country, _)| vat.starts_with(country))
+        .max_by_key(|(country, _)| country.len())?;
+    let rest = &vat[country.len()..];
+    // `CHE-123.456.789 MWST`: the Swiss number may carry its tax's name.
+    let rest = rest
+        .strip_suffix("MWST")
+        .or_else(|| rest.strip_suffix("TVA"))
+        .or_else(|| rest.strip_suffix("IVA"))
+        .unwrap_or(rest);
+    // Words after a prefix-like start (`DEPOSIT`) are no VAT number.
+    if rest.chars().all(|c| c.is_ascii_alphabetic()) {
+        return None;
+    }
+    (!shapes.iter().any(|shape| fits(shape, rest)))
+        .then(|| format!("{text} is not the shape of a {country} VAT number"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn schema() -> Value {
+        json!({"type": "object", "properties": {
+            "invoice_date": {"type": "string"},
+            "due_date": {"type": "string"},
+            "seller_vat_id": {"type": "string"},
+            "iban": {"type": "string"},
+            "subtotal": {"type": "number"},
+            "tax": {"type": "number"},
+            "total": {"type": "number"},
+            "line_items": {"type": "array", "items": {"type": "object", "properties": {
+                "description": {"type": "string"},
+                "unit_price": {"type": "number"},
+                "amount": {"type": "number"},
+            }}},
+        }})
+    }
+
+    fn sorted(problems: HashMap<String, Vec<String>>) -> Vec<(String, Vec<String>)> {
+        let mut out: Vec<_> = problems.into_iter().collect();
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn consistent_values_have_no_problem() {
+        let values = json!({
+            "invoice_date": "2024-02-29", "due_date": "2024-03-30",
+            "seller_vat_id": "DE 123 456 789", "iban": "DE89 3704 0044 0532 0130 00",
+            "subtotal": 100.0, "tax": 19.0, "total": 119.0,
+            "line_items": [{"amount": 60.0, "unit_price": 30.0}, {"amount": 40.0}],
+        });
+        assert_eq!(sorted(value_problems(&schema(), &values)), vec![]);
+    }
+
+    #[test]
+    fn each_check_names_what_is_wrong() {
+        let values = json!({
+            "invoice_date": "2024-02-30", "due_date": "1899-01-01",
+            "seller_vat_id": "DE12345", "iban": "DE88 3704 0044 0532 0130 00",
+            "subtotal": 100.0, "tax": 19.0, "total": 120.0,
+            "line_items": [{"amount": 60.0}, {"amount": 30.0}],
+        });
+        let sum = "net 100.00 + tax 19.00 = 119.00, not the total 120.00";
+        let items =
+            "the line items add up to 90.00, which is not the net 100.00 nor the total 120.00";
+        let years = plausible_years();
+        assert_eq!(
+            sorted(value_problems(&schema(), &values)),
+            vec![
+                (
+                    "due_date".to_owned(),
+                    vec![format!("the year 1899 is outside 1980–{}", years.end())]
+                ),
+                (
+                    "iban".to_owned(),
+                    vec!["the IBAN's check digits are wrong (mod 97)".to_owned()]
+                ),
+                (
+                    "invoice_date".to_owned(),
+                    vec!["2024-02-30 is not a date".to_owned()]
+                ),
+                (
+                    "seller_vat_id".to_owned(),
+                    vec!["DE12345 is not the shape of a DE VAT number".to_owned()]
+                ),
+                (
+                    "subtotal".to_owned(),
+                    vec![sum.to_owned(), items.to_owned()]
+                ),
+                ("tax".to_owned(), vec![sum.to_owned()]),
+                ("total".to_owned(), vec![sum.to_owned(), items.to_owned()]),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_due_date_before_the_issue_date_is_flagged_on_the_due_date() {
+        let values = json!({"invoice_date": "2024-03-01", "due_date": "2024-02-01"});
+        assert_eq!(
+            sorted(value_problems(&schema(), &values)),
+            vec![(
+                "due_date".to_owned(),
+                vec!["due 2024-02-01 is before the issue date 2024-03-01".to_owned()]
+            )]
+        );
+    }
+
+    #[test]
+    fn vat_shapes_by_country_and_national_numbers_left_alone() {
+        for good in [
+            "FR 40 303 265 045",
+            "NL123456789B01",
+            "ATU12345678",
+            "CHE-123.456.789 MWST",
+            "ESX1234567X",
+            "GB123456789",
+        ] {
+            assert_eq!(vat_problem(good), None, "{good}");
+        }
+        for national in ["123/456/78901", "12-3456789", "DEPOSIT"] {
+            assert_eq!(vat_problem(national), None, "{national}");
+        }
+        assert_eq!(
+            vat_problem("NL12345678901"),
+            Some("NL12345678901 is not the shape of a NL VAT number".to_owned())
+        );
+    }
+
+    #[test]
+    fn strings_and_missing_amounts_are_not_summed() {
+        let values = json!({"subtotal": "100", "tax": 19.0, "total": 120.0, "line_items": []});
+        assert_eq!(sorted(value_problems(&schema(), &values)), vec![]);
+    }
+}
