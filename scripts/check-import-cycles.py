@@ -9,7 +9,9 @@ own) through its `mod x;` declarations. An edge A -> B is drawn when file A
 refers to file B through a `use` (`crate::…`, `super::…`, `self::…`, or a
 child module's name) or through a path in code (`crate::b::f()`,
 `super::f()`). A name re-exported by `pub use` is followed to the file that
-defines it, so `use crate::Limits` points at the file `Limits` lives in.
+defines it, so `use crate::Limits` points at the file `Limits` lives in, and
+the facade it was taken through counts too (`use crate::settings::X` depends
+on `settings/mod.rs`, whose own imports come with it).
 
 What is not an import, and so draws no edge:
 - `mod x;` and any reference from a module down into its own children
@@ -197,8 +199,11 @@ class Crate:
             return module + tuple(segs)
         return None
 
-    def target_file(self, segs, seen=None):
-        """The module (file) an absolute path lands in, following re-exports."""
+    def target_files(self, segs, seen=None):
+        """The modules (files) an absolute path depends on: the one it
+        lands in, following re-exports, and every facade it passes through
+        on the way (a name taken from `settings` depends on `settings/mod.rs`
+        too: the facade's own imports come with it)."""
         seen = seen or set()
         module = ()
         i = 0
@@ -211,8 +216,8 @@ class Crate:
             target = self.reexports.get(module, {}).get(name)
             if target is not None and key not in seen:
                 seen.add(key)
-                return self.target_file(target + tuple(segs[i + 1:]), seen)
-        return module
+                return [module] + self.target_files(target + tuple(segs[i + 1:]), seen)
+        return [module]
 
     def build_reexports(self):
         for module, text in self.text.items():
@@ -254,11 +259,12 @@ class Crate:
                 absolute = self.absolute(module, segs, inline_depth)
                 if absolute is None:
                     continue
-                target = self.target_file(absolute)
-                # A module reaching into its own descendants goes through the
-                # `mod` tree it declared; only the way back up is an import.
-                if target[: len(module)] != module:
-                    edges.setdefault(module, set()).add(target)
+                for target in self.target_files(absolute):
+                    # A module reaching into its own descendants goes through
+                    # the `mod` tree it declared; only the way back up is an
+                    # import.
+                    if target[: len(module)] != module:
+                        edges.setdefault(module, set()).add(target)
         return edges
 
 

@@ -29,7 +29,9 @@ use sift_llm::model_probe::{ProbeOutcome, ask_server};
 use sift_llm::{ModelFeatures, ServerFlavor};
 
 use crate::provider::{ProviderKind, ProviderSettings};
-use crate::settings::ModelOverride;
+// From the file below `settings`, not its facade: `settings/mod.rs` uses
+// `models`, which uses this module.
+use crate::settings::model_overrides::ModelOverride;
 
 /// Where one answer came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -111,6 +113,31 @@ pub async fn resolve(
         server_route: detected.server_route,
         family: detected.family,
     }
+}
+
+/// Whether every one of `models` takes images (`false` for none). A
+/// document's message is built once for a fallback list, and a model
+/// tried after the first gets the same one: one text-only model makes the
+/// documents text. The one rule for every reader of documents (a job, an
+/// evaluation, a chat's attachments).
+pub async fn all_take_images(
+    overrides: &[ModelOverride],
+    provider_id: &str,
+    provider: &ProviderSettings,
+    models: &[String],
+) -> bool {
+    if models.is_empty() {
+        return false;
+    }
+    for model in models {
+        if !resolve(overrides, provider_id, provider, model)
+            .await
+            .images
+        {
+            return false;
+        }
+    }
+    true
 }
 
 /// The server's answer, else the table's, else the default; kept unless
