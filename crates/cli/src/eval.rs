@@ -15,6 +15,7 @@ use sift_core::eval::{
     run_documents, score, scored_fields,
 };
 use sift_core::export::schema_columns_from_text;
+use sift_core::extract::read_options_for_models;
 
 use crate::Failure;
 use crate::model_args::ModelArgs;
@@ -105,19 +106,25 @@ pub async fn run(args: EvalArgs, ws: &Workspace) -> Result<(), Failure> {
     let files = sift_core::resolve_files(&args.files, &working_dir)?;
     let store = ws.store()?;
     let context = ws.config().context;
-    let requests_for = |selection: sift_core::ModelSelection| -> Vec<CallRequest> {
-        files
-            .iter()
-            .map(|path| {
-                let mut request = CallRequest::new(selection.clone(), args.prompt.clone());
-                request.kind = "eval".into();
-                request.schema = Some(schema.clone());
-                request.context = context.clone();
-                request.files = vec![path.clone()];
-                request
-            })
-            .collect()
-    };
+    // Each file read as an extraction reads it for these models (one
+    // path for every reader: OCR, the workspace's languages, images only
+    // for a model that takes them).
+    let requests_for =
+        async |selection: sift_core::ModelSelection| -> Result<Vec<CallRequest>, Failure> {
+            let read_options = read_options_for_models(ws, &selection).await?;
+            Ok(files
+                .iter()
+                .map(|path| {
+                    let mut request = CallRequest::new(selection.clone(), args.prompt.clone());
+                    request.kind = "eval".into();
+                    request.schema = Some(schema.clone());
+                    request.context = context.clone();
+                    request.files = vec![path.clone()];
+                    request.read_options = read_options.clone();
+                    request
+                })
+                .collect())
+        };
     let jobs = usize::from(args.jobs);
     let mut out = std::io::stdout().lock();
     if args.model.models.len() > 1 {
@@ -127,7 +134,7 @@ pub async fn run(args: EvalArgs, ws: &Workspace) -> Result<(), Failure> {
             let mut selection = args.model.selection();
             selection.models = vec![model.clone()];
             let documents =
-                run_documents(&store, &requests_for(selection), args.sources, jobs).await;
+                run_documents(&store, &requests_for(selection).await?, args.sources, jobs).await;
             for document in &documents {
                 if let Some(error) = &document.error {
                     eprintln!("{model}: {}: {error}", document.file);
@@ -151,7 +158,7 @@ pub async fn run(args: EvalArgs, ws: &Workspace) -> Result<(), Failure> {
     }
     let documents = run_documents(
         &store,
-        &requests_for(args.model.selection()),
+        &requests_for(args.model.selection()).await?,
         args.sources,
         jobs,
     )

@@ -37,15 +37,13 @@ impl Readers<'_> {
         if !self.auto {
             models.truncate(1);
         }
-        for model in &models {
-            let capabilities =
-                model_capabilities::resolve(self.overrides, self.provider_id, &provider, model)
-                    .await;
-            if !capabilities.images {
-                return Ok(false);
-            }
-        }
-        Ok(true)
+        Ok(model_capabilities::all_take_images(
+            self.overrides,
+            self.provider_id,
+            &provider,
+            &models,
+        )
+        .await)
     }
 }
 

@@ -43,6 +43,7 @@ use crate::settings::ModelOverride;
 pub use answers::AnswerMode;
 use answers::{ground, located_fields, with_fixed, without_fields};
 use einvoice::einvoice_values;
+pub use reading::read_options_for_models;
 pub use results::{JobResult, job_result, job_result_pages, job_results, revise_value};
 pub use start::{
     ExtractEvent, ExtractRequest, NewJob, cancel_extraction, resume_extraction, resume_job,

@@ -8,6 +8,8 @@ use sift_documents::{OcrMode, ReadOptions};
 use super::{AnswerMode, ExtractOptions};
 use crate::error::CoreError;
 use crate::model_capabilities;
+use crate::models::ModelSelection;
+use crate::workspace::Workspace;
 
 /// The job's read options for its models: OCR always, and images only
 /// when every model of the fallback list takes them (a document's message
@@ -38,13 +40,37 @@ pub(super) async fn job_read_options(
         .provider_id
         .clone()
         .unwrap_or_else(|| provider.choice().to_string());
-    let mut takes_images = !models.is_empty();
-    for model in &models {
-        let capabilities =
-            model_capabilities::resolve(&options.model_overrides, &provider_id, &provider, model)
-                .await;
-        takes_images &= capabilities.images;
-    }
-    read.model_takes_images = takes_images;
+    read.model_takes_images = model_capabilities::all_take_images(
+        &options.model_overrides,
+        &provider_id,
+        &provider,
+        &models,
+    )
+    .await;
+    Ok(read)
+}
+
+/// How documents are read for these models outside a job (`sift eval
+/// --schema --truth FILES`): the workspace's reading (its OCR languages,
+/// cache and PDFium) as a job reads, OCR always and images only for
+/// models that take them, so that every reader of documents sends a
+/// model the same message for the same file.
+pub async fn read_options_for_models(
+    ws: &Workspace,
+    selection: &ModelSelection,
+) -> Result<ReadOptions, CoreError> {
+    let provider = selection.provider.clone().with_env_defaults()?;
+    let models = selection.resolved_models()?;
+    let mut read = ws.read_options();
+    read.ocr.mode = OcrMode::Always;
+    read.word_boxes = true;
+    let provider_id = provider.choice().to_string();
+    read.model_takes_images = model_capabilities::all_take_images(
+        &ws.config().model_overrides,
+        &provider_id,
+        &provider,
+        &models,
+    )
+    .await;
     Ok(read)
 }

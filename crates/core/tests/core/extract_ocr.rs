@@ -252,3 +252,44 @@ async fn a_text_only_fallback_means_no_model_gets_the_image() {
         ["seeing", "seeing", "reading"]
     );
 }
+
+/// `sift eval --schema --truth FILES` reads a photo the way a job does:
+/// the same text-only message to a model that cannot see images, never
+/// the image (the bundled model answered such a request with `HTTP 500:
+/// image input is not supported`).
+#[tokio::test]
+async fn an_evaluation_by_files_reads_the_receipt_as_a_job_does() {
+    let dir = TempDir::new("eval-files-ocr-text-only");
+    std::fs::write(dir.0.join("config.toml"), "[ocr]\nlanguages = [\"eng\"]\n").unwrap();
+    let ws = sift_core::Workspace::open(sift_core::WorkspaceOptions {
+        config: Some(dir.0.join("config.toml")),
+        db: Some(dir.db()),
+        paths: sift_core::PathPolicy::Trusted,
+        starter_schemas: false,
+    })
+    .unwrap();
+    let server = ScriptedServer::start(Script::new().answering_as(llama_cpp(false)).with(
+        "m",
+        [Reply::tool_call("submit_output", json!({"total": "9.00"}))],
+    ))
+    .await
+    .unwrap();
+    let selection = selection(&server, &["m"]);
+    let mut request = sift_core::calls::CallRequest::new(
+        selection.clone(),
+        "Extract the fields of the schema from this document.",
+    );
+    request.schema = Some(schema());
+    request.files = vec![corpus("sroie_000.jpg")];
+    request.read_options = sift_core::extract::read_options_for_models(&ws, &selection)
+        .await
+        .unwrap();
+    assert!(!request.read_options.model_takes_images);
+    let documents =
+        sift_core::eval::run_documents(&ws.store().unwrap(), &[request], false, 1).await;
+    assert_eq!(documents[0].error, None);
+    assert_eq!(documents[0].values, Some(json!({"total": "9.00"})));
+    let expected =
+        format!("{SROIE_000_TEXT_ONLY}\n\nExtract the fields of the schema from this document.");
+    assert_eq!(user_content(&server), json!(expected));
+}
