@@ -14,7 +14,8 @@ export type JobView = { jobId: string, schemaName: string, schemaVersion: number
  */
 schema: JsonValue, models: Array<string>, status: JobState, columns: Array<Column>, rows: Array<JobRow>, totals: JobTotals, 
 /**
- * Values not found in their documents that the user has not checked,
- * over every row ("7 values need a look").
+ * Values not found in their documents, or that a consistency check
+ * found wrong, that the user has not checked, over every row ("7
+ * values need a look").
  */
 needsReview: number, createdAt: number, finishedAt: number | null, };
