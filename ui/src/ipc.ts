@@ -1,5 +1,6 @@
 // The one place the UI talks to the Rust side. Every `invoke` goes through a
-// typed function here, so components never name a command or its payload.
+// typed function here, so components never name a command or its payload;
+// `CommandResults` lists every command with what it resolves with.
 // The payload types are generated from the Rust structs with ts-rs into
 // ./bindings (regenerate: `cargo test -p sift-app --lib bindings`; CI fails
 // when the committed files differ).
@@ -7,7 +8,7 @@
 // Every command rejects with an `IpcError` ({code, message}); see
 // `isIpcError`. Arguments are camelCase, as Tauri maps them to the Rust
 // command's snake_case parameters.
-import { Channel, invoke, isTauri } from "@tauri-apps/api/core";
+import { Channel, invoke, isTauri, type InvokeArgs } from "@tauri-apps/api/core";
 import type { UnlistenFn } from "@tauri-apps/api/event";
 import { getCurrentWebview } from "@tauri-apps/api/webview";
 
@@ -176,73 +177,166 @@ export function isIpcError(error: unknown): error is IpcError {
   );
 }
 
+// ---------------------------------------------------------------- commands
+
+/**
+ * What each command resolves with, by its name: the one list of the commands
+ * the UI calls. `command` below takes its result type from here, so a wrapper
+ * whose return type disagrees fails the type check, and the browser suite's
+ * IPC mocks (ui/e2e/mock-ipc*.js, checked with ui/e2e/tsconfig.json) answer
+ * each command with this type, so a mock that drifts from the generated
+ * bindings fails it too. `void`: the command sends `null`.
+ */
+export interface CommandResults {
+  app_info: AppInfo;
+  local_server_status: LocalServerStatus;
+  start_local_server: LocalServerStatus;
+  get_settings: SettingsView;
+  save_settings: SettingsView;
+  api_key_status: KeyStatus;
+  set_api_key: KeyStatus;
+  delete_api_key: KeyStatus;
+  list_models: string[];
+  test_connection: ConnectionReport;
+  save_model_overrides: SettingsView;
+  model_capabilities: ModelCapabilities;
+  local_models: LocalModel[];
+  add_local_model: LocalModel | null;
+  choose_local_model: LocalServerStatus;
+  list_schemas: SchemaSummary[];
+  get_schema: SchemaDoc;
+  save_schema: SavedSchema;
+  check_schema: SchemaProblem[];
+  import_schema: SchemaDoc;
+  export_schema: void;
+  suggest_schema: SchemaSuggestion;
+  start_extraction: JobView;
+  resume_extraction: JobView;
+  cancel_extraction: boolean;
+  list_jobs: JobSummary[];
+  job_results: JobView;
+  revise_value: JobRow;
+  check_value: JobRow;
+  export_results: ExportReport;
+  preview_document: DocumentPreview;
+  page_words: PageWords;
+  call_transcript: CallTranscript;
+  pick_files: string[];
+  pick_save_path: string | null;
+  pick_folder: string | null;
+  ask: void;
+  list_workflows: WorkflowFile[];
+  read_workflow: WorkflowText;
+  save_workflow: string[];
+  check_workflow: string[];
+  watch_workflows: void;
+  run_workflow: WorkflowRunView;
+  cancel_workflow_run: boolean;
+  workflow_runs: WorkflowRunSummary[];
+  workflow_run: WorkflowRunView;
+  list_sessions: SessionView[];
+  new_session: SessionView;
+  delete_session: boolean;
+  discard_cut_reply: boolean;
+  session_messages: MessageView[];
+  branch_session: SessionView;
+  send_chat_message: ChatTurnView;
+  update_session: SessionView;
+  describe_attachments: AttachmentView[];
+  write_export: void;
+  answer_approval: ChatTurnView;
+  stop_chat_turn: boolean;
+  list_calls: CallSummary[];
+  call_revisions: RevisionNode;
+  list_labelled_sets: LabelledSetSummary[];
+  labelled_set: LabelledSetView;
+  import_labelled_set: LabelledSetSummary;
+  save_job_as_labelled_set: LabelledSetSummary;
+  export_labelled_set: number;
+  delete_labelled_set: boolean;
+  start_evaluation: EvalRunView;
+  resume_evaluation: EvalRunView;
+  cancel_evaluation: boolean;
+  evaluation_run: EvalRunView;
+  evaluation_history: EvalRunSummary[];
+  price_table: Price[];
+  set_price: Price[];
+  delete_price: Price[];
+  usage_report: UsageReport;
+}
+
+/** Calls a command of `CommandResults`; its result type comes from there. */
+function command<C extends keyof CommandResults>(cmd: C, args?: InvokeArgs): Promise<CommandResults[C]> {
+  return invoke<CommandResults[C]>(cmd, args);
+}
+
 // ---------------------------------------------------------------- the app
 
 /** Name, version, and where the data, database and settings are. */
 export function appInfo(): Promise<AppInfo> {
-  return invoke<AppInfo>("app_info");
+  return command("app_info");
 }
 
 /** The local model server as the app runs it. */
 export function localServerStatus(): Promise<LocalServerStatus> {
-  return invoke<LocalServerStatus>("local_server_status");
+  return command("local_server_status");
 }
 
 /** Starts the local model server now (it also starts on its own when needed). */
 export function startLocalServer(): Promise<LocalServerStatus> {
-  return invoke<LocalServerStatus>("start_local_server");
+  return command("start_local_server");
 }
 
 // ---------------------------------------------------------------- settings
 
 export function getSettings(): Promise<SettingsView> {
-  return invoke<SettingsView>("get_settings");
+  return command("get_settings");
 }
 
 /** Saves to the configuration file; rejects with `usage` on a bad value (duplicate id, ...). */
 export function saveSettings(settings: Settings): Promise<SettingsView> {
-  return invoke<SettingsView>("save_settings", { settings });
+  return command("save_settings", { settings });
 }
 
 /** Where the saved provider's key would come from. Never the key. */
 export function apiKeyStatus(providerId: string): Promise<KeyStatus> {
-  return invoke<KeyStatus>("api_key_status", { providerId });
+  return command("api_key_status", { providerId });
 }
 
 /** Stores the key in the OS keychain under the provider's id. */
 export function setApiKey(providerId: string, key: string): Promise<KeyStatus> {
-  return invoke<KeyStatus>("set_api_key", { providerId, key });
+  return command("set_api_key", { providerId, key });
 }
 
 export function deleteApiKey(providerId: string): Promise<KeyStatus> {
-  return invoke<KeyStatus>("delete_api_key", { providerId });
+  return command("delete_api_key", { providerId });
 }
 
 /** The model ids the provider's server lists at `/models` (the provider need not be saved). */
 export function listModels(provider: ProviderConfig): Promise<string[]> {
-  return invoke<string[]>("list_models", { provider });
+  return command("list_models", { provider });
 }
 
 /** Asks the provider's `/models`; a failure resolves with `ok: false`, it does not reject. */
 export function testConnection(provider: ProviderConfig): Promise<ConnectionReport> {
-  return invoke<ConnectionReport>("test_connection", { provider });
+  return command("test_connection", { provider });
 }
 
 /** Saves what the user says models can take (`[[models]]`); rejects with `usage` on a duplicate or an empty row. */
 export function saveModelOverrides(overrides: ModelOverride[]): Promise<SettingsView> {
-  return invoke<SettingsView>("save_model_overrides", { overrides });
+  return command("save_model_overrides", { overrides });
 }
 
 /** Whether the provider's model takes images and tools, and who says so (its server, the known families, an override). */
 export function modelCapabilities(provider: ProviderConfig, model: string): Promise<ModelCapabilities> {
-  return invoke<ModelCapabilities>("model_capabilities", { provider, model });
+  return command("model_capabilities", { provider, model });
 }
 
 // ---------------------------------------------------------------- local models
 
 /** The GGUF files of the data directory's `models/`, by name, each from its header (or with its `problem`). */
 export function localModels(): Promise<LocalModel[]> {
-  return invoke<LocalModel[]>("local_models");
+  return command("local_models");
 }
 
 /**
@@ -251,7 +345,7 @@ export function localModels(): Promise<LocalModel[]> {
  * rejects with `usage` (the message names the file) and nothing is written.
  */
 export function addLocalModel(mode: ImportMode): Promise<LocalModel | null> {
-  return invoke<LocalModel | null>("add_local_model", { mode });
+  return command("add_local_model", { mode });
 }
 
 /**
@@ -260,37 +354,37 @@ export function addLocalModel(mode: ImportMode): Promise<LocalModel | null> {
  * (`failed` carries the log's last lines). Rejects only on a choice the engine refuses.
  */
 export function chooseLocalModel(model: string, projector: string | null): Promise<LocalServerStatus> {
-  return invoke<LocalServerStatus>("choose_local_model", { model, projector });
+  return command("choose_local_model", { model, projector });
 }
 
 // ---------------------------------------------------------------- schemas
 
 export function listSchemas(): Promise<SchemaSummary[]> {
-  return invoke<SchemaSummary[]>("list_schemas");
+  return command("list_schemas");
 }
 
 /** A version of a schema; `version` null or absent: the latest. */
 export function getSchema(name: string, version?: number | null): Promise<SchemaDoc> {
-  return invoke<SchemaDoc>("get_schema", { name, version: version ?? null });
+  return command("get_schema", { name, version: version ?? null });
 }
 
 /** A new version unless equal to the latest; rejects with code `schema` (one problem a line) on errors. */
 export function saveSchema(name: string, schema: JsonValue): Promise<SavedSchema> {
-  return invoke<SavedSchema>("save_schema", { name, schema });
+  return command("save_schema", { name, schema });
 }
 
 /** Every problem with its JSON Pointer path, errors first. Never rejects on a bad schema. */
 export function checkSchema(schema: JsonValue): Promise<SchemaProblem[]> {
-  return invoke<SchemaProblem[]>("check_schema", { schema });
+  return command("check_schema", { schema });
 }
 
 /** Saves a `.json` schema file under `name` (default: the file's stem). */
 export function importSchema(path: string, name?: string | null): Promise<SchemaDoc> {
-  return invoke<SchemaDoc>("import_schema", { path, name: name ?? null });
+  return command("import_schema", { path, name: name ?? null });
 }
 
 export function exportSchema(name: string, version: number | null, path: string): Promise<void> {
-  return invoke<void>("export_schema", { name, version, path });
+  return command("export_schema", { name, version, path });
 }
 
 /**
@@ -299,7 +393,7 @@ export function exportSchema(name: string, version: number | null, path: string)
  * with the call's error category when the model gives no usable answer.
  */
 export function suggestSchema(request: SuggestSchemaRequest): Promise<SchemaSuggestion> {
-  return invoke<SchemaSuggestion>("suggest_schema", { request });
+  return command("suggest_schema", { request });
 }
 
 // ---------------------------------------------------------------- extract
@@ -315,7 +409,7 @@ export function startExtraction(
 ): Promise<JobView> {
   const events = new Channel<ExtractEvent>();
   events.onmessage = onEvent;
-  return invoke<JobView>("start_extraction", { request, events });
+  return command("start_extraction", { request, events });
 }
 
 /** Runs a job's documents not yet completed again (after a cancel or failure). */
@@ -327,7 +421,7 @@ export function resumeExtraction(
 ): Promise<JobView> {
   const events = new Channel<ExtractEvent>();
   events.onmessage = onEvent;
-  return invoke<JobView>("resume_extraction", {
+  return command("resume_extraction", {
     jobId,
     providerId: providerId ?? null,
     model: model ?? null,
@@ -337,17 +431,17 @@ export function resumeExtraction(
 
 /** No new document starts; those in flight finish. False when the job is not running. */
 export function cancelExtraction(jobId: string): Promise<boolean> {
-  return invoke<boolean>("cancel_extraction", { jobId });
+  return command("cancel_extraction", { jobId });
 }
 
 /** The most recent jobs, newest first (default 50), e.g. to reopen one after a restart. */
 export function listJobs(limit?: number): Promise<JobSummary[]> {
-  return invoke<JobSummary[]>("list_jobs", { limit: limit ?? null });
+  return command("list_jobs", { limit: limit ?? null });
 }
 
 /** A job's table as stored now. */
 export function jobResults(jobId: string): Promise<JobView> {
-  return invoke<JobView>("job_results", { jobId });
+  return command("job_results", { jobId });
 }
 
 /**
@@ -362,7 +456,7 @@ export function reviseValue(
   path: string[],
   value: JsonValue,
 ): Promise<JobRow> {
-  return invoke<JobRow>("revise_value", { jobId, position, path, value });
+  return command("revise_value", { jobId, position, path, value });
 }
 
 /**
@@ -370,7 +464,7 @@ export function reviseValue(
  * `FieldEvidence.key`); stored. Returns the row with `checked` updated.
  */
 export function checkValue(jobId: string, position: number, key: string): Promise<JobRow> {
-  return invoke<JobRow>("check_value", { jobId, position, key });
+  return command("check_value", { jobId, position, key });
 }
 
 /** Writes the results (revisions win) to `path`, e.g. from `pickSavePath`. */
@@ -380,12 +474,12 @@ export function exportResults(
   path: string,
   bom = false,
 ): Promise<ExportReport> {
-  return invoke<ExportReport>("export_results", { jobId, format, path, bom });
+  return command("export_results", { jobId, format, path, bom });
 }
 
 /** Page `page` (0-based) of a document as a data URL, or its text. */
 export function previewDocument(path: string, page = 0): Promise<DocumentPreview> {
-  return invoke<DocumentPreview>("preview_document", { path, page });
+  return command("preview_document", { path, page });
 }
 
 /**
@@ -393,29 +487,29 @@ export function previewDocument(path: string, page = 0): Promise<DocumentPreview
  * as fractions of the page; refused for a path that is not in a job.
  */
 export function pageWords(path: string, page: number): Promise<PageWords> {
-  return invoke<PageWords>("page_words", { path, page });
+  return command("page_words", { path, page });
 }
 
 /** The structured call behind a row (`JobRow.callId`). */
 export function callTranscript(callId: string): Promise<CallTranscript> {
-  return invoke<CallTranscript>("call_transcript", { callId });
+  return command("call_transcript", { callId });
 }
 
 // ---------------------------------------------------------------- files
 
 /** The native open dialog; resolves with the picked paths, empty when cancelled. */
 export function pickFiles(options: OpenDialogOptions = {}): Promise<string[]> {
-  return invoke<string[]>("pick_files", { options });
+  return command("pick_files", { options });
 }
 
 /** The native save dialog; resolves with the chosen path, null when cancelled. */
 export function pickSavePath(options: SaveDialogOptions = {}): Promise<string | null> {
-  return invoke<string | null>("pick_save_path", { options });
+  return command("pick_save_path", { options });
 }
 
 /** The native folder dialog (e.g. for the data folder); resolves with the folder, null when cancelled. */
 export function pickFolder(title?: string): Promise<string | null> {
-  return invoke<string | null>("pick_folder", { title: title ?? null });
+  return command("pick_folder", { title: title ?? null });
 }
 
 /** Files dragged over or dropped on the window: paths, never bytes. */
@@ -452,36 +546,36 @@ export function onFileDrop(handler: (event: FileDropEvent) => void): Promise<Unl
 export function ask(args: AskArgs, onEvent: (event: AskEvent) => void): Promise<void> {
   const events = new Channel<AskEvent>();
   events.onmessage = onEvent;
-  return invoke<void>("ask", { args, events });
+  return command("ask", { args, events });
 }
 
 // ---------------------------------------------------------------- workflows
 
 /** The workflow files (`.yaml`, `.yml`) directly in `dir`, by name. */
 export function listWorkflows(dir: string): Promise<WorkflowFile[]> {
-  return invoke<WorkflowFile[]>("list_workflows", { dir });
+  return command("list_workflows", { dir });
 }
 
 /** A file's text and its problems (empty when it may run). */
 export function readWorkflow(path: string): Promise<WorkflowText> {
-  return invoke<WorkflowText>("read_workflow", { path });
+  return command("read_workflow", { path });
 }
 
 /** Writes the text (atomically) and resolves with its problems. */
 export function saveWorkflow(path: string, text: string): Promise<string[]> {
-  return invoke<string[]>("save_workflow", { path, text });
+  return command("save_workflow", { path, text });
 }
 
 /** What `sift validate` would say of a text not saved yet. */
 export function checkWorkflow(text: string): Promise<string[]> {
-  return invoke<string[]>("check_workflow", { text });
+  return command("check_workflow", { text });
 }
 
 /** Watches `dir` (replacing the previous watch); each change on disk goes to `onChange`. */
 export function watchWorkflows(dir: string, onChange: (event: WorkflowFileEvent) => void): Promise<void> {
   const channel = new Channel<WorkflowFileEvent>();
   channel.onmessage = onChange;
-  return invoke<void>("watch_workflows", { dir, onChange: channel });
+  return command("watch_workflows", { dir, onChange: channel });
 }
 
 /**
@@ -495,50 +589,50 @@ export function runWorkflow(
 ): Promise<WorkflowRunView> {
   const channel = new Channel<WorkflowRunEvent>();
   channel.onmessage = onEvent;
-  return invoke<WorkflowRunView>("run_workflow", { request, onEvent: channel });
+  return command("run_workflow", { request, onEvent: channel });
 }
 
 export function cancelWorkflowRun(key: string): Promise<boolean> {
-  return invoke<boolean>("cancel_workflow_run", { key });
+  return command("cancel_workflow_run", { key });
 }
 
 /** The most recent runs first. */
 export function workflowRuns(limit = 50): Promise<WorkflowRunSummary[]> {
-  return invoke<WorkflowRunSummary[]>("workflow_runs", { limit });
+  return command("workflow_runs", { limit });
 }
 
 /** A stored run with its steps' logs, outputs and messages. */
 export function workflowRun(runId: string): Promise<WorkflowRunView> {
-  return invoke<WorkflowRunView>("workflow_run", { runId });
+  return command("workflow_run", { runId });
 }
 
 // ---------------------------------------------------------------- chat
 
 /** Sessions, most recently used first; with a query, those with a message containing it. */
 export function listSessions(query = ""): Promise<SessionView[]> {
-  return invoke<SessionView[]>("list_sessions", { query });
+  return command("list_sessions", { query });
 }
 
 export function newSession(title: string, systemPrompt?: string | null): Promise<SessionView> {
-  return invoke<SessionView>("new_session", { title, systemPrompt: systemPrompt ?? null });
+  return command("new_session", { title, systemPrompt: systemPrompt ?? null });
 }
 
 export function deleteSession(sessionId: string): Promise<boolean> {
-  return invoke<boolean>("delete_session", { sessionId });
+  return command("delete_session", { sessionId });
 }
 
 /** Drops the session's cut reply and the message it answered; false when it has none. */
 export function discardCutReply(sessionId: string): Promise<boolean> {
-  return invoke<boolean>("discard_cut_reply", { sessionId });
+  return command("discard_cut_reply", { sessionId });
 }
 
 export function sessionMessages(sessionId: string): Promise<MessageView[]> {
-  return invoke<MessageView[]>("session_messages", { sessionId });
+  return command("session_messages", { sessionId });
 }
 
 /** A new session with the messages before `beforeSeq`: edit and regenerate from there. */
 export function branchSession(sessionId: string, beforeSeq: number): Promise<SessionView> {
-  return invoke<SessionView>("branch_session", { sessionId, beforeSeq });
+  return command("branch_session", { sessionId, beforeSeq });
 }
 
 /**
@@ -554,22 +648,22 @@ export function sendChatMessage(
 ): Promise<ChatTurnView> {
   const channel = new Channel<ChatTurnEvent>();
   channel.onmessage = onEvent;
-  return invoke<ChatTurnView>("send_chat_message", { sessionId, text, files, choice, onEvent: channel });
+  return command("send_chat_message", { sessionId, text, files, choice, onEvent: channel });
 }
 
 /** A session's new title and model choice (`""` clears it); `null` keeps a field. */
 export function updateSession(sessionId: string, change: SessionChange): Promise<SessionView> {
-  return invoke<SessionView>("update_session", { sessionId, change });
+  return command("update_session", { sessionId, change });
 }
 
 /** What each file would give a message (text, images), or the first refusal. */
 export function describeAttachments(paths: string[]): Promise<AttachmentView[]> {
-  return invoke<AttachmentView[]>("describe_attachments", { paths });
+  return command("describe_attachments", { paths });
 }
 
 /** Writes an exported conversation (.md, .json or .txt) where the save dialog chose. */
 export function writeExport(path: string, content: string): Promise<void> {
-  return invoke<void>("write_export", { path, content });
+  return command("write_export", { path, content });
 }
 
 /** Approves or denies a waiting tool call, and runs the rest of the turn. */
@@ -582,55 +676,55 @@ export function answerApproval(
 ): Promise<ChatTurnView> {
   const channel = new Channel<ChatTurnEvent>();
   channel.onmessage = onEvent;
-  return invoke<ChatTurnView>("answer_approval", { sessionId, callId, approved, choice, onEvent: channel });
+  return command("answer_approval", { sessionId, callId, approved, choice, onEvent: channel });
 }
 
 export function stopChatTurn(key: string): Promise<boolean> {
-  return invoke<boolean>("stop_chat_turn", { key });
+  return command("stop_chat_turn", { key });
 }
 
 // ---------------------------------------------------------------- transcripts
 
 /** Structured calls, the most recently finished first. */
 export function listCalls(kind: string | null = null, limit = 200): Promise<CallSummary[]> {
-  return invoke<CallSummary[]>("list_calls", { kind, limit });
+  return command("list_calls", { kind, limit });
 }
 
 /** The revision tree of the line `callId` belongs to. */
 export function callRevisions(callId: string): Promise<RevisionNode> {
-  return invoke<RevisionNode>("call_revisions", { callId });
+  return command("call_revisions", { callId });
 }
 
 // ---------------------------------------------------------------- evaluate
 
 /** The labelled sets, by name. */
 export function listLabelledSets(): Promise<LabelledSetSummary[]> {
-  return invoke<LabelledSetSummary[]>("list_labelled_sets");
+  return command("list_labelled_sets");
 }
 
 /** A set with its documents and their true values. */
 export function labelledSet(name: string): Promise<LabelledSetView> {
-  return invoke<LabelledSetView>("labelled_set", { name });
+  return command("labelled_set", { name });
 }
 
 /** A set from a ground-truth TSV (`path` from `pickFiles`) for a schema of the library; `schemaVersion` null: the latest. */
 export function importLabelledSet(name: string, path: string, schemaName: string, schemaVersion: number | null): Promise<LabelledSetSummary> {
-  return invoke<LabelledSetSummary>("import_labelled_set", { name, path, schemaName, schemaVersion });
+  return command("import_labelled_set", { name, path, schemaName, schemaVersion });
 }
 
 /** A set from a job's checked and corrected values; rejects when none is. */
 export function saveJobAsLabelledSet(jobId: string, name: string): Promise<LabelledSetSummary> {
-  return invoke<LabelledSetSummary>("save_job_as_labelled_set", { jobId, name });
+  return command("save_job_as_labelled_set", { jobId, name });
 }
 
 /** Writes a set as a TSV to `path` (from `pickSavePath`); resolves with the rows written. */
 export function exportLabelledSet(name: string, path: string): Promise<number> {
-  return invoke<number>("export_labelled_set", { name, path });
+  return command("export_labelled_set", { name, path });
 }
 
 /** False when there was no such set. */
 export function deleteLabelledSet(name: string): Promise<boolean> {
-  return invoke<boolean>("delete_labelled_set", { name });
+  return command("delete_labelled_set", { name });
 }
 
 /**
@@ -641,46 +735,46 @@ export function deleteLabelledSet(name: string): Promise<boolean> {
 export function startEvaluation(request: EvaluateRequest, onEvent: (event: EvaluateEvent) => void): Promise<EvalRunView> {
   const events = new Channel<EvaluateEvent>();
   events.onmessage = onEvent;
-  return invoke<EvalRunView>("start_evaluation", { request, events });
+  return command("start_evaluation", { request, events });
 }
 
 /** Runs the rest of a cancelled or cut-short run; events as for a start. */
 export function resumeEvaluation(runId: string, onEvent: (event: EvaluateEvent) => void): Promise<EvalRunView> {
   const events = new Channel<EvaluateEvent>();
   events.onmessage = onEvent;
-  return invoke<EvalRunView>("resume_evaluation", { runId, events });
+  return command("resume_evaluation", { runId, events });
 }
 
 /** False when the run is not running. */
 export function cancelEvaluation(runId: string): Promise<boolean> {
-  return invoke<boolean>("cancel_evaluation", { runId });
+  return command("cancel_evaluation", { runId });
 }
 
 /** A stored run's matrix, figures, pairs and disagreements. */
 export function evaluationRun(runId: string): Promise<EvalRunView> {
-  return invoke<EvalRunView>("evaluation_run", { runId });
+  return command("evaluation_run", { runId });
 }
 
 /** A set's runs, newest first. */
 export function evaluationHistory(setName: string): Promise<EvalRunSummary[]> {
-  return invoke<EvalRunSummary[]>("evaluation_history", { setName });
+  return command("evaluation_history", { setName });
 }
 
 /** The prices per million tokens: the user's, the defaults, and the local models (free). */
 export function priceTable(): Promise<Price[]> {
-  return invoke<Price[]>("price_table");
+  return command("price_table");
 }
 
 /** Sets the user's price of a model; resolves with the table. */
 export function setPrice(providerId: string, model: string, inputPerMtok: number, outputPerMtok: number): Promise<Price[]> {
-  return invoke<Price[]>("set_price", { providerId, model, inputPerMtok, outputPerMtok });
+  return command("set_price", { providerId, model, inputPerMtok, outputPerMtok });
 }
 
 export function deletePrice(providerId: string, model: string): Promise<Price[]> {
-  return invoke<Price[]>("delete_price", { providerId, model });
+  return command("delete_price", { providerId, model });
 }
 
 /** Calls, tokens and cost per day, provider, model and kind in a period. */
 export function usageReport(request: UsageRequest): Promise<UsageReport> {
-  return invoke<UsageReport>("usage_report", { request });
+  return command("usage_report", { request });
 }
