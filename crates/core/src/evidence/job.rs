@@ -10,7 +10,7 @@ use serde_json::Value;
 use sift_documents::{Documents, OcrMode, ReadOptions, read_documents, read_fingerprint};
 use sift_store::{DocumentStatus, ExtractionJob, Store};
 
-use super::{FieldEvidence, PageWords, ValueOrigin, locate_values, page_words_of};
+use super::{Confidence, FieldEvidence, PageWords, ValueOrigin, locate_values, page_words_of};
 use crate::error::CoreError;
 use crate::preview::is_job_document;
 use crate::workspace::Workspace;
@@ -28,7 +28,8 @@ pub(crate) fn locating_read_options(base: &ReadOptions) -> ReadOptions {
 /// The evidence of `values` in the one file of `documents`, as stored
 /// with a result, and the fingerprint of what it was found in (the file
 /// as read with `options`); `None` when nothing was read. Each field of
-/// `origins` is marked with where its value came from.
+/// `origins` is marked with where its value came from; each of `notes`
+/// gets them among its problems (and so low confidence).
 pub(crate) fn evidence_value(
     documents: &Documents,
     options: &ReadOptions,
@@ -36,12 +37,17 @@ pub(crate) fn evidence_value(
     values: &Value,
     corrected: bool,
     origins: &HashMap<String, ValueOrigin>,
+    notes: &HashMap<String, Vec<String>>,
 ) -> Option<(Value, String)> {
     let document = documents.files.first()?;
     let bytes = std::fs::read(&document.path).ok()?;
     let mut found = locate_values(document, schema, values, corrected);
     for field in &mut found {
         field.origin = origins.get(&field.key).copied();
+        if let Some(notes) = notes.get(&field.key) {
+            field.problems.extend(notes.iter().cloned());
+            field.confidence = Some(Confidence::Low);
+        }
     }
     let evidence = serde_json::to_value(found).ok()?;
     Some((evidence, read_fingerprint(&bytes, options)))

@@ -1,23 +1,42 @@
 //! A document's e-invoice data, when it has some: the invoice XML a
 //! hybrid PDF carries (Factur-X, ZUGFeRD, through PDFium), or a dropped
 //! XRechnung or UBL `.xml` itself. Its values are exact, so a job that
-//! locates fields takes them first and asks nobody for them; an XML that
-//! is broken or not an invoice leaves the page to be read as before.
+//! locates fields takes them first and asks nobody for them. An XML that
+//! is broken or not an invoice leaves the page to be read as before, and
+//! says so on every field it would have given: a user who sent an
+//! e-invoice expects its data, and should know when it was not used.
+
+use std::collections::HashMap;
 
 use serde_json::Value;
 use sift_documents::{Content, Document, Kind, ReadOptions, embedded_invoice_xml};
 
 use crate::error::CoreError;
-use crate::evidence::locator::einvoice_fields;
+use crate::evidence::locator::{FieldCandidates, einvoice_field_keys, einvoice_fields};
 
-/// The values `document`'s e-invoice gives `schema`'s fields, by key:
-/// none for a document without one, or whose XML does not read as an
-/// invoice.
+/// What a document's e-invoice gave.
+#[derive(Debug, Default)]
+pub(super) struct EInvoiceRead {
+    /// The values its XML gives the schema's fields, by key.
+    pub values: Vec<(String, Value)>,
+    /// Notes for the review queue, by field key: the XML that was not
+    /// read, or the page that shows another value than the XML.
+    pub notes: HashMap<String, Vec<String>>,
+}
+
+/// Where the XML came from, for the notes.
+enum XmlSource {
+    Attachment(String),
+    File,
+}
+
+/// What `document`'s e-invoice gives `schema`'s fields: nothing for a
+/// document without one.
 pub(super) async fn einvoice_values(
     document: &Document,
     schema: &Value,
     options: &ReadOptions,
-) -> Result<Vec<(String, Value)>, CoreError> {
+) -> Result<EInvoiceRead, CoreError> {
     let xml = match (&document.kind, &document.content) {
         (Kind::Pdf, _) => {
             let (path, options) = (document.path.clone(), options.clone());
@@ -28,9 +47,11 @@ pub(super) async fn einvoice_values(
                         CoreError::Internal(format!("reading the PDF's attachments stopped: {e}"))
                     })?;
             match embedded {
-                Ok(Some(xml)) => Some(xml.bytes),
-                // The page was read; its attachments are a bonus.
-                Ok(None) | Err(_) => None,
+                Ok(Some(xml)) => Some((XmlSource::Attachment(xml.name), xml.bytes)),
+                Ok(None) => None,
+                // The page was read; a PDF whose attachments PDFium
+                // cannot list is read as one without.
+                Err(_) => None,
             }
         }
         (Kind::Text, Content::Text(text))
@@ -39,12 +60,165 @@ pub(super) async fn einvoice_values(
                 .extension()
                 .is_some_and(|e| e.eq_ignore_ascii_case("xml")) =>
         {
-            Some(text.clone().into_bytes())
+            Some((XmlSource::File, text.clone().into_bytes()))
         }
         _ => None,
     };
-    let Some(bytes) = xml else {
-        return Ok(Vec::new());
+    let Some((source, bytes)) = xml else {
+        return Ok(EInvoiceRead::default());
     };
-    Ok(einvoice_fields(&bytes, schema).unwrap_or_default())
+    match einvoice_fields(&bytes, schema) {
+        Ok(values) => Ok(EInvoiceRead {
+            values,
+            notes: HashMap::new(),
+        }),
+        Err(reason) => {
+            let note = match source {
+                XmlSource::Attachment(name) => format!(
+                    "the PDF's e-invoice XML ({name}) was not read: {reason}; \
+                     this value was read from the page"
+                ),
+                XmlSource::File => format!(
+                    "this file was not read as an e-invoice: {reason}; \
+                     this value was read from its text"
+                ),
+            };
+            let notes = einvoice_field_keys(schema)
+                .into_iter()
+                .map(|key| (key, vec![note.clone()]))
+                .collect();
+            Ok(EInvoiceRead {
+                values: Vec::new(),
+                notes,
+            })
+        }
+    }
+}
+
+impl EInvoiceRead {
+    /// Notes each e-invoice value the printed page contradicts: the
+    /// locator is sure of the field on the page (a labelled value well
+    /// ahead of any other) and none of its candidates is the XML's value.
+    /// The XML's value is kept (it is the invoice's legal data), but a
+    /// user should look before trusting either. A field the locator is
+    /// unsure of says too little to contradict anything: on the corpus's
+    /// e-invoices its best guesses for a tax or a due date were other
+    /// numbers of the page (a company number, the issue date).
+    pub(super) fn note_disagreements(&mut self, located: &[FieldCandidates]) {
+        for (key, value) in &self.values {
+            let Some(field) = located.iter().find(|f| f.key == *key && f.sure) else {
+                continue;
+            };
+            let Some(best) = field.best() else {
+                continue;
+            };
+            if field.candidates.iter().any(|c| agree(&c.value, value)) {
+                continue;
+            }
+            self.notes.entry(key.clone()).or_default().push(format!(
+                "the e-invoice XML says {} but the page shows {}",
+                shown(value),
+                shown(best)
+            ));
+        }
+    }
+}
+
+/// The same value as read from the XML and from the page: numbers to the
+/// cent, text with case, spaces and punctuation ignored (`DE 123 456 789`
+/// is `DE123456789`).
+fn agree(page: &Value, xml: &Value) -> bool {
+    let number = |v: &Value| match v {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => s.trim().parse::<f64>().ok(),
+        _ => None,
+    };
+    if let (Some(a), Some(b)) = (number(page), number(xml)) {
+        return (a - b).abs() < 0.005;
+    }
+    let folded = |v: &Value| -> String {
+        shown(v)
+            .chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    folded(page) == folded(xml)
+}
+
+/// A value as a note shows it: text as it is, a whole amount without
+/// decimals (`520`, not `520.0`).
+fn shown(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        Value::Number(n) => match n.as_f64() {
+            Some(x) if x.fract() == 0.0 && x.abs() < 1e15 => format!("{}", x as i64),
+            _ => n.to_string(),
+        },
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::evidence::EvidencePlace;
+    use crate::evidence::locator::Candidate;
+
+    fn located(key: &str, values: &[Value]) -> FieldCandidates {
+        FieldCandidates {
+            key: key.into(),
+            candidates: values
+                .iter()
+                .map(|value| Candidate {
+                    value: value.clone(),
+                    score: 100,
+                    place: EvidencePlace {
+                        page: 1,
+                        quote: String::new(),
+                        bbox: None,
+                        labelled: true,
+                    },
+                })
+                .collect(),
+            sure: true,
+            free_text: false,
+        }
+    }
+
+    #[test]
+    fn a_page_that_shows_another_value_than_the_xml_is_noted() {
+        let mut read = EInvoiceRead {
+            values: vec![
+                ("total".into(), json!(529.87)),
+                ("invoice_number".into(), json!("471102")),
+                ("seller_tax_id".into(), json!("DE123456789")),
+                ("currency".into(), json!("EUR")),
+                ("tax".into(), json!(56.87)),
+            ],
+            notes: HashMap::new(),
+        };
+        read.note_disagreements(&[
+            located("total", &[json!(520.0), json!(56.87)]),
+            // Among the page's candidates, though not the best: agreed.
+            located("invoice_number", &[json!("2024-11"), json!("471102")]),
+            located("seller_tax_id", &[json!("DE 123 456 789")]),
+            // Nothing on the page: nothing to contradict.
+            located("currency", &[]),
+            // A guess the locator is unsure of contradicts nothing.
+            FieldCandidates {
+                sure: false,
+                ..located("tax", &[json!(275007)])
+            },
+        ]);
+        assert_eq!(
+            read.notes,
+            HashMap::from([(
+                "total".to_owned(),
+                vec!["the e-invoice XML says 529.87 but the page shows 520".to_owned()]
+            )])
+        );
+    }
 }

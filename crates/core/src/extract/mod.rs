@@ -42,7 +42,7 @@ use crate::settings::ModelOverride;
 
 pub use answers::AnswerMode;
 use answers::{ground, located_fields, with_fixed, without_fields};
-use einvoice::einvoice_values;
+use einvoice::{EInvoiceRead, einvoice_values};
 pub use reading::read_options_for_models;
 pub use results::{JobResult, job_result, job_result_pages, job_results, revise_value};
 pub use start::{
@@ -236,6 +236,8 @@ struct DocumentAnswer {
     call: Option<StructuredCall>,
     values: Option<Value>,
     origins: HashMap<String, ValueOrigin>,
+    /// Notes for the review queue by field key (see [`EInvoiceRead`]).
+    notes: HashMap<String, Vec<String>>,
 }
 
 async fn answer_document(
@@ -245,15 +247,20 @@ async fn answer_document(
     mode: AnswerMode,
 ) -> Result<DocumentAnswer, CoreError> {
     let documents = read_files(&request.files, &request.read_options).await?;
-    let (exact, located) = match (mode, documents.files.first()) {
-        (AnswerMode::Free, _) | (_, None) => (Vec::new(), Vec::new()),
+    let (einvoice, located) = match (mode, documents.files.first()) {
+        (AnswerMode::Free, _) | (_, None) => (EInvoiceRead::default(), Vec::new()),
         (_, Some(document)) => {
-            let exact = einvoice_values(document, schema, &request.read_options).await?;
+            let mut einvoice = einvoice_values(document, schema, &request.read_options).await?;
             let mut located = locate_fields(document, schema);
-            located.retain(|f| !exact.iter().any(|(key, _)| *key == f.key));
-            (exact, located)
+            einvoice.note_disagreements(&located);
+            located.retain(|f| !einvoice.values.iter().any(|(key, _)| *key == f.key));
+            (einvoice, located)
         }
     };
+    let EInvoiceRead {
+        values: exact,
+        notes,
+    } = einvoice;
     let mut origins: HashMap<String, ValueOrigin> = exact
         .iter()
         .map(|(key, _)| (key.clone(), ValueOrigin::EInvoice))
@@ -280,6 +287,7 @@ async fn answer_document(
             call: None,
             values: Some(with_fixed(None, &fixed)),
             origins,
+            notes,
         });
     };
     let mut request = request.clone();
@@ -301,6 +309,7 @@ async fn answer_document(
         call: Some(call),
         values,
         origins,
+        notes,
     })
 }
 
@@ -318,6 +327,7 @@ impl DocumentAnswer {
                 values,
                 corrected,
                 &self.origins,
+                &self.notes,
             )
         });
         let (evidence, evidence_source) = found.unzip();

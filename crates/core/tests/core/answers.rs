@@ -26,7 +26,7 @@ fn schema() -> Value {
     }, "required": ["invoice_number", "date", "total", "currency", "seller_name"]})
 }
 
-fn workspace(dir: &TempDir) -> Workspace {
+pub(crate) fn workspace(dir: &TempDir) -> Workspace {
     Workspace::open(WorkspaceOptions {
         config: Some(dir.0.join("config.toml")),
         db: Some(dir.db()),
@@ -36,7 +36,7 @@ fn workspace(dir: &TempDir) -> Workspace {
     .unwrap()
 }
 
-fn job(dir: &TempDir, server: &ScriptedServer, answers: Option<AnswerMode>) -> NewJob {
+pub(crate) fn job(dir: &TempDir, server: &ScriptedServer, answers: Option<AnswerMode>) -> NewJob {
     let path = dir.0.join("invoice.txt");
     std::fs::write(&path, INVOICE).unwrap();
     NewJob {

@@ -7,6 +7,7 @@ mod answer_channel;
 mod answers;
 mod ask;
 mod chat;
+mod einvoice;
 mod endpoints;
 mod eval;
 mod evaluation;

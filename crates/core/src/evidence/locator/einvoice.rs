@@ -180,6 +180,16 @@ impl Leaves {
     }
 }
 
+/// The keys of the schema's fields an e-invoice can give (those whose
+/// concept has a business term), whether or not a given XML has them.
+pub fn einvoice_field_keys(schema: &Value) -> Vec<String> {
+    field_specs(schema)
+        .into_iter()
+        .filter(|spec| spec.concept.is_some())
+        .map(|spec| spec.key())
+        .collect()
+}
+
 /// The values an e-invoice gives the schema's fields, by key; an error
 /// says why the XML is not read (not well formed, not an invoice).
 pub fn einvoice_fields(xml: &[u8], schema: &Value) -> Result<Vec<(String, Value)>, String> {

@@ -85,9 +85,11 @@ fn spec_of(path: &[String], schema: &Value, types: &[String]) -> Option<FieldSpe
     let description = schema.get("description").and_then(Value::as_str);
     // The name says what a field is; its description only when the name
     // says nothing the lexicon knows (a description lists what a field is
-    // not, too: "not an order, customer or tax number").
+    // not, too: "not an order, customer or tax number"). The name's words
+    // still rule a concept out: a `buyer_name` described as the party
+    // "billed" is not the bill's number.
     let concept = concept_of(&name_words).or_else(|| {
-        let words = label_words("", description);
+        let words = label_words(name, description);
         concept_of(&words)
     });
     let number = types.iter().any(|t| t == "number" || t == "integer");

@@ -27,13 +27,13 @@ use sift_documents::Document;
 use super::EvidencePlace;
 use super::matching::SearchIndex;
 use super::pages::{Match, place, search_pages};
-pub use einvoice::einvoice_fields;
+pub use einvoice::{einvoice_field_keys, einvoice_fields};
 use fields::{FieldSpec, ValueKind, field_specs};
 use propose::{FoldedPages, Proposal, SAME_LINE, propose};
 
 /// Changed whenever the locator's rules change what it finds, so that an
 /// evaluation does not reuse results an older locator gave.
-pub const LOCATOR_VERSION: u32 = 2;
+pub const LOCATOR_VERSION: u32 = 3;
 /// The most candidates kept for a field: what an answer may choose from.
 pub const MAX_CANDIDATES: usize = 5;
 /// How far ahead of the next value a labelled best candidate must be for

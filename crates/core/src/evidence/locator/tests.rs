@@ -121,3 +121,22 @@ fn the_located_answer_fills_nested_fields_and_leaves_arrays_out() {
     );
     assert!(located[0].free_text);
 }
+
+/// A party the lexicon has no concept for is not located as something
+/// its description happens to mention: the buyer "billed" is not the
+/// bill's number.
+#[test]
+fn a_buyer_described_as_billed_is_not_taken_for_the_invoice_number() {
+    let schema = json!({"type": "object", "properties": {
+        "invoice_number": {"type": "string"},
+        "buyer_name": {"type": ["string", "null"],
+                       "description": "The company or person billed (\"Bill to\"); null when absent."}
+    }});
+    let doc = text_document("Invoice Number: INV-7\nBill to: Example Corp\n");
+    let located = locate_fields(&doc, &schema);
+    assert_eq!(
+        located.iter().map(|f| f.key.as_str()).collect::<Vec<_>>(),
+        ["invoice_number"]
+    );
+    assert_eq!(einvoice_field_keys(&schema), ["invoice_number".to_owned()]);
+}
