@@ -19,6 +19,7 @@ mod extraction;
 mod model_actions;
 mod model_capabilities;
 mod preview;
+mod read_paths;
 mod schema_suggestion;
 mod schemas;
 mod server_models;
