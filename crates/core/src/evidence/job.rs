@@ -10,7 +10,9 @@ use serde_json::Value;
 use sift_documents::{Documents, OcrMode, ReadOptions, read_documents, read_fingerprint};
 use sift_store::{DocumentStatus, ExtractionJob, Store};
 
-use super::{Confidence, FieldEvidence, PageWords, ValueOrigin, locate_values, page_words_of};
+use super::{
+    Confidence, EvidenceStatus, FieldEvidence, PageWords, ValueOrigin, locate_values, page_words_of,
+};
 use crate::error::CoreError;
 use crate::preview::is_job_document;
 use crate::workspace::Workspace;
@@ -24,6 +26,9 @@ pub(crate) fn locating_read_options(base: &ReadOptions) -> ReadOptions {
     options.model_takes_images = false;
     options
 }
+
+/// The problem of an e-invoice value the page does not show.
+pub(crate) const EINVOICE_NOT_ON_PAGE: &str = "the page does not show this value of the e-invoice XML";
 
 /// The evidence of `values` in the one file of `documents`, as stored
 /// with a result, and the fingerprint of what it was found in (the file
@@ -47,6 +52,12 @@ pub(crate) fn evidence_value(
         if let Some(notes) = notes.get(&field.key) {
             field.problems.extend(notes.iter().cloned());
             field.confidence = Some(Confidence::Low);
+        } else if field.origin == Some(ValueOrigin::EInvoice)
+            && field.status == EvidenceStatus::NotFound
+        {
+            // The XML and the page disagree, or the page is a picture
+            // OCR misread: either way a user should compare them.
+            field.problems.push(EINVOICE_NOT_ON_PAGE.to_owned());
         }
     }
     let evidence = serde_json::to_value(found).ok()?;

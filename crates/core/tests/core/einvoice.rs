@@ -221,3 +221,23 @@ async fn a_dropped_xml_that_is_not_an_invoice_is_read_as_text_with_a_note() {
         assert_eq!(problems, note, "{key}");
     }
 }
+
+#[tokio::test]
+async fn an_e_invoice_value_the_page_does_not_show_is_sent_to_review() {
+    let dir = TempDir::new("einvoice-not-on-page");
+    // The page without its date line (and with the XML's total).
+    let page = [PAGE[0], PAGE[1], PAGE[3], "Gesamtbetrag 529,87 EUR"];
+    let (values, evidence, needs_review) =
+        located_job(&dir, "hybrid.pdf", &pdf_with_invoice_xml(&page, XML)).await;
+    assert_eq!(values["date"], json!("2024-11-15"));
+    let rows = reviewed(&evidence);
+    let date = rows.iter().find(|r| r.0 == "date").unwrap();
+    assert_eq!(
+        (&date.1, &date.2),
+        (
+            &json!("low"),
+            &json!(["the page does not show this value of the e-invoice XML"])
+        )
+    );
+    assert_eq!(needs_review, 1);
+}
