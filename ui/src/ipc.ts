@@ -82,6 +82,7 @@ export type { ConnectionReport } from "./bindings/ConnectionReport";
 export type { CapabilitySource } from "./bindings/CapabilitySource";
 export type { ModelCapabilities } from "./bindings/ModelCapabilities";
 export type { ModelOverride } from "./bindings/ModelOverride";
+export type { DefaultAnswers } from "./bindings/DefaultAnswers";
 export type { DefaultBaseUrls } from "./bindings/DefaultBaseUrls";
 export type { DocumentPreview } from "./bindings/DocumentPreview";
 export type { ExportFormat } from "./bindings/ExportFormat";

@@ -63,6 +63,7 @@ function fake(turnEvents: ipc.ChatTurnEvent[] = [], end: ipc.ChatTurnView | { co
       configPath: "",
       dbPath: "",
       defaultBaseUrls: { local: "", openai: "", anthropic: "" },
+      defaultAnswers: { local: "located", openai: "free", anthropic: "free" },
       modelOverrides: [],
     }),
     listModels: async (p) => {

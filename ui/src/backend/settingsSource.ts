@@ -22,6 +22,7 @@ export function tauriSettingsSource(): SettingsSource {
         configPath: view.configPath,
         dbPath: view.dbPath,
         modelOverrides: view.modelOverrides.map(toOverrideEntry),
+        defaultAnswers: view.defaultAnswers,
       };
     },
     async saveModelOverrides(overrides) {

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { describeError } from "../format";
-import type { ExportFormat, ExtractRequest, ProviderConfig, SchemaSuggestion, SchemaSummary } from "../ipc";
+import type { DefaultAnswers, ExportFormat, ExtractRequest, ProviderConfig, SchemaSuggestion, SchemaSummary } from "../ipc";
 import type { JsonValue } from "../schema/model";
 import { FileList } from "./FileList";
 import { FirstRunHint } from "./FirstRunHint";
@@ -31,6 +31,7 @@ export function ExtractScreen({ source, active, libraryRevision, savedSchema, on
   const [files, setFiles] = useState<string[]>([]);
   const [schemas, setSchemas] = useState<SchemaSummary[]>([]);
   const [providers, setProviders] = useState<ProviderConfig[]>([]);
+  const [defaultAnswers, setDefaultAnswers] = useState<DefaultAnswers | null>(null);
   const [models, setModels] = useState<string[]>([]);
   const [setup, setSetup] = useState<Setup>({ schemaName: "", providerId: "", model: "", prompt: "", concurrency: DEFAULT_CONCURRENCY, answers: null });
   // Until the user picks a provider or model here, the run follows the settings' defaults.
@@ -71,8 +72,9 @@ export function ExtractScreen({ source, active, libraryRevision, savedSchema, on
   useEffect(() => {
     if (!active) return;
     source.getSettings().then(
-      ({ settings, dbPath: db }) => {
+      ({ settings, dbPath: db, defaultAnswers: defaults }) => {
         setProviders(settings.providers);
+        setDefaultAnswers(defaults);
         setDbPath(db);
         if (!ownChoice) setSetup((s) => ({ ...s, providerId: settings.defaultProvider, model: settings.defaultModel ?? "" }));
       },
@@ -225,7 +227,7 @@ export function ExtractScreen({ source, active, libraryRevision, savedSchema, on
           onChange={(next) => {
             if (next.providerId !== setup.providerId || next.model !== setup.model) setOwnChoice(true);
             setSetup(next);
-          }} schemas={schemas} providers={providers} models={models} disabled={running} onNewSchema={onNewSchema}
+          }} schemas={schemas} providers={providers} defaultAnswers={defaultAnswers} models={models} disabled={running} onNewSchema={onNewSchema}
           onSuggestSchema={files.length > 0 && onSuggestedSchema !== undefined ? () => void suggest() : null} suggesting={suggesting} />
         <div className="row">
           {running ? (

@@ -1,4 +1,4 @@
-import type { AnswerMode, ProviderConfig, SchemaSummary } from "../ipc";
+import type { AnswerMode, DefaultAnswers, ProviderConfig, SchemaSummary } from "../ipc";
 import { providerName } from "../settings/logic";
 import { ANSWER_CHOICES, answersFromValue, answersValue, defaultAnswersHint } from "./answers";
 
@@ -21,6 +21,8 @@ interface Props {
   onChange: (setup: Setup) => void;
   schemas: SchemaSummary[];
   providers: ProviderConfig[];
+  /** How a run answers by default, by kind of provider (from the settings); null until they are read. */
+  defaultAnswers: DefaultAnswers | null;
   models: string[];
   disabled: boolean;
   onNewSchema: () => void;
@@ -31,9 +33,9 @@ interface Props {
 }
 
 /** Pick the schema and the model of a run. */
-export function SetupBar({ setup, onChange, schemas, providers, models, disabled, onNewSchema, onSuggestSchema, suggesting }: Props) {
+export function SetupBar({ setup, onChange, schemas, providers, defaultAnswers, models, disabled, onNewSchema, onSuggestSchema, suggesting }: Props) {
   // What the default answers mean for the provider picked.
-  const hint = defaultAnswersHint(providers.find((p) => p.id === setup.providerId)?.kind ?? null);
+  const hint = defaultAnswersHint(providers.find((p) => p.id === setup.providerId)?.kind ?? null, defaultAnswers);
   return (
     <fieldset className="setup row" disabled={disabled}>
       <legend className="visually-hidden">Run settings</legend>

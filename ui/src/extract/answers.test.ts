@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ANSWER_CHOICES, answersFromValue, answersValue, defaultAnswers, defaultAnswersHint } from "./answers";
+import { ANSWER_CHOICES, answersFromValue, answersValue, defaultAnswersHint, defaultAnswersLine } from "./answers";
 
 describe("answers choice", () => {
   it("lists the default first, then the three modes", () => {
@@ -17,12 +17,20 @@ describe("answers choice", () => {
     expect(answersFromValue("Located")).toBeNull();
   });
 
-  it("defaults to located for the local model and free for the others", () => {
-    expect(defaultAnswers("local")).toBe("located");
-    expect(defaultAnswers("openai")).toBe("free");
-    expect(defaultAnswers("anthropic")).toBe("free");
-    expect(defaultAnswersHint("local")).toBe("The default for the local model: located, no model is called");
-    expect(defaultAnswersHint("openai")).toBe("The default for this provider: free, the model writes the values");
-    expect(defaultAnswersHint(null)).toBeNull();
+  it("states the backend's defaults, whatever they are", () => {
+    const measured = { local: "located", openai: "free", anthropic: "free" } as const;
+    expect(defaultAnswersHint("local", measured)).toBe("The default for the local model: located, no model is called");
+    expect(defaultAnswersHint("openai", measured)).toBe("The default for this provider: free, the model writes the values");
+    expect(defaultAnswersHint("anthropic", { ...measured, anthropic: "grounded" })).toBe(
+      "The default for this provider: grounded, the model picks among the located candidates",
+    );
+    expect(defaultAnswersHint(null, measured)).toBeNull();
+    expect(defaultAnswersHint("local", null)).toBeNull();
+    expect(defaultAnswersLine(measured)).toBe(
+      "Answers by default: located (no model call) for the local model, free for other providers; a run can choose another on the Extract screen.",
+    );
+    expect(defaultAnswersLine({ local: "grounded", openai: "free", anthropic: "grounded" })).toBe(
+      "Answers by default: grounded for the local model, free for OpenAI, grounded for Anthropic; a run can choose another on the Extract screen.",
+    );
   });
 });

@@ -1,6 +1,6 @@
 // The "Answers" choice of a run: how the job's answers are made (see the
 // README's "Right values by default"). Pure, so each rule is unit-tested.
-import type { AnswerMode, ProviderKind } from "../ipc";
+import type { AnswerMode, DefaultAnswers, ProviderKind } from "../ipc";
 
 /** The choices, in the order shown; `null` sends nothing: the default for the provider's kind of model. */
 export const ANSWER_CHOICES: readonly { mode: AnswerMode | null; label: string }[] = [
@@ -20,15 +20,25 @@ export function answersFromValue(value: string): AnswerMode | null {
   return value === "located" || value === "grounded" || value === "free" ? value : null;
 }
 
-/** The mode a run gets when it names none, as the backend picks it: `located` for the local model, `free` for any other. */
-export function defaultAnswers(kind: ProviderKind): AnswerMode {
-  return kind === "local" ? "located" : "free";
+/** What each mode means, in the words the hints use. */
+const MEANING: Record<AnswerMode, string> = {
+  located: "located, no model is called",
+  grounded: "grounded, the model picks among the located candidates",
+  free: "free, the model writes the values",
+};
+
+/** What the default means for the provider picked (shown under the choice), from the backend's defaults (`SettingsView.defaultAnswers`); null while either is unknown. */
+export function defaultAnswersHint(kind: ProviderKind | null, defaults: DefaultAnswers | null): string | null {
+  if (kind === null || defaults === null) return null;
+  const who = kind === "local" ? "the local model" : "this provider";
+  return `The default for ${who}: ${MEANING[defaults[kind]]}`;
 }
 
-/** What the default means for the provider picked (shown under the choice); null when no provider is known. */
-export function defaultAnswersHint(kind: ProviderKind | null): string | null {
-  if (kind === null) return null;
-  return defaultAnswers(kind) === "located"
-    ? "The default for the local model: located, no model is called"
-    : "The default for this provider: free, the model writes the values";
+/** The Settings screen's statement of the defaults. */
+export function defaultAnswersLine(defaults: DefaultAnswers): string {
+  const local = defaults.local === "located" ? "located (no model call)" : defaults.local;
+  const others = defaults.openai === defaults.anthropic
+    ? `${defaults.openai} for other providers`
+    : `${defaults.openai} for OpenAI, ${defaults.anthropic} for Anthropic`;
+  return `Answers by default: ${local} for the local model, ${others}; a run can choose another on the Extract screen.`;
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { AskPanel } from "../AskPanel";
-import type { ProviderKind } from "../ipc";
+import { defaultAnswersLine } from "../extract/answers";
+import type { DefaultAnswers, ProviderKind } from "../ipc";
 import { describeError } from "../format";
 import { KIND_LABELS, addProvider, normaliseSettings, providerName, removeProvider, settingsProblems, updateProvider } from "./logic";
 import { LocalModelsCard } from "./LocalModelsCard";
@@ -21,6 +22,7 @@ export function SettingsScreen({ source, active }: { source: SettingsSource; act
   const [loaded, setLoaded] = useState(false);
   const [paths, setPaths] = useState<{ configPath: string; dbPath: string } | null>(null);
   const [modelOverrides, setModelOverrides] = useState<ModelOverrideEntry[]>([]);
+  const [defaultAnswers, setDefaultAnswers] = useState<DefaultAnswers | null>(null);
 
   useEffect(() => {
     if (!active || loaded) return;
@@ -30,6 +32,7 @@ export function SettingsScreen({ source, active }: { source: SettingsSource; act
         setSettings(info.settings);
         setPaths({ configPath: info.configPath, dbPath: info.dbPath });
         setModelOverrides(info.modelOverrides);
+        setDefaultAnswers(info.defaultAnswers);
         setSelected(info.settings.defaultProvider);
         setLoad({ state: "ready" });
       },
@@ -98,9 +101,9 @@ export function SettingsScreen({ source, active }: { source: SettingsSource; act
                   Add provider
                 </button>
               </div>
-              <p className="muted small" data-testid="answers-default">
-                Answers by default: located (no model call) for the local model, free for other providers; a run can choose another on the Extract screen.
-              </p>
+              {defaultAnswers !== null && (
+                <p className="muted small" data-testid="answers-default">{defaultAnswersLine(defaultAnswers)}</p>
+              )}
             </div>
             {provider !== null && (
               <ProviderEditor

@@ -1,6 +1,6 @@
 // What the Settings screen needs from the app; `ui/src/backend/settingsSource.ts`
 // implements it over ui/src/ipc.ts.
-import type { AskArgs, AskEvent, ImportMode, KeyStatus, LocalModel, LocalServerStatus, ModelCapabilities, ProviderKind } from "../ipc";
+import type { AskArgs, AskEvent, DefaultAnswers, ImportMode, KeyStatus, LocalModel, LocalServerStatus, ModelCapabilities, ProviderKind } from "../ipc";
 import type { ModelOverrideEntry } from "./modelOverrides";
 
 /**
@@ -33,6 +33,8 @@ export interface SettingsInfo {
   dbPath: string;
   /** What the user says models can take, saved apart from the settings. */
   modelOverrides: ModelOverrideEntry[];
+  /** How a run answers when it names no mode, by kind of provider. */
+  defaultAnswers: DefaultAnswers;
 }
 
 export interface ConnectionResult {

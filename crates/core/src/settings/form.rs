@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::model_overrides::ModelOverride;
 use super::{AppSettings, ProviderEntry};
+use crate::extract::AnswerMode;
 use crate::provider::{KeyOrigin, ProviderKind};
 
 /// One model server the user can pick.
@@ -109,6 +110,16 @@ pub struct DefaultBaseUrls {
     pub anthropic: String,
 }
 
+/// How a run's answers are made when it names no mode, by the kind of
+/// provider ([`AnswerMode::default_for`], the one place the rule lives).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct DefaultAnswers {
+    pub local: AnswerMode,
+    pub openai: AnswerMode,
+    pub anthropic: AnswerMode,
+}
+
 /// The settings and what follows from them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -120,6 +131,7 @@ pub struct SettingsView {
     /// The database in use.
     pub db_path: String,
     pub default_base_urls: DefaultBaseUrls,
+    pub default_answers: DefaultAnswers,
     /// What the user says models can take (`[[models]]`), saved apart
     /// from the settings.
     pub model_overrides: Vec<ModelOverride>,

@@ -5,11 +5,13 @@
 use sift_llm::ApiKey;
 
 use super::form::{
-    DefaultBaseUrls, KeyStatus, ProviderForm, SettingsForm, SettingsView, key_status,
+    DefaultAnswers, DefaultBaseUrls, KeyStatus, ProviderForm, SettingsForm, SettingsView,
+    key_status,
 };
 use super::model_overrides::ModelOverride;
 use super::{AppSettings, ProviderEntry};
 use crate::error::CoreError;
+use crate::extract::AnswerMode;
 use crate::keychain;
 use crate::model_capabilities::{self, ModelCapabilities};
 use crate::provider::{ANTHROPIC_BASE_URL, OPENAI_BASE_URL, ProviderKind, local_base_url};
@@ -26,6 +28,11 @@ pub fn view(ws: &Workspace) -> SettingsView {
             local: local_base_url(),
             openai: OPENAI_BASE_URL.to_owned(),
             anthropic: ANTHROPIC_BASE_URL.to_owned(),
+        },
+        default_answers: DefaultAnswers {
+            local: AnswerMode::default_for(ProviderKind::Local),
+            openai: AnswerMode::default_for(ProviderKind::OpenAi),
+            anthropic: AnswerMode::default_for(ProviderKind::Anthropic),
         },
         model_overrides: ws.config().model_overrides,
     }

@@ -161,6 +161,12 @@ fn the_apps_workspace_uses_sift_db_in_the_settings_data_folder() {
         view.settings.data_dir.as_deref(),
         Some(dir.0.join("data").display().to_string().as_str())
     );
+    // What a run answers by default, as the screens state it: the rule
+    // comes from core, not from the web UI.
+    assert_eq!(
+        serde_json::to_value(&view.default_answers).unwrap(),
+        json!({"local": "located", "openai": "free", "anthropic": "free"})
+    );
 }
 
 #[tokio::test]
