@@ -1,8 +1,20 @@
+// @ts-check
 // Evaluation runs for the Evaluate tests and screenshots (EvalRunView, as
-// the Rust side sends it).
+// the Rust side sends it; checked against the binding by e2e/tsconfig.json).
+/** @typedef {import("../src/ipc").EvalRunView} EvalRunView */
+/** @typedef {import("../src/ipc").CandidateView} CandidateView */
+
+/**
+ * @param {number} position
+ * @param {string} label
+ * @param {string} model
+ * @param {boolean} ocr
+ * @param {any} extra the candidate's figures, in the shorthand below (latency and tokens as pairs)
+ * @returns {CandidateView}
+ */
 const candidate = (position, label, model, ocr, extra) => ({
   position,
-  candidate: { label, providerId: extra.providerId ?? "local", provider: extra.provider ?? "local", host: extra.host ?? "127.0.0.1:39281", model, prompt: "", schemaVersion: 1, ocr },
+  candidate: { label, providerId: extra.providerId ?? "local", provider: extra.provider ?? "local", host: extra.host ?? "127.0.0.1:39281", model, prompt: "", schemaVersion: 1, ocr, answers: extra.answers ?? "free" },
   jobId: `eval-job-${position}`,
   reused: false,
   done: extra.done,
@@ -20,10 +32,17 @@ const candidate = (position, label, model, ocr, extra) => ({
   priceSource: extra.priceSource ?? null,
   failures: extra.failures ?? {},
 });
+/** @returns {import("../src/ipc").ScoreCell} */
 const cell = (field, correct, scored) => ({ field, correct, scored });
+/**
+ * @param {import("../src/ipc").EvidenceStatus | null} evidence
+ * @param {string | null} callId
+ * @returns {import("../src/ipc").CandidateValue}
+ */
 const value = (label, v, correct, evidence, callId) => ({ label, value: v, correct, evidence, callId, error: null });
 
 /** Two candidates over 3 documents, fields invoice_number and total. */
+/** @type {EvalRunView} */
 export const smallRun = {
   runId: "run-1",
   setName: "invoices",

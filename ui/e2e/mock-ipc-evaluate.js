@@ -1,3 +1,4 @@
+// @ts-check
 // The Evaluate and Usage commands for the browser suite's IPC mock:
 // installed after the other two mocks, it answers them from in-page state
 // and hands every other command on. Calls are recorded in the same
@@ -20,25 +21,43 @@
 //   prices         the user's prices [{providerId, model, inputPerMtok, outputPerMtok}] (default none)
 //   defaultPrices  the defaults, as the Rust table's first rows (default: gpt-4o-mini, gpt-4o, claude-sonnet-4)
 /* eslint-disable */
+/** @param {MockScenario} scenario what the test asked for (browser.mjs always gives one) */
 function installEvaluateMock(scenario) {
   "use strict";
   scenario = scenario || {};
   const internals = window.__TAURI_INTERNALS__;
   const base = internals.invoke.bind(internals);
   const calls = window.__siftMock.calls;
-  const clone = (v) => (v === undefined ? null : JSON.parse(JSON.stringify(v)));
+  /**
+   * A deep copy, as a value that went through the IPC (`undefined` becomes `null`).
+   * @template T
+   * @param {T} v
+   * @returns {T}
+   */
+  const clone = (v) => /** @type {T} */ (v === undefined ? null : JSON.parse(JSON.stringify(v)));
+  /** @returns {import("../src/ipc").IpcError} */
   const ipcError = (code, message) => ({ code, message });
 
+  /** @type {import("../src/ipc").LabelledSetSummary[]} */
   const sets = clone(
     scenario.labelledSets ?? [
       { name: "invoices", schemaName: "invoice", schemaVersion: 1, fields: ["invoice_number", "total"], source: "file invoices.tsv", documents: 3, createdAt: 1764000000000 },
     ],
   );
+  // Each with the set it belongs to, which the binding does not carry (the
+  // store asks by set); `undefined`: every set's.
+  /** @type {(import("../src/ipc").EvalRunSummary & { setName?: string })[]} */
   const history = clone(scenario.evalHistory ?? []);
-  let running = null; // {runId, channel, nextIndex, setName}
-  let cancelled = null; // the runId cancel_evaluation stopped
-  const finished = new Map(); // runId -> the EvalRunView it finished with
+  /** @type {{ runId: string, channel: number | null, nextIndex: number, setName: string } | null} */
+  let running = null;
+  /** @type {string | null} the runId cancel_evaluation stopped */
+  let cancelled = null;
+  /** @type {Map<string, import("../src/ipc").EvalRunView>} runId -> the view it finished with */
+  const finished = new Map();
+  /** @typedef {Omit<import("../src/ipc").Price, "source">} PriceRow a price as the store keeps it */
+  /** @type {PriceRow[]} */
   const userPrices = clone(scenario.prices ?? []);
+  /** @type {PriceRow[]} */
   const defaultPrices = clone(
     scenario.defaultPrices ?? [
       { providerId: "openai", model: "gpt-4o-mini", inputPerMtok: 0.15, outputPerMtok: 0.6 },
@@ -47,14 +66,18 @@ function installEvaluateMock(scenario) {
     ],
   );
   // prices::price_table: the user's (by provider id, then model), then the defaults whose model they do not price.
+  /** @returns {import("../src/ipc").Price[]} */
   function priceTable() {
     const mine = [...userPrices].sort((a, b) => (a.providerId === b.providerId ? (a.model < b.model ? -1 : 1) : a.providerId < b.providerId ? -1 : 1));
-    return [
-      ...mine.map((p) => ({ ...p, source: "user" })),
-      ...defaultPrices.filter((d) => !userPrices.some((p) => p.model === d.model)).map((p) => ({ ...p, source: "default" })),
-    ];
+    /** @type {(source: import("../src/ipc").PriceSource) => (p: PriceRow) => import("../src/ipc").Price} */
+    const from = (source) => (p) => ({ ...p, source });
+    return [...mine.map(from("user")), ...defaultPrices.filter((d) => !userPrices.some((p) => p.model === d.model)).map(from("default"))];
   }
   // prices::price_for, the user's part: this provider's, then any provider's.
+  /**
+   * @param {import("../src/ipc").EvalRunView} view
+   * @returns {import("../src/ipc").EvalRunView}
+   */
   function priced(view) {
     for (const c of view.candidates) {
       const mine = userPrices.find((p) => p.providerId === c.candidate.providerId && p.model === c.candidate.model) ?? userPrices.find((p) => p.providerId === "*" && p.model === c.candidate.model);
@@ -63,31 +86,36 @@ function installEvaluateMock(scenario) {
     return view;
   }
 
+  /** @param {import("../src/ipc").EvaluateEvent | undefined} message */
   function send(message) {
     if (running === null) throw new Error("no evaluation is running");
-    const cb = internals.callbacks.get(running.channel);
+    const cb = running.channel === null ? undefined : internals.callbacks.get(running.channel);
     const index = running.nextIndex++;
     if (cb) cb(message === undefined ? { index, end: true } : { index, message });
   }
+  /** @returns {number | null} */
   function channelId(channel) {
     if (channel && typeof channel === "object" && typeof channel.id === "number") return channel.id;
     const match = /^__CHANNEL__:(\d+)$/.exec(String(channel));
     return match ? Number(match[1]) : null;
   }
   // The candidates' calls, as extraction jobs of mock-ipc.js, so that Transcripts opens them.
+  /** @param {import("../src/ipc").EvalRunView} view */
   function registerJobs(view) {
+    /** @type {Map<number, Map<string, { path: string, value: unknown, field: string }>>} */
     const byCandidate = new Map();
     for (const d of view.disagreements) {
       d.values.forEach((v, i) => {
         if (v.callId === null) return;
-        const c = view.candidates[i];
-        if (!byCandidate.has(i)) byCandidate.set(i, new Map());
-        byCandidate.get(i).set(v.callId, { path: d.path, value: v.value, field: d.field });
+        const calls = byCandidate.get(i) ?? new Map();
+        calls.set(v.callId, { path: d.path, value: v.value, field: d.field });
+        byCandidate.set(i, calls);
       });
     }
     for (const [i, callIds] of byCandidate) {
       const c = view.candidates[i];
       const id = c.jobId ?? `eval-job-${i}`;
+      /** @type {MockRow[]} */
       const rows = [...callIds.entries()].map(([callId, r], position) => ({
         position, path: r.path, status: "completed", modelValues: { [r.field]: r.value }, revised: null, error: null, errorCode: null,
         inputTokens: 800, outputTokens: 40, callId, evidence: [], checked: [],
@@ -95,15 +123,24 @@ function installEvaluateMock(scenario) {
       window.__siftMock.jobs.set(id, { id, schemaName: "invoice", schemaVersion: 1, schema: { type: "object", properties: {} }, providerId: "local", models: [c.candidate.model], status: "completed", createdAt: view.createdAt, finishedAt: view.createdAt + 60000, nextIndex: 0, cancelled: false, hold: false, runs: 1, rows, evaluation: true });
     }
   }
+  /** The run's view as it finishes (scenario.evalView, which a test that runs an evaluation gives). */
+  function scenarioView() {
+    if (scenario.evalView === undefined) throw new Error("the scenario has no evalView for the evaluation to finish with");
+    return clone(scenario.evalView);
+  }
+  /** @returns {import("../src/ipc").EvalRunView} */
   function runningView(request, runId) {
-    const v = clone(scenario.evalView);
+    const v = scenarioView();
     return { ...v, runId, setName: request.setName, status: "running", finishedAt: null,
       candidates: v.candidates.map((c) => ({ ...c, done: 0, failed: 0, pending: v.documents, reused: false })), pairs: [], disagreements: [] };
   }
+  /** @returns {import("../src/ipc").EvalRunView} */
   function storedView(runId) {
-    return priced(finished.has(runId) ? clone(finished.get(runId)) : { ...clone(scenario.evalView), runId });
+    const stored = finished.get(runId);
+    return priced(stored !== undefined ? clone(stored) : { ...scenarioView(), runId });
   }
 
+  /** @type {MockCommands} */
   const commands = {
     list_labelled_sets: () => clone(sets),
     labelled_set: ({ name }) => {
@@ -154,7 +191,9 @@ function installEvaluateMock(scenario) {
       registerJobs(v);
       return v;
     },
-    evaluation_history: ({ setName }) => clone(history.filter((h) => h.setName === undefined || h.setName === setName)),
+    // The set a history entry belongs to is the mock's own (the store asks by set): not in the answer.
+    evaluation_history: ({ setName }) =>
+      clone(history.filter((h) => h.setName === undefined || h.setName === setName)).map(({ setName: _ofSet, ...summary }) => summary),
     price_table: () => priceTable(),
     // The store's checks and messages (crates/store/src/evaluation.rs), as CoreError::Store sends them.
     set_price: ({ providerId, model, inputPerMtok, outputPerMtok }) => {
@@ -195,6 +234,7 @@ function installEvaluateMock(scenario) {
     },
     /** Sends one event of the running evaluation (runId filled in). */
     send(event) {
+      if (running === null) throw new Error("no evaluation is running");
       send({ runId: running.runId, ...event });
     },
     /** The runId cancel_evaluation stopped (null before, and again once resumed). */
@@ -206,11 +246,15 @@ function installEvaluateMock(scenario) {
      * `patch`'s, e.g. {status: "cancelled", candidates}), then closes the
      * channel; the run joins the history (or its entry there is replaced).
      */
+    /** @param {Partial<import("../src/ipc").EvalRunView>} [patch] */
     finish(patch = {}) {
-      const raw = { ...clone(scenario.evalView), ...clone(patch), runId: running.runId, setName: running.setName };
+      if (running === null) throw new Error("no evaluation is running");
+      /** @type {import("../src/ipc").EvalRunView} */
+      const raw = { ...scenarioView(), ...clone(patch), runId: running.runId, setName: running.setName };
       finished.set(raw.runId, clone(raw)); // priced again at each read
       const view = priced(raw);
       registerJobs(view);
+      /** @type {(typeof history)[number]} */
       const entry = { runId: view.runId, status: view.status, createdAt: view.createdAt, candidates: view.candidates.map((c) => c.candidate.label), overall: view.candidates.map((c) => c.overall), setName: view.setName };
       const i = history.findIndex((h) => h.runId === view.runId);
       if (i >= 0) history[i] = entry;

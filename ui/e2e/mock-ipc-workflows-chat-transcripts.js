@@ -1,3 +1,4 @@
+// @ts-check
 // The workflow, chat and transcript commands for the browser
 // suite's IPC mock: installed after mock-ipc.js, it answers them from
 // in-page state and hands every other command to mock-ipc.js. Calls are
@@ -18,6 +19,7 @@
 //   fileContents    {path: text} what read_document reads
 //   callRevisions   [{id, parentId, output}] revisions of calls (what `sift revise` makes)
 /* eslint-disable */
+/** @param {MockScenario} scenario what the test asked for (browser.mjs always gives one) */
 function installWorkflowsChatTranscriptsMock(scenario) {
   "use strict";
   scenario = scenario || {};
@@ -50,16 +52,28 @@ function installWorkflowsChatTranscriptsMock(scenario) {
   }
   const stepGate = gate(Boolean(scenario.holdSteps));
   const chatGate = gate(scenario.holdChat !== undefined);
-  const clone = (v) => (v === undefined ? null : JSON.parse(JSON.stringify(v)));
+  /**
+   * A deep copy, as a value that went through the IPC (`undefined` becomes `null`).
+   * @template T
+   * @param {T} v
+   * @returns {T}
+   */
+  const clone = (v) => /** @type {T} */ (v === undefined ? null : JSON.parse(JSON.stringify(v)));
+  /** @returns {import("../src/ipc").IpcError} */
   const ipcError = (code, message) => ({ code, message });
-  const baseName = (p) => String(p).split("/").pop();
+  /** @param {string} p */
+  const baseName = (p) => String(p).split("/").pop() ?? "";
 
   function channelId(channel) {
     if (channel && typeof channel === "object" && typeof channel.id === "number") return channel.id;
     const match = /^__CHANNEL__:(\d+)$/.exec(String(channel));
     return match ? Number(match[1]) : null;
   }
-  /** A channel to send messages on, in order. */
+  /**
+   * A channel to send messages on, in order.
+   * @template M the channel's event binding (WorkflowRunEvent, ChatTurnEvent, ...)
+   * @returns {(message: M) => void}
+   */
   function channel(arg) {
     const id = channelId(arg);
     let index = 0;
@@ -85,18 +99,27 @@ function installWorkflowsChatTranscriptsMock(scenario) {
     "",
   ].join("\n");
   const files = new Map(Object.entries(scenario.workflowFiles ?? { [`${FOLDER}/two.yaml`]: TWO }));
-  const runs = []; // newest first: {id, file, status, fromRun, fromStep, createdAt, finishedAt, steps}
-  const runKeys = new Map(); // key -> run
+  /** @type {MockRun[]} newest first */
+  const runs = [];
+  /** @type {Map<string, MockRun>} key -> run */
+  const runKeys = new Map();
+  /** @type {{ dir: string, send: (event: import("../src/ipc").WorkflowFileEvent) => void } | null} */
   let watch = null;
   let counter = 0;
 
-  /** The first document's steps: {name, id, depends, command}, in file order. */
+  /**
+   * The first document's steps, in file order.
+   * @param {string} text
+   * @returns {{ name: string, id: string | null, depends: string[], command: string }[]}
+   */
   function stepsOf(text) {
     const doc = text.split(/^---\s*$/m)[0];
     const lines = doc.split("\n");
     const start = lines.findIndex((l) => /^steps:\s*(#.*)?$/.test(l));
     if (start < 0) return [];
+    /** @type {{ name: string | null, id: string | null, depends: string[], command: string }[]} */
     const steps = [];
+    /** @type {(typeof steps)[number] | null} */
     let cur = null;
     let inDepends = false;
     const value = (s) => s.replace(/\s+#.*$/, "").trim().replace(/^["']|["']$/g, "");
@@ -138,11 +161,18 @@ function installWorkflowsChatTranscriptsMock(scenario) {
     return steps.flatMap((s) => s.depends.filter((d) => !known.has(d)).map((d) => `step '${s.name}': depends on non-existent step ${d}`));
   }
 
+  /**
+   * @param {{ name: string, id: string | null }} step
+   * @param {Partial<import("../src/ipc").StepView>} [fields]
+   * @returns {import("../src/ipc").StepView}
+   */
   function stepView(step, fields) {
     return { id: step.id, name: step.name, status: "succeeded", stdout: "", stderr: "", outputs: {}, error: null, messages: [], inputTokens: 0, outputTokens: 0, elapsedMs: 0, reused: false, ...fields };
   }
 
+  /** @returns {Promise<import("../src/ipc").WorkflowRunView>} */
   async function runWorkflow({ request, onEvent }) {
+    /** @type {(event: import("../src/ipc").WorkflowRunEvent) => void} */
     const send = channel(onEvent);
     const text = files.get(request.path);
     if (text === undefined) throw ipcError("io", `cannot read ${request.path}: No such file or directory (os error 2)`);
@@ -151,6 +181,7 @@ function installWorkflowsChatTranscriptsMock(scenario) {
     const key = `wfrun-${++counter}`;
     const earlier = request.fromRun ? runs.find((r) => r.id === request.fromRun) : null;
     if (request.fromRun && !earlier) throw ipcError("not_found", `no run ${request.fromRun}`);
+    /** @type {MockRun} */
     const run = { id: `run_${counter}`, file: request.path, status: "running", fromRun: request.fromRun ?? null, fromStep: request.fromStep ?? null, createdAt: Date.now(), finishedAt: null, steps: [], cancelled: false, params: request.params };
     runs.unshift(run);
     runKeys.set(key, run);
@@ -160,13 +191,16 @@ function installWorkflowsChatTranscriptsMock(scenario) {
     const steps = stepsOf(text);
     // A re-run reuses the steps before the one it starts from (in file order).
     const from = request.fromStep ? steps.findIndex((s) => s.name === request.fromStep) : 0;
+    /** @type {Map<string, import("../src/ipc").StepView>} */
     const done = new Map();
     for (const [i, step] of steps.entries()) {
+      /** @type {import("../src/ipc").StepView} */
       let view;
       const parents = step.depends.map((d) => done.get(d));
       if (i < from && earlier) {
         const old = earlier.steps.find((s) => s.name === step.name);
-        view = { ...old, reused: true };
+        // A step the earlier run did not have (the file changed since) runs as new, reused in name only.
+        view = old ? { ...old, reused: true } : stepView(step, { reused: true });
       } else if (run.cancelled) {
         view = stepView(step, { status: "cancelled" });
       } else if (parents.some((p) => p && p.status !== "succeeded")) {
@@ -193,6 +227,10 @@ function installWorkflowsChatTranscriptsMock(scenario) {
     return { runId: run.id, status: run.status, steps: clone(run.steps) };
   }
 
+  /**
+   * @param {MockRun} r
+   * @returns {import("../src/ipc").WorkflowRunSummary}
+   */
   const summary = (r) => ({ id: r.id, file: r.file, status: r.status, fromRun: r.fromRun, fromStep: r.fromStep, createdAt: r.createdAt, finishedAt: r.finishedAt });
 
   // scenario.interruptedRun: the first file's run that Sift closed on (a crash) while its second step ran,
@@ -213,24 +251,40 @@ function installWorkflowsChatTranscriptsMock(scenario) {
   }
 
   // ---------------------------------------------------------------- chat
-  const sessions = new Map(); // id -> {view, messages, pending}
-  const turnKeys = new Map(); // key -> {stopped}
+  /** @type {Map<string, MockSession>} id -> session */
+  const sessions = new Map();
+  /** @type {Map<string, MockTurn>} key -> turn */
+  const turnKeys = new Map();
   let ids = 0;
   const contents = { "/home/user/notes.txt": "Meeting moved to Tuesday 10:00, room 4.", ...(scenario.fileContents ?? {}) };
 
+  /** @returns {MockSession} */
   function newSession(title, systemPrompt, at) {
     const id = `ses_${String(++ids).padStart(4, "0")}`;
+    /** @type {MockSession} */
     const s = { view: { id, title, systemPrompt: systemPrompt ?? null, modelChoice: null, createdAt: at ?? Date.now(), updatedAt: at ?? Date.now() }, messages: [], pending: [], cutReply: null };
     sessions.set(id, s);
     return s;
   }
+  /**
+   * @param {MockSession} s
+   * @param {string} role
+   * @param {Record<string, unknown>[]} parts
+   * @param {number} [at]
+   */
   function addMessage(s, role, parts, at) {
+    /** @type {import("../src/ipc").MessageView} */
     const m = { id: `msg_${++ids}`, seq: s.messages.length + 1, role, parts, hidden: false, createdAt: at ?? Date.now() };
     s.messages.push(m);
     s.view.updatedAt = Math.max(s.view.updatedAt, m.createdAt);
     return m;
   }
+  /**
+   * @param {MockSession} s
+   * @returns {import("../src/ipc").SessionView}
+   */
   const sessionView = (s) => ({ ...clone(s.view), approvals: s.pending.map((p) => ({ callId: p.id, name: p.name, arguments: p.arguments, reads: p.reads })), cutReply: clone(s.cutReply) });
+  /** @returns {MockSession} */
   function getSession(id) {
     const s = sessions.get(id);
     if (!s) throw ipcError("not_found", `no session ${id}`);
@@ -270,15 +324,20 @@ function installWorkflowsChatTranscriptsMock(scenario) {
   }
 
   function startTurn(onEvent) {
+    /** @type {(event: import("../src/ipc").ChatTurnEvent) => void} */
     const send = channel(onEvent);
     const key = `chat-${++counter}`;
-    const turn = { stopped: false };
-    turn.stoppedNow = new Promise((resolve) => (turn.stop = resolve));
+    /** @type {() => void} */
+    let stop = () => {};
+    const stoppedNow = new Promise((resolve) => (stop = () => resolve(undefined)));
+    /** @type {MockTurn} */
+    const turn = { stopped: false, stoppedNow, stop };
     turnKeys.set(key, turn);
     send({ kind: "started", key });
     return { send, turn, end: () => turnKeys.delete(key) };
   }
 
+  /** @returns {Promise<import("../src/ipc").ChatTurnView>} */
   async function sendChat({ sessionId, text, files: attached, onEvent }) {
     const s = getSession(sessionId);
     // As core does: a new turn replaces the session's cut reply.
@@ -318,6 +377,7 @@ function installWorkflowsChatTranscriptsMock(scenario) {
     return { status: "completed", reply: said, session: sessionView(s), messages: clone(s.messages.slice(before)) };
   }
 
+  /** @returns {Promise<import("../src/ipc").ChatTurnView>} */
   async function answerApproval({ sessionId, callId, approved, onEvent }) {
     const s = getSession(sessionId);
     const call = s.pending.find((p) => p.id === callId);
@@ -347,6 +407,7 @@ function installWorkflowsChatTranscriptsMock(scenario) {
   // ---------------------------------------------------------------- transcripts
   /** The extraction rows of mock-ipc.js that have a call, by call id. */
   function extractionCalls() {
+    /** @type {Map<string, { job: MockJob, row: MockRow }>} */
     const out = new Map();
     for (const job of window.__siftMock.jobs.values()) {
       for (const row of job.rows) if (row.callId && row.status !== "pending") out.set(row.callId, { job, row });
@@ -367,6 +428,7 @@ function installWorkflowsChatTranscriptsMock(scenario) {
     }
     return null;
   }
+  /** @returns {import("../src/ipc").CallSummary | null} */
   function callSummary(callId) {
     const found = rowOf(callId);
     if (!found) return null;
@@ -391,10 +453,12 @@ function installWorkflowsChatTranscriptsMock(scenario) {
       finishedAt: at,
     };
   }
+  /** @returns {import("../src/ipc").CallTranscript} */
   function callTranscript(callId) {
     const s = callSummary(callId);
-    if (!s) throw ipcError("not_found", `no call ${callId}`);
-    const { row } = rowOf(callId);
+    const found = rowOf(callId);
+    if (!s || !found) throw ipcError("not_found", `no call ${callId}`);
+    const { row } = found;
     const name = baseName(row.path);
     const values = JSON.stringify(row.modelValues ?? {});
     const attempt = JSON.stringify({ ...(row.modelValues ?? {}), total: "twelve" });
@@ -412,7 +476,8 @@ function installWorkflowsChatTranscriptsMock(scenario) {
       status: s.status,
       request: { prompt: "Extract the fields of the schema from this document.", system: null, files: [row.path] },
       response: null,
-      output: s.output,
+      // CallSummary's output is `unknown` in its binding, the transcript's a JsonValue: the same stored value.
+      output: /** @type {import("../src/ipc").JsonValue} */ (s.output),
       transcript: s.status === "failed" ? transcript.slice(0, 4) : transcript,
       error: s.error,
       errorCode: s.errorCode,
@@ -423,15 +488,27 @@ function installWorkflowsChatTranscriptsMock(scenario) {
       cli: `sift calls show ${callId}`,
     };
   }
+  /** @returns {import("../src/ipc").RevisionNode} */
   function revisionTree(callId) {
     let root = callSummary(callId);
-    if (!root) throw ipcError("not_found", `no call ${callId}`);
-    while (root.parentId !== null) root = callSummary(root.parentId);
-    const node = (call) => ({ call, revisions: callRevisions.filter((r) => r.parentId === call.id).map((r) => node(callSummary(r.id))) });
+    while (root !== null && root.parentId !== null) root = callSummary(root.parentId);
+    if (root === null) throw ipcError("not_found", `no call ${callId}`);
+    /**
+     * @param {import("../src/ipc").CallSummary} call
+     * @returns {import("../src/ipc").RevisionNode}
+     */
+    const node = (call) => ({
+      call,
+      revisions: callRevisions.flatMap((r) => {
+        const revision = r.parentId === call.id ? callSummary(r.id) : null;
+        return revision === null ? [] : [node(revision)];
+      }),
+    });
     return node(root);
   }
 
   // ---------------------------------------------------------------- commands
+  /** @type {MockCommands} */
   const commands = {
     pick_folder: () => FOLDER,
     list_workflows: ({ dir }) =>
@@ -440,8 +517,9 @@ function installWorkflowsChatTranscriptsMock(scenario) {
         .sort()
         .map((path) => ({ path, name: baseName(path) })),
     read_workflow: ({ path }) => {
-      if (!files.has(path)) throw ipcError("io", `cannot read ${path}: No such file or directory (os error 2)`);
-      return { path, text: files.get(path), problems: problemsOf(files.get(path)) };
+      const text = files.get(path);
+      if (text === undefined) throw ipcError("io", `cannot read ${path}: No such file or directory (os error 2)`);
+      return { path, text, problems: problemsOf(text) };
     },
     save_workflow: ({ path, text }) => {
       files.set(path, text);

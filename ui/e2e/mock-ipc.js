@@ -1,3 +1,4 @@
+// @ts-check
 // The Tauri IPC, faked inside the page for the browser suite: it installs
 // window.__TAURI_INTERNALS__ (what @tauri-apps/api calls) and answers each of
 // the app's commands with realistic data, keeping state (schema library,
@@ -6,15 +7,20 @@
 // Every call is recorded in window.__siftMock.calls for the tests to assert.
 //
 // Plain script (no imports): injected with page.addInitScript, then
-// `installSiftMock(scenario)` runs before the app's own code.
+// `installSiftMock(scenario)` runs before the app's own code. Type-checked
+// against the bindings (JSDoc, e2e/tsconfig.json, mock-ipc.d.ts): each
+// command answers with its result type from `CommandResults` (src/ipc.ts).
 /* eslint-disable */
+/** @param {MockScenario} scenario what the test asked for (browser.mjs always gives one) */
 function installSiftMock(scenario) {
   "use strict";
   scenario = scenario || {};
   const eventDelay = scenario.eventDelay ?? 80;
   const callbacks = new Map();
   let nextCallback = 1;
-  const listeners = new Map(); // event name -> [callback ids]
+  /** @type {Map<string, number[]>} event name -> callback ids */
+  const listeners = new Map();
+  /** @type {MockCall[]} */
   const calls = [];
   // The first-run hint shows only in a scenario about the first run; the other tests start as a returning user.
   try {
@@ -24,9 +30,16 @@ function installSiftMock(scenario) {
     // No storage: the hint shows, as it would in such a webview.
   }
 
+  /**
+   * A deep copy, as a value that went through the IPC (`undefined` becomes `null`).
+   * @template T
+   * @param {T} value
+   * @returns {T}
+   */
   function clone(value) {
-    return value === undefined ? null : JSON.parse(JSON.stringify(value));
+    return /** @type {T} */ (value === undefined ? null : JSON.parse(JSON.stringify(value)));
   }
+  /** @returns {import("../src/ipc").IpcError} */
   function ipcError(code, message) {
     return { code, message };
   }
@@ -70,6 +83,7 @@ function installSiftMock(scenario) {
   };
   const failures = { "broken.pdf": { error: "the PDF is damaged (document)", code: "document" }, ...(scenario.failures ?? {}) };
 
+  /** @type {import("../src/ipc").Settings} */
   let settings = clone(
     scenario.settings ?? {
       providers: [
@@ -94,10 +108,13 @@ function installSiftMock(scenario) {
     const parts = String(path).split(/[\\/]/);
     return parts[parts.length - 1] || path;
   }
+  /** @type {import("../src/ipc").ModelOverride[]} */
   let modelOverrides = [];
+  /** @returns {import("../src/ipc").SettingsView} */
   function settingsView() {
-    return { settings: clone(settings), configPath: "/home/user/.config/sift/config.toml", dbPath: "/home/user/.local/share/sift/sift.db", defaultBaseUrls, modelOverrides: clone(modelOverrides) };
+    return { settings: clone(settings), configPath: "/home/user/.config/sift/config.toml", dbPath: "/home/user/.local/share/sift/sift.db", defaultBaseUrls, defaultAnswers: { local: "located", openai: "free", anthropic: "free" }, modelOverrides: clone(modelOverrides) };
   }
+  /** @returns {import("../src/ipc").KeyStatus} */
   function keyStatus(id) {
     const provider = settings.providers.find((p) => p.id === id);
     if (provider === undefined) throw ipcError("not_found", `no provider "${id}" in the settings`);
@@ -107,7 +124,9 @@ function installSiftMock(scenario) {
   }
 
   // The engine's answer-schema rules (sift_engine::schema::OutputSchema) with paths.
+  /** @returns {import("../src/ipc").SchemaProblem[]} */
   function schemaProblems(schema) {
+    /** @type {import("../src/ipc").SchemaProblem[]} */
     const problems = [];
     if (schema === null || typeof schema !== "object" || Array.isArray(schema) || schema.type !== "object") {
       problems.push({ path: "/type", message: 'the schema must declare "type": "object"', severity: "error" });
@@ -130,6 +149,7 @@ function installSiftMock(scenario) {
     return problems;
   }
 
+  /** @returns {import("../src/ipc").SchemaSummary[]} */
   function summaries() {
     return [...library.entries()]
       .sort(([a], [b]) => a.localeCompare(b))
@@ -138,6 +158,7 @@ function installSiftMock(scenario) {
         return { name, latestVersion: latest.version, versions: versions.map((v) => v.version), fields: Object.keys(latest.schema.properties ?? {}), updatedAt: latest.createdAt };
       });
   }
+  /** @returns {import("../src/ipc").SchemaDoc} */
   function schemaDoc(name, version) {
     const versions = library.get(name);
     if (versions === undefined) throw ipcError("not_found", `no schema named ${name}`);
@@ -145,6 +166,7 @@ function installSiftMock(scenario) {
     if (found === undefined) throw ipcError("not_found", `${name} has no version ${version}`);
     return { name, version: found.version, schema: clone(found.schema), createdAt: found.createdAt };
   }
+  /** @returns {import("../src/ipc").SavedSchema} */
   function saveSchema(name, schema) {
     const errors = schemaProblems(schema).filter((p) => p.severity === "error");
     if (errors.length > 0) throw ipcError("schema", errors.map((e) => e.message).join("; "));
@@ -169,6 +191,7 @@ function installSiftMock(scenario) {
   // too) until __siftMock.releaseLocalRestart(); a model named in
   // scenario.failingModels then fails with that message (the log's last lines).
   const modelsDir = "/home/user/.local/share/sift/models";
+  /** @returns {import("../src/ipc").LocalModel} */
   function localModel(file, header) {
     return { file, name: null, architecture: null, sizeBytes: 0, quantisation: null, contextLength: null, hasChatTemplate: false, projector: false, linked: false, bundled: false, inUse: false, problem: null, ...header };
   }
@@ -183,6 +206,7 @@ function installSiftMock(scenario) {
     "notes.gguf": "/home/user/Downloads/notes.gguf is not a GGUF model file (it does not start with GGUF)",
     ...(scenario.damagedModels ?? {}),
   };
+  /** @type {import("../src/ipc").LocalModel[]} */
   let localModels = clone(
     scenario.localModels ?? [
       localModel("Qwen2-VL-2B-Instruct-Q4_K_M.gguf", { ...modelHeaders["Qwen2-VL-2B-Instruct-Q4_K_M.gguf"], linked: true }),
@@ -192,12 +216,14 @@ function installSiftMock(scenario) {
     ],
   );
   const pickModels = clone(scenario.pickModels ?? ["/home/user/Downloads/gemma-3-4b-it-Q4_K_M.gguf"]);
-  let localServerNow = null; // the state since the last restart (null: serverStates)
+  /** @type {import("../src/ipc").LocalServerStatus | null} the state since the last restart (null: serverStates) */
+  let localServerNow = null;
   let localRestartReleased = false;
   const heldRestarts = [];
   function sortedModels() {
     return [...localModels].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   }
+  /** @returns {Promise<import("../src/ipc").LocalServerStatus>} */
   async function chooseLocalModel(model, projector) {
     const find = (file) => {
       const found = localModels.find((m) => m.file === file);
@@ -217,16 +243,20 @@ function installSiftMock(scenario) {
   }
 
   // ---------------------------------------------------------------- jobs
+  /** @type {import("../src/ipc").LocalServerStatus[]} */
   const serverStates = clone(scenario.serverStates ?? [{ state: "running" }]);
   // With scenario.holdServerStates the server keeps its state until the test
   // calls __siftMock.nextServerState(), so no state is missed by a slow poll.
   let serverStateAdvances = 0;
+  /** @type {Map<string, MockJob>} */
   const jobs = new Map();
   let jobsReleased = false; // __siftMock.releaseJobs(): held jobs go on, later ones are not held
   let jobCounter = 0;
   const failedSoFar = new Map(); // file name -> failures so far (scenario failures may fail only `times` times)
 
+  /** @returns {import("../src/ipc").Column[]} */
   function columnsOf(schema) {
+    /** @type {import("../src/ipc").Column[]} */
     const out = [];
     const walk = (props, prefix) => {
       for (const [name, p] of Object.entries(props)) {
@@ -258,6 +288,7 @@ function installSiftMock(scenario) {
     if (Array.isArray(value)) return value.flatMap((item, i) => leafKeys(schema?.items ?? null, item, `${key}[${i}]`));
     return [{ key, value }];
   }
+  /** @returns {import("../src/ipc").FieldEvidence} */
   function defaultEvidence({ key, value }, index) {
     return {
       key,
@@ -270,8 +301,14 @@ function installSiftMock(scenario) {
     return key === parent || key.startsWith(`${parent}[`) || key.startsWith(`${parent}.`);
   }
   /** The evidence of a row's values; `revisedKey`: only the values under it are found again (a correction), the others keep theirs. */
+  /**
+   * @param {MockRow} row
+   * @param {string | null} revisedKey
+   * @returns {import("../src/ipc").FieldEvidence[]}
+   */
   function evidenceOf(row, schema, revisedKey = null) {
     const values = row.revised ?? row.modelValues;
+    /** @type {import("../src/ipc").FieldEvidence[]} */
     const scenarioEntries = clone(scenario.evidence?.[baseName(row.path)] ?? []);
     const leaves = leafKeys(schema, values ?? {});
     const found = leaves.map((leaf, i) => {
@@ -287,6 +324,7 @@ function installSiftMock(scenario) {
   function evidenceKey(path) {
     return path.reduce((key, name) => (key !== "" && /^\d+$/.test(name) ? `${key}[${name}]` : key === "" ? name : `${key}.${name}`), "");
   }
+  /** @param {MockRow} row */
   function needsReview(row) {
     return (row.evidence ?? []).filter((e) => e.status === "not_found" && !(row.checked ?? []).includes(e.key)).length;
   }
@@ -296,6 +334,10 @@ function installSiftMock(scenario) {
     const keys = [...new Set([...Object.keys(revised), ...Object.keys(model ?? {})])];
     return keys.filter((k) => JSON.stringify(revised[k]) !== JSON.stringify((model ?? {})[k]));
   }
+  /**
+   * @param {MockRow} row
+   * @returns {import("../src/ipc").JobRow}
+   */
   function rowView(row) {
     const values = row.revised ?? row.modelValues;
     return {
@@ -315,6 +357,10 @@ function installSiftMock(scenario) {
       checked: clone(row.checked ?? []),
     };
   }
+  /**
+   * @param {MockJob} job
+   * @returns {import("../src/ipc").JobTotals}
+   */
   function totals(job) {
     const t = { done: 0, failed: 0, pending: 0, inputTokens: 0, outputTokens: 0 };
     for (const r of job.rows) {
@@ -326,6 +372,10 @@ function installSiftMock(scenario) {
     }
     return t;
   }
+  /**
+   * @param {MockJob} job
+   * @returns {import("../src/ipc").JobView}
+   */
   function jobView(job) {
     return {
       jobId: job.id,
@@ -342,14 +392,24 @@ function installSiftMock(scenario) {
       needsReview: job.rows.reduce((n, r) => n + needsReview(r), 0),
     };
   }
-  /** One channel message in Tauri's framing; `undefined` closes the channel. */
+  /**
+   * One channel message in Tauri's framing; `undefined` closes the channel.
+   * @param {number | null} channelId
+   * @param {{ nextIndex: number }} job
+   * @param {import("../src/ipc").ExtractEvent | import("../src/ipc").AskEvent | undefined} message
+   */
   function send(channelId, job, message) {
     const cb = callbacks.get(channelId);
     const index = job.nextIndex++;
     if (!cb) return;
     cb(message === undefined ? { index, end: true } : { index, message });
   }
+  /**
+   * @param {MockJob} job
+   * @param {number | null} channelId
+   */
   function runJob(job, channelId) {
+    /** @type {(() => void)[]} */
     const steps = [];
     if (job.providerId === "local" || job.providerId === null) {
       steps.push(() => send(channelId, job, { kind: "status", jobId: job.id, message: "Starting the local model…" }));
@@ -414,6 +474,7 @@ function installSiftMock(scenario) {
     return out;
   }
 
+  /** @returns {number | null} */
   function channelId(channel) {
     if (channel && typeof channel === "object" && typeof channel.id === "number") return channel.id;
     const match = /^__CHANNEL__:(\d+)$/.exec(String(channel));
@@ -421,6 +482,7 @@ function installSiftMock(scenario) {
   }
 
   // ---------------------------------------------------------------- commands
+  /** @type {MockCommands & EventPluginCommands} */
   const commands = {
     app_info: () => ({ name: "Sift", version: "0.1.0", dataDir: "/home/user/.local/share/sift", dbPath: "/home/user/.local/share/sift/sift.db", configPath: "/home/user/.config/sift/config.toml" }),
     local_server_status: () => {
@@ -429,7 +491,10 @@ function installSiftMock(scenario) {
         for (; serverStateAdvances > 0 && serverStates.length > 1; serverStateAdvances--) serverStates.shift();
         return serverStates[0];
       }
-      return serverStates.length > 1 ? serverStates.shift() : serverStates[0];
+      // Each call moves on to the next state; the last one stays.
+      const state = serverStates[0];
+      if (serverStates.length > 1) serverStates.shift();
+      return state;
     },
     start_local_server: () => ({ state: "running" }),
 
@@ -535,6 +600,7 @@ function installSiftMock(scenario) {
     start_extraction: ({ request, events }) => {
       const doc = schemaDoc(request.schemaName, request.schemaVersion ?? null);
       jobCounter += 1;
+      /** @type {MockJob} */
       const job = {
         id: `job-${jobCounter}`,
         schemaName: doc.name,
@@ -595,7 +661,7 @@ function installSiftMock(scenario) {
     revise_value: ({ jobId, position, path, value }) => {
       const job = jobs.get(jobId);
       const row = job?.rows.find((r) => r.position === position);
-      if (!row) throw ipcError("not_found", `no document ${position} in ${jobId}`);
+      if (!job || !row) throw ipcError("not_found", `no document ${position} in ${jobId}`);
       row.revised = setAt(row.revised ?? row.modelValues, path, value);
       // The corrected value is looked for again (found, in the mock) and counts as checked by the user.
       const key = evidenceKey(path);
@@ -639,7 +705,11 @@ function installSiftMock(scenario) {
       request: { prompt: "Extract the fields of the schema from this document." },
       response: null,
       output: null,
-      transcript: [{ role: "user", content: "Extract the fields…" }, { role: "assistant", tool: "submit_output" }],
+      // The engine's messages: a role and its parts (as mock-ipc-workflows-chat-transcripts.js sends them).
+      transcript: [
+        { role: "user", parts: [{ type: "text", text: "Extract the fields…" }] },
+        { role: "assistant", parts: [{ type: "tool_call", id: "t1", name: "submit_output", arguments: "{}" }] },
+      ],
       error: null,
       errorCode: null,
       inputTokens: 800,
@@ -660,8 +730,9 @@ function installSiftMock(scenario) {
     },
 
     "plugin:event|listen": ({ event, handler }) => {
-      if (!listeners.has(event)) listeners.set(event, []);
-      listeners.get(event).push(handler);
+      const list = listeners.get(event) ?? [];
+      list.push(handler);
+      listeners.set(event, list);
       return handler;
     },
     "plugin:event|unlisten": ({ event, eventId }) => {
@@ -683,6 +754,7 @@ function installSiftMock(scenario) {
   // `status: "interrupted"` with `done: n`: a job Sift closed on (a crash) after its first n documents.
   (scenario.pastJobs ?? []).forEach((past, n) => {
     const doc = schemaDoc(past.schemaName, null);
+    /** @type {MockJob} */
     const job = {
       id: `past-${n + 1}`,
       schemaName: doc.name,
