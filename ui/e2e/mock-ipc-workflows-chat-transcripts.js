@@ -256,6 +256,7 @@ function installWorkflowsChatTranscriptsMock(scenario) {
   /** @type {Map<string, MockTurn>} key -> turn */
   const turnKeys = new Map();
   let ids = 0;
+  /** @type {Record<string, string>} path -> text */
   const contents = { "/home/user/notes.txt": "Meeting moved to Tuesday 10:00, room 4.", ...(scenario.fileContents ?? {}) };
 
   /** @returns {MockSession} */
@@ -573,6 +574,8 @@ function installWorkflowsChatTranscriptsMock(scenario) {
       if (change.modelChoice !== null && change.modelChoice !== undefined) s.view.modelChoice = change.modelChoice === "" ? null : change.modelChoice;
       return sessionView(s);
     },
+    // Typed here because the answer is built from the argument (an untyped one would make it `any`, unchecked).
+    /** @param {{ paths: string[] }} args */
     describe_attachments: ({ paths }) =>
       paths.map((path) => {
         if (path.endsWith(".bin")) throw ipcError("document", `${baseName(path)}: unsupported file type`);
