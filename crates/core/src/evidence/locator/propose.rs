@@ -497,11 +497,18 @@ fn identifier(word: &str) -> Option<String> {
     if normalize_date(trimmed).is_some() {
         return None;
     }
-    let b = trimmed.as_bytes();
+    // An amount with its currency glued on (`$4.11`, `12.00EUR`) is
+    // money too, not a number of something.
+    let amount = if currency(trimmed).is_some() {
+        trimmed.trim_matches(|c: char| !c.is_ascii_digit())
+    } else {
+        trimmed
+    };
+    let b = amount.as_bytes();
     let money = b.len() >= 4
         && matches!(b[b.len() - 3], b'.' | b',')
         && b[b.len() - 2..].iter().all(u8::is_ascii_digit)
-        && trimmed[..b.len() - 3]
+        && amount[..b.len() - 3]
             .chars()
             .all(|c| c.is_ascii_digit() || ".,".contains(c));
     (!money).then(|| trimmed.to_owned())
@@ -617,6 +624,11 @@ mod tests {
             Some("INV/2023/03/0008")
         );
         assert_eq!(identifier("4.11"), None);
+        assert_eq!(identifier("$4.11"), None);
+        assert_eq!(identifier("€4.904,94"), None);
+        assert_eq!(identifier("12.00EUR"), None);
+        // A number that only looks like an amount, with no currency.
+        assert_eq!(identifier("RE-2017.05").as_deref(), Some("RE-2017.05"));
         assert_eq!(identifier("1.234,56"), None);
         assert_eq!(identifier("03.08.2014"), None);
         assert_eq!(identifier("19%"), None);
