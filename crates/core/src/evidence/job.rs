@@ -28,7 +28,8 @@ pub(crate) fn locating_read_options(base: &ReadOptions) -> ReadOptions {
 }
 
 /// The problem of an e-invoice value the page does not show.
-pub(crate) const EINVOICE_NOT_ON_PAGE: &str = "the page does not show this value of the e-invoice XML";
+pub(crate) const EINVOICE_NOT_ON_PAGE: &str =
+    "the page does not show this value of the e-invoice XML";
 
 /// The evidence of `values` in the one file of `documents`, as stored
 /// with a result, and the fingerprint of what it was found in (the file
