@@ -172,7 +172,11 @@ fn a_scans_value_is_found_through_its_ocr_words() {
         summary(date),
         (
             EvidenceStatus::Normalised,
-            vec![(1, "Date 25/12/2018 8:13:39 PM", true)]
+            // The first reading's line, then the second reading's.
+            vec![
+                (1, "Date 25/12/2018 8:13:39 PM", true),
+                (1, "Date 25/12/2018 B: 13:39 PM", true)
+            ]
         )
     );
     assert_eq!(
@@ -185,7 +189,7 @@ fn a_scans_value_is_found_through_its_ocr_words() {
         })
     );
     // OCR read the total as `9.00)` and `9.00` on the item's line (and
-    // the printed total as `91.00`).
+    // the printed total as `91.00`); the second reading's item line too.
     let total = get(&evidence, "total");
     assert_eq!(
         summary(total),
@@ -193,7 +197,9 @@ fn a_scans_value_is_found_through_its_ocr_words() {
             EvidenceStatus::Normalised,
             vec![
                 (1, "1 PC * 9.00) 6,00 9.00", false),
-                (1, "1 PC * 9.00) 6,00 9.00", false)
+                (1, "1 PC * 9.00) 6,00 9.00", false),
+                (1, "1 PC # 9.000 0,00 9.00", false),
+                (1, "1 PC # 9.000 0,00 9.00", false)
             ]
         )
     );

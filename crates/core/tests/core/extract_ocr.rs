@@ -30,7 +30,9 @@ fn schema() -> Value {
 
 /// The block of `sroie_000.jpg` for a model that cannot take images: the
 /// line saying the image is left out, then Tesseract's text of the
-/// receipt (its total, 9.00 in `MANIFEST.tsv`, on the item's line).
+/// receipt (its total, 9.00 in `MANIFEST.tsv`, on the item's line), then
+/// the lines of the second reading (`--psm 6`) that hold a number the
+/// first lacks.
 pub(crate) const SROIE_000_TEXT_ONLY: &str = r#"<file name="sroie_000.jpg">
 [Image omitted: sroie_000.jpg; the model reads its text.]
 tan woon yann
@@ -69,6 +71,13 @@ EXCHANGEABLE
 
 THANK YOU
 PLEASE COre AGARY !
+
+NO.5? $5.57 & $9, JALAN SAGU 18,
+Date 25/12/2018 B: 13:39 PM
+“9556939040116 KF MODELLING CLAY KIDDY FISH
+1 PC # 9.000 6,00 9.00
+Cash gy = 500
+fo fy 7 ea iP et 1a Hy
 </file>"#;
 
 fn llama_cpp(vision: bool) -> ServerIdentity {

@@ -28,7 +28,11 @@
 //!    column) for a receipt (an image 1.8 times as high as wide or more),
 //!    its default (Otsu) thresholding (its adaptive ones lost whole
 //!    receipts of the corpus) and `OMP_THREAD_LIMIT=1`, one process a
-//!    page, as many at once as there are cores.
+//!    page, as many at once as there are cores;
+//! 4. a second reading as one uniform block (`--psm 6`) adds the lines
+//!    that hold a number the first lacks, as a block at the page's end
+//!    (on 70 receipt photos no rule was written for: 85.2% of the
+//!    ground-truth values read before, 89.5% after).
 //!
 //! The words' boxes are in page coordinates ([`OcrPage`]); the text is in
 //! Tesseract's reading order, a line a line, with a blank line between

@@ -25,6 +25,9 @@ pub(crate) enum Layout {
     Page,
     /// One column of lines of varying size (`--psm 4`): receipts.
     Column,
+    /// One uniform block of text (`--psm 6`): the second reading of every
+    /// page (see `recognize`).
+    Block,
 }
 
 /// Where Tesseract's orientation detection found the page's top.
@@ -68,6 +71,7 @@ impl Tesseract {
         let psm = match psm {
             Layout::Page => "3",
             Layout::Column => "4",
+            Layout::Block => "6",
         };
         let output = self.run(png, &["-l", &self.languages, "--psm", psm, "tsv"])?;
         if !output.status.success() {
