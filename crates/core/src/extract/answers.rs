@@ -207,28 +207,9 @@ fn is_empty_object(schema: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::evidence::EvidencePlace;
-    use crate::evidence::locator::Candidate;
 
     fn field(key: &str, values: &[Value], sure: bool) -> FieldCandidates {
-        FieldCandidates {
-            key: key.into(),
-            candidates: values
-                .iter()
-                .map(|v| Candidate {
-                    value: v.clone(),
-                    score: 100,
-                    place: EvidencePlace {
-                        page: 1,
-                        quote: String::new(),
-                        bbox: None,
-                        labelled: true,
-                    },
-                })
-                .collect(),
-            sure,
-            free_text: false,
-        }
+        FieldCandidates::labelled(key, values, sure)
     }
 
     fn schema() -> Value {

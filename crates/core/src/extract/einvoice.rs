@@ -164,28 +164,9 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::evidence::EvidencePlace;
-    use crate::evidence::locator::Candidate;
 
     fn located(key: &str, values: &[Value]) -> FieldCandidates {
-        FieldCandidates {
-            key: key.into(),
-            candidates: values
-                .iter()
-                .map(|value| Candidate {
-                    value: value.clone(),
-                    score: 100,
-                    place: EvidencePlace {
-                        page: 1,
-                        quote: String::new(),
-                        bbox: None,
-                        labelled: true,
-                    },
-                })
-                .collect(),
-            sure: true,
-            free_text: false,
-        }
+        FieldCandidates::labelled(key, values, true)
     }
 
     #[test]

@@ -80,7 +80,7 @@ Cash gy = 500
 fo fy 7 ea iP et 1a Hy
 </file>"#;
 
-fn llama_cpp(vision: bool) -> ServerIdentity {
+pub(crate) fn llama_cpp(vision: bool) -> ServerIdentity {
     ServerIdentity::LlamaCpp {
         vision,
         supports_tools: Some(true),

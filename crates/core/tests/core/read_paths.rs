@@ -16,10 +16,10 @@ use sift_core::eval::{Candidate, EvaluateRequest, import_set, start_evaluation};
 use sift_core::extract::{AnswerMode, JobState, NewJob, start_job};
 use sift_core::workflow_runs::{WorkflowRunArgs, start_workflow_run};
 use sift_core::{Workspace, WorkspaceOptions};
-use sift_scripted_server::{Reply, Script, ScriptedServer, ServerIdentity};
+use sift_scripted_server::{Reply, Script, ScriptedServer};
 use sift_store::NewSession;
 
-use crate::extract_ocr::SROIE_000_TEXT_ONLY;
+use crate::extract_ocr::{SROIE_000_TEXT_ONLY, llama_cpp};
 use crate::{TempDir, selection};
 
 const PROMPT: &str = "Extract the fields of the schema from this document.";
@@ -40,12 +40,7 @@ fn schema() -> Value {
 async fn text_only_server(reply: Reply) -> ScriptedServer {
     ScriptedServer::start(
         Script::new()
-            .answering_as(ServerIdentity::LlamaCpp {
-                vision: false,
-                supports_tools: Some(true),
-                n_ctx: 4096,
-                total_slots: 1,
-            })
+            .answering_as(llama_cpp(false))
             .with("m", [reply]),
     )
     .await

@@ -67,6 +67,30 @@ impl FieldCandidates {
     pub fn best(&self) -> Option<&Value> {
         self.candidates.first().map(|c| &c.value)
     }
+
+    /// A field whose candidates are `values`, each labelled on page 1, for
+    /// the tests of what is made of candidates.
+    #[cfg(test)]
+    pub(crate) fn labelled(key: &str, values: &[Value], sure: bool) -> Self {
+        Self {
+            key: key.into(),
+            candidates: values
+                .iter()
+                .map(|value| Candidate {
+                    value: value.clone(),
+                    score: 100,
+                    place: EvidencePlace {
+                        page: 1,
+                        quote: String::new(),
+                        bbox: None,
+                        labelled: true,
+                    },
+                })
+                .collect(),
+            sure,
+            free_text: false,
+        }
+    }
 }
 
 /// Every scalar field of `schema` outside an array, with its candidates
