@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::ocr::OcrPage;
+pub use crate::page_word::PageWord;
 
 /// The kind of a file, from its extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,26 +58,6 @@ impl std::fmt::Debug for DocImage {
             .finish()
     }
 }
-
-/// A word on a page, with its box in page coordinates: for a PDF page,
-/// PDF points from the page's top-left corner (y downwards, the space
-/// PDFium's character boxes use, turned); for an image file, pixels of
-/// the image as oriented by its EXIF tag, before any scaling. From OCR,
-/// or from a PDF page's own text.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct PageWord {
-    pub text: String,
-    pub left: f32,
-    pub top: f32,
-    pub width: f32,
-    pub height: f32,
-    /// Tesseract's confidence, 0–100 (100 for a PDF's own text).
-    pub confidence: f32,
-}
-
-// Boxes and confidences come from integers Tesseract prints and from
-// PDFium's boxes, never NaN.
-impl Eq for PageWord {}
 
 /// The words of a page, line by line in reading order, in page
 /// coordinates ([`PageWord`]), with the page's size in them.

@@ -140,6 +140,8 @@ mod imaging;
 mod limits;
 mod numfmt;
 mod ocr;
+mod page_ocr;
+mod page_word;
 mod pdf;
 mod platform;
 mod progress;

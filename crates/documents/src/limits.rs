@@ -53,7 +53,7 @@ pub struct ReadOptions {
     /// refused (one with an empty user password opens without it).
     pub pdf_password: Option<String>,
     /// Sift's data directory, where `lib/libpdfium.so` is looked for;
-    /// [`default_data_dir`] when `None`.
+    /// [`default_data_dir`](crate::default_data_dir) when `None`.
     pub data_dir: Option<PathBuf>,
     /// An explicit PDFium library, looked at first (before `SIFT_PDFIUM`).
     pub pdfium_library: Option<PathBuf>,

@@ -6,7 +6,8 @@ use crate::budget::Budget;
 use crate::document::{Content, Document, Documents, Kind, kind_of};
 use crate::error::DocumentError;
 use crate::limits::ReadOptions;
-use crate::ocr::{FileOcr, OcrPage};
+use crate::ocr::OcrPage;
+use crate::page_ocr::FileOcr;
 use crate::{docx, imaging, pdf, text, xlsx};
 
 /// Reads each file once, and gives them in the order named. Refuses the

@@ -38,12 +38,11 @@
 //! Tesseract's reading order, a line a line, with a blank line between
 //! blocks.
 
-mod cache;
+pub(crate) mod cache;
 mod error;
 mod fuzzing;
 mod language;
 mod layout;
-mod pages;
 mod quality;
 mod recognize;
 mod tesseract;
@@ -52,13 +51,12 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-pub use crate::document::PageWord;
+pub use crate::page_word::PageWord;
 pub(crate) use cache::cache_settings;
 pub use error::OcrError;
 #[doc(hidden)]
 pub use fuzzing::page_from_tesseract_answers;
 pub use language::{check_ocr_languages, default_ocr_languages, installed_ocr_languages};
-pub(crate) use pages::{FileOcr, PageQueue};
 pub use quality::layer_is_usable as ocr_layer_is_usable;
 pub use recognize::{MIN_WORD_HEIGHT, OCR_DPI, recognize};
 

@@ -10,9 +10,9 @@ use std::thread::{Scope, ScopedJoinHandle};
 
 use image::DynamicImage;
 
-use super::cache::OcrCache;
-use super::{OcrOptions, OcrPage, recognize};
 use crate::error::DocumentError;
+use crate::ocr::cache::OcrCache;
+use crate::ocr::{OcrOptions, OcrPage, recognize};
 use crate::progress::{OnPage, PageProgress};
 
 /// One file's OCR: its cache and its progress.
