@@ -39,7 +39,7 @@ pub fn run() -> tauri::Result<()> {
     let app = tauri::Builder::default()
         .plugin(tauri_plugin_dialog::init())
         .manage(workspace)
-        .manage(sift_core::workflow_files::WorkflowFolderWatch::default())
+        .manage(sift_core::workflows::files::WorkflowFolderWatch::default())
         .setup(move |_app| {
             // The default provider is the local server: start it now, so
             // that it is warm by the first extraction.

@@ -1,17 +1,17 @@
 //! Chat from the window: sessions (list, search, new, branch, delete), a
 //! turn streamed over a Channel with a stop, and tool calls that wait for
-//! the user's approval. The behaviour is `sift_core::sessions` and
-//! `sift_core::chat_stream`.
+//! the user's approval. The behaviour is `sift_core::chat::sessions` and
+//! `sift_core::chat::stream`.
 
 use std::path::{Path, PathBuf};
 
 use sift_core::Workspace;
-use sift_core::chat_stream::{self, ApprovalAnswer, ChatMessage};
-use sift_core::chat_view::{
+use sift_core::chat::sessions;
+use sift_core::chat::stream::{self, ApprovalAnswer, ChatMessage};
+use sift_core::chat::view::{
     AttachmentView, ChatTurnEvent, ChatTurnView, MessageView, ModelChoice, SessionChange,
     SessionView,
 };
-use sift_core::sessions;
 use tauri::State;
 use tauri::ipc::Channel;
 
@@ -100,7 +100,7 @@ pub async fn send_chat_message(
             .collect(),
         choice,
     };
-    let (_key, turn) = chat_stream::send_chat_message(&ws, message, move |e| {
+    let (_key, turn) = stream::send_chat_message(&ws, message, move |e| {
         let _ = on_event.send(e);
     })?;
     Ok(turn.await?)
@@ -122,7 +122,7 @@ pub async fn answer_approval(
         approved,
         choice,
     };
-    let (_key, turn) = chat_stream::answer_approval(&ws, answer, move |e| {
+    let (_key, turn) = stream::answer_approval(&ws, answer, move |e| {
         let _ = on_event.send(e);
     })?;
     Ok(turn.await?)
@@ -130,5 +130,5 @@ pub async fn answer_approval(
 
 #[tauri::command]
 pub fn stop_chat_turn(key: String, ws: State<'_, Workspace>) -> bool {
-    chat_stream::stop_chat_turn(&ws, &key)
+    stream::stop_chat_turn(&ws, &key)
 }

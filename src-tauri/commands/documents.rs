@@ -2,8 +2,8 @@
 //! the call that read it.
 
 use sift_core::Workspace;
-use sift_core::call_transcript::{self, CallTranscript};
-use sift_core::preview::{self, DocumentPreview};
+use sift_core::evidence::preview::{self, DocumentPreview};
+use sift_core::transcripts::call::{self, CallTranscript};
 use tauri::State;
 
 use crate::error::IpcResult;
@@ -21,5 +21,5 @@ pub async fn preview_document(
 
 #[tauri::command]
 pub fn call_transcript(call_id: String, ws: State<'_, Workspace>) -> IpcResult<CallTranscript> {
-    Ok(call_transcript::call_transcript(&ws, &call_id)?)
+    Ok(call::call_transcript(&ws, &call_id)?)
 }

@@ -9,7 +9,7 @@ use sift_core::eval::{
     self, EvalRunSummary, EvalRunView, EvaluateEvent, EvaluateRequest, LabelledSetSummary,
     LabelledSetView,
 };
-use sift_core::prices::{self, Price};
+use sift_core::usage::prices::{self, Price};
 use sift_core::usage::{self, UsageReport, UsageRequest};
 use tauri::State;
 use tauri::ipc::Channel;

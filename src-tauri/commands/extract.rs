@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use serde_json::Value;
 use sift_core::Workspace;
 use sift_core::evidence::{self, PageWords};
+use sift_core::extract::job_export::{ExportFormat, ExportReport, export_results as export};
 use sift_core::extract::{self, ExtractEvent, ExtractRequest, JobRow, JobSummary, JobView};
-use sift_core::job_export::{ExportFormat, ExportReport, export_results as export};
 use tauri::State;
 use tauri::ipc::Channel;
 

@@ -2,14 +2,14 @@
 //! `models/` (described from their headers), adding one the user brings
 //! (picked in the native open dialog, never a path the webview sends:
 //! copied or linked), and choosing the one the local server starts with,
-//! which restarts it. Each calls `sift_core::local_models`.
+//! which restarts it. Each calls `sift_core::models::local_files`.
 //!
 //! Test hook: when `SIFT_TEST_OPEN_PATHS` is set, "Add a model…" takes its
 //! first path without showing a dialog (as `pick_files` does).
 
 use std::path::PathBuf;
 
-use sift_core::local_models::{self, ImportMode, LocalModel};
+use sift_core::models::local_files::{self, ImportMode, LocalModel};
 use sift_core::{CoreError, LocalServerStatus, Workspace, paths};
 use tauri::{AppHandle, Runtime, State};
 
@@ -33,7 +33,7 @@ async fn blocking<T: Send + 'static>(
 #[tauri::command]
 pub async fn local_models() -> IpcResult<Vec<LocalModel>> {
     blocking("listing the models", || {
-        local_models::list(&paths::data_dir())
+        local_files::list(&paths::data_dir())
     })
     .await
 }
@@ -68,7 +68,7 @@ pub async fn add_local_model<R: Runtime>(
         return Ok(None);
     };
     let model = blocking("adding the model", move || {
-        local_models::import(&paths::data_dir(), &source, mode)
+        local_files::import(&paths::data_dir(), &source, mode)
     })
     .await?;
     Ok(Some(model))
@@ -85,7 +85,7 @@ pub async fn choose_local_model(
     ws: State<'_, Workspace>,
 ) -> IpcResult<LocalServerStatus> {
     blocking("choosing the model", move || {
-        local_models::choose(&paths::data_dir(), &model, projector.as_deref()).map(drop)
+        local_files::choose(&paths::data_dir(), &model, projector.as_deref()).map(drop)
     })
     .await?;
     // A start that fails is kept in the status, which the UI shows.

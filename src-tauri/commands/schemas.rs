@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 use sift_core::Workspace;
-use sift_core::schema_check::{SchemaProblem, schema_problems};
-use sift_core::schema_suggestion::{self, SchemaSuggestion, SuggestSchemaRequest};
+use sift_core::extract::schema_suggestion::{self, SchemaSuggestion, SuggestSchemaRequest};
+use sift_core::schemas::check::{SchemaProblem, schema_problems};
 use sift_core::schemas::{self, SavedSchema, SchemaDoc, SchemaSummary};
 use tauri::State;
 
@@ -63,7 +63,10 @@ pub fn export_schema(
     path: PathBuf,
     ws: State<'_, Workspace>,
 ) -> IpcResult<()> {
-    Ok(schemas::export_schema_to(&ws, &name, version, &path)?)
+    // The workspace's write checks the path against the save dialog's grant.
+    let text = schemas::export_schema(&ws.store()?, &name, version)?;
+    ws.write_file(&path, text.as_bytes())?;
+    Ok(())
 }
 
 /// A schema suggested from a document's fields by the chosen model, for

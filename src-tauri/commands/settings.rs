@@ -4,9 +4,9 @@
 //! overrides of it. Each calls `sift_core::settings::screen`.
 
 use sift_core::Workspace;
-use sift_core::model_capabilities::ModelCapabilities;
-use sift_core::server_models::ConnectionReport;
-use sift_core::settings::ModelOverride;
+use sift_core::models::ModelOverride;
+use sift_core::models::capabilities::ModelCapabilities;
+use sift_core::models::server::ConnectionReport;
 use sift_core::settings::form::{KeyStatus, ProviderForm, SettingsForm, SettingsView};
 use sift_core::settings::screen;
 use tauri::State;

@@ -1,15 +1,15 @@
 //! Workflows from the window: a folder of YAML files (watched, so a change
 //! on disk reloads), a file's text and problems, saving it, running it
 //! with live events, cancelling, and the stored runs. The behaviour is
-//! `sift_core::workflow_files` and `sift_core::workflow_runs`.
+//! `sift_core::workflows::files` and `sift_core::workflows::runs`.
 
 use std::path::Path;
 
 use sift_core::Workspace;
-use sift_core::workflow_files::{
+use sift_core::workflows::files::{
     self, WorkflowFile, WorkflowFileEvent, WorkflowFolderWatch, WorkflowText,
 };
-use sift_core::workflow_runs::{
+use sift_core::workflows::runs::{
     self, WorkflowRunArgs, WorkflowRunEvent, WorkflowRunSummary, WorkflowRunView,
 };
 use tauri::State;
@@ -19,12 +19,12 @@ use crate::error::IpcResult;
 
 #[tauri::command]
 pub fn list_workflows(dir: String, ws: State<'_, Workspace>) -> IpcResult<Vec<WorkflowFile>> {
-    Ok(workflow_files::list_workflows(&ws, Path::new(&dir))?)
+    Ok(files::list_workflows(&ws, Path::new(&dir))?)
 }
 
 #[tauri::command]
 pub fn read_workflow(path: String) -> IpcResult<WorkflowText> {
-    Ok(workflow_files::read_workflow(Path::new(&path))?)
+    Ok(files::read_workflow(Path::new(&path))?)
 }
 
 /// Saves a file of the open folder; its problems.
@@ -34,13 +34,13 @@ pub fn save_workflow(
     text: String,
     ws: State<'_, Workspace>,
 ) -> IpcResult<Vec<String>> {
-    Ok(workflow_files::save_workflow(&ws, Path::new(&path), &text)?)
+    Ok(files::save_workflow(&ws, Path::new(&path), &text)?)
 }
 
 /// What `sift validate` says of a text not saved yet.
 #[tauri::command]
 pub fn check_workflow(text: String) -> Vec<String> {
-    workflow_files::check_workflow(&text)
+    files::check_workflow(&text)
 }
 
 /// Watches `dir` (replacing the previous watch).
@@ -65,7 +65,7 @@ pub async fn run_workflow(
     on_event: Channel<WorkflowRunEvent>,
     ws: State<'_, Workspace>,
 ) -> IpcResult<WorkflowRunView> {
-    let (_key, run) = workflow_runs::start_workflow_run(&ws, request, move |e| {
+    let (_key, run) = runs::start_workflow_run(&ws, request, move |e| {
         let _ = on_event.send(e);
     })?;
     Ok(run.await?)
@@ -74,15 +74,15 @@ pub async fn run_workflow(
 /// Asks a running workflow to stop; false when no run has that key.
 #[tauri::command]
 pub fn cancel_workflow_run(key: String, ws: State<'_, Workspace>) -> bool {
-    workflow_runs::cancel_workflow_run(&ws, &key)
+    runs::cancel_workflow_run(&ws, &key)
 }
 
 #[tauri::command]
 pub fn workflow_runs(limit: u32, ws: State<'_, Workspace>) -> IpcResult<Vec<WorkflowRunSummary>> {
-    Ok(workflow_runs::workflow_runs(&ws, limit)?)
+    Ok(runs::workflow_runs(&ws, limit)?)
 }
 
 #[tauri::command]
 pub fn workflow_run(run_id: String, ws: State<'_, Workspace>) -> IpcResult<WorkflowRunView> {
-    Ok(workflow_runs::stored_run(&ws, &run_id)?)
+    Ok(runs::stored_run(&ws, &run_id)?)
 }

@@ -14,7 +14,7 @@ use sift_core::eval::{
     CandidateRun, compare, format_matrix, format_table, matrix_json, parse_truth, report_json,
     run_documents, score, scored_fields,
 };
-use sift_core::export::schema_columns_from_text;
+use sift_core::extract::export::schema_columns_from_text;
 use sift_core::extract::read_options_for_models;
 
 use crate::Failure;

@@ -11,11 +11,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use clap::Args;
+use sift_core::extract::job_export::{ExportExtras, ExportFormat, export_results_with};
 use sift_core::extract::{
     DEFAULT_CONCURRENCY, ExtractEvent, JobState, JobTally, NewJob, RowStatus, cancel_extraction,
     resume_tallied_job, start_tallied_job, values_not_found,
 };
-use sift_core::job_export::{ExportExtras, ExportFormat, export_results_with};
 use sift_core::schemas::schema_by_file_or_name;
 use sift_core::{CoreError, Workspace};
 

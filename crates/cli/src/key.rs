@@ -4,7 +4,7 @@ use std::io::BufRead;
 
 use clap::Subcommand;
 use sift_core::ApiKey;
-use sift_core::keychain;
+use sift_core::models::keychain;
 
 use crate::Failure;
 

@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Subcommand;
-use sift_core::local_models::{self, ImportMode, LocalModel};
+use sift_core::models::local_files::{self, ImportMode, LocalModel};
 use sift_core::paths;
 
 use crate::Failure;
@@ -40,7 +40,7 @@ pub fn run(command: ModelsCommand) -> Result<(), Failure> {
     let mut out = std::io::stdout().lock();
     match command {
         ModelsCommand::List => {
-            for model in local_models::list(&data_dir)? {
+            for model in local_files::list(&data_dir)? {
                 let _ = writeln!(out, "{}", line(&model));
             }
         }
@@ -50,11 +50,11 @@ pub fn run(command: ModelsCommand) -> Result<(), Failure> {
             } else {
                 ImportMode::Copy
             };
-            let model = local_models::import(&data_dir, &file, mode)?;
+            let model = local_files::import(&data_dir, &file, mode)?;
             let _ = writeln!(out, "{}", line(&model));
         }
         ModelsCommand::Use { model, projector } => {
-            local_models::choose(&data_dir, &model, projector.as_deref())?;
+            local_files::choose(&data_dir, &model, projector.as_deref())?;
             let _ = writeln!(out, "the local server starts with {model} from now on");
         }
     }

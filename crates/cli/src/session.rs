@@ -4,8 +4,8 @@ use std::io::Write;
 
 use clap::Subcommand;
 use serde_json::Value;
+use sift_core::calls::compaction::compact_session;
 use sift_core::calls::{CallRequest, call_summary, canonical_json};
-use sift_core::compaction::compact_session;
 use sift_core::{Workspace, new_session, session_messages};
 
 use crate::Failure;

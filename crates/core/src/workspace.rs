@@ -11,14 +11,15 @@ use sift_store::Store;
 
 use crate::app_info::AppInfo;
 use crate::atomic_file::write_atomically;
+use crate::config::context::Config;
+use crate::config::file::{config_path, read as read_config_file};
+use crate::config::{AppSettings, save_model_overrides, save_settings};
 use crate::error::CoreError;
-use crate::local::LocalServerOwner;
+use crate::models::ModelOverride;
+use crate::models::local::LocalServerOwner;
 use crate::path_grants::{PathGrants, PathPolicy};
 use crate::paths;
 use crate::running::RunningWork;
-use crate::settings::context::Config;
-use crate::settings::file::{config_path, read as read_config_file};
-use crate::settings::{AppSettings, ModelOverride, save_model_overrides, save_settings};
 
 /// The database file's name inside a data folder.
 pub const DB_FILE_NAME: &str = "sift.db";
@@ -238,7 +239,7 @@ impl Workspace {
                 let store = Store::open(&path)?.owned_by(crate::process_owner::current());
                 crate::interrupted::mark_gone_owners_work(&store)?;
                 if self.starter_schemas {
-                    crate::starter_schemas::install_when_library_empty(&store)?;
+                    crate::schemas::starters::install_when_library_empty(&store)?;
                 }
                 *open = Some(store.clone());
                 Ok(store)

@@ -654,7 +654,7 @@ async fn a_bad_schema_is_refused_alike_by_import_and_extract() {
     std::fs::write(scratch.dir.join("bad.json"), bad.to_string()).unwrap();
     let expected = format!(
         "error (other): {}\n",
-        sift_core::schema_check::check_usable(&bad).unwrap_err()
+        sift_core::schemas::check::check_usable(&bad).unwrap_err()
     );
     assert!(
         expected.contains("/required/0: \"required\" names \"b\""),

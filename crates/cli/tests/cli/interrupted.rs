@@ -11,8 +11,8 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use serde_json::json;
-use sift_core::sessions::list_sessions;
-use sift_core::workflow_runs::stored_run;
+use sift_core::chat::sessions::list_sessions;
+use sift_core::workflows::runs::stored_run;
 use sift_core::{Workspace, WorkspaceOptions};
 use sift_scripted_server::{Reply, Script, ScriptedServer};
 use sift_store::{DocumentStatus, JobStatus, NewSession, Store};

@@ -14,7 +14,7 @@ use crate::error::CoreError;
 use crate::evidence::locator::LOCATOR_VERSION;
 use crate::extract::{AnswerMode, DEFAULT_PROMPT};
 use crate::models::ModelSelection;
-use crate::provider::{ProviderKind, ProviderSettings};
+use crate::models::provider::{ProviderKind, ProviderSettings};
 use crate::workspace::Workspace;
 
 /// A candidate as the app (or a `--candidates` file) asks for it; what is

@@ -39,7 +39,7 @@ pub struct RunFigures {
     /// What the tokens cost at the price table's price, when the caller
     /// knows where the model ran (`None`: no price).
     pub cost: Option<f64>,
-    pub price_source: Option<crate::prices::PriceSource>,
+    pub price_source: Option<crate::usage::prices::PriceSource>,
 }
 
 /// One candidate's column of the matrix.

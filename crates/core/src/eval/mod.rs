@@ -42,7 +42,6 @@ mod candidates;
 mod compare;
 mod evaluation;
 mod matrix;
-pub(crate) mod normalise;
 mod report;
 mod run;
 mod score;
@@ -50,6 +49,7 @@ mod sets;
 mod truth;
 mod view;
 
+pub use crate::normalise::{Normalized, matches, normalize, normalize_amount, normalize_date};
 pub use candidates::{Candidate, CandidateSpec, ResolvedCandidate, distinct_labels, fingerprint};
 pub use compare::{
     CandidateRun, CandidateScores, Matrix, NOISE_LEVEL, PairDifference, RunFigures, compare,
@@ -60,7 +60,6 @@ pub use evaluation::{
     evaluation_view, resume_evaluation, start_evaluation, start_evaluation_of,
 };
 pub use matrix::{format_matrix, matrix_json};
-pub use normalise::{Normalized, matches, normalize, normalize_amount, normalize_date};
 pub use report::{format_table, report_json};
 pub use run::{run_document, run_documents};
 pub use score::{CallFigures, Comparison, EvalDocument, EvalReport, FieldScore, Sources, score};

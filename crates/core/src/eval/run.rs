@@ -21,7 +21,7 @@ pub async fn run_documents(
 ) -> Vec<EvalDocument> {
     let local = match requests.first() {
         Some(first) if crate::extract::local_provider(&first.selection).unwrap_or(false) => {
-            crate::local::ensure_local_server().await.ok()
+            crate::models::local::ensure_local_server().await.ok()
         }
         _ => None,
     };

@@ -19,7 +19,7 @@ use sift_store::{LabelledDocument, LabelledSet, NewLabelledSet, Store};
 use super::truth::parse_truth;
 use crate::delimited::{Dialect, record_line};
 use crate::error::CoreError;
-use crate::export::schema_columns;
+use crate::extract::export::schema_columns;
 use crate::extract::{evidence_key, job_results};
 use crate::workspace::Workspace;
 

@@ -24,7 +24,7 @@ impl Truth {
     }
 }
 
-/// Parses a ground-truth TSV (quoted cells as [`crate::delimited`] writes
+/// Parses a ground-truth TSV (quoted cells as `delimited.rs` writes
 /// them).
 pub fn parse_truth(text: &str) -> Result<Truth, CoreError> {
     let mut records = read_records(text, Dialect::Tsv)?
@@ -63,7 +63,7 @@ pub fn parse_truth(text: &str) -> Result<Truth, CoreError> {
 }
 
 /// The fields to score: the schema's columns (see
-/// [`crate::export::schema_columns_from_text`]) that the truth has, in the
+/// [`crate::extract::export::schema_columns_from_text`]) that the truth has, in the
 /// columns' order.
 pub fn scored_fields(columns: &[Vec<String>], truth: &Truth) -> Vec<String> {
     columns

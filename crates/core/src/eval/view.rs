@@ -18,7 +18,7 @@ use super::sets::{file_name, stored_set};
 use super::truth::Truth;
 use crate::error::CoreError;
 use crate::evidence::{EvidenceStatus, FieldEvidence};
-use crate::prices::{PriceSource, Served, price_for};
+use crate::usage::prices::{PriceSource, Served, price_for};
 
 /// A field's score for one candidate: `correct` of `scored`.
 #[derive(Debug, Clone, PartialEq, Serialize)]

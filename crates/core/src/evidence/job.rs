@@ -14,7 +14,7 @@ use super::{
     Confidence, EvidenceStatus, FieldEvidence, PageWords, ValueOrigin, locate_values, page_words_of,
 };
 use crate::error::CoreError;
-use crate::preview::is_job_document;
+use crate::evidence::preview::is_job_document;
 use crate::workspace::Workspace;
 
 /// How a document is read to find values in it: with its words' boxes,

@@ -4,7 +4,7 @@
 use std::ops::Range;
 
 use super::pages::{Match, SearchPage};
-use crate::eval::normalise::{normalize_amount, normalize_date};
+use crate::normalise::{normalize_amount, normalize_date};
 
 /// What finding values searches, built once for a document and shared
 /// by all of its values: each line's text with its words' offsets, the

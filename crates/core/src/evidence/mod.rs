@@ -1,6 +1,8 @@
 //! Evidence: each value of an extraction traced to its place in the
 //! document it came from, so that a user checks the doubtful values and
 //! not every one, and a value the model invented is caught before export.
+//! [`locator`] proposes each field's values before any model reads the
+//! document; [`preview`] shows a document's page beside its values.
 //!
 //! After a document's structured call, [`locate_values`] looks for every
 //! leaf value of the answer in the document's text, page by page:
@@ -59,6 +61,7 @@ mod leaves;
 pub mod locator;
 mod matching;
 mod pages;
+pub mod preview;
 mod quotes;
 mod sources;
 #[cfg(test)]

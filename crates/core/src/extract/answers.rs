@@ -19,7 +19,7 @@ use serde_json::{Map, Value, json};
 
 use crate::error::CoreError;
 use crate::evidence::locator::{FieldCandidates, set_path};
-use crate::provider::ProviderKind;
+use crate::models::provider::ProviderKind;
 
 /// How a job's answers are made (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -2,11 +2,17 @@
 //! structured call; at most `concurrency` run at once; each document's
 //! result is written as soon as its call finishes, so a job run again
 //! after a crash (or a cancel) calls only the documents not yet completed.
+//!
+//! Beside the job: [`export`] and [`job_export`] its rows as CSV and
+//! JSONL; [`schema_suggestion`] a schema suggested from one document.
 
 mod answers;
 mod einvoice;
+pub mod export;
+pub mod job_export;
 mod reading;
 mod results;
+pub mod schema_suggestion;
 mod start;
 mod table;
 mod tally;
@@ -34,11 +40,11 @@ use crate::error::CoreError;
 use crate::evidence::ValueOrigin;
 use crate::evidence::locator::locate_fields;
 use crate::evidence::{evidence_value, needed_correction, refresh_evidence};
-use crate::local::{LocalServerHandle, LocalServerOwner, ensure_local_server};
+use crate::models::ModelOverride;
 use crate::models::ModelSelection;
-use crate::provider::ProviderKind;
-use crate::schema_check::check_usable;
-use crate::settings::ModelOverride;
+use crate::models::local::{LocalServerHandle, LocalServerOwner, ensure_local_server};
+use crate::models::provider::ProviderKind;
+use crate::schemas::check::check_usable;
 
 pub use answers::AnswerMode;
 use answers::{ground, located_fields, with_fixed, without_fields};

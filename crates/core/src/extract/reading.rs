@@ -7,8 +7,8 @@ use sift_documents::{OcrMode, ReadOptions};
 
 use super::{AnswerMode, ExtractOptions};
 use crate::error::CoreError;
-use crate::model_capabilities;
 use crate::models::ModelSelection;
+use crate::models::capabilities;
 use crate::workspace::Workspace;
 
 /// The job's read options for its models: OCR always, and images only
@@ -40,13 +40,9 @@ pub(super) async fn job_read_options(
         .provider_id
         .clone()
         .unwrap_or_else(|| provider.choice().to_string());
-    read.model_takes_images = model_capabilities::all_take_images(
-        &options.model_overrides,
-        &provider_id,
-        &provider,
-        &models,
-    )
-    .await;
+    read.model_takes_images =
+        capabilities::all_take_images(&options.model_overrides, &provider_id, &provider, &models)
+            .await;
     Ok(read)
 }
 
@@ -65,7 +61,7 @@ pub async fn read_options_for_models(
     read.ocr.mode = OcrMode::Always;
     read.word_boxes = true;
     let provider_id = provider.choice().to_string();
-    read.model_takes_images = model_capabilities::all_take_images(
+    read.model_takes_images = capabilities::all_take_images(
         &ws.config().model_overrides,
         &provider_id,
         &provider,

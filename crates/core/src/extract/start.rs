@@ -23,7 +23,7 @@ use super::{
 };
 use crate::error::{CoreError, ErrorBody};
 use crate::models::ModelSelection;
-use crate::provider::ProviderSettings;
+use crate::models::provider::ProviderSettings;
 use crate::running::{RunningGuard, WorkKind};
 use crate::workspace::Workspace;
 

@@ -11,7 +11,7 @@ use sift_documents::ReadOptions;
 use super::results::{JobResult, job_result, job_results, revise_value};
 use crate::error::CoreError;
 use crate::evidence::{EvidenceStatus, FieldEvidence, locate_in_file};
-use crate::export::schema_columns;
+use crate::extract::export::schema_columns;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]

@@ -18,7 +18,7 @@ use super::{
     job_view, recent_jobs, revise_field, with_field,
 };
 use crate::evidence::{EvidenceStatus, FieldEvidence};
-use crate::job_export::{ExportFormat, export_results};
+use crate::extract::job_export::{ExportFormat, export_results};
 use crate::path_grants::PathPolicy;
 use crate::running::WorkKind;
 use crate::{ModelSelection, ProviderKind, ProviderSettings, Workspace, WorkspaceOptions};

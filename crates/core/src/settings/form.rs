@@ -5,10 +5,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::model_overrides::ModelOverride;
-use super::{AppSettings, ProviderEntry};
+use crate::config::{AppSettings, ProviderEntry};
 use crate::extract::AnswerMode;
-use crate::provider::{KeyOrigin, ProviderKind};
+use crate::models::overrides::ModelOverride;
+use crate::models::provider::{KeyOrigin, ProviderKind};
 
 /// One model server the user can pick.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

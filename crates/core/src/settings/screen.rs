@@ -8,14 +8,14 @@ use super::form::{
     DefaultAnswers, DefaultBaseUrls, KeyStatus, ProviderForm, SettingsForm, SettingsView,
     key_status,
 };
-use super::model_overrides::ModelOverride;
-use super::{AppSettings, ProviderEntry};
+use crate::config::{AppSettings, ProviderEntry};
 use crate::error::CoreError;
 use crate::extract::AnswerMode;
-use crate::keychain;
-use crate::model_capabilities::{self, ModelCapabilities};
-use crate::provider::{ANTHROPIC_BASE_URL, OPENAI_BASE_URL, ProviderKind, local_base_url};
-use crate::server_models::{self, ConnectionReport};
+use crate::models::capabilities::{self, ModelCapabilities};
+use crate::models::keychain;
+use crate::models::overrides::ModelOverride;
+use crate::models::provider::{ANTHROPIC_BASE_URL, OPENAI_BASE_URL, ProviderKind, local_base_url};
+use crate::models::server::{self, ConnectionReport};
 use crate::workspace::Workspace;
 
 /// The workspace's settings and what follows from them.
@@ -112,7 +112,7 @@ pub async fn delete_api_key(ws: &Workspace, provider_id: &str) -> Result<KeyStat
 /// need not be saved yet).
 pub async fn list_models(provider: &ProviderForm) -> Result<Vec<String>, CoreError> {
     let entry = ProviderEntry::from(provider);
-    server_models::list_models(&entry.provider_settings()).await
+    server::list_models(&entry.provider_settings()).await
 }
 
 /// Asks the provider's `/models`; testing the local provider at its own
@@ -125,7 +125,7 @@ pub async fn test_connection(
     if entry.kind == ProviderKind::Local && entry.base_url.is_none() {
         ws.local_server().ensure_running().await?;
     }
-    Ok(server_models::test_connection(&entry.provider_settings()).await)
+    Ok(server::test_connection(&entry.provider_settings()).await)
 }
 
 /// Checks and saves what the user says models can take (`[[models]]`),
@@ -156,5 +156,5 @@ pub async fn model_capabilities(
         ws.local_server().ensure_running().await?;
     }
     let overrides = ws.config().model_overrides;
-    Ok(model_capabilities::resolve(&overrides, &entry.id, &entry.provider_settings(), model).await)
+    Ok(capabilities::resolve(&overrides, &entry.id, &entry.provider_settings(), model).await)
 }

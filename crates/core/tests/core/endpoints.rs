@@ -5,9 +5,10 @@
 use std::time::{Duration, Instant};
 
 use serde_json::json;
+use sift_core::config::{load_settings, parse_settings, render_settings};
 use sift_core::extract::{ExtractOptions, Progress, create_job, run_job};
 use sift_core::settings::form::SettingsForm;
-use sift_core::settings::{load_settings, parse_settings, render_settings, screen};
+use sift_core::settings::screen;
 use sift_core::{ModelSelection, Workspace, WorkspaceOptions};
 use sift_scripted_server::{Reply, Script, ScriptedServer};
 use sift_store::Store;

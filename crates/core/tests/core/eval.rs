@@ -5,7 +5,7 @@ use serde_json::json;
 use sift_core::eval::{
     EvalDocument, Truth, format_table, parse_truth, report_json, score, scored_fields,
 };
-use sift_core::export::schema_columns_from_text;
+use sift_core::extract::export::schema_columns_from_text;
 
 /// Three documents' truth, one cell quoted, one empty.
 fn truth() -> Truth {

@@ -13,7 +13,7 @@ use sift_core::eval::{
     start_evaluation,
 };
 use sift_core::extract::{NewJob, check_value, recent_jobs, revise_field, start_job};
-use sift_core::prices::set_price;
+use sift_core::usage::prices::set_price;
 use sift_scripted_server::{Reply, Script, ScriptedServer};
 
 use crate::sessions::app_workspace;

@@ -7,13 +7,13 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
+use sift_core::config::{AppSettings, ProviderEntry};
+use sift_core::evidence::preview::preview_document;
+use sift_core::extract::job_export::{ExportFormat, export_results};
 use sift_core::extract::{
     AnswerMode, ExtractEvent, ExtractRequest, JobState, NewJob, cancel_extraction,
     resume_extraction, start_extraction, start_job,
 };
-use sift_core::job_export::{ExportFormat, export_results};
-use sift_core::preview::preview_document;
-use sift_core::settings::{AppSettings, ProviderEntry};
 use sift_core::{PathPolicy, ProviderKind, Workspace, WorkspaceOptions};
 use sift_scripted_server::{Reply, Script, ScriptedServer};
 use sift_store::JobStatus;

@@ -7,10 +7,10 @@
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
-use sift_core::chat_stream::{ApprovalAnswer, ChatMessage, answer_approval, send_chat_message};
-use sift_core::chat_view::{ChatTurnEvent, ModelChoice};
+use sift_core::chat::sessions::create_session;
+use sift_core::chat::stream::{ApprovalAnswer, ChatMessage, answer_approval, send_chat_message};
+use sift_core::chat::view::{ChatTurnEvent, ModelChoice};
 use sift_core::extract::{create_job, run_job};
-use sift_core::sessions::create_session;
 use sift_scripted_server::{Reply, Script, ScriptedServer};
 use sift_store::{JobStatus, Store};
 use tokio_util::sync::CancellationToken;

@@ -5,8 +5,8 @@
 
 use std::collections::BTreeMap;
 
-use sift_core::model_capabilities::{CapabilitySource, ModelCapabilities, resolve};
-use sift_core::settings::ModelOverride;
+use sift_core::models::ModelOverride;
+use sift_core::models::capabilities::{CapabilitySource, ModelCapabilities, resolve};
 use sift_core::settings::form::ProviderForm;
 use sift_core::settings::screen;
 use sift_core::{ProviderKind, ProviderSettings, Workspace, WorkspaceOptions};

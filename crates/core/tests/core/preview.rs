@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use sift_core::preview::{PREVIEW_EDGE, PreviewContent, preview};
+use sift_core::evidence::preview::{PREVIEW_EDGE, PreviewContent, preview};
 
 fn corpus(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -10,11 +10,11 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
-use sift_core::chat_stream::{ChatMessage, send_chat_message};
-use sift_core::chat_view::ModelChoice;
+use sift_core::chat::stream::{ChatMessage, send_chat_message};
+use sift_core::chat::view::ModelChoice;
 use sift_core::eval::{Candidate, EvaluateRequest, import_set, start_evaluation};
 use sift_core::extract::{AnswerMode, JobState, NewJob, start_job};
-use sift_core::workflow_runs::{WorkflowRunArgs, start_workflow_run};
+use sift_core::workflows::runs::{WorkflowRunArgs, start_workflow_run};
 use sift_core::{Workspace, WorkspaceOptions};
 use sift_scripted_server::{Reply, Script, ScriptedServer};
 use sift_store::NewSession;

@@ -4,10 +4,10 @@
 //! app's starter schemas in a new database.
 
 use serde_json::{Value, json};
-use sift_core::schema_suggestion::{
+use sift_core::config::{AppSettings, ProviderEntry};
+use sift_core::extract::schema_suggestion::{
     SUGGESTION_KIND, SuggestSchemaRequest, suggest_schema, suggestion_answer_schema,
 };
-use sift_core::settings::{AppSettings, ProviderEntry};
 use sift_core::{PathPolicy, ProviderKind, Workspace, WorkspaceOptions};
 use sift_scripted_server::{Reply, Script, ScriptedServer};
 use sift_store::CallStatus;

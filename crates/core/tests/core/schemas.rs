@@ -2,7 +2,7 @@
 //! rule every way into the library checks.
 
 use serde_json::{Value, json};
-use sift_core::schema_check::{Severity, check_usable, schema_problems};
+use sift_core::schemas::check::{Severity, check_usable, schema_problems};
 use sift_core::schemas::{import_schema, library, save_schema};
 use sift_store::Store;
 

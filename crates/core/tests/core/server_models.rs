@@ -1,8 +1,8 @@
 //! A server's model list and the connection test, against the scripted
 //! server and a port nothing listens on.
 
-use sift_core::provider::{ProviderKind, ProviderSettings};
-use sift_core::server_models::{list_models, test_connection};
+use sift_core::models::provider::{ProviderKind, ProviderSettings};
+use sift_core::models::server::{list_models, test_connection};
 use sift_scripted_server::{Reply, Script, ScriptedServer};
 
 fn openai(base_url: String) -> ProviderSettings {

@@ -9,14 +9,14 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
-use sift_core::chat_stream::{
-    ApprovalAnswer, ChatMessage, answer_approval, send_chat_message, stop_chat_turn,
-};
-use sift_core::chat_view::{ChatTurnEvent, ModelChoice, SessionChange};
-use sift_core::sessions::{
+use sift_core::chat::sessions::{
     branch_session, create_session, describe_attachments, discard_cut_reply, list_sessions,
     update_session, write_export,
 };
+use sift_core::chat::stream::{
+    ApprovalAnswer, ChatMessage, answer_approval, send_chat_message, stop_chat_turn,
+};
+use sift_core::chat::view::{ChatTurnEvent, ModelChoice, SessionChange};
 use sift_core::{ReadOptions, Workspace, WorkspaceOptions, read_documents, render_text};
 use sift_scripted_server::{Reply, Script, ScriptedServer, ServerIdentity};
 use sift_store::{NewMessage, NewSession, Store, TurnWrite};

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use serde_json::json;
-use sift_core::settings::AppSettings;
+use sift_core::config::AppSettings;
 use sift_core::settings::form::{KeySource, ProviderForm, SettingsForm, key_status};
 use sift_core::settings::screen;
 use sift_core::{KeyOrigin, ProviderKind, ProviderSettings, Workspace, WorkspaceOptions};
@@ -64,11 +64,11 @@ fn a_stored_key_shows_as_in_the_keychain_and_is_gone_once_deleted() {
     let mut provider = AppSettings::defaults().providers[2].clone();
     provider.id = format!("sift-app-test-{}", std::process::id());
     let key = sift_llm::ApiKey::new("sk-test-not-shown-1234");
-    sift_core::keychain::store_key(&provider.id, &key).unwrap();
+    sift_core::models::keychain::store_key(&provider.id, &key).unwrap();
     let status = key_status(&provider);
     assert_eq!(status.source, KeySource::Keychain);
     assert!(!serde_json::to_string(&status).unwrap().contains("sk-test"));
-    sift_core::keychain::delete_key(&provider.id).unwrap();
+    sift_core::models::keychain::delete_key(&provider.id).unwrap();
     assert_ne!(key_status(&provider).source, KeySource::Keychain);
 }
 
@@ -114,7 +114,7 @@ fn the_key_is_looked_up_where_the_client_looks_and_found_there() {
 fn the_keychain_comes_before_the_default_variables_and_after_a_named_one() {
     let account = format!("sift-core-test-order-{}", std::process::id());
     let key = sift_llm::ApiKey::new("sk-test-order-5678");
-    sift_core::keychain::store_key(&account, &key).unwrap();
+    sift_core::models::keychain::store_key(&account, &key).unwrap();
     let mut settings = provider(ProviderKind::OpenAi, None);
     settings.api_key_account = Some(account.clone());
     assert_eq!(settings.key_origin(), KeyOrigin::Keychain(account.clone()));
@@ -124,7 +124,7 @@ fn the_keychain_comes_before_the_default_variables_and_after_a_named_one() {
     );
     settings.api_key_env = Some("PATH".into());
     assert_eq!(settings.key_origin(), KeyOrigin::Env("PATH".into()));
-    sift_core::keychain::delete_key(&account).unwrap();
+    sift_core::models::keychain::delete_key(&account).unwrap();
 }
 
 fn config_with_data_dir(dir: &TempDir) -> PathBuf {

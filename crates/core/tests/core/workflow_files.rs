@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use sift_core::workflow_files::{list_workflows, remembered_folder, save_workflow};
+use sift_core::workflows::files::{list_workflows, remembered_folder, save_workflow};
 
 use crate::TempDir;
 use crate::sessions::app_workspace;

@@ -6,7 +6,7 @@
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
-use sift_core::workflow_runs::{
+use sift_core::workflows::runs::{
     ParamValue, WorkflowRunArgs, WorkflowRunEvent, cancel_workflow_run, start_workflow_run,
     stored_run, workflow_runs,
 };

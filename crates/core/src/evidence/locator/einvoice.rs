@@ -242,7 +242,7 @@ fn typed(spec: &FieldSpec, text: &str) -> Option<Value> {
                     &digits[6..]
                 )))
             } else {
-                crate::eval::normalise::normalize_date(text).map(Value::String)
+                crate::normalise::normalize_date(text).map(Value::String)
             }
         }
         _ => Some(json!(text)),

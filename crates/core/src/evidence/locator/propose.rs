@@ -9,9 +9,9 @@ use serde_json::{Value, json};
 
 use super::fields::{FieldSpec, ValueKind};
 use super::lexicon::{self, Concept};
-use crate::eval::normalise::normalize_date;
 use crate::evidence::matching::SearchIndex;
 use crate::evidence::pages::SearchPage;
+use crate::normalise::normalize_date;
 
 /// The best score of a value labelled on its own line starts here; one
 /// under a label on the line above, at [`ABOVE`].

@@ -156,7 +156,7 @@ impl ProviderSettings {
             .api_key_account
             .as_deref()
             .unwrap_or(self.choice().as_str());
-        if let Some(key) = crate::keychain::load_key(account) {
+        if let Some(key) = crate::models::keychain::load_key(account) {
             return (KeyOrigin::Keychain(account.to_owned()), Some(key));
         }
         for var in self.api_key_vars() {

@@ -8,7 +8,7 @@ use serde_json::Value;
 use sift_engine::ChatEvent;
 use sift_store::{Message as StoredMessage, Session, Store};
 
-use crate::chat_reply::{CutReplyView, cut_reply};
+use crate::chat::reply::{CutReplyView, cut_reply};
 use crate::error::CoreError;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -208,7 +208,7 @@ pub struct AttachmentView {
 }
 
 fn reads(tool: &str, arguments: &str) -> Option<String> {
-    crate::chat_tools::file_to_read(tool, arguments).map(|p| p.display().to_string())
+    crate::chat::tools::file_to_read(tool, arguments).map(|p| p.display().to_string())
 }
 
 /// A stored session with the tool calls it waits on.

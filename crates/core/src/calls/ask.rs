@@ -5,8 +5,8 @@ use serde::{Deserialize, Serialize};
 use sift_llm::{ChatRequest, Message, ModelRoute, StreamDelta, Usage, complete_first};
 
 use crate::error::CoreError;
-use crate::local::{LocalServerHandle, ensure_local_server};
-use crate::provider::{ProviderKind, ProviderSettings};
+use crate::models::local::{LocalServerHandle, ensure_local_server};
+use crate::models::provider::{ProviderKind, ProviderSettings};
 use crate::workspace::Workspace;
 
 #[derive(Debug, Clone, Default)]

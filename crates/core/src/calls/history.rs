@@ -1,13 +1,13 @@
 //! A session's history as the model sees it: its messages in order, less
 //! the hidden ones (copies kept for chat views only), with the part that a
 //! compaction summarised replaced by its summary. The stored messages stay
-//! as they are. Making a compaction is in [`crate::compaction`], which
+//! as they are. Making a compaction is in [`crate::calls::compaction`], which
 //! runs a call; reading one is here, where every call's history is built.
 
 use sift_llm::{Message, Role};
 use sift_store::{CallStatus, Store};
 
-use crate::convert::from_stored;
+use crate::calls::convert::from_stored;
 use crate::error::CoreError;
 
 /// The kind of the structured calls that summarise a session.

@@ -1,6 +1,6 @@
 //! The `[[models]]` tables of the configuration file: what the user says a
 //! model can take, over what its server or the table of known families
-//! says ([`crate::model_capabilities`]).
+//! says ([`crate::models::capabilities`]).
 //!
 //! ```toml
 //! [[models]]
@@ -38,7 +38,7 @@ pub struct ModelOverride {
 /// One `[[models]]` table as written.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct ModelTable {
+pub(crate) struct ModelTable {
     pub(super) provider: String,
     pub(super) name: String,
     pub(super) images: Option<bool>,

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use sift_llm::{ApiKey, DEFAULT_ANTHROPIC_VERSION, ErrorCategory, LlmError};
 
 use crate::error::CoreError;
-use crate::provider::{ProviderKind, ProviderSettings};
+use crate::models::provider::{ProviderKind, ProviderSettings};
 
 const TIMEOUT: Duration = Duration::from_secs(15);
 

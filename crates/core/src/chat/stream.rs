@@ -11,11 +11,11 @@ use std::path::PathBuf;
 use sift_engine::{ChatEvent, ContextSettings};
 use sift_store::Store;
 
-use crate::chat::{ApprovalRequest, ChatRequest, ChatStatus, chat_turn, resolve_approval};
-use crate::chat_tools::chat_toolkit;
-use crate::chat_view::{
+use crate::chat::tools::chat_toolkit;
+use crate::chat::view::{
     ChatTurnEvent, ChatTurnView, MessageView, ModelChoice, session_of, session_view,
 };
+use crate::chat::{ApprovalRequest, ChatRequest, ChatStatus, chat_turn, resolve_approval};
 use crate::error::CoreError;
 use crate::models::ModelSelection;
 use crate::running::{RunningGuard, WorkKind};

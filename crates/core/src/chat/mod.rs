@@ -1,3 +1,9 @@
+//! Chat: the Chat screen and `sift chat`. Here, a turn on a session;
+//! [`stream`] the turn from the window, [`tools`] what a chat may call,
+//! [`reply`] the reply kept as it streams, [`sessions`] listing, search,
+//! branches and exports, [`view`] the types the window sees, `files` a
+//! message's attachments read for its models.
+//!
 //! Chat turns as the API surface runs them: on a session of the store, on
 //! the chosen models, with the caller's toolkits, streaming
 //! [`ChatEvent`]s. See [`sift_engine::chat`] for the turn itself.
@@ -45,6 +51,13 @@
 //! so that a caller never acts on a turn that was not stored. Any error
 //! this returns has been told as one [`ChatEvent::Error`].
 
+pub(crate) mod files;
+pub mod reply;
+pub mod sessions;
+pub mod stream;
+pub mod tools;
+pub mod view;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sift_documents::ReadOptions;
@@ -58,13 +71,13 @@ use sift_store::{
     PendingTurn, Session, Store, StoreError, TurnWrite,
 };
 
-use crate::chat_files::{Readers, with_files};
-use crate::chat_reply::ReplyRecord;
-use crate::convert::{to_new_message, transcript_from_value, transcript_value};
+use crate::calls::convert::{to_new_message, transcript_from_value, transcript_value};
+use crate::calls::history::model_history;
+use crate::chat::files::{Readers, with_files};
+use crate::chat::reply::ReplyRecord;
 use crate::error::CoreError;
-use crate::history::model_history;
+use crate::models::ModelOverride;
 use crate::models::ModelSelection;
-use crate::settings::ModelOverride;
 
 /// The session model choice that lets a refused turn go to the next model.
 pub const AUTO_MODEL_CHOICE: &str = "auto";

@@ -15,7 +15,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
-use crate::settings::file::{read_workflow_folder, save_workflow_folder};
+use crate::config::file::{read_workflow_folder, save_workflow_folder};
 use serde::Serialize;
 use sift_workflow::{ChangeKind, FolderWatch, WorkflowChange, watch_folder};
 

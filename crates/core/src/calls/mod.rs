@@ -1,6 +1,17 @@
+//! Model calls: structured calls and revisions (here), host-owned turns
+//! ([`turns`]), one prompt and one answer ([`crate::ask`]), and a
+//! session's history as a model reads it ([`history`], [`compaction`],
+//! [`convert`]). Chat and extraction run their calls through these.
+//!
 //! Structured calls as the API surface runs them: on the chosen models,
 //! standalone or as a turn of a session, recorded in the store only once
 //! they have finished (completed or finally failed), and revisable.
+
+pub(crate) mod ask;
+pub mod compaction;
+pub mod convert;
+pub mod history;
+pub mod turns;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -17,9 +28,9 @@ use sift_store::{
     TurnWrite,
 };
 
-use crate::convert::{to_new_message, transcript_from_value, transcript_value};
+use crate::calls::convert::{to_new_message, transcript_from_value, transcript_value};
+use crate::calls::history::model_history;
 use crate::error::CoreError;
-use crate::history::model_history;
 use crate::models::ModelSelection;
 
 pub const DEFAULT_KIND: &str = "call";

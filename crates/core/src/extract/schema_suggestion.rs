@@ -20,7 +20,7 @@ use sift_store::CallStatus;
 use crate::calls::{CallRequest, run_call};
 use crate::error::CoreError;
 use crate::extract::one_document_options;
-use crate::schema_check::{SchemaProblem, schema_problems};
+use crate::schemas::check::{SchemaProblem, schema_problems};
 use crate::workspace::Workspace;
 
 /// The kind a suggestion's call is stored under (its transcript is in the

@@ -10,7 +10,7 @@ use sift_llm::local_server::{LocalServer, LocalServerConfig, is_listening};
 use tokio::sync::Mutex;
 
 use crate::error::CoreError;
-use crate::{paths, provider};
+use crate::{models::provider, paths};
 
 /// The local server in use: one that was already running (the app's, or
 /// another command's), or one started for this caller and stopped when
@@ -39,10 +39,10 @@ pub async fn ensure_local_server() -> Result<LocalServerHandle, CoreError> {
         config.program = bundled;
     }
     // The model chosen in Settings (or `sift models use`).
-    let (model, projector) = crate::local_models::chosen_paths(&data_dir)?;
+    let (model, projector) = crate::models::local_files::chosen_paths(&data_dir)?;
     config.model_path = model;
     config.projector_path = projector;
-    config.context_per_slot = crate::local_models::slot_context(&config.model_path);
+    config.context_per_slot = crate::models::local_files::slot_context(&config.model_path);
     config.port = provider::local_port();
     let server = LocalServer::start(&config).await?;
     Ok(LocalServerHandle::Started(Box::new(server)))

@@ -1,6 +1,10 @@
+//! Usage: the Usage view (here) and what tokens cost ([`prices`]).
+//!
 //! The Usage view: tokens and cost by day, provider, model and kind of
 //! work, read from what each kind stores (see `Store::usage`), priced by
-//! the one price rule ([`crate::prices`]).
+//! the one price rule ([`crate::usage::prices`]).
+
+pub mod prices;
 
 use std::collections::BTreeMap;
 
@@ -9,8 +13,8 @@ use sift_llm::server_host;
 use sift_store::Store;
 
 use crate::error::CoreError;
-use crate::prices::{Served, price_for};
-use crate::provider::{ProviderKind, ProviderSettings};
+use crate::models::provider::{ProviderKind, ProviderSettings};
+use crate::usage::prices::{Served, price_for};
 
 /// The period: from `from_ms` (inclusive) to `to_ms` (exclusive), days
 /// counted in the caller's time zone.

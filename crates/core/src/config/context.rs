@@ -15,7 +15,7 @@
 use serde::Deserialize;
 use sift_engine::ContextSettings;
 
-use super::model_overrides::ModelOverride;
+use crate::models::overrides::ModelOverride;
 
 /// What the configuration file says besides the app's settings.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -34,7 +34,7 @@ use sift_store::{
     PendingToolCall, PendingTurn, Session, Store, StoreError, TurnWrite,
 };
 
-use crate::convert::{to_new_message, transcript_from_value, transcript_value};
+use crate::calls::convert::{to_new_message, transcript_from_value, transcript_value};
 use crate::error::CoreError;
 use crate::models::ModelSelection;
 
@@ -170,7 +170,7 @@ pub async fn host_turn(store: &Store, request: TurnRequest) -> Result<TurnResult
         .get_session(&session_id)?
         .ok_or_else(|| not_found(&session_id))?;
     // Hidden copies left out, compacted messages replaced by their summary.
-    let mut history = crate::history::model_history(store, &session_id)?;
+    let mut history = crate::calls::history::model_history(store, &session_id)?;
     // The session row holds the system prompt. A fresh session gets it as
     // its first stored message (below, in the engine); a session that began
     // with chat turns or structured calls, which read it from the row, has

@@ -1,11 +1,25 @@
-//! From "which provider, which models" to ready engines.
+//! Models and where they run: the providers (kinds, addresses, keys in the
+//! keychain), what a model can take ([`capabilities`], with the user's
+//! [`overrides`]), what a server offers ([`server`]), the local server and
+//! its model files ([`local`], [`local_files`]), and, here, from "which
+//! provider, which models" to ready engines.
+
+pub mod capabilities;
+pub mod keychain;
+pub mod local;
+pub mod local_files;
+pub mod overrides;
+pub mod provider;
+pub mod server;
+
+pub use overrides::ModelOverride;
 
 use sift_engine::{AnswerChannel, ContextSettings, Engine, EngineContext};
 use sift_llm::local_server::CONTEXT_PER_SLOT;
 
 use crate::error::CoreError;
-use crate::local::{LocalServerHandle, ensure_local_server};
-use crate::provider::{ProviderKind, ProviderSettings};
+use crate::models::local::{LocalServerHandle, ensure_local_server};
+use crate::models::provider::{ProviderKind, ProviderSettings};
 
 /// The provider and the models to try, in order.
 #[derive(Debug, Clone, Default)]
@@ -93,13 +107,12 @@ impl ModelSelection {
     }
 }
 
-/// The context of a slot of the local server, as [`crate::local`] starts
+/// The context of a slot of the local server, as [`crate::models::local`] starts
 /// it: from the model it starts with.
 fn local_slot_context() -> u32 {
-    crate::local_models::chosen_paths(&crate::paths::data_dir())
-        .map_or(CONTEXT_PER_SLOT, |(model, _)| {
-            crate::local_models::slot_context(&model)
-        })
+    local_files::chosen_paths(&crate::paths::data_dir()).map_or(CONTEXT_PER_SLOT, |(model, _)| {
+        local_files::slot_context(&model)
+    })
 }
 
 /// How `model` gives a schema-shaped answer: through the answer tool,
@@ -117,7 +130,7 @@ async fn answer_channel(
     if !client.capabilities().json_schema_response_format {
         return AnswerChannel::Tool;
     }
-    let capabilities = crate::model_capabilities::resolve(&[], provider_id, provider, model).await;
+    let capabilities = capabilities::resolve(&[], provider_id, provider, model).await;
     if capabilities.tools {
         AnswerChannel::Tool
     } else {

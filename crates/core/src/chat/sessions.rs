@@ -1,7 +1,7 @@
 //! Chat sessions: listing and search across their messages, new and
 //! delete, a session's messages, branching to edit from, renaming and the
 //! model choice, the files a message carries, and exporting a
-//! conversation. The turns themselves are in [`crate::chat_stream`].
+//! conversation. The turns themselves are in [`crate::chat::stream`].
 //!
 //! "Edit a message and regenerate" branches: a new session with the
 //! messages before the edited one, then the edited text as a new turn.
@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use sift_documents::{ReadOptions, read_documents};
 use sift_store::{Message as StoredMessage, NewMessage, NewSession, SessionUpdate, TurnWrite};
 
-use crate::chat_view::{
+use crate::chat::view::{
     AttachmentView, MessageView, SessionChange, SessionView, session_of, session_view,
 };
 use crate::error::CoreError;

@@ -1,6 +1,13 @@
+//! Schemas: the library (here), a schema's problems ([`check`]) and the
+//! schemas a new library starts with ([`starters`]). It needs only the
+//! store, so the workspace can install the starters when it opens one.
+//!
 //! The schema library: named JSON Schemas with versions, imported from and
 //! exported to `.json` files. Every way into the library (a save, an
 //! import) checks the schema with [`check_usable`] first.
+
+pub mod check;
+pub mod starters;
 
 use std::path::Path;
 
@@ -9,8 +16,7 @@ use serde_json::Value;
 use sift_store::{SchemaVersion, Store};
 
 use crate::error::CoreError;
-use crate::schema_check::check_usable;
-use crate::workspace::Workspace;
+use crate::schemas::check::check_usable;
 
 /// A schema in the library, by its latest version.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -188,17 +194,4 @@ pub fn export_schema(store: &Store, name: &str, version: Option<i64>) -> Result<
     let mut text = serde_json::to_string_pretty(&saved.schema).unwrap_or_default();
     text.push('\n');
     Ok(text)
-}
-
-/// Writes a version of a schema to `path` through the workspace (in the
-/// app: only a path chosen in a save dialog).
-pub fn export_schema_to(
-    ws: &Workspace,
-    name: &str,
-    version: Option<i64>,
-    path: &Path,
-) -> Result<(), CoreError> {
-    let text = export_schema(&ws.store()?, name, version)?;
-    ws.write_file(path, text.as_bytes())?;
-    Ok(())
 }

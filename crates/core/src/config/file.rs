@@ -2,9 +2,9 @@
 //! `SIFT_CONFIG`, else `~/.config/sift/config.toml`. A missing file means
 //! the defaults. It holds the app's settings (`[defaults]`,
 //! `[[providers]]`, see [`crate::settings`]), the context windows
-//! (`[context]`, see [`crate::settings::context`]) and the per-model
-//! overrides (`[[models]]`, see [`crate::settings::model_overrides`]) and
-//! the OCR languages (`[ocr]`, see [`crate::settings::ocr`]).
+//! (`[context]`, see [`crate::config::context`]) and the per-model
+//! overrides (`[[models]]`, see [`crate::models::overrides`]) and
+//! the OCR languages (`[ocr]`, see [`crate::config::ocr`]).
 //!
 //! Saving rewrites only the settings' tables (or only `[[models]]`), so
 //! the user's comments and the `[context]` table stay as they were. API keys are never written here.
@@ -15,10 +15,10 @@ use serde::Deserialize;
 use toml_edit::{Array, ArrayOfTables, DocumentMut, Item, Table, value};
 
 use super::context::{Config, ContextTable};
-use super::model_overrides::{ModelOverride, ModelTable, checked};
 use super::ocr::OcrTable;
-use super::{AppSettings, ProviderEntry};
+use crate::config::{AppSettings, ProviderEntry};
 use crate::error::CoreError;
+use crate::models::overrides::{ModelOverride, ModelTable, checked};
 
 /// Why a configuration file's text was refused: what TOML or a table
 /// said, for the user to fix.

@@ -9,9 +9,9 @@ use sift_documents::ReadOptions;
 use sift_llm::Message;
 
 use crate::error::CoreError;
-use crate::model_capabilities;
+use crate::models::ModelOverride;
 use crate::models::ModelSelection;
-use crate::settings::ModelOverride;
+use crate::models::capabilities;
 
 /// Who may answer the message, as the capabilities are asked for.
 pub(crate) struct Readers<'a> {
@@ -37,13 +37,10 @@ impl Readers<'_> {
         if !self.auto {
             models.truncate(1);
         }
-        Ok(model_capabilities::all_take_images(
-            self.overrides,
-            self.provider_id,
-            &provider,
-            &models,
+        Ok(
+            capabilities::all_take_images(self.overrides, self.provider_id, &provider, &models)
+                .await,
         )
-        .await)
     }
 }
 

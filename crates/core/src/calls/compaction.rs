@@ -1,15 +1,15 @@
 //! Compacting a session: a structured call summarises its older messages,
-//! and from then on [`crate::history::model_history`] puts the summary in
+//! and from then on [`crate::calls::history::model_history`] puts the summary in
 //! their place.
 
 use serde_json::{Value, json};
 use sift_llm::{Message, Role};
 use sift_store::{NewStructuredCall, Store, TurnWrite};
 
+use crate::calls::convert::from_stored;
+use crate::calls::history::{COMPACTION_KIND, latest_compaction, summary_message};
 use crate::calls::{CallRequest, run_call_unrecorded};
-use crate::convert::from_stored;
 use crate::error::CoreError;
-use crate::history::{COMPACTION_KIND, latest_compaction, summary_message};
 
 /// Summarises all but the newest `keep_last` messages of a session with a
 /// structured call of kind `compaction`, recorded in the session. From then

@@ -12,19 +12,25 @@ use serde_json::Value;
 use sift_store::Store;
 
 use crate::error::CoreError;
-use crate::schema_check::check_usable;
+use crate::schemas::check::check_usable;
 
 /// A starter: its library name and its JSON Schema text.
 const STARTERS: [(&str, &str); 4] = [
-    ("invoice", include_str!("../starter-schemas/invoice.json")),
-    ("receipt", include_str!("../starter-schemas/receipt.json")),
+    (
+        "invoice",
+        include_str!("../../starter-schemas/invoice.json"),
+    ),
+    (
+        "receipt",
+        include_str!("../../starter-schemas/receipt.json"),
+    ),
     (
         "bank_statement",
-        include_str!("../starter-schemas/bank_statement.json"),
+        include_str!("../../starter-schemas/bank_statement.json"),
     ),
     (
         "purchase_order",
-        include_str!("../starter-schemas/purchase_order.json"),
+        include_str!("../../starter-schemas/purchase_order.json"),
     ),
 ];
 
@@ -61,7 +67,7 @@ pub fn install_when_library_empty(store: &Store) -> Result<usize, CoreError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schema_check::schema_problems;
+    use crate::schemas::check::schema_problems;
 
     /// A fresh database in its own folder (one per test: they run at once).
     fn store() -> Store {

@@ -1,6 +1,13 @@
+//! Workflows: here, a workflow file validated and run; [`files`] the
+//! Workflows screen's folder (its files, atomic saves, the watch);
+//! [`runs`] runs started from the window, with live events and stored views.
+//!
 //! Workflow files: validate, run (each step stored as it ends), re-run
 //! from a step reusing the stored outputs of the steps before it, and the
 //! JSON form `sift run --json` prints.
+
+pub mod files;
+pub mod runs;
 
 use std::path::{Path, PathBuf};
 use std::pin::Pin;
@@ -17,9 +24,9 @@ use sift_workflow::{
 use tokio_util::sync::CancellationToken;
 
 use crate::error::CoreError;
-use crate::local::{LocalServerHandle, ensure_local_server};
-use crate::model_capabilities;
-use crate::provider::{ProviderKind, ProviderSettings};
+use crate::models::capabilities;
+use crate::models::local::{LocalServerHandle, ensure_local_server};
+use crate::models::provider::{ProviderKind, ProviderSettings};
 
 /// Reads and validates a workflow file: the workflow, or its problems
 /// ([`CoreError::InvalidWorkflow`]).
@@ -115,7 +122,7 @@ impl ModelConnector for SiftConnector {
     }
 
     /// What the server says the model takes, else the known families'
-    /// table (see [`crate::model_capabilities`]). An endpoint whose
+    /// table (see [`crate::models::capabilities`]). An endpoint whose
     /// provider is not known cannot connect anyway: the table decides.
     fn features<'a>(
         &'a self,
@@ -127,7 +134,7 @@ impl ModelConnector for SiftConnector {
                 return sift_workflow::known_features(endpoint, model);
             };
             let capabilities =
-                model_capabilities::resolve(&[], &endpoint.provider, &settings, model).await;
+                capabilities::resolve(&[], &endpoint.provider, &settings, model).await;
             sift_llm::ModelFeatures {
                 images: capabilities.images,
                 tools: capabilities.tools,

@@ -1,4 +1,4 @@
-//! A job's results as an export file: the rows as [`crate::export`]
+//! A job's results as an export file: the rows as [`crate::extract::export`]
 //! writes them, with a user's revision winning over the model's values.
 //! The app and the CLI write them through [`export_results`].
 
@@ -9,7 +9,7 @@ use sift_store::{DocumentStatus, Store};
 
 use crate::atomic_file::write_atomically_with;
 use crate::error::CoreError;
-use crate::export::{CsvRecords, ExportRow, jsonl_line, schema_columns};
+use crate::extract::export::{CsvRecords, ExportRow, jsonl_line, schema_columns};
 use crate::extract::{JobResult, job_result_pages};
 use crate::workspace::Workspace;
 

@@ -15,7 +15,7 @@ use sift_store::{PriceRow, Store};
 use sift_llm::server_host;
 
 use crate::error::CoreError;
-use crate::provider::{ANTHROPIC_BASE_URL, OPENAI_BASE_URL, ProviderKind};
+use crate::models::provider::{ANTHROPIC_BASE_URL, OPENAI_BASE_URL, ProviderKind};
 
 /// Where a price came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

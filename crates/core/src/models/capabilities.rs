@@ -2,7 +2,7 @@
 //! from the first of these that says:
 //!
 //! 1. the user's override in the configuration file (`[[models]]`, see
-//!    [`crate::settings::model_overrides`]);
+//!    [`crate::models::overrides`]);
 //! 2. the model's server, where it can tell ([`sift_llm::model_probe`]:
 //!    llama.cpp's `/props`, Ollama's `/api/show`, LM Studio's
 //!    `/api/v0/models`);
@@ -28,10 +28,10 @@ use serde::Serialize;
 use sift_llm::model_probe::{ProbeOutcome, ask_server};
 use sift_llm::{ModelFeatures, ServerFlavor};
 
-use crate::provider::{ProviderKind, ProviderSettings};
+use crate::models::provider::{ProviderKind, ProviderSettings};
 // From the file below `settings`, not its facade: `settings/mod.rs` uses
 // `models`, which uses this module.
-use crate::settings::model_overrides::ModelOverride;
+use crate::models::overrides::ModelOverride;
 
 /// Where one answer came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

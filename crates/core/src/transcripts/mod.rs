@@ -1,7 +1,12 @@
+//! Transcripts: the calls listed and a call's revision tree (here), and
+//! [`call`] the record of the call behind a row's values.
+//!
 //! What the Transcripts screen lists: structured calls (an extraction's
 //! documents, `sift call`, revisions) and a call's revision tree. A
-//! chat session's timeline is [`crate::sessions::session_messages`]; a
-//! workflow step's is in its [`crate::workflow_runs::StepView`].
+//! chat session's timeline is [`crate::chat::sessions::session_messages`]; a
+//! workflow step's is in its [`crate::workflows::runs::StepView`].
+
+pub mod call;
 
 use std::collections::HashSet;
 
