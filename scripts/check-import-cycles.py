@@ -22,8 +22,16 @@ What is not an import, and so draws no edge:
   inline `#[cfg(test)] mod tests { … }`;
 - comments and string literals.
 
-Exits 1 listing every cycle (one per strongly connected group of files),
-else prints how many crates and files it checked and exits 0.
+The same is then asked one level up, of a crate's top-level modules: each
+folder (`extract/` with everything below it) or root file is one room, and
+an import from one room into another is an arrow between them. A circle of
+rooms means some import runs back up from a lower room to a higher one,
+even when no two files form a circle: `workspace.rs` opening `schemas/`
+while `schemas/mod.rs` takes the workspace, say. Each such circle is listed
+with the file imports that draw it.
+
+Exits 1 listing every cycle (one per strongly connected group of files or
+rooms), else prints how many crates and files it checked and exits 0.
 """
 
 import os
@@ -318,6 +326,28 @@ def one_cycle(group, edges):
     return group
 
 
+def room_cycles(edges):
+    """Circles between a crate's top-level modules (its rooms), each with
+    the file imports that draw its arrows."""
+    room_edges, why = {}, {}
+    for source, targets in edges.items():
+        for target in targets:
+            # The crate root only declares and re-exports; it is no room.
+            if not source or not target or source[0] == target[0]:
+                continue
+            room_edges.setdefault(source[0], set()).add(target[0])
+            why.setdefault((source[0], target[0]), []).append((source, target))
+    rooms = set(room_edges) | {t for ts in room_edges.values() for t in ts}
+    found = []
+    for group in strongly_connected(list(rooms), room_edges):
+        members = set(group)
+        arrows = sorted(
+            (pair, why[pair]) for pair in why if pair[0] in members and pair[1] in members
+        )
+        found.append((group, arrows))
+    return found
+
+
 def crate_roots():
     roots = []
     crates_dir = os.path.join(ROOT, "crates")
@@ -340,15 +370,24 @@ def main():
         crate = Crate(name, root)
         files += len(crate.files)
         edges = crate.edges()
+        rel = lambda m: os.path.relpath(crate.files[m], ROOT)
         for group in strongly_connected(list(crate.files), edges):
             failures += 1
-            rel = lambda m: os.path.relpath(crate.files[m], ROOT)
             print(f"{name}: import cycle between {', '.join(rel(m) for m in group)}")
             print("    " + " -> ".join(rel(m) for m in one_cycle(group, edges)))
+        for group, arrows in room_cycles(edges):
+            failures += 1
+            print(f"{name}: import circle between the rooms {', '.join(group)}")
+            for (source, target), imports in arrows:
+                shown = ", ".join(
+                    f"{rel(a)} -> {rel(b)}" for a, b in sorted(imports)[:3]
+                )
+                more = f" and {len(imports) - 3} more" if len(imports) > 3 else ""
+                print(f"    {source} -> {target}: {shown}{more}")
     if failures:
-        print(f"{failures} import cycle(s)")
+        print(f"{failures} import cycle(s) or circle(s) of rooms")
         return 1
-    print(f"no import cycles ({len(roots)} crates, {files} files)")
+    print(f"no import cycles between files or rooms ({len(roots)} crates, {files} files)")
     return 0
 
 
