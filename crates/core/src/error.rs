@@ -19,19 +19,26 @@ pub enum CoreError {
     /// The caller asked for something that cannot be done as asked.
     #[error("{0}")]
     Usage(String),
+    /// A request to a model server that failed; its category gives the code.
     #[error(transparent)]
     Llm(#[from] LlmError),
+    /// The local model server is not installed, or did not start or answer in time.
     #[error(transparent)]
     LocalServer(#[from] LocalServerError),
+    /// The OS keychain failed while storing or deleting an API key.
     #[error("{0}")]
     Keychain(String),
+    /// A configuration file that could not be read, parsed or written.
     #[error("configuration: {0}")]
     Config(String),
     /// A file refused before any request (kind, size, encryption, limits).
     #[error(transparent)]
     Document(#[from] DocumentError),
+    /// The database could not be opened, read or written.
     #[error("storage: {0}")]
     Store(#[from] StoreError),
+    /// A JSON Schema that Sift cannot extract with: not an object, no
+    /// properties, or otherwise invalid.
     #[error("invalid schema: {0}")]
     Schema(#[from] SchemaError),
     /// A session, call or other record that does not exist.
@@ -39,10 +46,16 @@ pub enum CoreError {
     NotFound(String),
     /// A new message while tool calls are pending (seed 003).
     #[error("tool results are required first for: {}", ids.join(", "))]
-    ToolResultsRequired { ids: Vec<String> },
+    ToolResultsRequired {
+        /// The ids of the tool calls whose results are missing.
+        ids: Vec<String>,
+    },
     /// A new chat message while tool calls wait for the user's approval.
     #[error("the user must first approve or deny: {}", ids.join(", "))]
-    ApprovalRequired { ids: Vec<String> },
+    ApprovalRequired {
+        /// The ids of the tool calls that wait for approval.
+        ids: Vec<String>,
+    },
     /// A workflow file that does not validate: every problem, one message
     /// each, one line each (as the window shows them).
     #[error("the workflow is not valid:\n- {}", .0.join("\n- "))]
@@ -50,8 +63,11 @@ pub enum CoreError {
     /// A file Sift could not read or write.
     #[error("cannot {action} {}: {source}", path.display())]
     Io {
+        /// What Sift was doing, as a verb phrase for the message (`"read"`, `"write"`).
         action: &'static str,
+        /// The file or folder concerned.
         path: PathBuf,
+        /// The operating system's error.
         source: std::io::Error,
     },
     /// A path to write that no dialog returned in this session and that is
@@ -76,26 +92,48 @@ pub enum CoreError {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
+    /// [`CoreError::Usage`]: the request was wrong as asked.
     Usage,
+    /// [`CoreError::NotFound`]: the record asked for does not exist.
     NotFound,
+    /// [`CoreError::Schema`]: a schema that is not usable.
     Schema,
+    /// [`CoreError::Store`]: the database failed.
     Store,
+    /// [`CoreError::Config`]: a configuration file that cannot be read, parsed or written.
     Config,
+    /// [`CoreError::Keychain`]: the OS keychain failed.
     Keychain,
+    /// [`CoreError::Document`]: a document refused before any request.
     Document,
+    /// [`CoreError::LocalServer`]: the local model server could not be started.
     LocalServer,
+    /// [`CoreError::Io`]: a file that could not be read or written.
     Io,
+    /// [`CoreError::Dialog`]: a native dialog failed.
     Dialog,
+    /// [`CoreError::PathNotAllowed`]: a write to a path the user did not choose.
     PathNotAllowed,
+    /// [`CoreError::InvalidWorkflow`]: a workflow file that does not validate.
     InvalidWorkflow,
+    /// [`CoreError::ToolResultsRequired`]: tool calls still wait for their results.
     ToolResultsRequired,
+    /// [`CoreError::ApprovalRequired`]: tool calls still wait for the user's approval.
     ApprovalRequired,
+    /// [`CoreError::Internal`]: a fault inside Sift.
     Internal,
-    /// The model error categories of `sift_llm::ErrorCategory`.
+    /// A model error (this and the four below are `sift_llm::ErrorCategory`'s): the
+    /// provider refused the API key, or none was given where one is needed.
     Auth,
+    /// A model error: the request does not suit the model (unknown model, context too
+    /// long, bad request).
     Model,
+    /// A model error: the provider refused to answer.
     Refusal,
+    /// A model error: a connection failure, timeout or overloaded server that outlasted the
+    /// retries.
     Network,
+    /// A model error of no other category.
     Other,
 }
 
@@ -124,6 +162,7 @@ impl ErrorCode {
         Self::Other,
     ];
 
+    /// The code as it is serialised (`not_found`, `local_server`, ...).
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Usage => "usage",
@@ -197,6 +236,7 @@ impl CoreError {
         }
     }
 
+    /// The stable code of this error; a model error has its category's code.
     pub fn kind(&self) -> ErrorCode {
         match self {
             Self::Usage(_) => ErrorCode::Usage,
@@ -235,6 +275,7 @@ pub struct ErrorBody {
 }
 
 impl ErrorBody {
+    /// An error body with this code and message.
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
         Self {
             code,

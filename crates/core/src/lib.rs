@@ -3,8 +3,9 @@
 //! resolves configuration (flags, then environment, then defaults) and
 //! returns [`CoreError`] with a stable code.
 
+#![deny(missing_docs)]
 pub mod app_info;
-pub mod atomic_file;
+mod atomic_file;
 pub mod calls;
 pub mod chat;
 pub mod config;
@@ -13,13 +14,13 @@ mod error;
 pub mod eval;
 pub mod evidence;
 pub mod extract;
-pub mod interrupted;
+mod interrupted;
 pub mod models;
 mod normalise;
-pub mod path_grants;
+mod path_grants;
 pub mod paths;
-pub mod process_owner;
-pub mod running;
+mod process_owner;
+mod running;
 pub mod schemas;
 pub mod settings;
 pub mod transcripts;

@@ -8,6 +8,7 @@ use serde_json::Value;
 pub enum Normalized {
     /// `yyyy-mm-dd`.
     Date(String),
+    /// An amount or other number, without its currency and thousands separators.
     Number(f64),
     /// Lower case, without whitespace.
     Text(String),

@@ -10,6 +10,7 @@ use std::sync::{Mutex, MutexGuard};
 
 use crate::error::CoreError;
 
+/// Which paths a caller may write to: any it names, or only those granted to it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PathPolicy {
     /// Every path is the user's own choice (the CLI).

@@ -15,9 +15,13 @@ use crate::error::CoreError;
 /// with the same id never collide.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum WorkKind {
+    /// An extraction job over its documents.
     Extraction,
+    /// A run of a workflow.
     WorkflowRun,
+    /// One chat turn: the model's answer to a message, with its tool calls.
     ChatTurn,
+    /// An evaluation run against ground truth.
     Evaluation,
 }
 
@@ -32,6 +36,7 @@ impl WorkKind {
     }
 }
 
+/// The registry of work that runs now, one per workspace; clones share it.
 #[derive(Debug, Clone, Default)]
 pub struct RunningWork {
     inner: Arc<Inner>,
@@ -62,10 +67,12 @@ pub struct RunningGuard {
 }
 
 impl RunningGuard {
+    /// The key the work is registered under.
     pub fn key(&self) -> &str {
         &self.key
     }
 
+    /// The token the work watches: cancelled when someone asks it to stop.
     pub fn token(&self) -> &CancellationToken {
         &self.token
     }
@@ -122,6 +129,7 @@ impl RunningWork {
         }
     }
 
+    /// Whether work of this kind and key is registered now.
     pub fn is_running(&self, kind: WorkKind, key: &str) -> bool {
         lock(&self.inner.tokens).contains_key(&(kind, key.to_owned()))
     }

@@ -35,6 +35,7 @@ pub struct WorkspaceOptions {
     /// The database; `None`: `SIFT_DB`, else `sift.db` in the settings'
     /// data folder, else in the data directory.
     pub db: Option<PathBuf>,
+    /// Which paths the caller may write to: any (the CLI) or only granted ones (the app).
     pub paths: PathPolicy,
     /// Whether a database whose schema library is empty gets the starter
     /// schemas when it opens. The app and the CLI both do, so a library
@@ -66,6 +67,8 @@ impl WorkspaceOptions {
     }
 }
 
+/// An open workspace: the settings, the database, the local server, the running work and
+/// the path grants of one app or CLI process; its clones share them.
 #[derive(Debug, Clone)]
 pub struct Workspace {
     inner: Arc<Inner>,
@@ -147,6 +150,7 @@ impl Workspace {
         &self.inner.config_path
     }
 
+    /// The settings as the configuration file held them when opened, or as last saved.
     pub fn settings(&self) -> AppSettings {
         lock(&self.inner.loaded).settings.clone()
     }

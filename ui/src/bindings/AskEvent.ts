@@ -3,4 +3,24 @@
 /**
  * What the UI receives while a reply is produced.
  */
-export type AskEvent = { "kind": "status", message: string, } | { "kind": "text", text: string, } | { "kind": "done", model: string, inputTokens: number, outputTokens: number, };
+export type AskEvent = { "kind": "status", 
+/**
+ * What is happening, for the user to read.
+ */
+message: string, } | { "kind": "text", 
+/**
+ * The piece's text, to append to what came before.
+ */
+text: string, } | { "kind": "done", 
+/**
+ * The model that answered.
+ */
+model: string, 
+/**
+ * Tokens the request sent to the model.
+ */
+inputTokens: number, 
+/**
+ * Tokens the model generated for the reply.
+ */
+outputTokens: number, };

@@ -3,7 +3,15 @@
 /**
  * A file to go with a message, as the documents crate reads it.
  */
-export type AttachmentView = { path: string, name: string, 
+export type AttachmentView = { 
+/**
+ * The path the file is read from.
+ */
+path: string, 
+/**
+ * The file name, without its directory.
+ */
+name: string, 
 /**
  * Characters of text the model will read.
  */

@@ -3,15 +3,47 @@
 /**
  * One structured call in a list or a tree.
  */
-export type CallSummary = { id: string, kind: string, 
+export type CallSummary = { 
+/**
+ * The call's id (`call_` and a time-sortable id).
+ */
+id: string, 
+/**
+ * What the call is for, e.g. `call` or `compaction`.
+ */
+kind: string, 
 /**
  * `completed`, `failed` or `turn_limited`.
  */
-status: string, parentId: string | null, sessionId: string | null, 
+status: string, 
+/**
+ * The call this one revises; `None` for an original call.
+ */
+parentId: string | null, 
+/**
+ * The session the call was a turn of; `None` for a standalone call.
+ */
+sessionId: string | null, 
 /**
  * The accepted output, for the tree's differences.
  */
-output: unknown, error: string | null, errorCode: string | null, inputTokens: number, outputTokens: number, 
+output: unknown, 
+/**
+ * Why the call did not complete; `None` when it did.
+ */
+error: string | null, 
+/**
+ * The error's category: `auth`, `network`, `model`, `refusal` or `other`.
+ */
+errorCode: string | null, 
+/**
+ * Tokens sent to the model, over all the call's requests.
+ */
+inputTokens: number, 
+/**
+ * Tokens the model generated, over all the call's requests.
+ */
+outputTokens: number, 
 /**
  * Milliseconds since the Unix epoch.
  */

@@ -4,7 +4,15 @@ import type { JsonValue } from "./serde_json/JsonValue";
 /**
  * The record of the structured call behind a row's values.
  */
-export type CallTranscript = { id: string, kind: string, 
+export type CallTranscript = { 
+/**
+ * The call's id (`call_` and a time-sortable id).
+ */
+id: string, 
+/**
+ * What the call is for, e.g. `call` or `compaction`.
+ */
+kind: string, 
 /**
  * `completed`, `failed` or `turn_limited`.
  */
@@ -24,7 +32,31 @@ output: JsonValue | null,
 /**
  * The tool loop as the engine sent it (attachments as placeholders).
  */
-transcript: JsonValue | null, error: string | null, errorCode: string | null, inputTokens: number, outputTokens: number, createdAt: number, finishedAt: number, 
+transcript: JsonValue | null, 
+/**
+ * Why the call did not complete; `None` when it did.
+ */
+error: string | null, 
+/**
+ * The error's category: `auth`, `network`, `model`, `refusal` or `other`.
+ */
+errorCode: string | null, 
+/**
+ * Tokens sent to the model, over all the call's requests.
+ */
+inputTokens: number, 
+/**
+ * Tokens the model generated, over all the call's requests.
+ */
+outputTokens: number, 
+/**
+ * When the call started, in milliseconds since the Unix epoch.
+ */
+createdAt: number, 
+/**
+ * When it ended and was recorded, in milliseconds since the Unix epoch.
+ */
+finishedAt: number, 
 /**
  * The CLI command that prints the same record.
  */

@@ -13,7 +13,17 @@ label?: string | null,
 /**
  * A provider id of the settings; `null`: the default provider.
  */
-providerId?: string | null, model?: string | null, prompt?: string | null, 
+providerId?: string | null, 
+/**
+ * The model to call; `null`: the settings' default model when the provider is
+ * the default one, else a local provider's own model; with neither, the
+ * candidate is refused.
+ */
+model?: string | null, 
+/**
+ * The extraction prompt; `null` or blank: the built-in default prompt.
+ */
+prompt?: string | null, 
 /**
  * A version of the set's schema; `null`: the set's own.
  */

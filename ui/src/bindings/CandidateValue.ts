@@ -4,8 +4,29 @@ import type { EvidenceStatus } from "./EvidenceStatus";
 /**
  * One candidate's value in a disagreement.
  */
-export type CandidateValue = { label: string, value: unknown, correct: boolean, evidence: EvidenceStatus | null, 
+export type CandidateValue = { 
+/**
+ * The candidate's label.
+ */
+label: string, 
+/**
+ * The value it gave; `null` when it left the field out, its call failed, or it
+ * has not read the document yet.
+ */
+value: unknown, 
+/**
+ * Whether that value matches the truth.
+ */
+correct: boolean, 
+/**
+ * Whether and how that value was found in the document; `null` when unknown.
+ */
+evidence: EvidenceStatus | null, 
 /**
  * The call behind it, whose transcript the screen opens.
  */
-callId: string | null, error: string | null, };
+callId: string | null, 
+/**
+ * Its error on this document, when it failed.
+ */
+error: string | null, };

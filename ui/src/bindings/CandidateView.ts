@@ -3,28 +3,79 @@ import type { PriceSource } from "./PriceSource";
 import type { ResolvedCandidate } from "./ResolvedCandidate";
 import type { ScoreCell } from "./ScoreCell";
 
-export type CandidateView = { position: number, candidate: ResolvedCandidate, jobId: string | null, 
+/**
+ * One candidate of a run: what it is, how far it got, its scores and its
+ * figures.
+ */
+export type CandidateView = { 
+/**
+ * Its place in the run, from 0.
+ */
+position: number, 
+/**
+ * The candidate as resolved when the run was made.
+ */
+candidate: ResolvedCandidate, 
+/**
+ * The extraction job with its results; `None` until it starts.
+ */
+jobId: string | null, 
 /**
  * Its results are an earlier run's (no request was made).
  */
 reused: boolean, 
 /**
- * Documents called, failed among them, and still to call.
+ * Documents called so far, failed ones included.
  */
-done: number, failed: number, pending: number, 
+done: number, 
+/**
+ * Documents whose call failed, among those called.
+ */
+failed: number, 
+/**
+ * Documents still to call.
+ */
+pending: number, 
 /**
  * One per field of the set, in order.
  */
-cells: Array<ScoreCell>, overall: ScoreCell, 
+cells: Array<ScoreCell>, 
 /**
- * Values given on scored fields, and those found in the document
- * (exactly or normalised).
+ * All the fields' cells together.
  */
-values: number, withEvidence: number, latencyMedianMs: number | null, latencyP95Ms: number | null, inputTokens: number, outputTokens: number, 
+overall: ScoreCell, 
+/**
+ * Values given (not left out, not null) on scored cells.
+ */
+values: number, 
+/**
+ * Of those values, the ones found in the document, exactly or normalised.
+ */
+withEvidence: number, 
+/**
+ * The median milliseconds of a document's call; `null` when none was timed.
+ */
+latencyMedianMs: number | null, 
+/**
+ * The 95th percentile of the same; `null` when none was timed.
+ */
+latencyP95Ms: number | null, 
+/**
+ * Input tokens over its documents.
+ */
+inputTokens: number, 
+/**
+ * Output tokens over its documents.
+ */
+outputTokens: number, 
 /**
  * From the price table; `null` when the model has no price.
  */
-cost: number | null, priceSource: PriceSource | null, 
+cost: number | null, 
+/**
+ * Where the price came from; `null` when there is none.
+ */
+priceSource: PriceSource | null, 
 /**
  * Failed documents by category.
  */

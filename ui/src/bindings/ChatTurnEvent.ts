@@ -3,8 +3,68 @@
 /**
  * What a turn reports as it goes.
  */
-export type ChatTurnEvent = { "kind": "started", key: string, } | { "kind": "text", text: string, } | { "kind": "toolStarted", id: string, name: string, } | { "kind": "toolFinished", id: string, name: string, content: string, isError: boolean, } | { "kind": "usage", inputTokens: number, outputTokens: number, } | { "kind": "approvalRequired", id: string, name: string, arguments: string, 
+export type ChatTurnEvent = { "kind": "started", 
+/**
+ * The running turn's key, for `stop_chat_turn`.
+ */
+key: string, } | { "kind": "text", 
+/**
+ * The piece's text, to append to what came before.
+ */
+text: string, } | { "kind": "toolStarted", 
+/**
+ * The model's id for the call.
+ */
+id: string, 
+/**
+ * The name of the tool called.
+ */
+name: string, } | { "kind": "toolFinished", 
+/**
+ * The model's id for the call.
+ */
+id: string, 
+/**
+ * The name of the tool called.
+ */
+name: string, 
+/**
+ * The result as the model will read it.
+ */
+content: string, 
+/**
+ * Whether the result is an error (a failed, unknown or denied call).
+ */
+isError: boolean, } | { "kind": "usage", 
+/**
+ * Tokens the request sent to the model.
+ */
+inputTokens: number, 
+/**
+ * Tokens the model generated.
+ */
+outputTokens: number, } | { "kind": "approvalRequired", 
+/**
+ * The model's id for the call; the user's answer names it.
+ */
+id: string, 
+/**
+ * The name of the tool the model wants to run.
+ */
+name: string, 
+/**
+ * JSON text as the model produced it (it may be invalid).
+ */
+arguments: string, 
 /**
  * As [`ApprovalView::reads`].
  */
-reads: string | null, } | { "kind": "done" } | { "kind": "error", code: string, message: string, };
+reads: string | null, } | { "kind": "done" } | { "kind": "error", 
+/**
+ * `auth`, `network`, `model`, `refusal` or `other`.
+ */
+code: string, 
+/**
+ * What went wrong, for the user to read.
+ */
+message: string, };

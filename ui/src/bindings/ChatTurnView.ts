@@ -9,7 +9,15 @@ export type ChatTurnView = {
 /**
  * `completed`, `awaitingApproval`, `turnLimited` or `stopped`.
  */
-status: string, reply: string, session: SessionView, 
+status: string, 
+/**
+ * The text of the turn's last reply; empty unless completed.
+ */
+reply: string, 
+/**
+ * The session as it is after the turn, with any approvals it waits on.
+ */
+session: SessionView, 
 /**
  * The messages this turn stored.
  */

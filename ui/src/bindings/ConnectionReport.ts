@@ -3,12 +3,28 @@
 /**
  * The outcome of a connection test; a failure is an outcome too.
  */
-export type ConnectionReport = { ok: boolean, 
+export type ConnectionReport = { 
+/**
+ * Whether the server answered with a model list.
+ */
+ok: boolean, 
 /**
  * The `/models` URL asked.
  */
-url: string, message: string, 
+url: string, 
+/**
+ * For the user: how many models were listed, or what went wrong.
+ */
+message: string, 
 /**
  * The error's code when it failed (`auth`, `network`, ...).
  */
-code: string | null, models: Array<string>, elapsedMs: number, };
+code: string | null, 
+/**
+ * The model ids the server lists, sorted; empty when the test failed.
+ */
+models: Array<string>, 
+/**
+ * How long the test took, in milliseconds.
+ */
+elapsedMs: number, };

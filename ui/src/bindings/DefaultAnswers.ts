@@ -5,4 +5,16 @@ import type { AnswerMode } from "./AnswerMode";
  * How a run's answers are made when it names no mode, by the kind of
  * provider ([`AnswerMode::default_for`], the one place the rule lives).
  */
-export type DefaultAnswers = { local: AnswerMode, openai: AnswerMode, anthropic: AnswerMode, };
+export type DefaultAnswers = { 
+/**
+ * For the local server.
+ */
+local: AnswerMode, 
+/**
+ * For an OpenAI-compatible server.
+ */
+openai: AnswerMode, 
+/**
+ * For Anthropic.
+ */
+anthropic: AnswerMode, };

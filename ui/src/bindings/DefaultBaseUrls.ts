@@ -3,4 +3,16 @@
 /**
  * The base URL each kind uses when a provider sets none.
  */
-export type DefaultBaseUrls = { local: string, openai: string, anthropic: string, };
+export type DefaultBaseUrls = { 
+/**
+ * The local server on loopback, at its port (`SIFT_LOCAL_PORT` counts).
+ */
+local: string, 
+/**
+ * OpenAI's API.
+ */
+openai: string, 
+/**
+ * Anthropic's API.
+ */
+anthropic: string, };

@@ -4,7 +4,23 @@ import type { CandidateValue } from "./CandidateValue";
 /**
  * A document's field that some candidate got wrong.
  */
-export type Disagreement = { path: string, fileName: string, field: string, truth: string, 
+export type Disagreement = { 
+/**
+ * The document's path.
+ */
+path: string, 
+/**
+ * The path's last component, for display.
+ */
+fileName: string, 
+/**
+ * The field's `a.b` name.
+ */
+field: string, 
+/**
+ * The true value.
+ */
+truth: string, 
 /**
  * One per candidate, in the run's order.
  */

@@ -4,16 +4,32 @@
  * A page of a PDF or an image as a `data:` URL, or the text a model
  * reads for other kinds.
  */
-export type DocumentPreview = { path: string, 
+export type DocumentPreview = { 
+/**
+ * The document's path, as the job recorded it.
+ */
+path: string, 
 /**
  * 0-based.
  */
-page: number, pageCount: number, 
+page: number, 
+/**
+ * How many pages the document has; 1 for a file without pages.
+ */
+pageCount: number, 
 /**
  * `data:image/png;base64,...` (the CSP allows `data:` images);
  * `null` for text.
  */
-dataUrl: string | null, width: number, height: number, 
+dataUrl: string | null, 
+/**
+ * The image's width in pixels; 0 for text.
+ */
+width: number, 
+/**
+ * The image's height in pixels; 0 for text.
+ */
+height: number, 
 /**
  * Set for kinds shown as text (spreadsheets, Word, text files).
  */

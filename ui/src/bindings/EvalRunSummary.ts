@@ -5,4 +5,24 @@ import type { ScoreCell } from "./ScoreCell";
  * A run of a set as its history lists it: the overall score of each
  * candidate.
  */
-export type EvalRunSummary = { runId: string, status: string, createdAt: number, candidates: Array<string>, overall: Array<ScoreCell>, };
+export type EvalRunSummary = { 
+/**
+ * The run's id.
+ */
+runId: string, 
+/**
+ * As in [`EvalRunView::status`].
+ */
+status: string, 
+/**
+ * When the run was made, in milliseconds since the Unix epoch.
+ */
+createdAt: number, 
+/**
+ * The candidates' labels, in the run's order.
+ */
+candidates: Array<string>, 
+/**
+ * Each candidate's overall score, in the same order.
+ */
+overall: Array<ScoreCell>, };

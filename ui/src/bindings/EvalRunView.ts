@@ -3,10 +3,52 @@ import type { CandidateView } from "./CandidateView";
 import type { Disagreement } from "./Disagreement";
 import type { PairView } from "./PairView";
 
-export type EvalRunView = { runId: string, setName: string, 
+/**
+ * An evaluation run as the screen shows it: its candidates, the pairs
+ * compared, and the cells they got wrong.
+ */
+export type EvalRunView = { 
+/**
+ * The run's id.
+ */
+runId: string, 
+/**
+ * The labelled set it reads.
+ */
+setName: string, 
 /**
  * `running`, `completed`, `cancelled`, `failed`, or `interrupted`
  * (left running by a process that is gone: see
  * [`super::evaluation_view`]).
  */
-status: string, createdAt: number, finishedAt: number | null, fields: Array<string>, documents: number, candidates: Array<CandidateView>, pairs: Array<PairView>, disagreements: Array<Disagreement>, };
+status: string, 
+/**
+ * When the run was made, in milliseconds since the Unix epoch.
+ */
+createdAt: number, 
+/**
+ * When it last ended, in milliseconds since the Unix epoch; `null` while it
+ * runs or when it was interrupted.
+ */
+finishedAt: number | null, 
+/**
+ * The set's fields, in the order of each candidate's `cells`.
+ */
+fields: Array<string>, 
+/**
+ * How many documents the set has.
+ */
+documents: number, 
+/**
+ * Its candidates, in the run's order.
+ */
+candidates: Array<CandidateView>, 
+/**
+ * Every pair of candidates compared, in the candidates' order.
+ */
+pairs: Array<PairView>, 
+/**
+ * Every document field some candidate got wrong, by document then
+ * field.
+ */
+disagreements: Array<Disagreement>, };

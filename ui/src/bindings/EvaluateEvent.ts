@@ -6,4 +6,52 @@ import type { IpcError } from "./IpcError";
  * What the UI receives while a run goes on; the last is `finished` or
  * `error`.
  */
-export type EvaluateEvent = { "kind": "candidate", runId: string, position: number, jobId: string, reused: boolean, } | { "kind": "document", runId: string, position: number, done: number, total: number, } | { "kind": "finished", runId: string, view: EvalRunView, } | { "kind": "error", runId: string, error: IpcError, };
+export type EvaluateEvent = { "kind": "candidate", 
+/**
+ * The run this event belongs to.
+ */
+runId: string, 
+/**
+ * The candidate's place in the run, from 0.
+ */
+position: number, 
+/**
+ * The extraction job that holds the candidate's results.
+ */
+jobId: string, 
+/**
+ * True when that job is an earlier run's.
+ */
+reused: boolean, } | { "kind": "document", 
+/**
+ * The run this event belongs to.
+ */
+runId: string, 
+/**
+ * The candidate's place in the run, from 0.
+ */
+position: number, 
+/**
+ * The candidate's documents finished so far, those of an earlier go included.
+ */
+done: number, 
+/**
+ * How many documents the set has.
+ */
+total: number, } | { "kind": "finished", 
+/**
+ * The run that ended.
+ */
+runId: string, 
+/**
+ * The run as the screen shows it once ended.
+ */
+view: EvalRunView, } | { "kind": "error", 
+/**
+ * The run that stopped.
+ */
+runId: string, 
+/**
+ * What went wrong.
+ */
+error: IpcError, };

@@ -4,7 +4,15 @@ import type { Candidate } from "./Candidate";
 /**
  * The app's request: a stored set and candidates of the settings.
  */
-export type EvaluateRequest = { setName: string, candidates: Array<Candidate>, 
+export type EvaluateRequest = { 
+/**
+ * The name of the stored labelled set to read.
+ */
+setName: string, 
+/**
+ * The candidates to compare, in order; at least one.
+ */
+candidates: Array<Candidate>, 
 /**
  * Documents called at once per candidate; `null`: 4.
  */

@@ -3,4 +3,16 @@
 /**
  * A written export.
  */
-export type ExportReport = { path: string, rows: number, bytes: number, };
+export type ExportReport = { 
+/**
+ * The file written, as the caller gave it.
+ */
+path: string, 
+/**
+ * How many documents were written, one row each (a CSV's header not counted).
+ */
+rows: number, 
+/**
+ * The file's size in bytes.
+ */
+bytes: number, };

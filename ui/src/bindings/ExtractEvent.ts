@@ -7,4 +7,48 @@ import type { JobTotals } from "./JobTotals";
 /**
  * What the UI receives while a job runs, each tagged with its job.
  */
-export type ExtractEvent = { "kind": "status", jobId: string, message: string, } | { "kind": "started", jobId: string, position: number, } | { "kind": "row", jobId: string, row: JobRow, } | { "kind": "finished", jobId: string, status: JobState, totals: JobTotals, } | { "kind": "error", jobId: string, error: IpcError, };
+export type ExtractEvent = { "kind": "status", 
+/**
+ * The job's id.
+ */
+jobId: string, 
+/**
+ * What is under way, for people (`Starting the local model…`).
+ */
+message: string, } | { "kind": "started", 
+/**
+ * The job's id.
+ */
+jobId: string, 
+/**
+ * The document's place in the job's file order, from 0.
+ */
+position: number, } | { "kind": "row", 
+/**
+ * The job's id.
+ */
+jobId: string, 
+/**
+ * The document's row in the job's table.
+ */
+row: JobRow, } | { "kind": "finished", 
+/**
+ * The job's id.
+ */
+jobId: string, 
+/**
+ * How the job ended.
+ */
+status: JobState, 
+/**
+ * The job's documents by status and its tokens, over all of its runs.
+ */
+totals: JobTotals, } | { "kind": "error", 
+/**
+ * The job's id.
+ */
+jobId: string, 
+/**
+ * The error's code and its message for people.
+ */
+error: IpcError, };

@@ -8,7 +8,11 @@ export type ExtractRequest = {
 /**
  * Absolute paths, in the table's order.
  */
-files: Array<string>, schemaName: string, 
+files: Array<string>, 
+/**
+ * The library schema to extract with, by name.
+ */
+schemaName: string, 
 /**
  * `null`: the latest version.
  */

@@ -12,7 +12,11 @@ export type FieldEvidence = {
  * The field: its column key (`total`, `vendor.name`), or an array
  * item's (`line_items[0].amount`, `tags[2]`).
  */
-key: string, status: EvidenceStatus, 
+key: string, 
+/**
+ * Whether the value was found in the document, and in what form.
+ */
+status: EvidenceStatus, 
 /**
  * `None` for `not_applicable`.
  */

@@ -10,11 +10,19 @@ export type JobRow = {
 /**
  * 0-based, in the job's file order; a row's identity in the job.
  */
-position: number, path: string, 
+position: number, 
+/**
+ * The document's path, as the job recorded it.
+ */
+path: string, 
 /**
  * The file's name without its folder.
  */
-fileName: string, status: RowStatus, 
+fileName: string, 
+/**
+ * Whether the document has been called yet, and how its call ended.
+ */
+status: RowStatus, 
 /**
  * The values to show and export: the latest revision's, else the
  * model's. `null` until completed.
@@ -27,11 +35,23 @@ modelValues: JsonValue | null,
 /**
  * Top-level fields whose value the user changed.
  */
-changed: Array<string>, error: string | null, 
+changed: Array<string>, 
+/**
+ * Why the document failed; `None` unless it did.
+ */
+error: string | null, 
 /**
  * The error's code (`auth`, `network`, `document`, ...).
  */
-errorCode: string | null, inputTokens: number, outputTokens: number, 
+errorCode: string | null, 
+/**
+ * The input tokens of the document's call (what the model read); 0 until it ran.
+ */
+inputTokens: number, 
+/**
+ * The output tokens of the document's call (what the model wrote); 0 until it ran.
+ */
+outputTokens: number, 
 /**
  * The structured call behind the values: its transcript is
  * `callTranscript(callId)` (or `sift calls show ID`).

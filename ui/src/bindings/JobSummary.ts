@@ -5,4 +5,41 @@ import type { JobTotals } from "./JobTotals";
 /**
  * A job in the list of recent ones, to reopen its table.
  */
-export type JobSummary = { jobId: string, schemaName: string, schemaVersion: number, models: Array<string>, status: JobState, documents: number, totals: JobTotals, createdAt: number, finishedAt: number | null, };
+export type JobSummary = { 
+/**
+ * The job's id in the store.
+ */
+jobId: string, 
+/**
+ * The library schema the job runs with, by name.
+ */
+schemaName: string, 
+/**
+ * The version of that schema the job runs with.
+ */
+schemaVersion: number, 
+/**
+ * The models the job runs with, in the order they are tried.
+ */
+models: Array<string>, 
+/**
+ * Where the job is: running, or how its last run ended.
+ */
+status: JobState, 
+/**
+ * How many documents the job has.
+ */
+documents: number, 
+/**
+ * The documents counted by status, and their tokens.
+ */
+totals: JobTotals, 
+/**
+ * When the job was created, in milliseconds since the Unix epoch.
+ */
+createdAt: number, 
+/**
+ * When the job's last run ended, in milliseconds since the Unix epoch; `None` while
+ * it runs or after it was cut short.
+ */
+finishedAt: number | null, };

@@ -3,4 +3,24 @@
 /**
  * Totals over a job's documents.
  */
-export type JobTotals = { done: number, failed: number, pending: number, inputTokens: number, outputTokens: number, };
+export type JobTotals = { 
+/**
+ * Documents completed.
+ */
+done: number, 
+/**
+ * Documents whose call failed.
+ */
+failed: number, 
+/**
+ * Documents without a result yet (not called, or their call is running).
+ */
+pending: number, 
+/**
+ * Input tokens over every document's call.
+ */
+inputTokens: number, 
+/**
+ * Output tokens over every document's call.
+ */
+outputTokens: number, };

@@ -8,14 +8,55 @@ import type { JsonValue } from "./serde_json/JsonValue";
 /**
  * A job with its table.
  */
-export type JobView = { jobId: string, schemaName: string, schemaVersion: number, 
+export type JobView = { 
+/**
+ * The job's id in the store.
+ */
+jobId: string, 
+/**
+ * The library schema the job runs with, by name.
+ */
+schemaName: string, 
+/**
+ * The version of that schema the job runs with.
+ */
+schemaVersion: number, 
 /**
  * The schema the job runs with.
  */
-schema: JsonValue, models: Array<string>, status: JobState, columns: Array<Column>, rows: Array<JobRow>, totals: JobTotals, 
+schema: JsonValue, 
+/**
+ * The models the job runs with, in the order they are tried.
+ */
+models: Array<string>, 
+/**
+ * Where the job is: running, or how its last run ended.
+ */
+status: JobState, 
+/**
+ * The table's columns: the schema's leaves, in the schema's order.
+ */
+columns: Array<Column>, 
+/**
+ * One row per document, in the job's file order.
+ */
+rows: Array<JobRow>, 
+/**
+ * The documents counted by status, and their tokens.
+ */
+totals: JobTotals, 
 /**
  * Values not found in their documents, or that a consistency check
  * found wrong, that the user has not checked, over every row ("7
  * values need a look").
  */
-needsReview: number, createdAt: number, finishedAt: number | null, };
+needsReview: number, 
+/**
+ * When the job was created, in milliseconds since the Unix epoch.
+ */
+createdAt: number, 
+/**
+ * When the job's last run ended, in milliseconds since the Unix epoch; `None` while
+ * it runs or after it was cut short.
+ */
+finishedAt: number | null, };

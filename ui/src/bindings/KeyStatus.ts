@@ -4,7 +4,11 @@ import type { KeySource } from "./KeySource";
 /**
  * Whether a key is there; never the key.
  */
-export type KeyStatus = { source: KeySource, 
+export type KeyStatus = { 
+/**
+ * Where the key was found, or that none was.
+ */
+source: KeySource, 
 /**
  * The variable the key was found in (source `env`), or the one the
  * provider names.

@@ -3,4 +3,17 @@
 /**
  * One document of a set, with its true values.
  */
-export type LabelledDocumentView = { path: string, fileName: string, truth: { [key in string]: string }, };
+export type LabelledDocumentView = { 
+/**
+ * Where the document is on disk.
+ */
+path: string, 
+/**
+ * The path's last component, for display.
+ */
+fileName: string, 
+/**
+ * The document's true values by `a.b` field name; a field with no true
+ * value is absent.
+ */
+truth: { [key in string]: string }, };

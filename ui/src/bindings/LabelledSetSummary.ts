@@ -3,8 +3,32 @@
 /**
  * A set as the Evaluate screen lists it.
  */
-export type LabelledSetSummary = { name: string, schemaName: string, schemaVersion: number, fields: Array<string>, 
+export type LabelledSetSummary = { 
+/**
+ * The set's name, unique among the sets.
+ */
+name: string, 
+/**
+ * The schema the set's fields come from.
+ */
+schemaName: string, 
+/**
+ * The version of that schema the set is tied to.
+ */
+schemaVersion: number, 
+/**
+ * The fields with true values (`a.b` names), in the schema's order.
+ */
+fields: Array<string>, 
 /**
  * `file NAME.tsv` or `job ID`.
  */
-source: string, documents: number, createdAt: number, };
+source: string, 
+/**
+ * How many documents the set has.
+ */
+documents: number, 
+/**
+ * When the set was made, in milliseconds since the Unix epoch.
+ */
+createdAt: number, };

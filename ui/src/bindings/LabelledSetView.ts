@@ -2,4 +2,15 @@
 import type { LabelledDocumentView } from "./LabelledDocumentView";
 import type { LabelledSetSummary } from "./LabelledSetSummary";
 
-export type LabelledSetView = { set: LabelledSetSummary, documents: Array<LabelledDocumentView>, };
+/**
+ * A set with all its documents.
+ */
+export type LabelledSetView = { 
+/**
+ * The set as the list shows it.
+ */
+set: LabelledSetSummary, 
+/**
+ * Its documents, in the set's order.
+ */
+documents: Array<LabelledDocumentView>, };

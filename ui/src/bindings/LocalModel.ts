@@ -11,7 +11,19 @@ file: string,
 /**
  * `general.name` from the header.
  */
-name?: string | null, architecture?: string | null, sizeBytes: number, quantisation?: string | null, 
+name?: string | null, 
+/**
+ * `general.architecture` from the header, such as `llama` or `qwen2`.
+ */
+architecture?: string | null, 
+/**
+ * The file's size in bytes (of the file linked to, for a link).
+ */
+sizeBytes: number, 
+/**
+ * The quantisation the header names, such as `Q4_K_M`.
+ */
+quantisation?: string | null, 
 /**
  * The context the model was trained for, in tokens.
  */

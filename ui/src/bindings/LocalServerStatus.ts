@@ -3,4 +3,8 @@
 /**
  * Where the owned local server is, for the UI.
  */
-export type LocalServerStatus = { "state": "stopped" } | { "state": "starting" } | { "state": "running" } | { "state": "failed", message: string, };
+export type LocalServerStatus = { "state": "stopped" } | { "state": "starting" } | { "state": "running" } | { "state": "failed", 
+/**
+ * Why, for the user (the server's last log lines when it exited).
+ */
+message: string, };

@@ -4,8 +4,29 @@
  * A stored message: its parts as `sift_llm` writes them
  * (`{"type":"text","text"}`, `tool_call`, `tool_result`, `image`).
  */
-export type MessageView = { id: string, seq: number, 
+export type MessageView = { 
+/**
+ * The message's id (`msg_` and a time-sortable id).
+ */
+id: string, 
+/**
+ * The message's place in its session, from 1, without gaps.
+ */
+seq: number, 
 /**
  * `system`, `user`, `assistant` or `tool`.
  */
-role: string, parts: Array<Record<string, unknown>>, hidden: boolean, createdAt: number, };
+role: string, 
+/**
+ * The message's content, a JSON array of parts.
+ */
+parts: Array<Record<string, unknown>>, 
+/**
+ * Kept for the chat view but never sent back to the model (such as the
+ * text copy of a structured call's answer).
+ */
+hidden: boolean, 
+/**
+ * When the message was stored, in milliseconds since the Unix epoch.
+ */
+createdAt: number, };

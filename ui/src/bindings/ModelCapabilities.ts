@@ -4,7 +4,23 @@ import type { CapabilitySource } from "./CapabilitySource";
 /**
  * What one model can take, and who said so.
  */
-export type ModelCapabilities = { images: boolean, tools: boolean, imagesSource: CapabilitySource, toolsSource: CapabilitySource, 
+export type ModelCapabilities = { 
+/**
+ * Whether the model can be sent images (page renders, photos).
+ */
+images: boolean, 
+/**
+ * Whether the model can be offered tools to call.
+ */
+tools: boolean, 
+/**
+ * Who said whether it takes images.
+ */
+imagesSource: CapabilitySource, 
+/**
+ * Who said whether it takes tools.
+ */
+toolsSource: CapabilitySource, 
 /**
  * The server's route that answered (`GET /props`), when it did.
  */

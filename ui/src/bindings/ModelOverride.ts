@@ -12,4 +12,12 @@ provider: string,
 /**
  * The model, as the provider's server names it.
  */
-model: string, images?: boolean | null, tools?: boolean | null, };
+model: string, 
+/**
+ * Whether the model takes images; `None`: as detected.
+ */
+images?: boolean | null, 
+/**
+ * Whether the model takes tools; `None`: as detected.
+ */
+tools?: boolean | null, };

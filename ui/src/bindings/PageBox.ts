@@ -5,4 +5,20 @@
  * top-left corner, so that it lays over a picture of the page at any
  * size.
  */
-export type PageBox = { x: number, y: number, width: number, height: number, };
+export type PageBox = { 
+/**
+ * Left edge, as a fraction of the page's width (0 is the left side).
+ */
+x: number, 
+/**
+ * Top edge, as a fraction of the page's height (0 is the top).
+ */
+y: number, 
+/**
+ * Width, as a fraction of the page's width.
+ */
+width: number, 
+/**
+ * Height, as a fraction of the page's height.
+ */
+height: number, };

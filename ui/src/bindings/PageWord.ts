@@ -4,4 +4,12 @@ import type { PageBox } from "./PageBox";
 /**
  * A word on a page with its box, to click.
  */
-export type PageWord = { text: string, box: PageBox, };
+export type PageWord = { 
+/**
+ * The word as it is on the page (a run of text between spaces).
+ */
+text: string, 
+/**
+ * Where the word is on the page.
+ */
+box: PageBox, };

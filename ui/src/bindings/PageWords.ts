@@ -8,4 +8,12 @@ export type PageWords = {
 /**
  * 0-based, as the preview counts pages.
  */
-page: number, pageCount: number, words: Array<PageWord>, };
+page: number, 
+/**
+ * How many pages the document has.
+ */
+pageCount: number, 
+/**
+ * The page's words in reading order; empty for a file whose words have no boxes.
+ */
+words: Array<PageWord>, };

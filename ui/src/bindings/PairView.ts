@@ -3,7 +3,31 @@
 /**
  * Two candidates' overall accuracy compared (McNemar's exact test).
  */
-export type PairView = { a: string, b: string, onlyA: number, onlyB: number, pValue: number, withinNoise: boolean, 
+export type PairView = { 
+/**
+ * The label of the candidate that comes first in the run.
+ */
+a: string, 
+/**
+ * The label of the candidate that comes later.
+ */
+b: string, 
+/**
+ * Cells `a` got right and `b` wrong.
+ */
+onlyA: number, 
+/**
+ * Cells `b` got right and `a` wrong.
+ */
+onlyB: number, 
+/**
+ * McNemar's exact two-sided p over those cells.
+ */
+pValue: number, 
+/**
+ * True when `p_value` is 0.05 or more: the difference may be chance.
+ */
+withinNoise: boolean, 
 /**
  * The comparison in one sentence, as `sift eval` prints it.
  */

@@ -9,4 +9,21 @@ export type Price = {
 /**
  * A settings provider id, or `*` for any provider.
  */
-providerId: string, model: string, inputPerMtok: number, outputPerMtok: number, source: PriceSource, };
+providerId: string, 
+/**
+ * The model the price is for; for a default, the known model whose name the served one
+ * starts with.
+ */
+model: string, 
+/**
+ * What a million input (prompt) tokens cost.
+ */
+inputPerMtok: number, 
+/**
+ * What a million output (answer) tokens cost.
+ */
+outputPerMtok: number, 
+/**
+ * Where the price came from.
+ */
+source: PriceSource, };

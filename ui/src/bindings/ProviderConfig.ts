@@ -8,7 +8,15 @@ export type ProviderConfig = {
 /**
  * Unique; also the keychain account of its API key.
  */
-id: string, kind: ProviderKind, label: string, 
+id: string, 
+/**
+ * Which kind of server it is, and so which API it speaks.
+ */
+kind: ProviderKind, 
+/**
+ * The name shown for it; blank: its id.
+ */
+label: string, 
 /**
  * `null`: the kind's default (see `SettingsView.defaultBaseUrls`).
  */

@@ -7,11 +7,42 @@ import type { ProviderKind } from "./ProviderKind";
  * and shown. Where the model ran is kept as the server's host, never
  * its URL (which can hold a key) nor the key.
  */
-export type ResolvedCandidate = { label: string, 
+export type ResolvedCandidate = { 
+/**
+ * How it is shown: the label asked for, else one from the model and answer mode
+ * (`MODEL`, `MODEL grounded`, `located`); made unique within a run
+ * ([`distinct_labels`]).
+ */
+label: string, 
 /**
  * The settings' provider id, when it came from the settings.
  */
-providerId: string | null, provider: ProviderKind, host: string, model: string, prompt: string, schemaVersion: number, ocr: boolean, 
+providerId: string | null, 
+/**
+ * The kind of provider the model ran on.
+ */
+provider: ProviderKind, 
+/**
+ * The host and port of the server the model ran on; empty when its base URL
+ * does not parse.
+ */
+host: string, 
+/**
+ * The model's name as it was called.
+ */
+model: string, 
+/**
+ * The prompt it extracts with (the default prompt when none was given).
+ */
+prompt: string, 
+/**
+ * The version of the set's schema it reads with.
+ */
+schemaVersion: number, 
+/**
+ * Whether scans and photos are read with OCR.
+ */
+ocr: boolean, 
 /**
  * Stored candidates from before answers had a mode were free.
  */

@@ -4,4 +4,12 @@ import type { CallSummary } from "./CallSummary";
 /**
  * A call and its revisions, each with theirs.
  */
-export type RevisionNode = { call: CallSummary, revisions: Array<RevisionNode>, };
+export type RevisionNode = { 
+/**
+ * The call at this node.
+ */
+call: CallSummary, 
+/**
+ * The calls that revise it, oldest first.
+ */
+revisions: Array<RevisionNode>, };

@@ -4,7 +4,11 @@ import type { SchemaDoc } from "./SchemaDoc";
 /**
  * The outcome of a save.
  */
-export type SavedSchema = { schema: SchemaDoc, 
+export type SavedSchema = { 
+/**
+ * The version saved, or the latest one when the schema equalled it.
+ */
+schema: SchemaDoc, 
 /**
  * False when the schema equalled the latest version (no new one).
  */

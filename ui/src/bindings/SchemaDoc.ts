@@ -4,4 +4,20 @@ import type { JsonValue } from "./serde_json/JsonValue";
 /**
  * One version of a schema.
  */
-export type SchemaDoc = { name: string, version: number, schema: JsonValue, createdAt: number, };
+export type SchemaDoc = { 
+/**
+ * The schema's name in the library.
+ */
+name: string, 
+/**
+ * The version's number, from 1.
+ */
+version: number, 
+/**
+ * The JSON Schema of this version.
+ */
+schema: JsonValue, 
+/**
+ * When this version was saved, in milliseconds since the Unix epoch.
+ */
+createdAt: number, };

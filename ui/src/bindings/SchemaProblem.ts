@@ -9,4 +9,12 @@ export type SchemaProblem = {
  * A JSON Pointer into the schema (`""`: the whole schema), e.g.
  * `/properties/total/type`.
  */
-path: string, message: string, severity: ProblemSeverity, };
+path: string, 
+/**
+ * What is wrong, for people.
+ */
+message: string, 
+/**
+ * Whether the problem blocks saving and extracting, or is only a warning.
+ */
+severity: ProblemSeverity, };

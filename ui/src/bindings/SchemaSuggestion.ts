@@ -9,7 +9,11 @@ export type SchemaSuggestion = {
 /**
  * A library name for it, from the kind of document (`delivery_note`).
  */
-name: string, schema: JsonValue, 
+name: string, 
+/**
+ * The JSON Schema made from the model's fields, titled after the kind of document.
+ */
+schema: JsonValue, 
 /**
  * The answer-schema rules' problems with it (usually none).
  */

@@ -3,7 +3,15 @@
 /**
  * A schema in the library, by its latest version.
  */
-export type SchemaSummary = { name: string, latestVersion: number, 
+export type SchemaSummary = { 
+/**
+ * The schema's name in the library.
+ */
+name: string, 
+/**
+ * The latest version's number (versions count from 1).
+ */
+latestVersion: number, 
 /**
  * Every version, oldest first.
  */

@@ -3,4 +3,16 @@
 /**
  * A field's score for one candidate: `correct` of `scored`.
  */
-export type ScoreCell = { field: string, correct: number, scored: number, };
+export type ScoreCell = { 
+/**
+ * The field's `a.b` name, or `overall`.
+ */
+field: string, 
+/**
+ * Cells the candidate got right.
+ */
+correct: number, 
+/**
+ * Cells compared: those with a true value, in the documents called.
+ */
+scored: number, };

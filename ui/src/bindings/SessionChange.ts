@@ -4,4 +4,12 @@
  * A session's new title and model choice (`""` clears the model choice);
  * `null` leaves a field as it is.
  */
-export type SessionChange = { title?: string | null, modelChoice?: string | null, };
+export type SessionChange = { 
+/**
+ * The new title.
+ */
+title?: string | null, 
+/**
+ * The new model choice, `"auto"` or a model name; blank clears it.
+ */
+modelChoice?: string | null, };

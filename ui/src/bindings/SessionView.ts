@@ -2,11 +2,35 @@
 import type { ApprovalView } from "./ApprovalView";
 import type { CutReplyView } from "./CutReplyView";
 
-export type SessionView = { id: string, title: string, systemPrompt: string | null, modelChoice: string | null, 
+/**
+ * A chat session as the session list and the chat show it.
+ */
+export type SessionView = { 
+/**
+ * The session's id (`ses_` and a time-sortable id).
+ */
+id: string, 
+/**
+ * The session's title; empty until one is set.
+ */
+title: string, 
+/**
+ * The session's own system prompt; `None` when it has none.
+ */
+systemPrompt: string | null, 
+/**
+ * `"auto"` or a model name; `None` uses the models the turn is sent with.
+ */
+modelChoice: string | null, 
 /**
  * Milliseconds since the Unix epoch.
  */
-createdAt: number, updatedAt: number, 
+createdAt: number, 
+/**
+ * When the session last changed (a stored turn, a suspended turn, a
+ * rename), in milliseconds since the Unix epoch.
+ */
+updatedAt: number, 
 /**
  * Tool calls waiting for the user, oldest first.
  */

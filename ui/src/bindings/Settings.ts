@@ -4,11 +4,19 @@ import type { ProviderConfig } from "./ProviderConfig";
 /**
  * What the user edits on the settings screen.
  */
-export type Settings = { providers: Array<ProviderConfig>, 
+export type Settings = { 
+/**
+ * The model servers the user set up, in the order they are saved.
+ */
+providers: Array<ProviderConfig>, 
 /**
  * The id of the provider used unless another is picked.
  */
-defaultProvider: string, defaultModel?: string | null, 
+defaultProvider: string, 
+/**
+ * The model used with the default provider when none is picked; `null` or blank: none.
+ */
+defaultModel?: string | null, 
 /**
  * Where the database lives; `null`: the data directory.
  */

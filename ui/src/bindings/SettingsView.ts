@@ -7,7 +7,11 @@ import type { Settings } from "./Settings";
 /**
  * The settings and what follows from them.
  */
-export type SettingsView = { settings: Settings, 
+export type SettingsView = { 
+/**
+ * The saved settings, as the screen edits them.
+ */
+settings: Settings, 
 /**
  * The configuration file they are saved in.
  */
@@ -15,7 +19,15 @@ configPath: string,
 /**
  * The database in use.
  */
-dbPath: string, defaultBaseUrls: DefaultBaseUrls, defaultAnswers: DefaultAnswers, 
+dbPath: string, 
+/**
+ * The address each kind of provider uses when it sets none.
+ */
+defaultBaseUrls: DefaultBaseUrls, 
+/**
+ * The answer mode each kind of provider gets when a run names none.
+ */
+defaultAnswers: DefaultAnswers, 
 /**
  * What the user says models can take (`[[models]]`), saved apart
  * from the settings.

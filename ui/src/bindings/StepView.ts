@@ -3,12 +3,52 @@
 /**
  * One step of a run, live or stored.
  */
-export type StepView = { id: string | null, name: string, 
+export type StepView = { 
+/**
+ * The step's `id` in the file, when it has one.
+ */
+id: string | null, 
+/**
+ * The step's name: its `name` in the file, else its id, else `step_N` by position.
+ */
+name: string, 
 /**
  * `running`, `succeeded`, `failed`, `skipped` or `cancelled`.
  */
-status: string, stdout: string, stderr: string, outputs: Record<string, unknown>, error: string | null, 
+status: string, 
+/**
+ * What the step wrote to its standard output.
+ */
+stdout: string, 
+/**
+ * What the step wrote to its standard error.
+ */
+stderr: string, 
+/**
+ * The values the step produced, by name (`${steps.ID.outputs.NAME}` in later steps).
+ */
+outputs: Record<string, unknown>, 
+/**
+ * Why the step failed; `None` unless it did.
+ */
+error: string | null, 
 /**
  * The step's conversation (a chat step's), as `sift_llm` messages.
  */
-messages: Array<unknown>, inputTokens: number, outputTokens: number, elapsedMs: number, reused: boolean, };
+messages: Array<unknown>, 
+/**
+ * Tokens sent to models, over every model request of the step.
+ */
+inputTokens: number, 
+/**
+ * Tokens the models wrote, over every model request of the step.
+ */
+outputTokens: number, 
+/**
+ * How long the step ran, in milliseconds.
+ */
+elapsedMs: number, 
+/**
+ * Copied from an earlier run rather than run again.
+ */
+reused: boolean, };

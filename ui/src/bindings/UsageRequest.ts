@@ -4,7 +4,15 @@
  * The period: from `from_ms` (inclusive) to `to_ms` (exclusive), days
  * counted in the caller's time zone.
  */
-export type UsageRequest = { fromMs: number, toMs: number, 
+export type UsageRequest = { 
+/**
+ * The start, in milliseconds since the Unix epoch.
+ */
+fromMs: number, 
+/**
+ * The end, in milliseconds since the Unix epoch; after `from_ms`.
+ */
+toMs: number, 
 /**
  * Minutes east of UTC (`-new Date().getTimezoneOffset()`).
  */

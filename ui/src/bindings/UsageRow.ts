@@ -3,17 +3,37 @@
 /**
  * Tokens of one day, provider, model and kind.
  */
-export type UsageRow = { day: string, 
+export type UsageRow = { 
+/**
+ * The day, `yyyy-mm-dd` in the caller's time zone.
+ */
+day: string, 
 /**
  * `local`, `openai`, `anthropic`, or `unknown` for work stored
  * before Sift kept it.
  */
-provider: string, model: string, 
+provider: string, 
+/**
+ * The model as the server named it, or `unknown` when it was not stored.
+ */
+model: string, 
 /**
  * `chat`, `structured call`, `extraction`, `evaluation`, `workflow
  * step`, `schema suggestion`, or another call's kind as stored.
  */
-kind: string, count: number, inputTokens: number, outputTokens: number, 
+kind: string, 
+/**
+ * How many calls, chat replies or workflow steps the row adds up.
+ */
+count: number, 
+/**
+ * The tokens sent to the model (prompt, documents, history).
+ */
+inputTokens: number, 
+/**
+ * The tokens the model wrote.
+ */
+outputTokens: number, 
 /**
  * `null` when the model has no price.
  */

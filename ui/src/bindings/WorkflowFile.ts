@@ -3,7 +3,11 @@
 /**
  * A workflow file of the open folder.
  */
-export type WorkflowFile = { path: string, 
+export type WorkflowFile = { 
+/**
+ * The file's path: the folder as given, joined with the file name.
+ */
+path: string, 
 /**
  * The file name, e.g. `invoices.yaml`.
  */

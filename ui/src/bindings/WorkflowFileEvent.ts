@@ -3,4 +3,20 @@
 /**
  * A change on disk in the watched folder.
  */
-export type WorkflowFileEvent = { "kind": "changed", path: string, text: string, problems: Array<string>, } | { "kind": "removed", path: string, };
+export type WorkflowFileEvent = { "kind": "changed", 
+/**
+ * The file's path.
+ */
+path: string, 
+/**
+ * Its new text.
+ */
+text: string, 
+/**
+ * What `sift validate` says of the new text; empty when it may run.
+ */
+problems: Array<string>, } | { "kind": "removed", 
+/**
+ * The path the file had.
+ */
+path: string, };

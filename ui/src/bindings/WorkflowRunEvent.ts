@@ -4,4 +4,36 @@ import type { StepView } from "./StepView";
 /**
  * What a running workflow reports.
  */
-export type WorkflowRunEvent = { "kind": "started", key: string, } | { "kind": "runCreated", runId: string, } | { "kind": "stepStarted", name: string, } | { "kind": "stdout", name: string, text: string, } | { "kind": "stderr", name: string, text: string, } | { "kind": "stepFinished", step: StepView, };
+export type WorkflowRunEvent = { "kind": "started", 
+/**
+ * The run's key in the running work.
+ */
+key: string, } | { "kind": "runCreated", 
+/**
+ * The id the run is stored under.
+ */
+runId: string, } | { "kind": "stepStarted", 
+/**
+ * The step's name.
+ */
+name: string, } | { "kind": "stdout", 
+/**
+ * The step's name.
+ */
+name: string, 
+/**
+ * What it wrote, as it came.
+ */
+text: string, } | { "kind": "stderr", 
+/**
+ * The step's name.
+ */
+name: string, 
+/**
+ * What it wrote, as it came.
+ */
+text: string, } | { "kind": "stepFinished", 
+/**
+ * The step as it ended.
+ */
+step: StepView, };

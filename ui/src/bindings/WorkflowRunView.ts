@@ -4,8 +4,16 @@ import type { StepView } from "./StepView";
 /**
  * A run: live at its end, or read back from the store.
  */
-export type WorkflowRunView = { runId: string, 
+export type WorkflowRunView = { 
+/**
+ * The id the run is stored under.
+ */
+runId: string, 
 /**
  * `running`, `succeeded`, `failed` or `cancelled`.
  */
-status: string, steps: Array<StepView>, };
+status: string, 
+/**
+ * Its steps, in the file's order.
+ */
+steps: Array<StepView>, };

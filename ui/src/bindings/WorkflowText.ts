@@ -3,7 +3,15 @@
 /**
  * A file's text and what `sift validate` would say of it.
  */
-export type WorkflowText = { path: string, text: string, 
+export type WorkflowText = { 
+/**
+ * The file's path, as given.
+ */
+path: string, 
+/**
+ * The file's whole text.
+ */
+text: string, 
 /**
  * Empty when the file may run.
  */

@@ -9,21 +9,31 @@ use crate::models::local::{LocalServerHandle, ensure_local_server};
 use crate::models::provider::{ProviderKind, ProviderSettings};
 use crate::workspace::Workspace;
 
+/// A single prompt for [`ask`]: where to send it and whether to stream the reply.
 #[derive(Debug, Clone, Default)]
 pub struct AskRequest {
+    /// The server to ask; what is unset comes from `SIFT_PROVIDER` and
+    /// `SIFT_BASE_URL`.
     pub provider: ProviderSettings,
     /// Tried in order; several means fallback, which is never streamed.
     pub models: Vec<String>,
+    /// Sent as a system message ahead of the prompt; `None` sends none.
     pub system: Option<String>,
+    /// The user message to answer.
     pub prompt: String,
+    /// Stream the reply to `on_text` as it arrives; honoured only with a
+    /// single model.
     pub stream: bool,
 }
 
+/// The answer [`ask`] got back.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AskOutcome {
+    /// The reply's text, whole, even when it was also streamed.
     pub text: String,
     /// The model that answered.
     pub model: String,
+    /// The input and output tokens of the request that answered.
     pub usage: Usage,
     /// Whether the text was already passed to `on_text` piece by piece.
     pub streamed: bool,
@@ -111,13 +121,14 @@ async fn ask_with(
     })
 }
 
-// The app's `ask`: a prompt and, optionally, where to send it. (No doc
-// comment: it would change the generated TypeScript.)
+/// The app's `ask`: a prompt and, optionally, where to send it.
 #[derive(Debug, Clone, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct AskArgs {
+    /// The user message to answer.
     pub prompt: String,
+    /// A system message sent ahead of the prompt; unset or blank sends none.
     #[cfg_attr(feature = "ts", ts(optional = nullable))]
     #[serde(default)]
     pub system: Option<String>,
@@ -125,9 +136,13 @@ pub struct AskArgs {
     #[cfg_attr(feature = "ts", ts(optional = nullable))]
     #[serde(default)]
     pub provider: Option<String>,
+    /// The server's address; unset or blank means `SIFT_BASE_URL`, else the
+    /// provider's usual address.
     #[cfg_attr(feature = "ts", ts(optional = nullable))]
     #[serde(default)]
     pub base_url: Option<String>,
+    /// The model to ask; unset or blank means `SIFT_MODEL`, else the local
+    /// server's model when the provider is local.
     #[cfg_attr(feature = "ts", ts(optional = nullable))]
     #[serde(default)]
     pub model: Option<String>,
@@ -141,16 +156,23 @@ pub enum AskEvent {
     /// Something slow is happening before the first word, such as starting
     /// the local model server.
     Status {
+        /// What is happening, for the user to read.
         message: String,
     },
+    /// The next piece of the reply, in order.
     Text {
+        /// The piece's text, to append to what came before.
         text: String,
     },
+    /// The reply is complete; nothing follows.
     #[serde(rename_all = "camelCase")]
     Done {
+        /// The model that answered.
         model: String,
+        /// Tokens the request sent to the model.
         #[cfg_attr(feature = "ts", ts(type = "number"))]
         input_tokens: u64,
+        /// Tokens the model generated for the reply.
         #[cfg_attr(feature = "ts", ts(type = "number"))]
         output_tokens: u64,
     },

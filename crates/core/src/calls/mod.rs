@@ -9,9 +9,9 @@
 
 pub(crate) mod ask;
 pub mod compaction;
-pub mod convert;
-pub mod history;
-pub mod turns;
+pub(crate) mod convert;
+pub(crate) mod history;
+pub(crate) mod turns;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -33,23 +33,36 @@ use crate::calls::history::model_history;
 use crate::error::CoreError;
 use crate::models::ModelSelection;
 
+/// The kind [`CallRequest::new`] gives a call.
 pub const DEFAULT_KIND: &str = "call";
+/// The turn limit [`CallRequest::new`] gives a call: how many model requests
+/// it may send before it ends turn-limited.
 pub const DEFAULT_MAX_TURNS: u32 = 10;
 
+/// A structured call to run: what to ask, on which models, and how its
+/// answer must look.
 #[derive(Debug, Clone)]
 pub struct CallRequest {
+    /// The provider and the models to try, in order, until one completes.
     pub selection: ModelSelection,
+    /// What the call is for (e.g. `"call"`, `"compaction"`); recorded on its row.
     pub kind: String,
+    /// The call's system prompt; `None` sends none of its own (in a session,
+    /// the session's prompt still applies).
     pub system: Option<String>,
     /// The answer's JSON Schema; without one the answer is JSON text.
     pub schema: Option<Value>,
+    /// The user's prompt, sent after the text of `files`.
     pub prompt: String,
     /// Files the model reads with the prompt, in order: their text goes
     /// ahead of it, their images with it (see `sift_documents`).
     pub files: Vec<PathBuf>,
+    /// The most model requests the call may send before it ends turn-limited;
+    /// 0 counts as 1.
     pub max_turns: u32,
     /// Run as a turn of this session.
     pub session: Option<String>,
+    /// How many tool results and images go whole into each request.
     pub context: ContextSettings,
     /// How `files` are read: PDFium, OCR, and whether the model takes
     /// images (an extraction job sets these from the model's
@@ -58,6 +71,8 @@ pub struct CallRequest {
 }
 
 impl CallRequest {
+    /// A standalone request for `prompt` on `selection`, with no system prompt,
+    /// schema or files, the default kind and turn limit, and default settings.
     pub fn new(selection: ModelSelection, prompt: impl Into<String>) -> Self {
         Self {
             selection,

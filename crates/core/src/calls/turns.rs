@@ -47,7 +47,10 @@ const HOST_TURN_KIND: &str = "host_turn";
 pub struct HostToolResult {
     /// The id of the model's tool call.
     pub id: String,
+    /// What the tool returned, as the model will read it.
     pub content: String,
+    /// Whether the tool failed, so that `content` is an error message;
+    /// `false` when left out.
     #[serde(default)]
     pub is_error: bool,
 }
@@ -55,7 +58,9 @@ pub struct HostToolResult {
 /// A tool call the turn waits on.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PendingCall {
+    /// The model's id for the call; the host's result names it back.
     pub id: String,
+    /// The name of the tool to run, one of those the turn advertised.
     pub name: String,
     /// The arguments as JSON (`{}` when the model sent none); when the
     /// model's text is not valid JSON, that text as a JSON string.
@@ -78,12 +83,17 @@ impl From<&ToolCall> for PendingCall {
 /// `tool_results` of the pending calls (`message: None`).
 #[derive(Clone, Default)]
 pub struct TurnRequest {
+    /// The session the turn runs in.
     pub session_id: String,
+    /// The user's new message; `None` to resume the suspended turn.
     pub message: Option<String>,
+    /// When resuming, the results of the pending calls; those left out are
+    /// taken from the results kept by an earlier try. Empty with a message.
     pub tool_results: Vec<HostToolResult>,
     /// Advertised to the model, never run. When resuming without tools, the
     /// tools the turn advertised before are advertised again.
     pub tools: Vec<ToolSpec>,
+    /// The provider and the models to try, in order.
     pub selection: ModelSelection,
     /// The tool-result and image windows.
     pub context: ContextSettings,
@@ -109,8 +119,12 @@ impl std::fmt::Debug for TurnRequest {
 /// or the pending calls when it suspended (and no content).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TurnResult {
+    /// The model's reply when the turn completed; `None` when it suspended.
     pub content: Option<String>,
+    /// The tool calls the host must run and answer; empty when it completed.
     pub pending: Vec<PendingCall>,
+    /// What the request's signal extractor made of the reply; empty when the
+    /// turn suspended or the request had no extractor.
     pub signals: Vec<Value>,
 }
 

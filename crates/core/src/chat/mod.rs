@@ -55,7 +55,7 @@ pub(crate) mod files;
 pub mod reply;
 pub mod sessions;
 pub mod stream;
-pub mod tools;
+pub(crate) mod tools;
 pub mod view;
 
 use serde::{Deserialize, Serialize};
@@ -88,11 +88,15 @@ const CHAT_KIND: &str = "chat";
 /// A new user message for a session.
 #[derive(Debug, Clone)]
 pub struct ChatRequest {
+    /// The session the message is sent in; it must have no suspended turn.
     pub session_id: String,
+    /// The user's message text.
     pub message: String,
     /// Files that go with the message, read by the documents crate (their
     /// text ahead of the message, their images with it), before any request.
     pub files: Vec<std::path::PathBuf>,
+    /// The provider and the tier of models; with no models, the session's
+    /// model choice, if it names one (see the module docs).
     pub selection: ModelSelection,
     /// The tools the model may call; run here.
     pub toolkits: Vec<Toolkit>,
@@ -111,6 +115,8 @@ pub struct ChatRequest {
 }
 
 impl ChatRequest {
+    /// A message for the session on `selection`, with no files or tools, the
+    /// default windows and request limit, and no provider id or overrides.
     pub fn new(
         session_id: impl Into<String>,
         message: impl Into<String>,
@@ -134,18 +140,27 @@ impl ChatRequest {
 /// The user's decision on a call that waits for approval.
 #[derive(Debug, Clone)]
 pub struct ApprovalRequest {
+    /// The session whose suspended turn waits on the call.
     pub session_id: String,
+    /// The id of the waiting tool call the decision is for.
     pub call_id: String,
+    /// `true` runs the tool; `false` sends the model an error result saying
+    /// the user denied it.
     pub approved: bool,
+    /// The provider and the tier of models for the rest of the turn.
     pub selection: ModelSelection,
     /// Must hold the tools of the suspended turn: tools are code, not
     /// stored.
     pub toolkits: Vec<Toolkit>,
+    /// The tool-result and image windows.
     pub context: ContextSettings,
+    /// Model requests per turn, counting those sent before it suspended.
     pub max_iterations: u32,
 }
 
 impl ApprovalRequest {
+    /// A decision on `call_id` in the session, with no tools, the default
+    /// windows and request limit; set `toolkits` to the turn's tools.
     pub fn new(
         session_id: impl Into<String>,
         call_id: impl Into<String>,
@@ -164,9 +179,11 @@ impl ApprovalRequest {
     }
 }
 
+/// How an invocation of a chat turn ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ChatStatus {
+    /// The model gave its reply; the whole turn is stored.
     Completed,
     /// Calls wait for the user: see [`ChatResult::pending`].
     AwaitingApproval,
@@ -174,8 +191,10 @@ pub enum ChatStatus {
     TurnLimited,
 }
 
+/// What an invocation of a chat turn did, once it was stored.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChatResult {
+    /// How the invocation ended.
     pub status: ChatStatus,
     /// The text of the turn's last reply; empty unless completed.
     pub reply: String,

@@ -44,6 +44,8 @@ pub fn list_sessions(ws: &Workspace, query: &str) -> Result<Vec<SessionView>, Co
         .collect()
 }
 
+/// Creates an empty session in the workspace's store with this title and
+/// system prompt (and no model choice), and returns it as the window sees it.
 pub fn create_session(
     ws: &Workspace,
     title: String,

@@ -24,19 +24,28 @@ use crate::workspace::Workspace;
 /// A new user message for a session.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ChatMessage {
+    /// The session the message is sent in; it must have no turn waiting.
     pub session_id: String,
+    /// The user's message text.
     pub text: String,
     /// Files whose text (or images) go with the message.
     pub files: Vec<PathBuf>,
+    /// The provider and model picked for the turn; unset parts come from
+    /// the settings.
     pub choice: ModelChoice,
 }
 
 /// The user's decision on a tool call that waits.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ApprovalAnswer {
+    /// The session whose suspended turn waits on the call.
     pub session_id: String,
+    /// The model's id for the waiting call, as the session's approvals list it.
     pub call_id: String,
+    /// `true` runs the tool; `false` tells the model the user denied it.
     pub approved: bool,
+    /// The provider and model for the rest of the turn; unset parts come
+    /// from the settings.
     pub choice: ModelChoice,
 }
 

@@ -11,11 +11,14 @@ use sift_store::{Message as StoredMessage, Session, Store};
 use crate::chat::reply::{CutReplyView, cut_reply};
 use crate::error::CoreError;
 
+/// A tool call that waits for the user to approve or deny it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ApprovalView {
+    /// The model's id for the call; the user's answer names it.
     pub call_id: String,
+    /// The name of the tool the model wants to run.
     pub name: String,
     /// JSON text as the model produced it (it may be invalid).
     pub arguments: String,
@@ -24,16 +27,23 @@ pub struct ApprovalView {
     pub reads: Option<String>,
 }
 
+/// A chat session as the session list and the chat show it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct SessionView {
+    /// The session's id (`ses_` and a time-sortable id).
     pub id: String,
+    /// The session's title; empty until one is set.
     pub title: String,
+    /// The session's own system prompt; `None` when it has none.
     pub system_prompt: Option<String>,
+    /// `"auto"` or a model name; `None` uses the models the turn is sent with.
     pub model_choice: Option<String>,
     /// Milliseconds since the Unix epoch.
     pub created_at: i64,
+    /// When the session last changed (a stored turn, a suspended turn, a
+    /// rename), in milliseconds since the Unix epoch.
     pub updated_at: i64,
     /// Tool calls waiting for the user, oldest first.
     pub approvals: Vec<ApprovalView>,
@@ -47,13 +57,19 @@ pub struct SessionView {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct MessageView {
+    /// The message's id (`msg_` and a time-sortable id).
     pub id: String,
+    /// The message's place in its session, from 1, without gaps.
     pub seq: i64,
     /// `system`, `user`, `assistant` or `tool`.
     pub role: String,
+    /// The message's content, a JSON array of parts.
     #[cfg_attr(feature = "ts", ts(type = "Array<Record<string, unknown>>"))]
     pub parts: Value,
+    /// Kept for the chat view but never sent back to the model (such as the
+    /// text copy of a structured call's answer).
     pub hidden: bool,
+    /// When the message was stored, in milliseconds since the Unix epoch.
     pub created_at: i64,
 }
 
@@ -80,37 +96,60 @@ impl From<StoredMessage> for MessageView {
 pub enum ChatTurnEvent {
     /// First: the key `stop_chat_turn` takes.
     Started {
+        /// The running turn's key, for `stop_chat_turn`.
         key: String,
     },
+    /// The next piece of the model's reply, in order.
     Text {
+        /// The piece's text, to append to what came before.
         text: String,
     },
+    /// The model began a tool call; its arguments are still arriving.
     ToolStarted {
+        /// The model's id for the call.
         id: String,
+        /// The name of the tool called.
         name: String,
     },
+    /// A tool call ran (or was denied); its result goes to the model.
     #[serde(rename_all = "camelCase")]
     ToolFinished {
+        /// The model's id for the call.
         id: String,
+        /// The name of the tool called.
         name: String,
+        /// The result as the model will read it.
         content: String,
+        /// Whether the result is an error (a failed, unknown or denied call).
         is_error: bool,
     },
+    /// The tokens of one model reply.
     #[serde(rename_all = "camelCase")]
     Usage {
+        /// Tokens the request sent to the model.
         input_tokens: u64,
+        /// Tokens the model generated.
         output_tokens: u64,
     },
+    /// The turn waits for the user to approve or deny this call; sent
+    /// once the suspended turn is stored.
     ApprovalRequired {
+        /// The model's id for the call; the user's answer names it.
         id: String,
+        /// The name of the tool the model wants to run.
         name: String,
+        /// JSON text as the model produced it (it may be invalid).
         arguments: String,
         /// As [`ApprovalView::reads`].
         reads: Option<String>,
     },
+    /// The turn completed and is stored; nothing follows.
     Done,
+    /// The turn failed or reached its limit of model requests; nothing follows.
     Error {
+        /// `auth`, `network`, `model`, `refusal` or `other`.
         code: String,
+        /// What went wrong, for the user to read.
         message: String,
     },
 }
@@ -161,12 +200,15 @@ impl From<ChatEvent> for ChatTurnEvent {
 pub struct ChatTurnView {
     /// `completed`, `awaitingApproval`, `turnLimited` or `stopped`.
     pub status: String,
+    /// The text of the turn's last reply; empty unless completed.
     pub reply: String,
+    /// The session as it is after the turn, with any approvals it waits on.
     pub session: SessionView,
     /// The messages this turn stored.
     pub messages: Vec<MessageView>,
 }
 
+/// The provider and model the user picked for a turn.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
@@ -175,6 +217,8 @@ pub struct ModelChoice {
     #[cfg_attr(feature = "ts", ts(optional = nullable))]
     #[serde(default)]
     pub provider_id: Option<String>,
+    /// A model of that provider; `null` or blank: the settings' default model
+    /// for the default provider, the local model for a local one.
     #[cfg_attr(feature = "ts", ts(optional = nullable))]
     #[serde(default)]
     pub model: Option<String>,
@@ -186,9 +230,11 @@ pub struct ModelChoice {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct SessionChange {
+    /// The new title.
     #[cfg_attr(feature = "ts", ts(optional = nullable))]
     #[serde(default)]
     pub title: Option<String>,
+    /// The new model choice, `"auto"` or a model name; blank clears it.
     #[cfg_attr(feature = "ts", ts(optional = nullable))]
     #[serde(default)]
     pub model_choice: Option<String>,
@@ -199,7 +245,9 @@ pub struct SessionChange {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct AttachmentView {
+    /// The path the file is read from.
     pub path: String,
+    /// The file name, without its directory.
     pub name: String,
     /// Characters of text the model will read.
     pub chars: u64,

@@ -144,11 +144,16 @@ pub fn parse(text: &str) -> Result<(AppSettings, Config), ParseError> {
     Ok((settings, config))
 }
 
+/// The settings in a configuration file's text, the defaults for what it leaves out; fails
+/// when the text is not valid TOML or a table is wrong (an unknown field or provider kind).
 pub fn parse_settings(text: &str) -> Result<AppSettings, ParseError> {
     parse(text).map(|(settings, _)| settings)
 }
 
-pub fn parse_config(text: &str) -> Result<Config, ParseError> {
+/// The rest of a file's text (context, OCR, model overrides): the tests' view of what
+/// [`read`] returns beside the settings.
+#[cfg(test)]
+pub(crate) fn parse_config(text: &str) -> Result<Config, ParseError> {
     parse(text).map(|(_, config)| config)
 }
 

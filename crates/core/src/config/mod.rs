@@ -29,9 +29,9 @@
 //! The workspace reads this file when it opens; the Settings screen
 //! ([`crate::settings`]) edits it.
 
-pub mod context;
-pub mod file;
-pub mod ocr;
+pub(crate) mod context;
+pub(crate) mod file;
+pub(crate) mod ocr;
 
 use std::path::PathBuf;
 
@@ -48,6 +48,7 @@ use crate::models::provider::{ProviderKind, ProviderSettings};
 pub struct ProviderEntry {
     /// Unique among the providers; the keychain account of its key.
     pub id: String,
+    /// Which kind of server it is, and so which API it speaks.
     pub kind: ProviderKind,
     /// For people; the id when empty.
     pub label: String,
@@ -75,11 +76,16 @@ impl ProviderEntry {
     }
 }
 
+/// The app's settings as the configuration file holds them: the providers,
+/// the default provider and model, and the data folder.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AppSettings {
+    /// The model servers the user set up, in the file's order.
     pub providers: Vec<ProviderEntry>,
     /// The id of the provider used unless another is picked.
     pub default_provider: String,
+    /// The model used with the default provider when none is picked; `None`:
+    /// none set, so a model must be picked (the local provider has its own).
     pub default_model: Option<String>,
     /// Where the database lives; `None`: the data directory.
     pub data_dir: Option<PathBuf>,
@@ -157,6 +163,7 @@ impl AppSettings {
         }
     }
 
+    /// The provider with this id, if the settings have one.
     pub fn provider(&self, id: &str) -> Option<&ProviderEntry> {
         self.providers.iter().find(|p| p.id == id)
     }

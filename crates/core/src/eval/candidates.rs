@@ -31,9 +31,13 @@ pub struct Candidate {
     #[cfg_attr(feature = "ts", ts(optional = nullable))]
     #[serde(default, alias = "provider")]
     pub provider_id: Option<String>,
+    /// The model to call; `null`: the settings' default model when the provider is
+    /// the default one, else a local provider's own model; with neither, the
+    /// candidate is refused.
     #[cfg_attr(feature = "ts", ts(optional = nullable))]
     #[serde(default)]
     pub model: Option<String>,
+    /// The extraction prompt; `null` or blank: the built-in default prompt.
     #[cfg_attr(feature = "ts", ts(optional = nullable))]
     #[serde(default)]
     pub prompt: Option<String>,
@@ -59,15 +63,25 @@ pub struct Candidate {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ResolvedCandidate {
+    /// How it is shown: the label asked for, else one from the model and answer mode
+    /// (`MODEL`, `MODEL grounded`, `located`); made unique within a run
+    /// ([`distinct_labels`]).
     pub label: String,
     /// The settings' provider id, when it came from the settings.
     pub provider_id: Option<String>,
+    /// The kind of provider the model ran on.
     pub provider: ProviderKind,
+    /// The host and port of the server the model ran on; empty when its base URL
+    /// does not parse.
     pub host: String,
+    /// The model's name as it was called.
     pub model: String,
+    /// The prompt it extracts with (the default prompt when none was given).
     pub prompt: String,
+    /// The version of the set's schema it reads with.
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub schema_version: i64,
+    /// Whether scans and photos are read with OCR.
     pub ocr: bool,
     /// Stored candidates from before answers had a mode were free.
     #[serde(default = "free_answers")]
@@ -81,7 +95,9 @@ fn free_answers() -> AnswerMode {
 /// A resolved candidate with the selection its calls go through.
 #[derive(Debug, Clone)]
 pub struct CandidateSpec {
+    /// The candidate as it is stored with its run and shown.
     pub resolved: ResolvedCandidate,
+    /// The provider settings and the one model its calls go to.
     pub selection: ModelSelection,
 }
 

@@ -23,6 +23,7 @@ pub const NOISE_LEVEL: f64 = 0.05;
 pub struct CandidateRun {
     /// How the candidate is shown (its model's name).
     pub label: String,
+    /// Its result for each document it read, with each call's figures.
     pub documents: Vec<EvalDocument>,
 }
 
@@ -31,41 +32,59 @@ pub struct CandidateRun {
 pub struct RunFigures {
     /// Per document, from its stored call's start to its end.
     pub latency_median_ms: Option<i64>,
+    /// The 95th percentile (nearest rank) of the same latencies, in milliseconds;
+    /// `None` when no document has one.
     pub latency_p95_ms: Option<i64>,
+    /// Input tokens summed over the documents' calls.
     pub input_tokens: u64,
+    /// Output tokens summed over the documents' calls.
     pub output_tokens: u64,
     /// Failed documents by their error's category (`model`, `network`…).
     pub failures: BTreeMap<String, usize>,
     /// What the tokens cost at the price table's price, when the caller
     /// knows where the model ran (`None`: no price).
     pub cost: Option<f64>,
+    /// Where the price behind `cost` came from; `None` when there is no price.
     pub price_source: Option<crate::usage::prices::PriceSource>,
 }
 
 /// One candidate's column of the matrix.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CandidateScores {
+    /// The candidate's label, as in its [`CandidateRun`].
     pub label: String,
+    /// Its accuracy on the set: per field, overall, and cell by cell.
     pub report: EvalReport,
+    /// Its calls' latency, tokens, failures and cost.
     pub figures: RunFigures,
 }
 
 /// Two candidates' overall accuracy compared on the cells both scored.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PairDifference {
+    /// The label of the candidate that comes first in the candidates' order.
     pub a: String,
+    /// The label of the candidate that comes later.
     pub b: String,
-    /// Cells `a` got right and `b` wrong, and the other way round.
+    /// Cells `a` got right and `b` wrong.
     pub only_a: usize,
+    /// Cells `b` got right and `a` wrong.
     pub only_b: usize,
     /// McNemar's exact two-sided p.
     pub p_value: f64,
+    /// True when `p_value` is at least [`NOISE_LEVEL`]: the difference may be
+    /// chance.
     pub within_noise: bool,
 }
 
+/// Candidates side by side on one set: each one's scores and figures, and
+/// every pair compared.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Matrix {
+    /// The scored fields (`a.b` names), in the order of each report's per-field
+    /// scores.
     pub fields: Vec<String>,
+    /// One column per candidate, in the runs' order.
     pub candidates: Vec<CandidateScores>,
     /// Every pair, in the candidates' order.
     pub pairs: Vec<PairDifference>,

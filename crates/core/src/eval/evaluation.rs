@@ -32,7 +32,9 @@ pub const EVAL_KIND: &str = "eval";
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct EvaluateRequest {
+    /// The name of the stored labelled set to read.
     pub set_name: String,
+    /// The candidates to compare, in order; at least one.
     pub candidates: Vec<Candidate>,
     /// Documents called at once per candidate; `null`: 4.
     #[cfg_attr(feature = "ts", ts(optional = nullable))]
@@ -50,26 +52,44 @@ pub enum EvaluateEvent {
     /// earlier run's (no request is made then).
     #[serde(rename_all = "camelCase")]
     Candidate {
+        /// The run this event belongs to.
         run_id: String,
+        /// The candidate's place in the run, from 0.
         position: u32,
+        /// The extraction job that holds the candidate's results.
         job_id: String,
+        /// True when that job is an earlier run's.
         reused: bool,
     },
     /// A document of the candidate at `position` finished.
     #[serde(rename_all = "camelCase")]
     Document {
+        /// The run this event belongs to.
         run_id: String,
+        /// The candidate's place in the run, from 0.
         position: u32,
+        /// The candidate's documents finished so far, those of an earlier go included.
         done: u32,
+        /// How many documents the set has.
         total: u32,
     },
+    /// The run ended, completed or cancelled: the last event.
     #[serde(rename_all = "camelCase")]
     Finished {
+        /// The run that ended.
         run_id: String,
+        /// The run as the screen shows it once ended.
         view: Box<EvalRunView>,
     },
+    /// The run stopped on an error, or its view could not be read: the last
+    /// event.
     #[serde(rename_all = "camelCase")]
-    Error { run_id: String, error: ErrorBody },
+    Error {
+        /// The run that stopped.
+        run_id: String,
+        /// What went wrong.
+        error: ErrorBody,
+    },
 }
 
 type Sink = Arc<dyn Fn(EvaluateEvent) + Send + Sync>;

@@ -14,14 +14,21 @@ use crate::normalise::matches;
 /// error's code when the document failed before a call).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct CallFigures {
+    /// The stored call's id; `None` when there is no stored call (the document
+    /// failed before one was made).
     pub call_id: Option<String>,
+    /// Milliseconds from the call's start to its end; `None` without a stored call.
     pub latency_ms: Option<i64>,
+    /// Input tokens spent on the document.
     pub input_tokens: u64,
+    /// Output tokens spent on the document.
     pub output_tokens: u64,
+    /// Why the document failed (as above); `None` when it did not.
     pub error_category: Option<String>,
 }
 
 impl CallFigures {
+    /// The figures of a stored call.
     pub fn of(call: &sift_store::StructuredCall) -> Self {
         Self {
             call_id: Some(call.id.clone()),
@@ -37,13 +44,18 @@ impl CallFigures {
 /// failed.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct EvalDocument {
+    /// The document's path; its truth row is found by file name, else by the whole
+    /// path.
     pub file: String,
+    /// The answer's values (a JSON object); `None` when the call failed.
     pub values: Option<Value>,
+    /// What went wrong, when the document failed.
     pub error: Option<String>,
     /// Where each value was found (empty when unknown).
     pub evidence: Vec<FieldEvidence>,
     /// The model's quotes of its values' sources, when it was asked.
     pub sources: Option<Sources>,
+    /// What its call took: time, tokens and error category.
     pub call: CallFigures,
 }
 
@@ -70,10 +82,15 @@ impl Sources {
     }
 }
 
+/// How many of a field's scored cells were right; also the form of the
+/// `overall` score and of the scores by evidence status.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FieldScore {
+    /// The field's `a.b` name, or `overall`, or an evidence status's name.
     pub field: String,
+    /// Cells whose value matched the truth.
     pub correct: usize,
+    /// Cells compared: those with a non-empty true value.
     pub scored: usize,
 }
 
@@ -87,19 +104,30 @@ impl FieldScore {
 /// One scored cell.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Comparison {
+    /// The document's path.
     pub file: String,
+    /// The field's `a.b` name.
     pub field: String,
+    /// The true value, trimmed.
     pub truth: String,
+    /// The value the model gave; `None` when it left the field out or the call
+    /// failed.
     pub got: Option<Value>,
+    /// Whether the value matches the truth once both are normalised; false for a
+    /// failed call.
     pub correct: bool,
     /// The value's evidence status, when it has one.
     pub evidence: Option<EvidenceStatus>,
 }
 
+/// One candidate's documents scored against the truth.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EvalReport {
+    /// One score per field, in the fields' order.
     pub fields: Vec<FieldScore>,
+    /// All the fields' cells together, named `overall`.
     pub overall: FieldScore,
+    /// Every scored cell, document by document, field by field.
     pub comparisons: Vec<Comparison>,
     /// The accuracy of the values found `exact`, `normalised` and
     /// `not_found` (fields named so); empty when no value has evidence.

@@ -28,14 +28,20 @@ use crate::workspace::Workspace;
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct LabelledSetSummary {
+    /// The set's name, unique among the sets.
     pub name: String,
+    /// The schema the set's fields come from.
     pub schema_name: String,
+    /// The version of that schema the set is tied to.
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub schema_version: i64,
+    /// The fields with true values (`a.b` names), in the schema's order.
     pub fields: Vec<String>,
     /// `file NAME.tsv` or `job ID`.
     pub source: String,
+    /// How many documents the set has.
     pub documents: u32,
+    /// When the set was made, in milliseconds since the Unix epoch.
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub created_at: i64,
 }
@@ -45,16 +51,23 @@ pub struct LabelledSetSummary {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct LabelledDocumentView {
+    /// Where the document is on disk.
     pub path: String,
+    /// The path's last component, for display.
     pub file_name: String,
+    /// The document's true values by `a.b` field name; a field with no true
+    /// value is absent.
     pub truth: BTreeMap<String, String>,
 }
 
+/// A set with all its documents.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct LabelledSetView {
+    /// The set as the list shows it.
     pub set: LabelledSetSummary,
+    /// Its documents, in the set's order.
     pub documents: Vec<LabelledDocumentView>,
 }
 

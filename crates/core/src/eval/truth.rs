@@ -9,7 +9,10 @@ use crate::error::CoreError;
 /// Ground truth: its columns (after `file`) and, per file name, its cells.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Truth {
+    /// The field columns, in the file's order, `file` left out.
     pub columns: Vec<String>,
+    /// Each row's cells by column name, keyed by its `file` cell; a row with an
+    /// empty `file` is left out.
     pub rows: BTreeMap<String, BTreeMap<String, String>>,
 }
 

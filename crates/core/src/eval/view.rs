@@ -25,41 +25,57 @@ use crate::usage::prices::{PriceSource, Served, price_for};
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ScoreCell {
+    /// The field's `a.b` name, or `overall`.
     pub field: String,
+    /// Cells the candidate got right.
     pub correct: u32,
+    /// Cells compared: those with a true value, in the documents called.
     pub scored: u32,
 }
 
+/// One candidate of a run: what it is, how far it got, its scores and its
+/// figures.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct CandidateView {
+    /// Its place in the run, from 0.
     pub position: u32,
+    /// The candidate as resolved when the run was made.
     pub candidate: ResolvedCandidate,
+    /// The extraction job with its results; `None` until it starts.
     pub job_id: Option<String>,
     /// Its results are an earlier run's (no request was made).
     pub reused: bool,
-    /// Documents called, failed among them, and still to call.
+    /// Documents called so far, failed ones included.
     pub done: u32,
+    /// Documents whose call failed, among those called.
     pub failed: u32,
+    /// Documents still to call.
     pub pending: u32,
     /// One per field of the set, in order.
     pub cells: Vec<ScoreCell>,
+    /// All the fields' cells together.
     pub overall: ScoreCell,
-    /// Values given on scored fields, and those found in the document
-    /// (exactly or normalised).
+    /// Values given (not left out, not null) on scored cells.
     pub values: u32,
+    /// Of those values, the ones found in the document, exactly or normalised.
     pub with_evidence: u32,
+    /// The median milliseconds of a document's call; `null` when none was timed.
     #[cfg_attr(feature = "ts", ts(type = "number | null"))]
     pub latency_median_ms: Option<i64>,
+    /// The 95th percentile of the same; `null` when none was timed.
     #[cfg_attr(feature = "ts", ts(type = "number | null"))]
     pub latency_p95_ms: Option<i64>,
+    /// Input tokens over its documents.
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub input_tokens: u64,
+    /// Output tokens over its documents.
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub output_tokens: u64,
     /// From the price table; `null` when the model has no price.
     pub cost: Option<f64>,
+    /// Where the price came from; `null` when there is none.
     pub price_source: Option<PriceSource>,
     /// Failed documents by category.
     pub failures: BTreeMap<String, u32>,
@@ -70,11 +86,17 @@ pub struct CandidateView {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct PairView {
+    /// The label of the candidate that comes first in the run.
     pub a: String,
+    /// The label of the candidate that comes later.
     pub b: String,
+    /// Cells `a` got right and `b` wrong.
     pub only_a: u32,
+    /// Cells `b` got right and `a` wrong.
     pub only_b: u32,
+    /// McNemar's exact two-sided p over those cells.
     pub p_value: f64,
+    /// True when `p_value` is 0.05 or more: the difference may be chance.
     pub within_noise: bool,
     /// The comparison in one sentence, as `sift eval` prints it.
     pub statement: String,
@@ -85,13 +107,19 @@ pub struct PairView {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct CandidateValue {
+    /// The candidate's label.
     pub label: String,
+    /// The value it gave; `null` when it left the field out, its call failed, or it
+    /// has not read the document yet.
     #[cfg_attr(feature = "ts", ts(type = "unknown"))]
     pub value: Option<Value>,
+    /// Whether that value matches the truth.
     pub correct: bool,
+    /// Whether and how that value was found in the document; `null` when unknown.
     pub evidence: Option<EvidenceStatus>,
     /// The call behind it, whose transcript the screen opens.
     pub call_id: Option<String>,
+    /// Its error on this document, when it failed.
     pub error: Option<String>,
 }
 
@@ -100,32 +128,49 @@ pub struct CandidateValue {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Disagreement {
+    /// The document's path.
     pub path: String,
+    /// The path's last component, for display.
     pub file_name: String,
+    /// The field's `a.b` name.
     pub field: String,
+    /// The true value.
     pub truth: String,
     /// One per candidate, in the run's order.
     pub values: Vec<CandidateValue>,
 }
 
+/// An evaluation run as the screen shows it: its candidates, the pairs
+/// compared, and the cells they got wrong.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct EvalRunView {
+    /// The run's id.
     pub run_id: String,
+    /// The labelled set it reads.
     pub set_name: String,
     /// `running`, `completed`, `cancelled`, `failed`, or `interrupted`
     /// (left running by a process that is gone: see
     /// [`super::evaluation_view`]).
     pub status: String,
+    /// When the run was made, in milliseconds since the Unix epoch.
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub created_at: i64,
+    /// When it last ended, in milliseconds since the Unix epoch; `null` while it
+    /// runs or when it was interrupted.
     #[cfg_attr(feature = "ts", ts(type = "number | null"))]
     pub finished_at: Option<i64>,
+    /// The set's fields, in the order of each candidate's `cells`.
     pub fields: Vec<String>,
+    /// How many documents the set has.
     pub documents: u32,
+    /// Its candidates, in the run's order.
     pub candidates: Vec<CandidateView>,
+    /// Every pair of candidates compared, in the candidates' order.
     pub pairs: Vec<PairView>,
+    /// Every document field some candidate got wrong, by document then
+    /// field.
     pub disagreements: Vec<Disagreement>,
 }
 
@@ -135,11 +180,16 @@ pub struct EvalRunView {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct EvalRunSummary {
+    /// The run's id.
     pub run_id: String,
+    /// As in [`EvalRunView::status`].
     pub status: String,
+    /// When the run was made, in milliseconds since the Unix epoch.
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub created_at: i64,
+    /// The candidates' labels, in the run's order.
     pub candidates: Vec<String>,
+    /// Each candidate's overall score, in the same order.
     pub overall: Vec<ScoreCell>,
 }
 

@@ -89,13 +89,18 @@ pub const MAX_PLACES: usize = 20;
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum EvidenceStatus {
+    /// The value's text appears as it is, between word boundaries.
     Exact,
+    /// The value appears in another form (decimal mark, date format, case, spacing...).
     Normalised,
+    /// The value appears nowhere in the document.
     NotFound,
+    /// A value a document does not spell out: a boolean, enum value, null or empty string.
     NotApplicable,
 }
 
 impl EvidenceStatus {
+    /// The status's name as it is serialised (`exact`, `not_found`...).
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Exact => "exact",
@@ -111,8 +116,13 @@ impl EvidenceStatus {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Confidence {
+    /// A value not found, one marked down from a higher rank, or one a consistency check
+    /// found wrong.
     Low,
+    /// A normalised match, or an exact one marked down a step (a short value without a
+    /// label, or an answer that had to be corrected).
     Medium,
+    /// An exact match, with nothing to mark it down.
     High,
 }
 
@@ -122,9 +132,13 @@ pub enum Confidence {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PageBox {
+    /// Left edge, as a fraction of the page's width (0 is the left side).
     pub x: f32,
+    /// Top edge, as a fraction of the page's height (0 is the top).
     pub y: f32,
+    /// Width, as a fraction of the page's width.
     pub width: f32,
+    /// Height, as a fraction of the page's height.
     pub height: f32,
 }
 
@@ -152,6 +166,7 @@ pub struct FieldEvidence {
     /// The field: its column key (`total`, `vendor.name`), or an array
     /// item's (`line_items[0].amount`, `tags[2]`).
     pub key: String,
+    /// Whether the value was found in the document, and in what form.
     pub status: EvidenceStatus,
     /// `None` for `not_applicable`.
     pub confidence: Option<Confidence>,

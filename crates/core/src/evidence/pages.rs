@@ -185,7 +185,9 @@ fn fraction(value: f32) -> f32 {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[cfg_attr(feature = "ts", ts(rename = "PageWord"))]
 pub struct PageWordBox {
+    /// The word as it is on the page (a run of text between spaces).
     pub text: String,
+    /// Where the word is on the page.
     #[serde(rename = "box")]
     #[cfg_attr(feature = "ts", ts(rename = "box"))]
     pub bbox: PageBox,
@@ -198,7 +200,9 @@ pub struct PageWordBox {
 pub struct PageWords {
     /// 0-based, as the preview counts pages.
     pub page: u32,
+    /// How many pages the document has.
     pub page_count: u32,
+    /// The page's words in reading order; empty for a file whose words have no boxes.
     pub words: Vec<PageWordBox>,
 }
 

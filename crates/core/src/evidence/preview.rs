@@ -22,21 +22,30 @@ pub const PREVIEW_EDGE: u32 = 1400;
 /// What a preview shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PreviewContent {
+    /// A PDF page rendered with its long edge at most [`PREVIEW_EDGE`] pixels, or an image file
+    /// as the document reader prepared it.
     Image {
+        /// The image's media type (`image/png`, `image/jpeg`).
         mime: String,
+        /// The encoded image bytes.
         data: Vec<u8>,
+        /// Width in pixels.
         width: u32,
+        /// Height in pixels.
         height: u32,
     },
     /// The text the model reads (spreadsheets, Word, text files).
     Text(String),
 }
 
+/// One page of a document as a preview shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Preview {
     /// 0-based.
     pub page: usize,
+    /// How many pages the document has; 1 for a file without pages.
     pub page_count: usize,
+    /// The page as a picture, or the document's text.
     pub content: PreviewContent,
 }
 
@@ -91,14 +100,18 @@ pub fn preview(path: &Path, page: usize) -> Result<Preview, CoreError> {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct DocumentPreview {
+    /// The document's path, as the job recorded it.
     pub path: String,
     /// 0-based.
     pub page: u32,
+    /// How many pages the document has; 1 for a file without pages.
     pub page_count: u32,
     /// `data:image/png;base64,...` (the CSP allows `data:` images);
     /// `null` for text.
     pub data_url: Option<String>,
+    /// The image's width in pixels; 0 for text.
     pub width: u32,
+    /// The image's height in pixels; 0 for text.
     pub height: u32,
     /// Set for kinds shown as text (spreadsheets, Word, text files).
     pub text: Option<String>,

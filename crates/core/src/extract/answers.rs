@@ -26,12 +26,17 @@ use crate::models::provider::ProviderKind;
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum AnswerMode {
+    /// The model writes every value, with the schema as it is.
     Free,
+    /// The locator's sure values are kept; the model chooses the other fields among the
+    /// locator's candidates where it has some.
     Grounded,
+    /// The locator's best candidates alone, with no model called.
     Located,
 }
 
 impl AnswerMode {
+    /// The mode's name as it is stored and written (`free`, `grounded`, `located`).
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Free => "free",

@@ -33,9 +33,14 @@ use crate::evidence::{EvidenceStatus, FieldEvidence};
 /// One document's result as exported.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ExportRow {
+    /// The document's path, written in the `file` column.
     pub file: String,
+    /// The document's status as stored (`completed`, `failed`, `pending`).
     pub status: String,
+    /// Why the document failed; `None` exports an empty cell.
     pub error: Option<String>,
+    /// The document's values (a user's revision when there is one); `None` for a document
+    /// not completed, whose value cells are exported empty.
     pub values: Option<Value>,
     /// Where each value was found, when the export includes it (`None`:
     /// not asked for); see [`to_csv_with_columns`] and [`to_jsonl`].
@@ -116,6 +121,8 @@ pub struct CsvRecords {
 }
 
 impl CsvRecords {
+    /// Records with these property columns (each a path of names), each followed by its
+    /// `K.page` and `K.found` columns when `with_evidence`.
     pub fn new(columns: Vec<Vec<String>>, with_evidence: bool) -> Self {
         Self {
             columns,

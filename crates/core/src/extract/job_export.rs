@@ -18,7 +18,9 @@ use crate::workspace::Workspace;
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum ExportFormat {
+    /// Comma-separated values, one row per document (see [`crate::extract::export`]).
     Csv,
+    /// JSON Lines: one object per document, one per line.
     Jsonl,
 }
 
@@ -27,8 +29,11 @@ pub enum ExportFormat {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ExportReport {
+    /// The file written, as the caller gave it.
     pub path: String,
+    /// How many documents were written, one row each (a CSV's header not counted).
     pub rows: u32,
+    /// The file's size in bytes.
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub bytes: u64,
 }

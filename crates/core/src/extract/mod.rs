@@ -74,7 +74,9 @@ pub const EXTRACT_KIND: &str = "extract";
 pub struct ExtractOptions {
     /// The most documents called at once (at least 1).
     pub concurrency: usize,
+    /// The provider and the models to try on each document, in order.
     pub selection: ModelSelection,
+    /// How much of earlier tool results and images each call keeps in its context.
     pub context: ContextSettings,
     /// Who keeps the local server, when it is the provider: a long-lived
     /// owner (the app's workspace) keeps it up after the job; `None`
@@ -98,7 +100,9 @@ pub struct ExtractOptions {
 /// `eval` calls (so usage tells them apart) and may read with OCR off.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct JobFlavour {
+    /// The `kind` stored with each structured call ([`EXTRACT_KIND`] for a user's job).
     pub call_kind: String,
+    /// Whether scans and images are read with OCR; `false` reads them without it.
     pub ocr: bool,
 }
 
@@ -112,6 +116,8 @@ impl Default for JobFlavour {
 }
 
 impl ExtractOptions {
+    /// Options for a user's job with the models of `selection`: the default concurrency and
+    /// context settings, OCR on, and a local server started for the job alone if needed.
     pub fn new(selection: ModelSelection) -> Self {
         Self {
             concurrency: DEFAULT_CONCURRENCY,
@@ -138,18 +144,26 @@ impl ExtractOptions {
 pub enum ProgressStatus {
     /// Its call starts now.
     Started,
+    /// Its call ended with values, stored as its result.
     Completed,
+    /// Its call ended without a result; the error says why.
     Failed,
 }
 
 /// A progress event: one when a document's call starts, one when it ends.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Progress {
+    /// The document's place in the job's file order, from 0.
     pub position: i64,
+    /// The document's path, as the job recorded it.
     pub path: String,
+    /// Whether the call starts now, or how it ended.
     pub status: ProgressStatus,
+    /// The input tokens of the document's call (what the model read); 0 when it starts.
     pub input_tokens: u64,
+    /// The output tokens of the document's call (what the model wrote); 0 when it starts.
     pub output_tokens: u64,
+    /// Why the document failed; `None` unless it did.
     pub error: Option<String>,
 }
 
@@ -158,6 +172,7 @@ pub struct Progress {
 pub struct RunSummary {
     /// Documents not called (`pending`) are those left by a cancel.
     pub totals: JobTotals,
+    /// The run was cancelled with documents still pending.
     pub cancelled: bool,
 }
 

@@ -12,6 +12,7 @@ use crate::evidence::FieldEvidence;
 /// One document's result with the user's latest revision.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct JobResult {
+    /// The document's stored row: its status, the model's values, error and token counts.
     pub document: ExtractionDocument,
     /// The latest revision's values, if the user corrected the model's.
     pub revised: Option<Value>,

@@ -58,6 +58,7 @@ pub struct SuggestSchemaRequest {
 pub struct SchemaSuggestion {
     /// A library name for it, from the kind of document (`delivery_note`).
     pub name: String,
+    /// The JSON Schema made from the model's fields, titled after the kind of document.
     pub schema: Value,
     /// The answer-schema rules' problems with it (usually none).
     pub problems: Vec<SchemaProblem>,

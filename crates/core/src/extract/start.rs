@@ -35,6 +35,7 @@ use crate::workspace::Workspace;
 pub struct ExtractRequest {
     /// Absolute paths, in the table's order.
     pub files: Vec<String>,
+    /// The library schema to extract with, by name.
     pub schema_name: String,
     /// `null`: the latest version.
     #[cfg_attr(feature = "ts", ts(optional = nullable))]
@@ -76,29 +77,49 @@ pub enum ExtractEvent {
     /// Something slow before the first call, such as starting the local
     /// model server.
     #[serde(rename_all = "camelCase")]
-    Status { job_id: String, message: String },
+    Status {
+        /// The job's id.
+        job_id: String,
+        /// What is under way, for people (`Starting the local model…`).
+        message: String,
+    },
     /// A document's call starts now.
     #[serde(rename_all = "camelCase")]
     Started {
+        /// The job's id.
         job_id: String,
+        /// The document's place in the job's file order, from 0.
         #[cfg_attr(feature = "ts", ts(type = "number"))]
         position: i64,
     },
     /// A document finished (completed or failed): its row as it now is.
     #[serde(rename_all = "camelCase")]
-    Row { job_id: String, row: Box<JobRow> },
+    Row {
+        /// The job's id.
+        job_id: String,
+        /// The document's row in the job's table.
+        row: Box<JobRow>,
+    },
     /// The run ended: completed, failed (some documents did) or
     /// cancelled. The last event of a run.
     #[serde(rename_all = "camelCase")]
     Finished {
+        /// The job's id.
         job_id: String,
+        /// How the job ended.
         status: JobState,
+        /// The job's documents by status and its tokens, over all of its runs.
         totals: JobTotals,
     },
     /// The run stopped on an error that is not one document's (the
     /// database, the local server). The last event of a run.
     #[serde(rename_all = "camelCase")]
-    Error { job_id: String, error: ErrorBody },
+    Error {
+        /// The job's id.
+        job_id: String,
+        /// The error's code and its message for people.
+        error: ErrorBody,
+    },
 }
 
 /// A job to create and run, as its caller resolved it.
@@ -106,9 +127,11 @@ pub enum ExtractEvent {
 pub struct NewJob {
     /// Saved to the schema library under this name.
     pub schema_name: String,
+    /// The JSON Schema of the answers, checked before the job is created.
     pub schema: Value,
     /// `None`: [`super::DEFAULT_PROMPT`].
     pub prompt: Option<String>,
+    /// The documents to read, in the job's order; at least one.
     pub files: Vec<PathBuf>,
     /// Empty models: `SIFT_MODEL`, else the local model.
     pub selection: ModelSelection,

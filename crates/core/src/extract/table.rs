@@ -13,13 +13,18 @@ use crate::error::CoreError;
 use crate::evidence::{EvidenceStatus, FieldEvidence, locate_in_file};
 use crate::extract::export::schema_columns;
 
+/// Where a job is: running, or how its last run ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub enum JobState {
+    /// Its documents are being called now.
     Running,
+    /// Every document completed.
     Completed,
+    /// Stopped by the user with documents still pending; resumable.
     Cancelled,
+    /// Some documents failed, or the run stopped on an error that is not one document's.
     Failed,
     /// Cut short by a crash of the process that ran it; resumable.
     Interrupted,
@@ -37,13 +42,16 @@ impl From<JobStatus> for JobState {
     }
 }
 
+/// Where one document of a job is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub enum RowStatus {
     /// Not called yet (or its call is running: see the `started` event).
     Pending,
+    /// Its call gave values, stored as its result.
     Completed,
+    /// Its call ended without values; `error` says why.
     Failed,
 }
 
@@ -65,9 +73,11 @@ pub struct JobRow {
     /// 0-based, in the job's file order; a row's identity in the job.
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub position: i64,
+    /// The document's path, as the job recorded it.
     pub path: String,
     /// The file's name without its folder.
     pub file_name: String,
+    /// Whether the document has been called yet, and how its call ended.
     pub status: RowStatus,
     /// The values to show and export: the latest revision's, else the
     /// model's. `null` until completed.
@@ -76,11 +86,14 @@ pub struct JobRow {
     pub model_values: Option<Value>,
     /// Top-level fields whose value the user changed.
     pub changed: Vec<String>,
+    /// Why the document failed; `None` unless it did.
     pub error: Option<String>,
     /// The error's code (`auth`, `network`, `document`, ...).
     pub error_code: Option<String>,
+    /// The input tokens of the document's call (what the model read); 0 until it ran.
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub input_tokens: u64,
+    /// The output tokens of the document's call (what the model wrote); 0 until it ran.
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub output_tokens: u64,
     /// The structured call behind the values: its transcript is
@@ -151,11 +164,16 @@ pub struct Column {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct JobTotals {
+    /// Documents completed.
     pub done: u32,
+    /// Documents whose call failed.
     pub failed: u32,
+    /// Documents without a result yet (not called, or their call is running).
     pub pending: u32,
+    /// Input tokens over every document's call.
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub input_tokens: u64,
+    /// Output tokens over every document's call.
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub output_tokens: u64,
 }
@@ -165,23 +183,34 @@ pub struct JobTotals {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct JobView {
+    /// The job's id in the store.
     pub job_id: String,
+    /// The library schema the job runs with, by name.
     pub schema_name: String,
+    /// The version of that schema the job runs with.
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub schema_version: i64,
     /// The schema the job runs with.
     pub schema: Value,
+    /// The models the job runs with, in the order they are tried.
     pub models: Vec<String>,
+    /// Where the job is: running, or how its last run ended.
     pub status: JobState,
+    /// The table's columns: the schema's leaves, in the schema's order.
     pub columns: Vec<Column>,
+    /// One row per document, in the job's file order.
     pub rows: Vec<JobRow>,
+    /// The documents counted by status, and their tokens.
     pub totals: JobTotals,
     /// Values not found in their documents, or that a consistency check
     /// found wrong, that the user has not checked, over every row ("7
     /// values need a look").
     pub needs_review: u32,
+    /// When the job was created, in milliseconds since the Unix epoch.
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub created_at: i64,
+    /// When the job's last run ended, in milliseconds since the Unix epoch; `None` while
+    /// it runs or after it was cut short.
     #[cfg_attr(feature = "ts", ts(type = "number | null"))]
     pub finished_at: Option<i64>,
 }
@@ -417,16 +446,26 @@ pub fn check_value(
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct JobSummary {
+    /// The job's id in the store.
     pub job_id: String,
+    /// The library schema the job runs with, by name.
     pub schema_name: String,
+    /// The version of that schema the job runs with.
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub schema_version: i64,
+    /// The models the job runs with, in the order they are tried.
     pub models: Vec<String>,
+    /// Where the job is: running, or how its last run ended.
     pub status: JobState,
+    /// How many documents the job has.
     pub documents: u32,
+    /// The documents counted by status, and their tokens.
     pub totals: JobTotals,
+    /// When the job was created, in milliseconds since the Unix epoch.
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub created_at: i64,
+    /// When the job's last run ended, in milliseconds since the Unix epoch; `None` while
+    /// it runs or after it was cut short.
     #[cfg_attr(feature = "ts", ts(type = "number | null"))]
     pub finished_at: Option<i64>,
 }

@@ -15,10 +15,13 @@ use crate::evidence::not_found_count;
 /// A job as a caller that does not show its table needs it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct JobTally {
+    /// The job's id in the store.
     pub job_id: String,
     /// Its documents, whatever their status.
     pub documents: usize,
+    /// Where the job is: running, or how its last run ended.
     pub status: JobState,
+    /// The documents counted by status, and their tokens.
     pub totals: JobTotals,
 }
 

@@ -53,9 +53,13 @@ pub enum CapabilitySource {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ModelCapabilities {
+    /// Whether the model can be sent images (page renders, photos).
     pub images: bool,
+    /// Whether the model can be offered tools to call.
     pub tools: bool,
+    /// Who said whether it takes images.
     pub images_source: CapabilitySource,
+    /// Who said whether it takes tools.
     pub tools_source: CapabilitySource,
     /// The server's route that answered (`GET /props`), when it did.
     #[cfg_attr(feature = "ts", ts(optional = nullable))]

@@ -17,7 +17,9 @@ use crate::{models::provider, paths};
 /// this is dropped.
 #[derive(Debug)]
 pub enum LocalServerHandle {
+    /// Something already served at the port: this caller will not stop it.
     AlreadyRunning,
+    /// Started for this caller, which stops it on release.
     Started(Box<LocalServer>),
 }
 
@@ -65,9 +67,13 @@ impl LocalServerHandle {
 pub enum LocalServerStatus {
     /// Not started by this owner (another process may still serve).
     Stopped,
+    /// Being started: waiting for it to answer at its port.
     Starting,
+    /// Answering at its port, whether this owner started it or found it running.
     Running,
+    /// The last start failed; nothing was started.
     Failed {
+        /// Why, for the user (the server's last log lines when it exited).
         message: String,
     },
 }
@@ -105,6 +111,7 @@ impl LocalServerOwner {
             .unwrap_or_else(std::sync::PoisonError::into_inner) = status;
     }
 
+    /// Where the server is now, as the last start or stop left it.
     pub fn status(&self) -> LocalServerStatus {
         self.inner
             .status

@@ -29,10 +29,13 @@ pub struct LocalModel {
     /// `general.name` from the header.
     #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub name: Option<String>,
+    /// `general.architecture` from the header, such as `llama` or `qwen2`.
     #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub architecture: Option<String>,
+    /// The file's size in bytes (of the file linked to, for a link).
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub size_bytes: u64,
+    /// The quantisation the header names, such as `Q4_K_M`.
     #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub quantisation: Option<String>,
     /// The context the model was trained for, in tokens.
@@ -72,10 +75,13 @@ pub enum ImportMode {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LocalChoice {
+    /// The model's file name in `models/`; `None`: the model the set-up installs.
     pub model: Option<String>,
+    /// The projector's file name in `models/`; `None`: the model takes no images.
     pub projector: Option<String>,
 }
 
+/// The folder of the user's model files: `models/` in the data directory `data_dir`.
 pub fn models_dir(data_dir: &Path) -> PathBuf {
     data_dir.join("models")
 }

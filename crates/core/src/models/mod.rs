@@ -6,9 +6,9 @@
 
 pub mod capabilities;
 pub mod keychain;
-pub mod local;
+pub(crate) mod local;
 pub mod local_files;
-pub mod overrides;
+pub(crate) mod overrides;
 pub mod provider;
 pub mod server;
 
@@ -24,6 +24,7 @@ use crate::models::provider::{ProviderKind, ProviderSettings};
 /// The provider and the models to try, in order.
 #[derive(Debug, Clone, Default)]
 pub struct ModelSelection {
+    /// The server to call and how to reach it.
     pub provider: ProviderSettings,
     /// Empty means `SIFT_MODEL`, else the local model for the local provider.
     pub models: Vec<String>,
@@ -33,11 +34,15 @@ pub struct ModelSelection {
 /// them: keep it alive while they are used, then `release` it.
 #[derive(Debug)]
 pub struct Engines {
+    /// One engine per model, in the selection's order.
     pub engines: Vec<Engine>,
+    /// The local server the engines call; `None` when they call another provider or a
+    /// local server at an address the user gave.
     pub local: Option<LocalServerHandle>,
 }
 
 impl Engines {
+    /// Stops the local server if it was started for these engines, once it has exited.
     pub async fn release(self) {
         if let Some(local) = self.local {
             local.release().await;
@@ -46,6 +51,8 @@ impl Engines {
 }
 
 impl ModelSelection {
+    /// The models to try: those listed, else `SIFT_MODEL`, else the local model for the
+    /// local provider; a usage error for another provider with no model named.
     pub fn resolved_models(&self) -> Result<Vec<String>, CoreError> {
         if !self.models.is_empty() {
             return Ok(self.models.clone());

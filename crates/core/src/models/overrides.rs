@@ -27,9 +27,11 @@ pub struct ModelOverride {
     pub provider: String,
     /// The model, as the provider's server names it.
     pub model: String,
+    /// Whether the model takes images; `None`: as detected.
     #[cfg_attr(feature = "ts", ts(optional = nullable))]
     #[serde(default)]
     pub images: Option<bool>,
+    /// Whether the model takes tools; `None`: as detected.
     #[cfg_attr(feature = "ts", ts(optional = nullable))]
     #[serde(default)]
     pub tools: Option<bool>,

@@ -15,15 +15,17 @@ use crate::error::CoreError;
 /// CLI find one already running. `SIFT_LOCAL_PORT` overrides it.
 pub const DEFAULT_LOCAL_PORT: u16 = 39281;
 
+/// OpenAI's API address, used when an `openai` provider sets no base URL.
 pub const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
+/// Anthropic's API address, used when an `anthropic` provider sets no base URL.
 pub const ANTHROPIC_BASE_URL: &str = "https://api.anthropic.com";
 
 /// The local server's model name, used when no model is named.
 pub const LOCAL_DEFAULT_MODEL: &str = sift_llm::local_server::DEFAULT_MODEL_ALIAS;
 
-// The kind of model server a provider is: what the settings file's
-// `kind`, the CLI's `--provider`, `SIFT_PROVIDER` and the app's IPC
-// (`"local" | "openai" | "anthropic"`) name.
+/// The kind of model server a provider is: what the settings file's
+/// `kind`, the CLI's `--provider`, `SIFT_PROVIDER` and the app's IPC
+/// (`"local" | "openai" | "anthropic"`) name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
@@ -33,6 +35,7 @@ pub enum ProviderKind {
     Local,
     /// Any OpenAI-compatible server.
     OpenAi,
+    /// Anthropic's Messages API.
     Anthropic,
 }
 
@@ -40,6 +43,7 @@ impl ProviderKind {
     /// Every kind's name, in the order the CLI's help lists them.
     pub const NAMES: [&'static str; 3] = ["openai", "anthropic", "local"];
 
+    /// The kind's name as the settings file, the CLI and the IPC spell it.
     pub fn as_str(self) -> &'static str {
         match self {
             Self::OpenAi => "openai",
@@ -86,7 +90,9 @@ pub enum KeyOrigin {
 /// Settings as the user gave them; `None` means "use the default".
 #[derive(Debug, Clone, Default)]
 pub struct ProviderSettings {
+    /// The kind of server; `None`: the local one (see [`Self::choice`]).
     pub provider: Option<ProviderKind>,
+    /// The provider's first endpoint; `None`: the kind's usual address.
     pub base_url: Option<String>,
     /// The provider's other endpoints after `base_url` (the file's
     /// `base_urls` past the first): hosts serving the same models, which
@@ -113,6 +119,7 @@ impl ProviderSettings {
         Ok(self)
     }
 
+    /// The kind of provider to use: the one given, else the local server.
     pub fn choice(&self) -> ProviderKind {
         self.provider.unwrap_or(ProviderKind::Local)
     }
@@ -192,6 +199,8 @@ impl ProviderSettings {
         }
     }
 
+    /// How a client reaches this provider: the wire API, its addresses, the server's flavor
+    /// and the key, if one is found.
     pub fn client_config(&self) -> ClientConfig {
         let base_url = self.effective_base_url();
         let kind = match self.choice() {
@@ -205,17 +214,22 @@ impl ProviderSettings {
         config
     }
 
+    /// A client ready to call this provider, from [`Self::client_config`]; fails only when
+    /// the HTTP client cannot be set up.
     pub fn client(&self) -> Result<Client, CoreError> {
         Ok(Client::new(self.client_config())?)
     }
 }
 
+/// The port the local server uses: `SIFT_LOCAL_PORT` when it holds a number, else
+/// [`DEFAULT_LOCAL_PORT`].
 pub fn local_port() -> u16 {
     env_value("SIFT_LOCAL_PORT")
         .and_then(|p| p.parse().ok())
         .unwrap_or(DEFAULT_LOCAL_PORT)
 }
 
+/// The address of Sift's local server on loopback, at [`local_port`], with the `/v1` path.
 pub fn local_base_url() -> String {
     format!("http://127.0.0.1:{}/v1", local_port())
 }

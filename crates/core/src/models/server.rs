@@ -29,13 +29,17 @@ struct ModelEntry {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ConnectionReport {
+    /// Whether the server answered with a model list.
     pub ok: bool,
     /// The `/models` URL asked.
     pub url: String,
+    /// For the user: how many models were listed, or what went wrong.
     pub message: String,
     /// The error's code when it failed (`auth`, `network`, ...).
     pub code: Option<String>,
+    /// The model ids the server lists, sorted; empty when the test failed.
     pub models: Vec<String>,
+    /// How long the test took, in milliseconds.
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub elapsed_ms: u64,
 }

@@ -10,7 +10,7 @@ use sift_engine::{OutputSchema, SchemaError};
 
 use crate::error::CoreError;
 
-// How bad a problem is. (A plain comment: the TypeScript type has none.)
+/// How bad a problem is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ProblemSeverity"))]
 #[serde(rename_all = "camelCase")]
@@ -28,7 +28,9 @@ pub struct SchemaProblem {
     /// A JSON Pointer into the schema (`""`: the whole schema), e.g.
     /// `/properties/total/type`.
     pub path: String,
+    /// What is wrong, for people.
     pub message: String,
+    /// Whether the problem blocks saving and extracting, or is only a warning.
     pub severity: Severity,
 }
 

@@ -7,7 +7,7 @@
 //! import) checks the schema with [`check_usable`] first.
 
 pub mod check;
-pub mod starters;
+pub(crate) mod starters;
 
 use std::path::Path;
 
@@ -23,7 +23,9 @@ use crate::schemas::check::check_usable;
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct SchemaSummary {
+    /// The schema's name in the library.
     pub name: String,
+    /// The latest version's number (versions count from 1).
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub latest_version: i64,
     /// Every version, oldest first.
@@ -41,10 +43,14 @@ pub struct SchemaSummary {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct SchemaDoc {
+    /// The schema's name in the library.
     pub name: String,
+    /// The version's number, from 1.
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub version: i64,
+    /// The JSON Schema of this version.
     pub schema: Value,
+    /// When this version was saved, in milliseconds since the Unix epoch.
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub created_at: i64,
 }
@@ -65,6 +71,7 @@ impl From<SchemaVersion> for SchemaDoc {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct SavedSchema {
+    /// The version saved, or the latest one when the schema equalled it.
     pub schema: SchemaDoc,
     /// False when the schema equalled the latest version (no new one).
     pub new_version: bool,

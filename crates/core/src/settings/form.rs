@@ -17,7 +17,9 @@ use crate::models::provider::{KeyOrigin, ProviderKind};
 pub struct ProviderForm {
     /// Unique; also the keychain account of its API key.
     pub id: String,
+    /// Which kind of server it is, and so which API it speaks.
     pub kind: ProviderKind,
+    /// The name shown for it; blank: its id.
     pub label: String,
     /// `null`: the kind's default (see `SettingsView.defaultBaseUrls`).
     #[cfg_attr(feature = "ts", ts(optional = nullable))]
@@ -67,9 +69,11 @@ impl From<&ProviderForm> for ProviderEntry {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "Settings"))]
 #[serde(rename_all = "camelCase")]
 pub struct SettingsForm {
+    /// The model servers the user set up, in the order they are saved.
     pub providers: Vec<ProviderForm>,
     /// The id of the provider used unless another is picked.
     pub default_provider: String,
+    /// The model used with the default provider when none is picked; `null` or blank: none.
     #[cfg_attr(feature = "ts", ts(optional = nullable))]
     #[serde(default)]
     pub default_model: Option<String>,
@@ -105,8 +109,11 @@ impl From<&SettingsForm> for AppSettings {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DefaultBaseUrls {
+    /// The local server on loopback, at its port (`SIFT_LOCAL_PORT` counts).
     pub local: String,
+    /// OpenAI's API.
     pub openai: String,
+    /// Anthropic's API.
     pub anthropic: String,
 }
 
@@ -115,8 +122,11 @@ pub struct DefaultBaseUrls {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DefaultAnswers {
+    /// For the local server.
     pub local: AnswerMode,
+    /// For an OpenAI-compatible server.
     pub openai: AnswerMode,
+    /// For Anthropic.
     pub anthropic: AnswerMode,
 }
 
@@ -125,12 +135,15 @@ pub struct DefaultAnswers {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct SettingsView {
+    /// The saved settings, as the screen edits them.
     pub settings: SettingsForm,
     /// The configuration file they are saved in.
     pub config_path: String,
     /// The database in use.
     pub db_path: String,
+    /// The address each kind of provider uses when it sets none.
     pub default_base_urls: DefaultBaseUrls,
+    /// The answer mode each kind of provider gets when a run names none.
     pub default_answers: DefaultAnswers,
     /// What the user says models can take (`[[models]]`), saved apart
     /// from the settings.
@@ -142,7 +155,9 @@ pub struct SettingsView {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub enum KeySource {
+    /// In the OS keychain, under the provider's id.
     Keychain,
+    /// In an environment variable (named in `envVar`).
     Env,
     /// No key found.
     None,
@@ -155,6 +170,7 @@ pub enum KeySource {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct KeyStatus {
+    /// Where the key was found, or that none was.
     pub source: KeySource,
     /// The variable the key was found in (source `env`), or the one the
     /// provider names.

@@ -99,6 +99,8 @@ pub async fn set_api_key(
     .await
 }
 
+/// Removes the saved provider's key from the OS keychain (done already when there is
+/// none) and says where a key would now be found.
 pub async fn delete_api_key(ws: &Workspace, provider_id: &str) -> Result<KeyStatus, CoreError> {
     let provider = saved_provider(ws, provider_id)?;
     off_the_runtime(move || {

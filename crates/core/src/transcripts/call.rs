@@ -12,7 +12,9 @@ use crate::workspace::Workspace;
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct CallTranscript {
+    /// The call's id (`call_` and a time-sortable id).
     pub id: String,
+    /// What the call is for, e.g. `call` or `compaction`.
     pub kind: String,
     /// `completed`, `failed` or `turn_limited`.
     pub status: String,
@@ -24,14 +26,20 @@ pub struct CallTranscript {
     pub output: Option<Value>,
     /// The tool loop as the engine sent it (attachments as placeholders).
     pub transcript: Option<Value>,
+    /// Why the call did not complete; `None` when it did.
     pub error: Option<String>,
+    /// The error's category: `auth`, `network`, `model`, `refusal` or `other`.
     pub error_code: Option<String>,
+    /// Tokens sent to the model, over all the call's requests.
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub input_tokens: u64,
+    /// Tokens the model generated, over all the call's requests.
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub output_tokens: u64,
+    /// When the call started, in milliseconds since the Unix epoch.
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub created_at: i64,
+    /// When it ended and was recorded, in milliseconds since the Unix epoch.
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub finished_at: i64,
     /// The CLI command that prints the same record.

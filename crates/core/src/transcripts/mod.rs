@@ -22,18 +22,26 @@ use crate::workspace::Workspace;
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct CallSummary {
+    /// The call's id (`call_` and a time-sortable id).
     pub id: String,
+    /// What the call is for, e.g. `call` or `compaction`.
     pub kind: String,
     /// `completed`, `failed` or `turn_limited`.
     pub status: String,
+    /// The call this one revises; `None` for an original call.
     pub parent_id: Option<String>,
+    /// The session the call was a turn of; `None` for a standalone call.
     pub session_id: Option<String>,
     /// The accepted output, for the tree's differences.
     #[cfg_attr(feature = "ts", ts(type = "unknown"))]
     pub output: Option<Value>,
+    /// Why the call did not complete; `None` when it did.
     pub error: Option<String>,
+    /// The error's category: `auth`, `network`, `model`, `refusal` or `other`.
     pub error_code: Option<String>,
+    /// Tokens sent to the model, over all the call's requests.
     pub input_tokens: u64,
+    /// Tokens the model generated, over all the call's requests.
     pub output_tokens: u64,
     /// Milliseconds since the Unix epoch.
     pub finished_at: i64,
@@ -65,7 +73,9 @@ impl From<StructuredCall> for CallSummary {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct RevisionNode {
+    /// The call at this node.
     pub call: CallSummary,
+    /// The calls that revise it, oldest first.
     pub revisions: Vec<RevisionNode>,
 }
 

@@ -22,8 +22,10 @@ use crate::usage::prices::{Served, price_for};
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct UsageRequest {
+    /// The start, in milliseconds since the Unix epoch.
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub from_ms: i64,
+    /// The end, in milliseconds since the Unix epoch; after `from_ms`.
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub to_ms: i64,
     /// Minutes east of UTC (`-new Date().getTimezoneOffset()`).
@@ -36,31 +38,41 @@ pub struct UsageRequest {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct UsageRow {
+    /// The day, `yyyy-mm-dd` in the caller's time zone.
     pub day: String,
     /// `local`, `openai`, `anthropic`, or `unknown` for work stored
     /// before Sift kept it.
     pub provider: String,
+    /// The model as the server named it, or `unknown` when it was not stored.
     pub model: String,
     /// `chat`, `structured call`, `extraction`, `evaluation`, `workflow
     /// step`, `schema suggestion`, or another call's kind as stored.
     pub kind: String,
+    /// How many calls, chat replies or workflow steps the row adds up.
     pub count: u32,
+    /// The tokens sent to the model (prompt, documents, history).
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub input_tokens: u64,
+    /// The tokens the model wrote.
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub output_tokens: u64,
     /// `null` when the model has no price.
     pub cost: Option<f64>,
 }
 
+/// The Usage view of a period: its rows and their totals.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct UsageReport {
+    /// One row per day, provider, model and kind, sorted by them in that order.
     pub rows: Vec<UsageRow>,
+    /// The calls, replies and steps of every row.
     pub count: u32,
+    /// The input tokens of every row.
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub input_tokens: u64,
+    /// The output tokens of every row.
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub output_tokens: u64,
     /// The cost of the rows with a price.

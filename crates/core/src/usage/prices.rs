@@ -22,7 +22,9 @@ use crate::models::provider::{ANTHROPIC_BASE_URL, OPENAI_BASE_URL, ProviderKind}
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub enum PriceSource {
+    /// The user's price table.
     User,
+    /// The published price of a known model on OpenAI's or Anthropic's own API.
     Default,
     /// A model on this machine: free.
     Local,
@@ -36,9 +38,14 @@ pub enum PriceSource {
 pub struct Price {
     /// A settings provider id, or `*` for any provider.
     pub provider_id: String,
+    /// The model the price is for; for a default, the known model whose name the served one
+    /// starts with.
     pub model: String,
+    /// What a million input (prompt) tokens cost.
     pub input_per_mtok: f64,
+    /// What a million output (answer) tokens cost.
     pub output_per_mtok: f64,
+    /// Where the price came from.
     pub source: PriceSource,
 }
 
@@ -74,9 +81,11 @@ const DEFAULTS: &[(ProviderKind, &str, f64, f64)] = &[
 pub struct Served<'a> {
     /// The settings' provider id, when known.
     pub provider_id: Option<&'a str>,
+    /// The kind of provider that served it.
     pub kind: ProviderKind,
     /// The server's host and port ([`sift_llm::server_host`]).
     pub host: &'a str,
+    /// The model, as the server names it.
     pub model: &'a str,
 }
 

@@ -29,6 +29,7 @@ use crate::workspace::Workspace;
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct WorkflowFile {
+    /// The file's path: the folder as given, joined with the file name.
     pub path: String,
     /// The file name, e.g. `invoices.yaml`.
     pub name: String,
@@ -39,7 +40,9 @@ pub struct WorkflowFile {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct WorkflowText {
+    /// The file's path, as given.
     pub path: String,
+    /// The file's whole text.
     pub text: String,
     /// Empty when the file may run.
     pub problems: Vec<String>,
@@ -50,12 +53,18 @@ pub struct WorkflowText {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", tag = "kind")]
 pub enum WorkflowFileEvent {
+    /// A workflow file was created or written.
     Changed {
+        /// The file's path.
         path: String,
+        /// Its new text.
         text: String,
+        /// What `sift validate` says of the new text; empty when it may run.
         problems: Vec<String>,
     },
+    /// A workflow file that can no longer be read: deleted or moved away, most often.
     Removed {
+        /// The path the file had.
         path: String,
     },
 }
@@ -122,6 +131,7 @@ fn workflows_in(dir: &Path) -> Result<Vec<WorkflowFile>, CoreError> {
     Ok(files)
 }
 
+/// Reads the workflow file at `path`, with its problems; fails only when it cannot be read.
 pub fn read_workflow(path: &Path) -> Result<WorkflowText, CoreError> {
     let text = std::fs::read_to_string(path).map_err(|e| CoreError::io("read", path, e))?;
     Ok(WorkflowText {

@@ -146,25 +146,36 @@ impl ModelConnector for SiftConnector {
 /// A run to start.
 #[derive(Debug, Clone, Default)]
 pub struct WorkflowRunRequest {
+    /// The workflow file; its folder is where the steps' relative paths start.
     pub file: PathBuf,
+    /// Parameter values by name, over the workflow's defaults (`--param NAME=VALUE`); values
+    /// named like secrets are masked in the stored run.
     pub params: Vec<(String, String)>,
     /// Re-run from this step of an earlier run (`--from STEP --run RUN_ID`).
     pub from: Option<RerunFrom>,
+    /// Cancelled to stop the run.
     pub cancel: CancellationToken,
     /// How the steps' `files` are read: the workspace's (its OCR cache and
     /// languages; [`crate::Workspace::read_options`]).
     pub read_options: ReadOptions,
 }
 
+/// Where a re-run starts: a step of an earlier run. The steps that neither are it nor depend
+/// on it are reused from that run where they succeeded there; the rest run again.
 #[derive(Debug, Clone)]
 pub struct RerunFrom {
+    /// The id of the earlier run.
     pub run_id: String,
+    /// The id or name of the step to run from.
     pub step: String,
 }
 
+/// A run that went to its end, whether it succeeded, failed or was cancelled.
 #[derive(Debug, Clone)]
 pub struct WorkflowRunOutcome {
+    /// The id the run is stored under.
     pub run_id: String,
+    /// The run's status and each step's record, in the file's order.
     pub record: RunRecord,
 }
 

@@ -17,29 +17,34 @@ use crate::running::WorkKind;
 use crate::workflows::{RerunFrom, WorkflowRunRequest, load_file, run_workflow_announced};
 use crate::workspace::Workspace;
 
+/// One workflow parameter the window sets for a run.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ParamValue {
+    /// The parameter's name, as the workflow reads it (`${params.NAME}`).
     pub name: String,
+    /// Its value for this run.
     pub value: String,
 }
 
-// A run as the window asks for it: a file, params, and the step and run
-// of a re-run, not checked yet; `start_workflow_run` makes it a
-// `WorkflowRunRequest`. (A plain comment: a doc comment would change the
-// generated TypeScript.)
+/// A run as the window asks for it: a file, params, and the step and run
+/// of a re-run, not checked yet; `start_workflow_run` makes it a
+/// `WorkflowRunRequest`.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "WorkflowRunRequest"))]
 #[serde(rename_all = "camelCase")]
 pub struct WorkflowRunArgs {
+    /// The workflow file's path.
     pub path: String,
+    /// Parameter values, over the workflow's defaults; none when left out.
     #[serde(default)]
     pub params: Vec<ParamValue>,
     /// Re-run from this step of `fromRun`, reusing the steps before it.
     #[cfg_attr(feature = "ts", ts(optional = nullable))]
     #[serde(default)]
     pub from_step: Option<String>,
+    /// The id of the earlier run a re-run reuses; set together with `fromStep`.
     #[cfg_attr(feature = "ts", ts(optional = nullable))]
     #[serde(default)]
     pub from_run: Option<String>,
@@ -50,21 +55,31 @@ pub struct WorkflowRunArgs {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct StepView {
+    /// The step's `id` in the file, when it has one.
     pub id: Option<String>,
+    /// The step's name: its `name` in the file, else its id, else `step_N` by position.
     pub name: String,
     /// `running`, `succeeded`, `failed`, `skipped` or `cancelled`.
     pub status: String,
+    /// What the step wrote to its standard output.
     pub stdout: String,
+    /// What the step wrote to its standard error.
     pub stderr: String,
+    /// The values the step produced, by name (`${steps.ID.outputs.NAME}` in later steps).
     #[cfg_attr(feature = "ts", ts(type = "Record<string, unknown>"))]
     pub outputs: Value,
+    /// Why the step failed; `None` unless it did.
     pub error: Option<String>,
     /// The step's conversation (a chat step's), as `sift_llm` messages.
     #[cfg_attr(feature = "ts", ts(type = "Array<unknown>"))]
     pub messages: Value,
+    /// Tokens sent to models, over every model request of the step.
     pub input_tokens: u64,
+    /// Tokens the models wrote, over every model request of the step.
     pub output_tokens: u64,
+    /// How long the step ran, in milliseconds.
     pub elapsed_ms: u64,
+    /// Copied from an earlier run rather than run again.
     pub reused: bool,
 }
 
@@ -114,25 +129,37 @@ pub enum WorkflowRunEvent {
     /// First: the key `cancel_workflow_run` takes.
     #[serde(rename_all = "camelCase")]
     Started {
+        /// The run's key in the running work.
         key: String,
     },
     /// Once the run is stored, before any step: its id.
     #[serde(rename_all = "camelCase")]
     RunCreated {
+        /// The id the run is stored under.
         run_id: String,
     },
+    /// A step began.
     StepStarted {
+        /// The step's name.
         name: String,
     },
+    /// A step wrote to its standard output.
     Stdout {
+        /// The step's name.
         name: String,
+        /// What it wrote, as it came.
         text: String,
     },
+    /// A step wrote to its standard error.
     Stderr {
+        /// The step's name.
         name: String,
+        /// What it wrote, as it came.
         text: String,
     },
+    /// A step ended, whatever its status; it is stored by then.
     StepFinished {
+        /// The step as it ended.
         step: Box<StepView>,
     },
 }
@@ -155,23 +182,32 @@ impl From<RunEvent> for WorkflowRunEvent {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct WorkflowRunView {
+    /// The id the run is stored under.
     pub run_id: String,
     /// `running`, `succeeded`, `failed` or `cancelled`.
     pub status: String,
+    /// Its steps, in the file's order.
     pub steps: Vec<StepView>,
 }
 
+/// A stored run as the list of runs shows it, without its steps.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct WorkflowRunSummary {
+    /// The run's id.
     pub id: String,
+    /// The workflow file's path, as the run was given it.
     pub file: String,
+    /// `running`, `succeeded`, `failed` or `cancelled`.
     pub status: String,
+    /// For a re-run, the id of the run whose steps it reused; `None` for a full run.
     pub from_run: Option<String>,
+    /// For a re-run, the step it ran from; `None` for a full run.
     pub from_step: Option<String>,
     /// Milliseconds since the Unix epoch.
     pub created_at: i64,
+    /// When the run ended, in milliseconds since the Unix epoch; `None` while it has not.
     pub finished_at: Option<i64>,
 }
 

@@ -47,6 +47,7 @@ pub struct Candidate {
     pub value: Value,
     /// Higher is better; labelled on its own line from 100.
     pub score: i32,
+    /// Where in the document the candidate was found.
     pub place: EvidencePlace,
 }
 
@@ -55,6 +56,7 @@ pub struct Candidate {
 pub struct FieldCandidates {
     /// The column key (`total`, `seller.name`).
     pub key: String,
+    /// Ranked best first, at most [`MAX_CANDIDATES`]; empty when nothing fits the field.
     pub candidates: Vec<Candidate>,
     /// The best candidate needs no model's judgement.
     pub sure: bool,
@@ -64,6 +66,7 @@ pub struct FieldCandidates {
 }
 
 impl FieldCandidates {
+    /// The best candidate's normalised value, or `None` without candidates.
     pub fn best(&self) -> Option<&Value> {
         self.candidates.first().map(|c| &c.value)
     }
