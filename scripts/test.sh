@@ -21,6 +21,10 @@ cargo fmt --all --check
 step "cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
+step "core's API docs (every public item documented, every link resolves)"
+RUSTDOCFLAGS="-D rustdoc::broken_intra_doc_links -D rustdoc::private_intra_doc_links" \
+  cargo doc -p sift-core --no-deps --locked --quiet
+
 step "no import cycles between the files of a crate"
 python3 scripts/check-import-cycles.py
 

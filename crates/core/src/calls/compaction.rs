@@ -1,5 +1,5 @@
 //! Compacting a session: a structured call summarises its older messages,
-//! and from then on [`crate::calls::history::model_history`] puts the summary in
+//! and from then on `history::model_history` puts the summary in
 //! their place.
 
 use serde_json::{Value, json};

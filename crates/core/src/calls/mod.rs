@@ -1,7 +1,7 @@
 //! Model calls: structured calls and revisions (here), host-owned turns
-//! ([`turns`]), one prompt and one answer ([`crate::ask`]), and a
-//! session's history as a model reads it ([`history`], [`compaction`],
-//! [`convert`]). Chat and extraction run their calls through these.
+//! (`turns.rs`), one prompt and one answer ([`crate::ask`]), and a
+//! session's history as a model reads it (`history.rs`, [`compaction`],
+//! `convert.rs`). Chat and extraction run their calls through these.
 //!
 //! Structured calls as the API surface runs them: on the chosen models,
 //! standalone or as a turn of a session, recorded in the store only once

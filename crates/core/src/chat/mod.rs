@@ -1,5 +1,5 @@
 //! Chat: the Chat screen and `sift chat`. Here, a turn on a session;
-//! [`stream`] the turn from the window, [`tools`] what a chat may call,
+//! [`stream`] the turn from the window, `tools.rs` what a chat may call,
 //! [`reply`] the reply kept as it streams, [`sessions`] listing, search,
 //! branches and exports, [`view`] the types the window sees, `files` a
 //! message's attachments read for its models.
@@ -10,7 +10,7 @@
 //!
 //! # The context
 //! As for a structured call in a session: the session's system prompt
-//! (from its row), then its messages as [`model_history`] gives them
+//! (from its row), then its messages as `calls::history::model_history` gives them
 //! (without the hidden ones, a compacted part replaced by its summary, and
 //! without stored system messages, which the row's prompt stands for),
 //! then the turn. Every request goes through the context builder.

@@ -2,7 +2,7 @@
 //! user's message and the text so far are written as they come (the
 //! store's `chat_replies`), and go when the turn commits its messages
 //! (in the same transaction) or ends storing nothing (failed, stopped).
-//! After a crash the row is marked interrupted ([`crate::interrupted`])
+//! After a crash the row is marked interrupted (`interrupted.rs`)
 //! and the chat shows the reply as cut, with Regenerate.
 
 use serde::Serialize;

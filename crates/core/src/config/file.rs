@@ -32,6 +32,7 @@ impl ParseError {
     }
 }
 
+/// Where the configuration file is: `SIFT_CONFIG` when set, else the user's config folder.
 pub fn config_path() -> PathBuf {
     if let Some(path) = std::env::var_os("SIFT_CONFIG").filter(|p| !p.is_empty()) {
         return PathBuf::from(path);
@@ -179,13 +180,13 @@ pub fn read(path: &Path) -> Result<(AppSettings, Config), CoreError> {
     parse(&read_text(path)?).map_err(in_file(path))
 }
 
-/// The settings in the file at `path` (default: [`config_path`]).
+/// The settings in the file at `path` (default: `config_path()`).
 pub fn load_settings(path: Option<&Path>) -> Result<AppSettings, CoreError> {
     let path = path.map_or_else(config_path, Path::to_path_buf);
     read(&path).map(|(settings, _)| settings)
 }
 
-/// Writes `settings` into the file at `path` (default: [`config_path`]),
+/// Writes `settings` into the file at `path` (default: `config_path()`),
 /// replacing its `[defaults]` and `[[providers]]` and keeping the rest.
 pub fn save_settings(path: Option<&Path>, settings: &AppSettings) -> Result<(), CoreError> {
     settings.validate()?;
@@ -237,7 +238,7 @@ pub fn save_workflow_folder(path: &Path, folder: &Path) -> Result<(), CoreError>
 }
 
 /// Writes the per-model overrides into the file at `path` (default:
-/// [`config_path`]), replacing its `[[models]]` and keeping the rest;
+/// `config_path()`), replacing its `[[models]]` and keeping the rest;
 /// returns them as saved (trimmed).
 pub fn save_model_overrides(
     path: Option<&Path>,

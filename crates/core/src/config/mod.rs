@@ -1,8 +1,8 @@
 //! The configuration file: the model providers the user set up, the
 //! default provider and model, and the data folder, as the file holds
 //! them. They live in the
-//! configuration file ([`file`](mod@file), at [`file::config_path`]) beside
-//! `[context]` ([`context`]):
+//! configuration file (`file.rs`, at `config_path()`) beside
+//! `[context]` (`context.rs`):
 //!
 //! ```toml
 //! [defaults]
@@ -24,7 +24,7 @@
 //! ```
 //!
 //! Beside them, `[[models]]` says what a model can take, over what is
-//! detected ([`crate::models::overrides`]).
+//! detected (`models/overrides.rs`, [`crate::models::ModelOverride`]).
 //!
 //! The workspace reads this file when it opens; the Settings screen
 //! ([`crate::settings`]) edits it.

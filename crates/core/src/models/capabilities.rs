@@ -2,7 +2,7 @@
 //! from the first of these that says:
 //!
 //! 1. the user's override in the configuration file (`[[models]]`, see
-//!    [`crate::models::overrides`]);
+//!    `overrides.rs`, [`super::ModelOverride`]);
 //! 2. the model's server, where it can tell ([`sift_llm::model_probe`]:
 //!    llama.cpp's `/props`, Ollama's `/api/show`, LM Studio's
 //!    `/api/v0/models`);

@@ -1,7 +1,7 @@
 //! Models and where they run: the providers (kinds, addresses, keys in the
 //! keychain), what a model can take ([`capabilities`], with the user's
-//! [`overrides`]), what a server offers ([`server`]), the local server and
-//! its model files ([`local`], [`local_files`]), and, here, from "which
+//! `overrides.rs`), what a server offers ([`server`]), the local server and
+//! its model files (`local.rs`, [`local_files`]), and, here, from "which
 //! provider, which models" to ready engines.
 
 pub mod capabilities;

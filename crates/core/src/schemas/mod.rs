@@ -1,5 +1,5 @@
 //! Schemas: the library (here), a schema's problems ([`check`]) and the
-//! schemas a new library starts with ([`starters`]). It needs only the
+//! schemas a new library starts with (`starters.rs`). It needs only the
 //! store, so the workspace can install the starters when it opens one.
 //!
 //! The schema library: named JSON Schemas with versions, imported from and
