@@ -160,7 +160,7 @@ fn days_in_month(year: i32, month: u32) -> u32 {
 
 /// The years a document's date may plausibly fall in: from 1980 to next
 /// year (a due date runs ahead).
-fn plausible_years() -> std::ops::RangeInclusive<i32> {
+pub(crate) fn plausible_years() -> std::ops::RangeInclusive<i32> {
     let seconds = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());

@@ -537,6 +537,18 @@ pub(crate) fn rival_labels(concept: Concept) -> Vec<&'static str> {
     out
 }
 
+/// The words of a rounding line, folded, in the languages Sift reads: the
+/// total printed below one is the rounded total, the amount paid.
+pub(crate) const ROUNDING_WORDS: &[&str] = &[
+    "rounding",
+    "rounded",
+    "rundung",
+    "arrondi",
+    "redondeo",
+    "arrotondamento",
+    "afronding",
+];
+
 /// ISO 4217 codes a page may print, and the signs that stand for one
 /// (a bare `$` for the US dollar, as evidence reads it).
 pub(crate) const CURRENCY_CODES: &[&str] = &[

@@ -13,8 +13,10 @@
 //! then no model needs to be asked for it. What the locator knows is
 //! general (labels, types, languages), never a vendor's or a file's.
 
+mod currency;
 mod einvoice;
 pub(super) mod fields;
+mod labels;
 pub(super) mod lexicon;
 mod propose;
 #[cfg(test)]
@@ -29,11 +31,12 @@ use super::matching::SearchIndex;
 use super::pages::{Match, place, search_pages};
 pub use einvoice::{einvoice_field_keys, einvoice_fields};
 use fields::{FieldSpec, ValueKind, field_specs};
-use propose::{FoldedPages, Proposal, SAME_LINE, propose};
+use labels::{FoldedPages, SAME_LINE};
+use propose::{Proposal, propose};
 
 /// Changed whenever the locator's rules change what it finds, so that an
 /// evaluation does not reuse results an older locator gave.
-pub const LOCATOR_VERSION: u32 = 4;
+pub const LOCATOR_VERSION: u32 = 5;
 /// The most candidates kept for a field: what an answer may choose from.
 pub const MAX_CANDIDATES: usize = 5;
 /// How far ahead of the next value a labelled best candidate must be for

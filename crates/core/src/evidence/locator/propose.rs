@@ -7,18 +7,24 @@ use std::ops::Range;
 
 use serde_json::{Value, json};
 
+use super::currency::{currency, printed_currency};
 use super::fields::{FieldSpec, ValueKind};
+use super::labels::{
+    ABOVE, FoldedPages, Occurrence, SAME_LINE, label_score, lines_with, occurrences, phrases,
+    total_lines,
+};
 use super::lexicon::{self, Concept};
+use crate::evidence::consistency::plausible_years;
 use crate::evidence::matching::SearchIndex;
 use crate::evidence::pages::SearchPage;
 use crate::normalise::normalize_date;
 
-/// The best score of a value labelled on its own line starts here; one
-/// under a label on the line above, at [`ABOVE`].
-pub(super) const SAME_LINE: i32 = 100;
-const ABOVE: i32 = 60;
-/// A label that names something else (`Subtotal` for the total).
-const RIVAL: i32 = -100;
+/// What a labelled total gains for being at most [`ROUNDED_WITHIN`] lines
+/// below a rounding line.
+const ROUNDED: i32 = 20;
+const ROUNDED_WITHIN: usize = 3;
+/// What a currency gains for being on a line with a total's label.
+const ON_TOTAL_LINE: i32 = 40;
 
 /// One proposal: a value at a place, with its score.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,205 +35,6 @@ pub(super) struct Proposal {
     pub score: i32,
     /// Its amount, for ranking totals.
     pub amount: Option<f64>,
-}
-
-/// A label phrase found on a line.
-#[derive(Debug, Clone, Copy)]
-struct Occurrence {
-    /// Word indexes on the page.
-    start: usize,
-    end: usize,
-    /// How many words it has: a longer phrase says more.
-    len: usize,
-    rival: bool,
-}
-
-/// Each word of each page folded for label matching.
-pub(super) struct FoldedPages(Vec<Vec<String>>);
-
-impl FoldedPages {
-    pub fn new(pages: &[SearchPage]) -> Self {
-        Self(
-            pages
-                .iter()
-                .map(|p| p.words.iter().map(|w| fold_word(&w.text)).collect())
-                .collect(),
-        )
-    }
-}
-
-/// A word as labels are compared: lower case, marks dropped, and every
-/// way of writing "number" (`No.`, `Nr`, `N°`, `#`) as `no`.
-fn fold_word(word: &str) -> String {
-    if word.starts_with('#') && word.chars().skip(1).all(|c| !c.is_alphanumeric()) {
-        return "no".to_owned();
-    }
-    let folded: String = word
-        .chars()
-        .filter(|c| c.is_alphanumeric() && !matches!(c, 'º' | 'ª'))
-        .flat_map(char::to_lowercase)
-        .collect();
-    match folded.as_str() {
-        "nr" | "n" | "num" | "nummer" | "number" | "numéro" | "numero" | "número" => {
-            "no".to_owned()
-        }
-        _ => folded,
-    }
-}
-
-/// The field's label phrases, folded: its own name's words and its
-/// concept's labels, then the rivals' that are not also its own.
-fn phrases(spec: &FieldSpec) -> Vec<(Vec<String>, bool)> {
-    let fold = |p: &str| -> Vec<String> {
-        p.split_whitespace()
-            .map(fold_word)
-            .filter(|w| !w.is_empty())
-            .collect()
-    };
-    let mut out: Vec<(Vec<String>, bool)> = Vec::new();
-    let add = |words: Vec<String>, rival: bool, out: &mut Vec<(Vec<String>, bool)>| {
-        if !words.is_empty() && !out.iter().any(|(w, _)| *w == words) {
-            out.push((words, rival));
-        }
-    };
-    add(fold(&spec.own_label), false, &mut out);
-    if let Some(concept) = spec.concept {
-        for label in lexicon::labels(concept) {
-            add(fold(label), false, &mut out);
-        }
-        for label in lexicon::rival_labels(concept) {
-            add(fold(label), true, &mut out);
-        }
-    }
-    out
-}
-
-/// Every label phrase on each line of each page, without those inside a
-/// longer one found at the same place.
-fn occurrences(
-    pages: &[SearchPage],
-    folded: &FoldedPages,
-    phrases: &[(Vec<String>, bool)],
-) -> Vec<Vec<Vec<Occurrence>>> {
-    pages
-        .iter()
-        .zip(&folded.0)
-        .map(|(page, words)| {
-            page.lines
-                .iter()
-                .map(|line| {
-                    let mut found: Vec<Occurrence> = Vec::new();
-                    for (phrase, rival) in phrases {
-                        let n = phrase.len();
-                        if n > line.len() {
-                            continue;
-                        }
-                        for start in line.start..=line.end - n {
-                            if words[start..start + n] == phrase[..] {
-                                found.push(Occurrence {
-                                    start,
-                                    end: start + n,
-                                    len: n,
-                                    rival: *rival,
-                                });
-                            }
-                        }
-                    }
-                    let all = found.clone();
-                    found.retain(|o| {
-                        !all.iter()
-                            .any(|b| b.len > o.len && b.start <= o.start && o.end <= b.end)
-                    });
-                    found
-                })
-                .collect()
-        })
-        .collect()
-}
-
-/// The score a value at `words` of page `page` gets from the label that
-/// governs it: the nearest label ending before it on its line, else the
-/// one above it on the line before (by its box's columns when the page
-/// has boxes, else by its place in the line).
-fn label_score(
-    pages: &[SearchPage],
-    found: &[Vec<Vec<Occurrence>>],
-    page: usize,
-    words: &Range<usize>,
-) -> i32 {
-    let search = &pages[page];
-    let line = search.words[words.start].line;
-    let mut before: Vec<&Occurrence> = found[page][line]
-        .iter()
-        .filter(|o| o.end <= words.start)
-        .collect();
-    before.sort_by_key(|o| std::cmp::Reverse((o.end, o.len)));
-    if let Some(nearest) = before.first() {
-        // The labels chained before the value, each at most a word (a
-        // `:`) after the one before it, govern it together: `Invoice No :
-        // #` says more than `#`, and `Contract No.` is a contract's.
-        let mut chain = vec![*nearest];
-        for o in &before[1..] {
-            let last = chain[chain.len() - 1];
-            if o.end <= last.start && last.start - o.end <= 1 {
-                chain.push(o);
-            }
-        }
-        if chain.iter().any(|o| o.rival) {
-            return RIVAL;
-        }
-        let len: usize = chain.iter().map(|o| o.len).sum();
-        // Each word between a label and its value makes it less its own.
-        let distance = 3 * (words.start - nearest.end).min(10) as i32;
-        return SAME_LINE + 8 * len as i32 - distance;
-    }
-    if line == 0 {
-        return 0;
-    }
-    let above = &found[page][line - 1];
-    let value_box = search.words[words.start].bbox;
-    let value_column = words.start - search.lines[line].start;
-    let governing = above
-        .iter()
-        .map(|o| {
-            let offset = match (value_box, search.words[o.start].bbox) {
-                (Some(v), Some(_)) => {
-                    // Columns overlap: the label's words span the value's left edge
-                    // or start within it.
-                    let (l, r) = span(search, o.start..o.end);
-                    let (vl, vr) = (v.x, v.x + v.width);
-                    if l <= vr && vl <= r {
-                        0
-                    } else {
-                        let gap = if r < vl { vl - r } else { l - vr };
-                        // A gap of a tenth of the page is as far as a
-                        // column reaches.
-                        if gap > 0.1 {
-                            usize::MAX
-                        } else {
-                            (gap * 100.0) as usize
-                        }
-                    }
-                }
-                _ => (o.start - search.lines[line - 1].start).abs_diff(value_column),
-            };
-            (offset, o)
-        })
-        .filter(|(offset, _)| *offset != usize::MAX)
-        .min_by_key(|(offset, o)| (*offset, usize::MAX - o.len));
-    match governing {
-        Some((_, o)) if o.rival => RIVAL,
-        Some((offset, o)) => ABOVE + 8 * o.len as i32 - offset.min(20) as i32,
-        None => 0,
-    }
-}
-
-/// The left and right edges of a run of words with boxes.
-fn span(page: &SearchPage, words: Range<usize>) -> (f32, f32) {
-    let boxes = page.words[words].iter().filter_map(|w| w.bbox);
-    boxes.fold((f32::MAX, f32::MIN), |(l, r), b| {
-        (l.min(b.x), r.max(b.x + b.width))
-    })
 }
 
 /// Every proposal for `spec` on the pages, scored (not yet merged).
@@ -243,6 +50,8 @@ pub(super) fn propose(
     let mut out = Vec::new();
     match spec.kind {
         ValueKind::Amount => {
+            let rounding = (spec.concept == Some(Concept::Total))
+                .then(|| lines_with(folded, pages, lexicon::ROUNDING_WORDS));
             for (page, words, amount) in amounts(pages, index) {
                 if spec.integer && amount.fract() != 0.0 {
                     continue;
@@ -255,6 +64,16 @@ pub(super) fn propose(
                 if s == 0 {
                     // Unlabelled: an amount with cents is likelier money.
                     s = i32::from(has_cents(pages, page, &words));
+                }
+                // A total just below a rounding line is the rounded one,
+                // what is paid; the total above it is before rounding.
+                let line = pages[page].words[words.start].line;
+                if s >= ABOVE
+                    && rounding.as_ref().is_some_and(|lines| {
+                        (line.saturating_sub(ROUNDED_WITHIN)..line).any(|l| lines[page][l])
+                    })
+                {
+                    s += ROUNDED;
                 }
                 let value = if spec.number {
                     if spec.integer {
@@ -324,14 +143,22 @@ pub(super) fn propose(
             }
         }
         ValueKind::Currency => {
+            let total_lines = total_lines(pages, folded);
             for (p, page) in pages.iter().enumerate() {
                 for (w, word) in page.words.iter().enumerate() {
-                    let Some(code) = currency(&word.text) else {
+                    let Some(code) = printed_currency(&word.text) else {
                         continue;
                     };
                     let words = w..w + 1;
-                    // Each occurrence counts; a labelled one more.
-                    let s = score(p, &words).max(10);
+                    // Each occurrence counts; a labelled one more. A code
+                    // or abbreviation in letters is rarer as OCR noise
+                    // than a one-character sign, and the currency on the
+                    // total's line is the total's.
+                    let written = word.text.chars().any(char::is_alphabetic);
+                    let mut s = score(p, &words).max(if written { 15 } else { 10 });
+                    if total_lines[p][word.line] {
+                        s += ON_TOTAL_LINE;
+                    }
                     out.push(Proposal {
                         value: json!(code),
                         page: p,
@@ -413,17 +240,18 @@ fn has_cents(pages: &[SearchPage], page: usize, words: &Range<usize>) -> bool {
     b.len() >= 4 && matches!(b[b.len() - 3], b'.' | b',')
 }
 
-/// The dates of the pages in a plausible range, the longest run where
-/// runs overlap.
+/// The dates of the pages in the years the checks find plausible (an OCR
+/// misreading makes 2018 a 2078), the longest run where runs overlap.
 fn dates(index: &SearchIndex<'_>) -> Vec<(usize, Range<usize>, String)> {
+    let years = plausible_years();
     let mut runs: Vec<_> = index
         .value_runs()
         .iter()
         .filter(|r| {
             r.dates.first().is_some_and(|d| {
                 d.get(..4)
-                    .and_then(|y| y.parse::<u32>().ok())
-                    .is_some_and(|y| (1990..=2100).contains(&y))
+                    .and_then(|y| y.parse::<i32>().ok())
+                    .is_some_and(|y| years.contains(&y))
             })
         })
         .collect();
@@ -514,32 +342,6 @@ fn identifier(word: &str) -> Option<String> {
     (!money).then(|| trimmed.to_owned())
 }
 
-/// A word as a currency: an ISO code as it is printed, or a sign.
-fn currency(word: &str) -> Option<&'static str> {
-    let bare = word.trim_matches(|c: char| !c.is_alphanumeric());
-    if let Some(code) = lexicon::CURRENCY_CODES.iter().find(|c| **c == bare) {
-        return Some(code);
-    }
-    // A code glued to its amount: `EUR1,234.00`, `12.00EUR`.
-    let letters: String = word.chars().filter(|c| c.is_ascii_uppercase()).collect();
-    if letters.len() == 3
-        && word.chars().any(|c| c.is_ascii_digit())
-        && (word.starts_with(&letters) || word.ends_with(&letters))
-        && let Some(code) = lexicon::CURRENCY_CODES.iter().find(|c| **c == letters)
-    {
-        return Some(code);
-    }
-    // A sign glued to its amount: `RM80.90`, `Rs.319`.
-    for (sign, code) in [("RM", "MYR"), ("Rs.", "INR"), ("Rs", "INR")] {
-        if let Some(rest) = word.strip_prefix(sign)
-            && rest.starts_with(|c: char| c.is_ascii_digit())
-        {
-            return Some(code);
-        }
-    }
-    lexicon::currency_of_sign(word)
-}
-
 /// The words after a label to the end of its line (or the next line,
 /// when the label ends its own), as a name.
 fn texts_after_labels(pages: &[SearchPage], found: &[Vec<Vec<Occurrence>>]) -> Vec<Proposal> {
@@ -604,15 +406,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn number_words_fold_to_one() {
-        for w in ["No.", "Nr", "N°", "#", "#:", "Nº", "no", "Number", "numéro"] {
-            assert_eq!(fold_word(w), "no", "{w}");
-        }
-        assert_eq!(fold_word("Rechnungs-Nr."), "rechnungsnr");
-        assert_eq!(fold_word("Date:"), "date");
-    }
-
-    #[test]
     fn identifiers_are_words_with_digits_that_are_not_money_or_dates() {
         assert_eq!(identifier("42183017").as_deref(), Some("42183017"));
         assert_eq!(
@@ -633,18 +426,5 @@ mod tests {
         assert_eq!(identifier("03.08.2014"), None);
         assert_eq!(identifier("19%"), None);
         assert_eq!(identifier("12"), None);
-    }
-
-    #[test]
-    fn currencies_are_codes_or_signs() {
-        assert_eq!(currency("EUR"), Some("EUR"));
-        assert_eq!(currency("(USD)"), Some("USD"));
-        assert_eq!(currency("€4.904,94"), Some("EUR"));
-        assert_eq!(currency("$4.11"), Some("USD"));
-        assert_eq!(currency("C$10"), Some("CAD"));
-        assert_eq!(currency("RM"), Some("MYR"));
-        assert_eq!(currency("12.00EUR"), Some("EUR"));
-        assert_eq!(currency("EURO"), None);
-        assert_eq!(currency("Total"), None);
     }
 }

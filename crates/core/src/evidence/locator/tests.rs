@@ -140,3 +140,34 @@ fn a_buyer_described_as_billed_is_not_taken_for_the_invoice_number() {
     );
     assert_eq!(einvoice_field_keys(&schema), ["invoice_number".to_owned()]);
 }
+
+#[test]
+fn a_receipt_gives_its_rounded_total_and_the_currency_on_the_total_line() {
+    // A stray `$` in the address and a `¥` misread for `x` are no match for
+    // the `RM` beside the total; of two totals labelled alike, the one under
+    // the rounding line is paid (without that rule, the larger would win).
+    let doc = text_document(
+        "KEDAI RUNCIT SENANG\nNo $117, Jalan Besar\nTEA 2 ¥ 1.50 3.00\nRICE 1 ¥ 9.91 9.91\n\
+         Total RM 12.91\nRounding -0.01\nTotal RM 12.90\nCash 20.00\n",
+    );
+    let located = locate_fields(&doc, &four_fields());
+    assert_eq!(best(&located, "total"), json!(12.9));
+    assert_eq!(best(&located, "currency"), json!("MYR"));
+}
+
+#[test]
+fn a_currency_in_a_labels_brackets_counts_and_a_sign_inside_a_word_does_not() {
+    let doc = text_document("Amount(RM) Tax(RM)\nBill No: €1-0170778\nTotal Amt 15.90\n");
+    let located = locate_fields(&doc, &four_fields());
+    assert_eq!(best(&located, "currency"), json!("MYR"));
+    // `Amt` is "amount": `Total Amt` labels the total.
+    assert_eq!(best(&located, "total"), json!(15.9));
+}
+
+#[test]
+fn a_date_in_a_year_the_checks_find_implausible_is_not_proposed() {
+    // OCR reads 2018 as 2078; the real date is printed once more.
+    let doc = text_document("Date: 17/03/2078\nPrinted 17-03-2018 10:02\nTotal 5.00\n");
+    let located = locate_fields(&doc, &four_fields());
+    assert_eq!(best(&located, "date"), json!("2018-03-17"));
+}
