@@ -3,6 +3,7 @@
 //! from the label that governs it (before it on its line, or above it in
 //! its column).
 
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 use super::fields::FieldSpec;
@@ -78,18 +79,20 @@ pub(super) fn phrases(spec: &FieldSpec) -> Vec<(Vec<String>, bool)> {
             .collect()
     };
     let mut out: Vec<(Vec<String>, bool)> = Vec::new();
-    let add = |words: Vec<String>, rival: bool, out: &mut Vec<(Vec<String>, bool)>| {
-        if !words.is_empty() && !out.iter().any(|(w, _)| *w == words) {
+    // The first of equal phrases is kept: a field's own label over a rival's.
+    let mut seen: HashSet<Vec<String>> = HashSet::new();
+    let mut add = |words: Vec<String>, rival: bool| {
+        if !words.is_empty() && seen.insert(words.clone()) {
             out.push((words, rival));
         }
     };
-    add(fold(&spec.own_label), false, &mut out);
+    add(fold(&spec.own_label), false);
     if let Some(concept) = spec.concept {
         for label in lexicon::labels(concept) {
-            add(fold(label), false, &mut out);
+            add(fold(label), false);
         }
         for label in lexicon::rival_labels(concept) {
-            add(fold(label), true, &mut out);
+            add(fold(label), true);
         }
     }
     out
@@ -102,6 +105,17 @@ pub(super) fn occurrences(
     folded: &FoldedPages,
     phrases: &[(Vec<String>, bool)],
 ) -> Vec<Vec<Vec<Occurrence>>> {
+    // The phrases by their first word, so that each word of a line is
+    // looked up once rather than every phrase tried at every word.
+    let mut by_first: HashMap<&str, Vec<(&[String], bool)>> = HashMap::new();
+    for (phrase, rival) in phrases {
+        if let Some(first) = phrase.first() {
+            by_first
+                .entry(first.as_str())
+                .or_default()
+                .push((phrase, *rival));
+        }
+    }
     pages
         .iter()
         .zip(&folded.0)
@@ -110,27 +124,29 @@ pub(super) fn occurrences(
                 .iter()
                 .map(|line| {
                     let mut found: Vec<Occurrence> = Vec::new();
-                    for (phrase, rival) in phrases {
-                        let n = phrase.len();
-                        if n > line.len() {
+                    for start in line.clone() {
+                        let Some(starting) = by_first.get(words[start].as_str()) else {
                             continue;
-                        }
-                        for start in line.start..=line.end - n {
-                            if words[start..start + n] == phrase[..] {
+                        };
+                        for (phrase, rival) in starting {
+                            let end = start + phrase.len();
+                            if end <= line.end && words[start..end] == phrase[..] {
                                 found.push(Occurrence {
                                     start,
-                                    end: start + n,
-                                    len: n,
+                                    end,
+                                    len: phrase.len(),
                                     rival: *rival,
                                 });
                             }
                         }
                     }
-                    let all = found.clone();
-                    found.retain(|o| {
-                        !all.iter()
-                            .any(|b| b.len > o.len && b.start <= o.start && o.end <= b.end)
-                    });
+                    if found.len() > 1 {
+                        let all = found.clone();
+                        found.retain(|o| {
+                            !all.iter()
+                                .any(|b| b.len > o.len && b.start <= o.start && o.end <= b.end)
+                        });
+                    }
                     found
                 })
                 .collect()
