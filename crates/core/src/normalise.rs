@@ -212,6 +212,18 @@ pub fn normalize_amount(value: &str) -> Option<f64> {
     {
         return None;
     }
+    // A space or apostrophe groups thousands: each group after the first
+    // has three digits, so `538 00` is two numbers, not 53800. After a
+    // decimal mark it is only a gap OCR left (`39. 80`).
+    let groups: Vec<&str> = core
+        .split(|c: char| "' \u{a0}\u{202f}".contains(c))
+        .collect();
+    let grouped = groups.windows(2).all(|pair| {
+        pair[0].ends_with(['.', ',']) || pair[1].bytes().take_while(u8::is_ascii_digit).count() == 3
+    });
+    if !grouped {
+        return None;
+    }
     let core: String = core
         .chars()
         .filter(|c| !"' \u{a0}\u{202f}".contains(*c))
@@ -336,12 +348,16 @@ mod tests {
             ("1,000", 1000.0),
             ("1.000.000", 1_000_000.0),
             ("1 234,5", 1234.5),
+            ("12 345 678", 12_345_678.0),
+            ("1'234.50", 1234.5),
+            ("39. 80", 39.8),
             ("-7.25", -7.25),
             ("42183017", 42_183_017.0),
         ] {
             assert_eq!(normalize_amount(input), Some(number), "{input}");
         }
-        for input in ["Amazon", "INV-2014-1", "1.2.3,4,5", ""] {
+        // A space groups thousands in threes: `538 00` is no one number.
+        for input in ["Amazon", "INV-2014-1", "1.2.3,4,5", "", "538 00", "12 3456"] {
             assert_eq!(normalize_amount(input), None, "{input}");
         }
     }
