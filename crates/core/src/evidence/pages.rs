@@ -37,6 +37,8 @@ pub(super) struct SearchPage {
     pub words: Vec<SearchWord>,
     /// Each line's words (a range of `words`).
     pub lines: Vec<Range<usize>>,
+    /// Its words were read by OCR, so a label may come misspelt (`Tota!`).
+    pub ocr: bool,
 }
 
 impl SearchPage {
@@ -46,10 +48,10 @@ impl SearchPage {
                 .map(|w| (w.to_owned(), None))
                 .collect::<Vec<_>>()
         });
-        Self::from_lines(number, lines)
+        Self::from_lines(number, lines, false)
     }
 
-    fn from_word_lines(number: u32, layout: &WordLines) -> Self {
+    fn from_word_lines(number: u32, layout: &WordLines, ocr: bool) -> Self {
         let (w, h) = (layout.width.max(1.0), layout.height.max(1.0));
         let lines = layout.lines.iter().map(|line| {
             line.iter()
@@ -64,17 +66,19 @@ impl SearchPage {
                 })
                 .collect::<Vec<_>>()
         });
-        Self::from_lines(number, lines)
+        Self::from_lines(number, lines, ocr)
     }
 
     fn from_lines(
         number: u32,
         lines: impl Iterator<Item = Vec<(String, Option<PageBox>)>>,
+        ocr: bool,
     ) -> Self {
         let mut page = Self {
             number,
             words: Vec::new(),
             lines: Vec::new(),
+            ocr,
         };
         for line in lines.filter(|l| !l.is_empty()) {
             let start = page.words.len();
@@ -114,17 +118,19 @@ pub(super) fn search_pages(document: &Document) -> Vec<SearchPage> {
             .map(|page| {
                 let number = u32::try_from(page.number).unwrap_or(u32::MAX);
                 match page.word_lines() {
-                    Some(layout) => SearchPage::from_word_lines(number, &layout),
+                    Some(layout) => {
+                        SearchPage::from_word_lines(number, &layout, page.ocr.is_some())
+                    }
                     None => SearchPage::from_text(number, &page.text),
                 }
             })
             .collect(),
         Content::Text(text) => vec![match document.word_lines() {
-            Some(layout) => SearchPage::from_word_lines(1, &layout),
+            Some(layout) => SearchPage::from_word_lines(1, &layout, true),
             None => SearchPage::from_text(1, text),
         }],
         Content::Image(_) => vec![match document.word_lines() {
-            Some(layout) => SearchPage::from_word_lines(1, &layout),
+            Some(layout) => SearchPage::from_word_lines(1, &layout, true),
             None => SearchPage::from_text(1, ""),
         }],
     }

@@ -5,6 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
+use std::sync::OnceLock;
 
 use super::fields::FieldSpec;
 use super::lexicon::{self, Concept};
@@ -26,6 +27,19 @@ pub(super) struct Occurrence {
     /// How many words it has: a longer phrase says more.
     pub len: usize,
     pub rival: bool,
+    /// A tax's word (`GST`) rivalling a total, which a total's label
+    /// before it on the line makes a qualifier: `Total with GST`.
+    pub qualifier: bool,
+}
+
+/// What a label phrase says of the field it is looked up for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Role {
+    Own,
+    Rival,
+    /// A rival unless a label of the field's own comes before it on the
+    /// line, a word or more away (see [`Occurrence::qualifier`]).
+    Qualifier,
 }
 
 /// Each word of each page folded for label matching.
@@ -36,7 +50,18 @@ impl FoldedPages {
         Self(
             pages
                 .iter()
-                .map(|p| p.words.iter().map(|w| fold_word(&w.text)).collect())
+                .map(|p| {
+                    p.words
+                        .iter()
+                        .map(|w| {
+                            if p.ocr {
+                                fold_ocr_word(&w.text)
+                            } else {
+                                fold_word(&w.text)
+                            }
+                        })
+                        .collect()
+                })
                 .collect(),
         )
     }
@@ -69,30 +94,136 @@ pub(super) fn fold_word(word: &str) -> String {
     }
 }
 
+/// A word OCR read, folded as labels are compared, with its likely
+/// misreadings undone: a letter read as a mark or digit (`Tota!`,
+/// `Sub-tota]`, `T0TAL`), and a label word with one letter wrong, one
+/// too many or one missing (`Tatal`, `Roundng`), or a plural (`TUTALS`).
+/// Only words of five letters or more are corrected, and only to the one
+/// label word they are that near: shorter words are too easily another.
+pub(super) fn fold_ocr_word(word: &str) -> String {
+    let folded = fold_word(&misread_letters(word));
+    if folded.chars().count() < 5 || !folded.chars().all(|c| c.is_ascii_lowercase()) {
+        return folded;
+    }
+    let vocabulary = label_vocabulary();
+    if vocabulary.contains(folded.as_str()) {
+        return folded;
+    }
+    let singular = folded.strip_suffix('s').filter(|s| s.len() >= 5);
+    let corrected = [Some(folded.as_str()), singular]
+        .into_iter()
+        .flatten()
+        .find_map(|form| nearest_label_word(form, vocabulary));
+    corrected.map_or(folded, str::to_owned)
+}
+
+/// `word` with the marks and digits OCR prints for `l` and `o` read as
+/// those letters, when the word is mostly letters and the result is all
+/// letters (so `GST001` and `10.00` stay as they are).
+fn misread_letters(word: &str) -> std::borrow::Cow<'_, str> {
+    // A bracketed tail is cut by `fold_word`; its `[` stays a bracket.
+    let letters = word.chars().filter(|c| c.is_alphabetic()).count();
+    let misread = |c: char| matches!(c, '!' | '|' | ']' | '1' | '0');
+    let count = word.chars().filter(|c| misread(*c)).count();
+    if count == 0 || letters < 3 || count > 2 {
+        return word.into();
+    }
+    let read: String = word
+        .chars()
+        .map(|c| match c {
+            '0' => 'o',
+            c if misread(c) => 'l',
+            c => c,
+        })
+        .collect();
+    let core = read.trim_matches(|c: char| !c.is_alphanumeric());
+    if core.chars().all(char::is_alphabetic) {
+        read.into()
+    } else {
+        word.into()
+    }
+}
+
+/// Every word of every label phrase of every concept, and the rounding
+/// words, folded.
+fn label_vocabulary() -> &'static HashSet<&'static str> {
+    static WORDS: OnceLock<HashSet<&'static str>> = OnceLock::new();
+    WORDS.get_or_init(|| {
+        let mut words: HashSet<&'static str> = lexicon::ROUNDING_WORDS.iter().copied().collect();
+        for concept in lexicon::CONCEPTS {
+            let rivals = lexicon::rival_labels(*concept);
+            for phrase in lexicon::labels(*concept).iter().chain(&rivals) {
+                for word in phrase.split_whitespace() {
+                    // Only plain words: the lexicon's are folded already,
+                    // but `n°` and `#` are not what a misreading becomes.
+                    if word.chars().all(|c| c.is_ascii_lowercase()) {
+                        words.insert(word);
+                    }
+                }
+            }
+        }
+        words
+    })
+}
+
+/// The one label word at most one edit from `word` (all lower-case ASCII
+/// letters), if exactly one is.
+fn nearest_label_word(word: &str, vocabulary: &HashSet<&'static str>) -> Option<&'static str> {
+    let mut near = vocabulary
+        .iter()
+        .filter(|v| v.len().abs_diff(word.len()) <= 1 && v.len() >= 4)
+        .filter(|v| within_one_edit(word.as_bytes(), v.as_bytes()));
+    let first = near.next()?;
+    near.next().is_none().then_some(*first)
+}
+
+/// Whether `a` becomes `b` by changing, adding or dropping at most one byte.
+fn within_one_edit(a: &[u8], b: &[u8]) -> bool {
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    let prefix = short.iter().zip(long).take_while(|(x, y)| x == y).count();
+    if short.len() == long.len() {
+        short[prefix.min(short.len())..]
+            .iter()
+            .skip(1)
+            .eq(long[prefix.min(long.len())..].iter().skip(1))
+    } else {
+        short[prefix..] == long[prefix + 1..]
+    }
+}
+
 /// The field's label phrases, folded: its own name's words and its
 /// concept's labels, then the rivals' that are not also its own.
-pub(super) fn phrases(spec: &FieldSpec) -> Vec<(Vec<String>, bool)> {
+pub(super) fn phrases(spec: &FieldSpec) -> Vec<(Vec<String>, Role)> {
     let fold = |p: &str| -> Vec<String> {
         p.split_whitespace()
             .map(fold_word)
             .filter(|w| !w.is_empty())
             .collect()
     };
-    let mut out: Vec<(Vec<String>, bool)> = Vec::new();
+    let mut out: Vec<(Vec<String>, Role)> = Vec::new();
     // The first of equal phrases is kept: a field's own label over a rival's.
     let mut seen: HashSet<Vec<String>> = HashSet::new();
-    let mut add = |words: Vec<String>, rival: bool| {
+    let mut add = |words: Vec<String>, role: Role| {
         if !words.is_empty() && seen.insert(words.clone()) {
-            out.push((words, rival));
+            out.push((words, role));
         }
     };
-    add(fold(&spec.own_label), false);
+    add(fold(&spec.own_label), Role::Own);
     if let Some(concept) = spec.concept {
         for label in lexicon::labels(concept) {
-            add(fold(label), false);
+            add(fold(label), Role::Own);
         }
+        let taxes = lexicon::labels(Concept::Tax);
         for label in lexicon::rival_labels(concept) {
-            add(fold(label), true);
+            let qualifies = concept == Concept::Total && taxes.contains(&label);
+            add(
+                fold(label),
+                if qualifies {
+                    Role::Qualifier
+                } else {
+                    Role::Rival
+                },
+            );
         }
     }
     out
@@ -103,17 +234,17 @@ pub(super) fn phrases(spec: &FieldSpec) -> Vec<(Vec<String>, bool)> {
 pub(super) fn occurrences(
     pages: &[SearchPage],
     folded: &FoldedPages,
-    phrases: &[(Vec<String>, bool)],
+    phrases: &[(Vec<String>, Role)],
 ) -> Vec<Vec<Vec<Occurrence>>> {
     // The phrases by their first word, so that each word of a line is
     // looked up once rather than every phrase tried at every word.
-    let mut by_first: HashMap<&str, Vec<(&[String], bool)>> = HashMap::new();
-    for (phrase, rival) in phrases {
+    let mut by_first: HashMap<&str, Vec<(&[String], Role)>> = HashMap::new();
+    for (phrase, role) in phrases {
         if let Some(first) = phrase.first() {
             by_first
                 .entry(first.as_str())
                 .or_default()
-                .push((phrase, *rival));
+                .push((phrase, *role));
         }
     }
     pages
@@ -128,14 +259,15 @@ pub(super) fn occurrences(
                         let Some(starting) = by_first.get(words[start].as_str()) else {
                             continue;
                         };
-                        for (phrase, rival) in starting {
+                        for (phrase, role) in starting {
                             let end = start + phrase.len();
                             if end <= line.end && words[start..end] == phrase[..] {
                                 found.push(Occurrence {
                                     start,
                                     end,
                                     len: phrase.len(),
-                                    rival: *rival,
+                                    rival: *role != Role::Own,
+                                    qualifier: *role == Role::Qualifier,
                                 });
                             }
                         }
@@ -171,6 +303,16 @@ pub(super) fn label_score(
         .filter(|o| o.end <= words.start)
         .collect();
     before.sort_by_key(|o| std::cmp::Reverse((o.end, o.len)));
+    // `Total with GST 77.20`: the tax's word qualifies the total's label
+    // before it, which governs the value (`Total GST`, adjacent, is the tax).
+    if let Some(nearest) = before.first().filter(|o| o.qualifier) {
+        let own = before
+            .iter()
+            .position(|o| !o.rival && o.end < nearest.start);
+        if let Some(at) = own {
+            before.drain(..at);
+        }
+    }
     if let Some(nearest) = before.first() {
         // The labels chained before the value, each at most a word (a
         // `:`) after the one before it, govern it together: `Invoice No :
@@ -186,8 +328,13 @@ pub(super) fn label_score(
             return RIVAL;
         }
         let len: usize = chain.iter().map(|o| o.len).sum();
-        // Each word between a label and its value makes it less its own.
-        let distance = 3 * (words.start - nearest.end).min(10) as i32;
+        // Each word between a label and its value makes it less its own;
+        // a mark alone (`|`, `-`, `:`) is no word.
+        let between = search.words[nearest.end..words.start]
+            .iter()
+            .filter(|w| w.text.chars().any(char::is_alphanumeric))
+            .count();
+        let distance = 3 * between.min(10) as i32;
         return SAME_LINE + 8 * len as i32 - distance;
     }
     if line == 0 {
@@ -263,9 +410,9 @@ pub(super) fn lines_with(
 
 /// For each line of each page, whether a total's label is on it.
 pub(super) fn total_lines(pages: &[SearchPage], folded: &FoldedPages) -> Vec<Vec<bool>> {
-    let phrases: Vec<(Vec<String>, bool)> = lexicon::labels(Concept::Total)
+    let phrases: Vec<(Vec<String>, Role)> = lexicon::labels(Concept::Total)
         .iter()
-        .map(|label| (label.split_whitespace().map(fold_word).collect(), false))
+        .map(|label| (label.split_whitespace().map(fold_word).collect(), Role::Own))
         .collect();
     occurrences(pages, folded, &phrases)
         .into_iter()
@@ -288,5 +435,42 @@ mod tests {
         assert_eq!(fold_word("Item(s)"), "item");
         assert_eq!(fold_word("Amt"), "amount");
         assert_eq!(fold_word("(Excluding"), "excluding");
+    }
+
+    #[test]
+    fn ocr_misreadings_of_label_words_are_undone() {
+        for (read, meant) in [
+            ("Tota!", "total"),
+            ("Sub-tota]", "subtotal"),
+            ("T0TAL", "total"),
+            ("Tatal:", "total"),
+            ("TUTALS", "total"),
+            ("Roundng", "rounding"),
+            ("Total[MYR]", "total"),
+        ] {
+            assert_eq!(fold_ocr_word(read), meant, "{read}");
+        }
+        // Digits that are a number's, short words, and words near no one
+        // label word stay as they are.
+        for (read, folded) in [
+            ("GST001", "gst001"),
+            ("10.00", "1000"),
+            ("Tax", "tax"),
+            ("Iota", "iota"),
+            ("Hotel", "hotel"),
+            ("Cashier", "cashier"),
+        ] {
+            assert_eq!(fold_ocr_word(read), folded, "{read}");
+        }
+    }
+
+    #[test]
+    fn one_edit_is_a_change_an_addition_or_a_removal() {
+        assert!(within_one_edit(b"tatal", b"total"));
+        assert!(within_one_edit(b"totl", b"total"));
+        assert!(within_one_edit(b"totall", b"total"));
+        assert!(within_one_edit(b"total", b"total"));
+        assert!(!within_one_edit(b"tutals", b"total"));
+        assert!(!within_one_edit(b"atotl", b"total"));
     }
 }

@@ -29,6 +29,20 @@ pub(crate) enum Concept {
     Iban,
 }
 
+/// Every concept, for what is built from all their labels.
+pub(crate) const CONCEPTS: &[Concept] = &[
+    Concept::Total,
+    Concept::Net,
+    Concept::Tax,
+    Concept::DocumentNumber,
+    Concept::IssueDate,
+    Concept::DueDate,
+    Concept::Currency,
+    Concept::Issuer,
+    Concept::TaxId,
+    Concept::Iban,
+];
+
 /// Words of a field's name (else its description) that select a concept,
 /// tried in order.
 const SELECTORS: &[Selector] = &[
@@ -170,6 +184,18 @@ pub(crate) fn labels(concept: Concept) -> &'static [&'static str] {
             "including gst",
             "inclusive gst",
             "total payable",
+            "incl of gst",
+            "incl of tax",
+            "incl of vat",
+            "includes gst",
+            "includes tax",
+            "includes vat",
+            "total after adj",
+            "total after adjustment",
+            "total after rounding",
+            "after rounding",
+            "rounded total",
+            "total rounded",
             "net payable",
             "amount to pay",
             "total sales inclusive of gst",
@@ -502,6 +528,8 @@ pub(crate) fn rival_labels(concept: Concept) -> Vec<&'static str> {
         ],
         Concept::Total => &[
             "discount",
+            "savings",
+            "you save",
             "rabatt",
             "shipping",
             "versand",
@@ -542,6 +570,8 @@ pub(crate) fn rival_labels(concept: Concept) -> Vec<&'static str> {
 pub(crate) const ROUNDING_WORDS: &[&str] = &[
     "rounding",
     "rounded",
+    "adj",
+    "adjustment",
     "rundung",
     "arrondi",
     "redondeo",

@@ -19,8 +19,8 @@ use crate::evidence::matching::SearchIndex;
 use crate::evidence::pages::SearchPage;
 use crate::normalise::normalize_date;
 
-/// What a labelled total gains for being at most [`ROUNDED_WITHIN`] lines
-/// below a rounding line.
+/// What a labelled total gains for being on a rounding line (`Total
+/// Rounded`) or at most [`ROUNDED_WITHIN`] lines below one.
 const ROUNDED: i32 = 20;
 const ROUNDED_WITHIN: usize = 3;
 /// What a currency gains for being on a line with a total's label.
@@ -70,7 +70,7 @@ pub(super) fn propose(
                 let line = pages[page].words[words.start].line;
                 if s >= ABOVE
                     && rounding.as_ref().is_some_and(|lines| {
-                        (line.saturating_sub(ROUNDED_WITHIN)..line).any(|l| lines[page][l])
+                        (line.saturating_sub(ROUNDED_WITHIN)..=line).any(|l| lines[page][l])
                     })
                 {
                     s += ROUNDED;

@@ -1,7 +1,7 @@
 use std::path::PathBuf;
 
 use serde_json::{Value, json};
-use sift_documents::{Content, Document, Kind};
+use sift_documents::{Content, Document, Kind, OcrPage, PageWord};
 
 use super::*;
 
@@ -12,6 +12,36 @@ fn text_document(text: &str) -> Document {
         kind: Kind::Text,
         content: Content::Text(text.into()),
         ocr: None,
+    }
+}
+
+/// A photo whose words OCR read as `text`, each word with a box.
+fn scanned_document(text: &str) -> Document {
+    let mut words = Vec::new();
+    for (l, line) in text.lines().enumerate() {
+        for (w, word) in line.split(' ').filter(|w| !w.is_empty()).enumerate() {
+            words.push(PageWord {
+                text: word.into(),
+                left: 100.0 * w as f32,
+                top: 20.0 * l as f32,
+                width: 90.0,
+                height: 15.0,
+                confidence: 90.0,
+            });
+        }
+    }
+    Document {
+        path: PathBuf::from("receipt.jpg"),
+        name: "receipt.jpg".into(),
+        kind: Kind::Image,
+        content: Content::Text(text.into()),
+        ocr: Some(OcrPage {
+            text: text.into(),
+            words,
+            width: 1000.0,
+            height: 20.0 * text.lines().count() as f32,
+            rotation: 0,
+        }),
     }
 }
 
@@ -170,4 +200,48 @@ fn a_date_in_a_year_the_checks_find_implausible_is_not_proposed() {
     let doc = text_document("Date: 17/03/2078\nPrinted 17-03-2018 10:02\nTotal 5.00\n");
     let located = locate_fields(&doc, &four_fields());
     assert_eq!(best(&located, "date"), json!("2018-03-17"));
+}
+
+#[test]
+fn a_total_label_ocr_misread_still_labels_the_total_of_a_scan() {
+    // Read as they are, `Tota!` and `Sub-tota]` label nothing, and the
+    // larger unlabelled amount (the cakes' 20.00) would be the total.
+    let text = "CAKE 2 10.00 20.00\nSub-tota] 15.00\nTax 0.90\nTota! 15.90\n";
+    let located = locate_fields(&scanned_document(text), &four_fields());
+    assert_eq!(best(&located, "total"), json!(15.9));
+    assert!(sure(&located, "total"));
+    // A typed text's marks are the writer's: no misreading is undone.
+    let typed = locate_fields(&text_document(text), &four_fields());
+    assert_eq!(best(&typed, "total"), json!(20.0));
+}
+
+#[test]
+fn a_tax_word_after_a_total_label_qualifies_it_and_total_gst_is_the_tax() {
+    let doc = text_document("Sub Total 50.00\nTotal GST 3.00\nTotal with GST @ 6% 53.00\n");
+    let located = locate_fields(&doc, &four_fields());
+    let total = located.iter().find(|f| f.key == "total").unwrap();
+    let values: Vec<&Value> = total.candidates.iter().map(|c| &c.value).collect();
+    assert_eq!(values, [&json!(53.0)]);
+}
+
+#[test]
+fn a_total_on_its_own_rounding_line_is_the_rounded_one() {
+    let doc = text_document("Total Sales Incl GST 17.76\nTotal Rounded 17.75\nCash 20.00\n");
+    let located = locate_fields(&doc, &four_fields());
+    assert_eq!(best(&located, "total"), json!(17.75));
+}
+
+#[test]
+fn a_lone_mark_between_a_label_and_its_value_is_no_word() {
+    let scores = |text: &str| {
+        let located = locate_fields(&text_document(text), &four_fields());
+        located
+            .iter()
+            .find(|f| f.key == "total")
+            .unwrap()
+            .candidates[0]
+            .score
+    };
+    assert_eq!(scores("Total | 8.20\n"), scores("Total 8.20\n"));
+    assert!(scores("Total due now 8.20\n") < scores("Total due 8.20\n"));
 }
