@@ -201,6 +201,12 @@ fn runs(pages: &[SearchPage]) -> Vec<Run> {
                     if span[0].0.is_empty() || span[size - 1].0.is_empty() {
                         continue;
                     }
+                    // A dash standing alone before a number separates it
+                    // from its label (`Total Payable - 159.00`); a minus
+                    // sign is printed on the number (`-5.00`).
+                    if size > 1 && span[0].0.chars().all(|c| "-+–—".contains(c)) {
+                        continue;
+                    }
                     let mut kept = [""; 4];
                     let mut n = 0;
                     for &(word, _) in span {

@@ -245,3 +245,10 @@ fn a_lone_mark_between_a_label_and_its_value_is_no_word() {
     assert_eq!(scores("Total | 8.20\n"), scores("Total 8.20\n"));
     assert!(scores("Total due now 8.20\n") < scores("Total due 8.20\n"));
 }
+
+#[test]
+fn a_dash_alone_between_a_label_and_its_amount_is_no_minus_sign() {
+    let doc = text_document("Total Amt Payable - 159.00\nDiscount -5.00\n");
+    let located = locate_fields(&doc, &four_fields());
+    assert_eq!(best(&located, "total"), json!(159.0));
+}
