@@ -72,17 +72,9 @@ impl<'a> SearchIndex<'a> {
         Self {
             pages,
             lines,
-            runs: runs(pages),
+            runs: value_runs(pages),
             folded,
         }
-    }
-}
-
-impl SearchIndex<'_> {
-    /// The runs of words that read as an amount or a date, shortest
-    /// first: what the locator proposes amounts and dates from.
-    pub fn value_runs(&self) -> &[Run] {
-        &self.runs
     }
 }
 
@@ -171,8 +163,9 @@ fn take_runs(index: &SearchIndex<'_>, found: &mut Vec<Match>, reads_as: impl Fn(
 /// them) that read as an amount or a date, the shortest first; a run over
 /// more than one word only when it can be one amount or date (`EUR 1
 /// 234,56`, `28 November 2022`). Every amount and date has a digit, so a
-/// run without one is passed over unread.
-fn runs(pages: &[SearchPage]) -> Vec<Run> {
+/// run without one is passed over unread. What the locator proposes
+/// amounts and dates from.
+pub(super) fn value_runs(pages: &[SearchPage]) -> Vec<Run> {
     // Each word without the marks around it, and whether it has a digit.
     let trimmed: Vec<Vec<(&str, bool)>> = pages
         .iter()

@@ -5,14 +5,26 @@ use super::lexicon;
 
 /// A word as a currency: an ISO code as it is printed, or a sign.
 pub(super) fn currency(word: &str) -> Option<&'static str> {
+    // Every code and abbreviation has a capital letter, and every sign a
+    // `$` or a letter beyond ASCII: most words of a page have none.
+    if !word
+        .chars()
+        .any(|c| c.is_ascii_uppercase() || c == '$' || !c.is_ascii())
+    {
+        return None;
+    }
     let bare = word.trim_matches(|c: char| !c.is_alphanumeric());
     if let Some(code) = lexicon::CURRENCY_CODES.iter().find(|c| **c == bare) {
         return Some(code);
     }
     // A code glued to its amount: `EUR1,234.00`, `12.00EUR`.
-    let letters: String = word.chars().filter(|c| c.is_ascii_uppercase()).collect();
+    let capitals = || word.chars().filter(char::is_ascii_uppercase);
+    let letters: String = if capitals().count() == 3 && word.chars().any(|c| c.is_ascii_digit()) {
+        capitals().collect()
+    } else {
+        String::new()
+    };
     if letters.len() == 3
-        && word.chars().any(|c| c.is_ascii_digit())
         && (word.starts_with(&letters) || word.ends_with(&letters))
         && let Some(code) = lexicon::CURRENCY_CODES.iter().find(|c| **c == letters)
     {

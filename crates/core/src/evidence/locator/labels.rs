@@ -3,12 +3,12 @@
 //! from the label that governs it (before it on its line, or above it in
 //! its column).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::ops::Range;
 use std::sync::OnceLock;
 
-use super::fields::FieldSpec;
-use super::lexicon::{self, Concept};
+use super::lexicon;
+use super::phrases::Occurrence;
 use crate::evidence::pages::SearchPage;
 
 /// The best score of a value labelled on its own line starts here; one
@@ -18,32 +18,8 @@ pub(super) const ABOVE: i32 = 60;
 /// A label that names something else (`Subtotal` for the total).
 const RIVAL: i32 = -100;
 
-/// A label phrase found on a line.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Occurrence {
-    /// Word indexes on the page.
-    pub start: usize,
-    pub end: usize,
-    /// How many words it has: a longer phrase says more.
-    pub len: usize,
-    pub rival: bool,
-    /// A tax's word (`GST`) rivalling a total, which a total's label
-    /// before it on the line makes a qualifier: `Total with GST`.
-    pub qualifier: bool,
-}
-
-/// What a label phrase says of the field it is looked up for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Role {
-    Own,
-    Rival,
-    /// A rival unless a label of the field's own comes before it on the
-    /// line, a word or more away (see [`Occurrence::qualifier`]).
-    Qualifier,
-}
-
 /// Each word of each page folded for label matching.
-pub(super) struct FoldedPages(Vec<Vec<String>>);
+pub(super) struct FoldedPages(pub(super) Vec<Vec<String>>);
 
 impl FoldedPages {
     pub fn new(pages: &[SearchPage]) -> Self {
@@ -79,11 +55,18 @@ pub(super) fn fold_word(word: &str) -> String {
         Some(at) if at > 0 => &word[..at],
         _ => word,
     };
-    let folded: String = word
-        .chars()
-        .filter(|c| c.is_alphanumeric() && !matches!(c, 'º' | 'ª'))
-        .flat_map(char::to_lowercase)
-        .collect();
+    let folded: String = if word.is_ascii() {
+        // Most words: their bytes, without the work of Unicode's cases.
+        word.bytes()
+            .filter(u8::is_ascii_alphanumeric)
+            .map(|b| char::from(b.to_ascii_lowercase()))
+            .collect()
+    } else {
+        word.chars()
+            .filter(|c| c.is_alphanumeric() && !matches!(c, 'º' | 'ª'))
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
     match folded.as_str() {
         "nr" | "n" | "num" | "nummer" | "number" | "numéro" | "numero" | "número" => {
             "no".to_owned()
@@ -189,101 +172,6 @@ fn within_one_edit(a: &[u8], b: &[u8]) -> bool {
     } else {
         short[prefix..] == long[prefix + 1..]
     }
-}
-
-/// The field's label phrases, folded: its own name's words and its
-/// concept's labels, then the rivals' that are not also its own.
-pub(super) fn phrases(spec: &FieldSpec) -> Vec<(Vec<String>, Role)> {
-    let fold = |p: &str| -> Vec<String> {
-        p.split_whitespace()
-            .map(fold_word)
-            .filter(|w| !w.is_empty())
-            .collect()
-    };
-    let mut out: Vec<(Vec<String>, Role)> = Vec::new();
-    // The first of equal phrases is kept: a field's own label over a rival's.
-    let mut seen: HashSet<Vec<String>> = HashSet::new();
-    let mut add = |words: Vec<String>, role: Role| {
-        if !words.is_empty() && seen.insert(words.clone()) {
-            out.push((words, role));
-        }
-    };
-    add(fold(&spec.own_label), Role::Own);
-    if let Some(concept) = spec.concept {
-        for label in lexicon::labels(concept) {
-            add(fold(label), Role::Own);
-        }
-        let taxes = lexicon::labels(Concept::Tax);
-        for label in lexicon::rival_labels(concept) {
-            let qualifies = concept == Concept::Total && taxes.contains(&label);
-            add(
-                fold(label),
-                if qualifies {
-                    Role::Qualifier
-                } else {
-                    Role::Rival
-                },
-            );
-        }
-    }
-    out
-}
-
-/// Every label phrase on each line of each page, without those inside a
-/// longer one found at the same place.
-pub(super) fn occurrences(
-    pages: &[SearchPage],
-    folded: &FoldedPages,
-    phrases: &[(Vec<String>, Role)],
-) -> Vec<Vec<Vec<Occurrence>>> {
-    // The phrases by their first word, so that each word of a line is
-    // looked up once rather than every phrase tried at every word.
-    let mut by_first: HashMap<&str, Vec<(&[String], Role)>> = HashMap::new();
-    for (phrase, role) in phrases {
-        if let Some(first) = phrase.first() {
-            by_first
-                .entry(first.as_str())
-                .or_default()
-                .push((phrase, *role));
-        }
-    }
-    pages
-        .iter()
-        .zip(&folded.0)
-        .map(|(page, words)| {
-            page.lines
-                .iter()
-                .map(|line| {
-                    let mut found: Vec<Occurrence> = Vec::new();
-                    for start in line.clone() {
-                        let Some(starting) = by_first.get(words[start].as_str()) else {
-                            continue;
-                        };
-                        for (phrase, role) in starting {
-                            let end = start + phrase.len();
-                            if end <= line.end && words[start..end] == phrase[..] {
-                                found.push(Occurrence {
-                                    start,
-                                    end,
-                                    len: phrase.len(),
-                                    rival: *role != Role::Own,
-                                    qualifier: *role == Role::Qualifier,
-                                });
-                            }
-                        }
-                    }
-                    if found.len() > 1 {
-                        let all = found.clone();
-                        found.retain(|o| {
-                            !all.iter()
-                                .any(|b| b.len > o.len && b.start <= o.start && o.end <= b.end)
-                        });
-                    }
-                    found
-                })
-                .collect()
-        })
-        .collect()
 }
 
 /// The score a value at `words` of page `page` gets from the label that
@@ -405,18 +293,6 @@ pub(super) fn lines_with(
                 })
                 .collect()
         })
-        .collect()
-}
-
-/// For each line of each page, whether a total's label is on it.
-pub(super) fn total_lines(pages: &[SearchPage], folded: &FoldedPages) -> Vec<Vec<bool>> {
-    let phrases: Vec<(Vec<String>, Role)> = lexicon::labels(Concept::Total)
-        .iter()
-        .map(|label| (label.split_whitespace().map(fold_word).collect(), Role::Own))
-        .collect();
-    occurrences(pages, folded, &phrases)
-        .into_iter()
-        .map(|lines| lines.into_iter().map(|found| !found.is_empty()).collect())
         .collect()
 }
 

@@ -18,6 +18,7 @@ mod einvoice;
 pub(super) mod fields;
 mod labels;
 pub(super) mod lexicon;
+mod phrases;
 mod propose;
 #[cfg(test)]
 mod tests;
@@ -27,12 +28,11 @@ use serde_json::{Map, Value};
 use sift_documents::Document;
 
 use super::EvidencePlace;
-use super::matching::SearchIndex;
 use super::pages::{Match, place, search_pages};
 pub use einvoice::{einvoice_field_keys, einvoice_fields};
 use fields::{FieldSpec, ValueKind, field_specs};
 use labels::{FoldedPages, SAME_LINE};
-use propose::{Proposal, propose};
+use propose::{DocumentValues, Proposal, propose};
 
 /// Changed whenever the locator's rules change what it finds, so that an
 /// evaluation does not reuse results an older locator gave.
@@ -103,12 +103,12 @@ impl FieldCandidates {
 /// from `document`, in the schema's order.
 pub fn locate_fields(document: &Document, schema: &Value) -> Vec<FieldCandidates> {
     let pages = search_pages(document);
-    let index = SearchIndex::new(&pages);
+    let values = DocumentValues::new(&pages);
     let folded = FoldedPages::new(&pages);
     field_specs(schema)
         .into_iter()
         .map(|spec| {
-            let proposals = propose(&spec, &pages, &index, &folded);
+            let proposals = propose(&spec, &pages, &values, &folded);
             let ranked = rank(&spec, proposals);
             let sure = is_sure(&spec, &ranked);
             let candidates = ranked

@@ -9,13 +9,11 @@ use serde_json::{Value, json};
 
 use super::currency::{currency, printed_currency};
 use super::fields::{FieldSpec, ValueKind};
-use super::labels::{
-    ABOVE, FoldedPages, Occurrence, SAME_LINE, label_score, lines_with, occurrences, phrases,
-    total_lines,
-};
+use super::labels::{ABOVE, FoldedPages, SAME_LINE, label_score, lines_with};
 use super::lexicon::{self, Concept};
+use super::phrases::{FieldPhrases, Occurrence, occurrences, total_lines};
 use crate::evidence::consistency::plausible_years;
-use crate::evidence::matching::SearchIndex;
+use crate::evidence::matching::{Run, value_runs};
 use crate::evidence::pages::SearchPage;
 use crate::normalise::normalize_date;
 
@@ -37,22 +35,38 @@ pub(super) struct Proposal {
     pub amount: Option<f64>,
 }
 
+/// The amounts and dates of a document, found once for all its fields.
+pub(super) struct DocumentValues {
+    amounts: Vec<(usize, Range<usize>, f64)>,
+    dates: Vec<(usize, Range<usize>, String)>,
+}
+
+impl DocumentValues {
+    pub fn new(pages: &[SearchPage]) -> Self {
+        let runs = value_runs(pages);
+        let dates = dates(&runs);
+        Self {
+            amounts: amounts(pages, &runs, &dates),
+            dates,
+        }
+    }
+}
+
 /// Every proposal for `spec` on the pages, scored (not yet merged).
 pub(super) fn propose(
     spec: &FieldSpec,
     pages: &[SearchPage],
-    index: &SearchIndex<'_>,
+    values: &DocumentValues,
     folded: &FoldedPages,
 ) -> Vec<Proposal> {
-    let phrases = phrases(spec);
-    let found = occurrences(pages, folded, &phrases);
+    let found = occurrences(pages, folded, &FieldPhrases::of(spec));
     let score = |page: usize, words: &Range<usize>| label_score(pages, &found, page, words);
     let mut out = Vec::new();
     match spec.kind {
         ValueKind::Amount => {
             let rounding = (spec.concept == Some(Concept::Total))
                 .then(|| lines_with(folded, pages, lexicon::ROUNDING_WORDS));
-            for (page, words, amount) in amounts(pages, index) {
+            for (page, words, amount) in values.amounts.iter().cloned() {
                 if spec.integer && amount.fract() != 0.0 {
                     continue;
                 }
@@ -94,7 +108,7 @@ pub(super) fn propose(
             }
         }
         ValueKind::Date => {
-            for (page, words, date) in dates(index) {
+            for (page, words, date) in values.dates.iter().cloned() {
                 // Any date is a better guess than none; a labelled one
                 // far better.
                 let s = score(page, &words).max(1);
@@ -108,7 +122,7 @@ pub(super) fn propose(
             }
         }
         ValueKind::Identifier => {
-            let in_dates = dates(index);
+            let in_dates = &values.dates;
             for (p, page) in pages.iter().enumerate() {
                 for (w, word) in page.words.iter().enumerate() {
                     // An IBAN is printed in groups of four: its words joined.
@@ -183,10 +197,12 @@ pub(super) fn propose(
 /// date or a percentage, the longest run where runs overlap, each cut to
 /// its words with digits (so that a label just before it is before it).
 /// A word whose letters are not a currency (`F20180027`) is no amount.
-fn amounts(pages: &[SearchPage], index: &SearchIndex<'_>) -> Vec<(usize, Range<usize>, f64)> {
-    let in_dates = dates(index);
-    let mut runs: Vec<_> = index
-        .value_runs()
+fn amounts(
+    pages: &[SearchPage],
+    runs: &[Run],
+    in_dates: &[(usize, Range<usize>, String)],
+) -> Vec<(usize, Range<usize>, f64)> {
+    let mut runs: Vec<_> = runs
         .iter()
         .filter(|r| r.dates.is_empty() && !r.amounts.is_empty())
         // `3 , 2014` of `August 3 , 2014` is a date's, not an amount.
@@ -242,10 +258,9 @@ fn has_cents(pages: &[SearchPage], page: usize, words: &Range<usize>) -> bool {
 
 /// The dates of the pages in the years the checks find plausible (an OCR
 /// misreading makes 2018 a 2078), the longest run where runs overlap.
-fn dates(index: &SearchIndex<'_>) -> Vec<(usize, Range<usize>, String)> {
+fn dates(runs: &[Run]) -> Vec<(usize, Range<usize>, String)> {
     let years = plausible_years();
-    let mut runs: Vec<_> = index
-        .value_runs()
+    let mut runs: Vec<_> = runs
         .iter()
         .filter(|r| {
             r.dates.first().is_some_and(|d| {

@@ -1,0 +1,229 @@
+//! A field's label phrases, and where they are on the page. A concept's
+//! phrases (its labels and its rivals') are folded once for the process
+//! and kept by their first word: every field of every document looks
+//! them up, and folding them anew each time was most of what locating
+//! cost.
+
+use std::collections::HashSet;
+
+use foldhash::HashMap;
+use std::sync::OnceLock;
+
+use super::fields::FieldSpec;
+use super::labels::{FoldedPages, fold_word};
+use super::lexicon::{self, CONCEPTS, Concept};
+use crate::evidence::pages::SearchPage;
+
+/// A label phrase found on a line.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Occurrence {
+    /// Word indexes on the page.
+    pub start: usize,
+    pub end: usize,
+    /// How many words it has: a longer phrase says more.
+    pub len: usize,
+    pub rival: bool,
+    /// A tax's word (`GST`) rivalling a total, which a total's label
+    /// before it on the line makes a qualifier: `Total with GST`.
+    pub qualifier: bool,
+}
+
+/// What a label phrase says of the field it is looked up for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Role {
+    Own,
+    Rival,
+    /// A rival unless a label of the field's own comes before it on the
+    /// line, a word or more away (see [`Occurrence::qualifier`]).
+    Qualifier,
+}
+
+/// Folded phrases by their first word, each phrase once (the first given
+/// of equal phrases is kept, so a concept's own label wins over a
+/// rival's).
+pub(super) struct PhraseTable(HashMap<String, Vec<(Vec<String>, Role)>>);
+
+impl PhraseTable {
+    fn new<'a>(phrases: impl IntoIterator<Item = (&'a str, Role)>) -> Self {
+        let mut seen: HashSet<Vec<String>> = HashSet::new();
+        let mut by_first: HashMap<String, Vec<(Vec<String>, Role)>> = HashMap::default();
+        for (phrase, role) in phrases {
+            let words = fold_phrase(phrase);
+            let Some(first) = words.first().cloned() else {
+                continue;
+            };
+            if seen.insert(words.clone()) {
+                by_first.entry(first).or_default().push((words, role));
+            }
+        }
+        Self(by_first)
+    }
+
+    fn starting_with(&self, word: &str) -> &[(Vec<String>, Role)] {
+        self.0.get(word).map_or(&[], Vec::as_slice)
+    }
+}
+
+fn fold_phrase(phrase: &str) -> Vec<String> {
+    phrase
+        .split_whitespace()
+        .map(fold_word)
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// A concept's labels, then its rivals' that are not also its own.
+fn concept_table(concept: Concept) -> &'static PhraseTable {
+    static TABLES: OnceLock<Vec<PhraseTable>> = OnceLock::new();
+    let tables = TABLES.get_or_init(|| {
+        CONCEPTS
+            .iter()
+            .map(|&concept| {
+                let taxes = lexicon::labels(Concept::Tax);
+                let own = lexicon::labels(concept).iter().map(|l| (*l, Role::Own));
+                let rivals = lexicon::rival_labels(concept).into_iter().map(|label| {
+                    let qualifies = concept == Concept::Total && taxes.contains(&label);
+                    let role = if qualifies {
+                        Role::Qualifier
+                    } else {
+                        Role::Rival
+                    };
+                    (label, role)
+                });
+                PhraseTable::new(own.chain(rivals))
+            })
+            .collect()
+    });
+    // CONCEPTS lists the concepts in their declared order (a test holds it).
+    &tables[concept as usize]
+}
+
+/// A field's label phrases, folded: its own name's words first, then its
+/// concept's table.
+pub(super) struct FieldPhrases {
+    own: Vec<String>,
+    table: Option<&'static PhraseTable>,
+}
+
+impl FieldPhrases {
+    pub fn of(spec: &FieldSpec) -> Self {
+        Self {
+            own: fold_phrase(&spec.own_label),
+            table: spec.concept.map(concept_table),
+        }
+    }
+}
+
+/// Every label phrase of `phrases` on each line of each page, without
+/// those inside a longer one found at the same place.
+pub(super) fn occurrences(
+    pages: &[SearchPage],
+    folded: &FoldedPages,
+    phrases: &FieldPhrases,
+) -> Vec<Vec<Vec<Occurrence>>> {
+    let own: &[(Vec<String>, Role)] = &[(phrases.own.clone(), Role::Own)];
+    let own = if phrases.own.is_empty() { &[] } else { own };
+    find(pages, folded, |word| {
+        let shared = phrases.table.map_or(&[][..], |t| t.starting_with(word));
+        let starts_own = own.first().is_some_and(|(p, _)| p[0] == word);
+        own.iter()
+            .take(usize::from(starts_own))
+            .chain(shared.iter().filter(|(p, _)| *p != phrases.own))
+    })
+}
+
+/// For each line of each page, whether a total's label is on it.
+pub(super) fn total_lines(pages: &[SearchPage], folded: &FoldedPages) -> Vec<Vec<bool>> {
+    static TOTALS: OnceLock<PhraseTable> = OnceLock::new();
+    let totals = TOTALS.get_or_init(|| {
+        PhraseTable::new(
+            lexicon::labels(Concept::Total)
+                .iter()
+                .map(|l| (*l, Role::Own)),
+        )
+    });
+    find(pages, folded, |word| totals.starting_with(word).iter())
+        .into_iter()
+        .map(|lines| lines.into_iter().map(|found| !found.is_empty()).collect())
+        .collect()
+}
+
+/// The phrases `starting` gives for each word found on each line.
+fn find<'p, I>(
+    pages: &[SearchPage],
+    folded: &FoldedPages,
+    starting: impl Fn(&str) -> I,
+) -> Vec<Vec<Vec<Occurrence>>>
+where
+    I: Iterator<Item = &'p (Vec<String>, Role)>,
+{
+    pages
+        .iter()
+        .zip(&folded.0)
+        .map(|(page, words)| {
+            page.lines
+                .iter()
+                .map(|line| {
+                    let mut found: Vec<Occurrence> = Vec::new();
+                    for start in line.clone() {
+                        for (phrase, role) in starting(&words[start]) {
+                            let end = start + phrase.len();
+                            if end <= line.end && words[start..end] == phrase[..] {
+                                found.push(Occurrence {
+                                    start,
+                                    end,
+                                    len: phrase.len(),
+                                    rival: *role != Role::Own,
+                                    qualifier: *role == Role::Qualifier,
+                                });
+                            }
+                        }
+                    }
+                    if found.len() > 1 {
+                        let all = found.clone();
+                        found.retain(|o| {
+                            !all.iter()
+                                .any(|b| b.len > o.len && b.start <= o.start && o.end <= b.end)
+                        });
+                    }
+                    found
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_concept_has_its_table() {
+        for (at, concept) in CONCEPTS.iter().enumerate() {
+            assert_eq!(*concept as usize, at, "{concept:?} out of its place");
+            let table = concept_table(*concept);
+            let first = fold_phrase(lexicon::labels(*concept)[0]);
+            assert!(
+                table
+                    .starting_with(&first[0])
+                    .iter()
+                    .any(|(p, role)| *p == first && *role == Role::Own),
+                "{concept:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_phrase_both_own_and_rival_is_own() {
+        // `total` is the total's and a rival of the net's; for the total
+        // it is its own only once.
+        let table = concept_table(Concept::Total);
+        let total: Vec<_> = table
+            .starting_with("total")
+            .iter()
+            .filter(|(p, _)| p.len() == 1)
+            .collect();
+        assert_eq!(total.len(), 1);
+        assert_eq!(total[0].1, Role::Own);
+    }
+}
