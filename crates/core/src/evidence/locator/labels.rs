@@ -8,7 +8,6 @@ use std::ops::Range;
 use std::sync::OnceLock;
 
 use super::lexicon;
-use super::phrases::Occurrence;
 use crate::evidence::pages::SearchPage;
 
 /// The best score of a value labelled on its own line starts here; one
@@ -17,6 +16,30 @@ pub(super) const SAME_LINE: i32 = 100;
 pub(super) const ABOVE: i32 = 60;
 /// A label that names something else (`Subtotal` for the total).
 const RIVAL: i32 = -100;
+
+/// A label phrase found on a line.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Occurrence {
+    /// Word indexes on the page.
+    pub start: usize,
+    pub end: usize,
+    /// How many words it has: a longer phrase says more.
+    pub len: usize,
+    pub rival: bool,
+    /// A tax's word (`GST`) rivalling a total, which a total's label
+    /// before it on the line makes a qualifier: `Total with GST`.
+    pub qualifier: bool,
+}
+
+/// What a label phrase says of the field it is looked up for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Role {
+    Own,
+    Rival,
+    /// A rival unless a label of the field's own comes before it on the
+    /// line, a word or more away (see [`Occurrence::qualifier`]).
+    Qualifier,
+}
 
 /// Each word of each page folded for label matching.
 pub(super) struct FoldedPages(pub(super) Vec<Vec<String>>);

@@ -10,33 +10,9 @@ use foldhash::HashMap;
 use std::sync::OnceLock;
 
 use super::fields::FieldSpec;
-use super::labels::{FoldedPages, fold_word};
+use super::labels::{FoldedPages, Occurrence, Role, fold_word};
 use super::lexicon::{self, CONCEPTS, Concept};
 use crate::evidence::pages::SearchPage;
-
-/// A label phrase found on a line.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Occurrence {
-    /// Word indexes on the page.
-    pub start: usize,
-    pub end: usize,
-    /// How many words it has: a longer phrase says more.
-    pub len: usize,
-    pub rival: bool,
-    /// A tax's word (`GST`) rivalling a total, which a total's label
-    /// before it on the line makes a qualifier: `Total with GST`.
-    pub qualifier: bool,
-}
-
-/// What a label phrase says of the field it is looked up for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Role {
-    Own,
-    Rival,
-    /// A rival unless a label of the field's own comes before it on the
-    /// line, a word or more away (see [`Occurrence::qualifier`]).
-    Qualifier,
-}
 
 /// Folded phrases by their first word, each phrase once (the first given
 /// of equal phrases is kept, so a concept's own label wins over a

@@ -9,9 +9,9 @@ use serde_json::{Value, json};
 
 use super::currency::{currency, printed_currency};
 use super::fields::{FieldSpec, ValueKind};
-use super::labels::{ABOVE, FoldedPages, SAME_LINE, label_score, lines_with};
+use super::labels::{ABOVE, FoldedPages, Occurrence, SAME_LINE, label_score, lines_with};
 use super::lexicon::{self, Concept};
-use super::phrases::{FieldPhrases, Occurrence, occurrences, total_lines};
+use super::phrases::{FieldPhrases, occurrences, total_lines};
 use crate::evidence::consistency::plausible_years;
 use crate::evidence::matching::{Run, value_runs};
 use crate::evidence::pages::SearchPage;
