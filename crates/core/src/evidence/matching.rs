@@ -3,6 +3,7 @@
 
 use std::ops::Range;
 
+use super::locator::home_currency_place;
 use super::pages::{Match, SearchPage};
 use crate::normalise::{normalize_amount, normalize_date};
 
@@ -98,6 +99,18 @@ pub(super) fn find(index: &SearchIndex<'_>, text: &str, numeric: bool) -> Vec<Ma
         }
         if found.is_empty() {
             symbol_of_currency(index.pages, text, &mut found);
+        }
+        // A currency the page does not print: where the page says it is
+        // from the country that pays in it.
+        if found.is_empty()
+            && let Some((page, words)) = home_currency_place(index.pages, text)
+        {
+            found.push(Match {
+                page,
+                words,
+                exact: false,
+                label: 0,
+            });
         }
     }
     found.sort_by_key(|m| (m.page, m.words.start));
@@ -394,6 +407,9 @@ fn currency_signs(code: &str) -> &'static [&'static str] {
         "SGD" => &["S$"],
         "HKD" => &["HK$"],
         "MXN" => &["MX$"],
+        "MYR" => &["RM"],
+        "IDR" => &["Rp"],
+        "BRL" => &["R$"],
         _ => &[],
     }
 }

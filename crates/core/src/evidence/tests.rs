@@ -388,6 +388,23 @@ fn a_currency_code_is_found_as_its_sign_and_short_values_without_a_label_rank_lo
 }
 
 #[test]
+fn a_currency_the_page_does_not_print_is_found_where_the_page_names_its_country() {
+    let s = schema(json!({"currency": {}}));
+    let doc = text_document("KEDAI ABC SDN BHD\nTotal 12.90");
+    let evidence = locate_values(&doc, &s, &json!({"currency": "MYR"}), false);
+    let currency = one(&evidence, "currency");
+    assert_eq!(currency.status, EvidenceStatus::Normalised);
+    assert_eq!(currency.places[0].quote, "KEDAI ABC SDN BHD");
+    // Another country's money is not found there.
+    let evidence = locate_values(&doc, &s, &json!({"currency": "EUR"}), false);
+    assert_eq!(one(&evidence, "currency").status, EvidenceStatus::NotFound);
+    // `RM` is the ringgit's sign.
+    let doc = text_document("Total RM12.90");
+    let evidence = locate_values(&doc, &s, &json!({"currency": "MYR"}), false);
+    assert_eq!(one(&evidence, "currency").places[0].quote, "Total RM12.90");
+}
+
+#[test]
 fn a_quote_from_the_model_puts_its_place_first_even_when_only_alike() {
     let doc = text_document("Subtotal 12.00\nShipping 12.00\nTotal 12.00");
     let s = schema(json!({"total": {"type": "number"}}));

@@ -30,8 +30,14 @@ pub(super) fn currency(word: &str) -> Option<&'static str> {
     {
         return Some(code);
     }
-    // A sign glued to its amount: `RM80.90`, `Rs.319`.
-    for (sign, code) in [("RM", "MYR"), ("Rs.", "INR"), ("Rs", "INR")] {
+    // A sign glued to its amount: `RM80.90`, `Rs.319`, `Rp15.000`.
+    for (sign, code) in [
+        ("RM", "MYR"),
+        ("Rs.", "INR"),
+        ("Rs", "INR"),
+        ("Rp.", "IDR"),
+        ("Rp", "IDR"),
+    ] {
         if let Some(rest) = word.strip_prefix(sign)
             && rest.starts_with(|c: char| c.is_ascii_digit())
         {
@@ -69,6 +75,12 @@ pub(super) fn printed_currency(word: &str) -> Option<&'static str> {
     (rest.is_empty() || amount).then_some(code)
 }
 
+/// A bare `$`, with no letters that say whose dollar it is (`$8.20`,
+/// not `US$8.20` or `C$10`).
+pub(super) fn is_bare_dollar(word: &str) -> bool {
+    word.contains('$') && currency(word) == Some("USD") && !word.contains("US")
+}
+
 /// The characters of the currency signs [`lexicon::currency_of_sign`] knows.
 const SIGNS: &str = "$€£₹¥₩₽₺₪₦₴₱₫฿";
 
@@ -85,8 +97,13 @@ mod tests {
         assert_eq!(currency("C$10"), Some("CAD"));
         assert_eq!(currency("RM"), Some("MYR"));
         assert_eq!(currency("12.00EUR"), Some("EUR"));
+        assert_eq!(currency("Rp15.000"), Some("IDR"));
+        assert_eq!(currency("Rp"), Some("IDR"));
+        assert_eq!(currency("R$10,00"), Some("BRL"));
         assert_eq!(currency("EURO"), None);
         assert_eq!(currency("Total"), None);
+        assert!(is_bare_dollar("$8.20") && !is_bare_dollar("S$10"));
+        assert!(!is_bare_dollar("US$8.20") && !is_bare_dollar("USD"));
     }
 
     #[test]

@@ -600,6 +600,7 @@ pub(crate) fn currency_of_sign(word: &str) -> Option<&'static str> {
         ("NZ$", "NZD"),
         ("S$", "SGD"),
         ("HK$", "HKD"),
+        ("R$", "BRL"),
         ("€", "EUR"),
         ("£", "GBP"),
         ("₹", "INR"),
@@ -634,6 +635,7 @@ pub(crate) fn currency_of_sign(word: &str) -> Option<&'static str> {
     match word.trim_matches(|c: char| !c.is_alphanumeric()) {
         "Rs" | "INR" => Some("INR"),
         "RM" => Some("MYR"),
+        "Rp" => Some("IDR"),
         "Fr" | "SFr" => Some("CHF"),
         "Kč" => Some("CZK"),
         _ => None,

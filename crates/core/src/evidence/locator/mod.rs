@@ -13,6 +13,7 @@
 //! then no model needs to be asked for it. What the locator knows is
 //! general (labels, types, languages), never a vendor's or a file's.
 
+mod country;
 mod currency;
 mod einvoice;
 pub(super) mod fields;
@@ -29,6 +30,7 @@ use sift_documents::Document;
 
 use super::EvidencePlace;
 use super::pages::{Match, place, search_pages};
+pub(super) use country::home_currency_place;
 pub use einvoice::{einvoice_field_keys, einvoice_fields};
 use fields::{FieldSpec, ValueKind, field_specs};
 use labels::{FoldedPages, SAME_LINE};
@@ -36,7 +38,7 @@ use propose::{DocumentValues, Proposal, propose};
 
 /// Changed whenever the locator's rules change what it finds, so that an
 /// evaluation does not reuse results an older locator gave.
-pub const LOCATOR_VERSION: u32 = 7;
+pub const LOCATOR_VERSION: u32 = 8;
 /// The most candidates kept for a field: what an answer may choose from.
 pub const MAX_CANDIDATES: usize = 5;
 /// How far ahead of the next value a labelled best candidate must be for

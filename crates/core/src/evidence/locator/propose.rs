@@ -7,7 +7,8 @@ use std::ops::Range;
 
 use serde_json::{Value, json};
 
-use super::currency::{currency, printed_currency};
+use super::country::home_country;
+use super::currency::{currency, is_bare_dollar, printed_currency};
 use super::fields::{FieldSpec, ValueKind};
 use super::labels::{ABOVE, FoldedPages, Occurrence, SAME_LINE, label_score, lines_with};
 use super::lexicon::{self, Concept};
@@ -23,6 +24,10 @@ const ROUNDED: i32 = 20;
 const ROUNDED_WITHIN: usize = 3;
 /// What a currency gains for being on a line with a total's label.
 const ON_TOTAL_LINE: i32 = 40;
+/// What the currency of the country a document is from scores: more than
+/// a sign printed once or twice (OCR reads stray marks as signs), less
+/// than a code or a sign on every amount.
+const HOME_CURRENCY: i32 = 12;
 
 /// One proposal: a value at a place, with its score.
 #[derive(Debug, Clone, PartialEq)]
@@ -158,11 +163,18 @@ pub(super) fn propose(
         }
         ValueKind::Currency => {
             let total_lines = total_lines(pages, folded);
+            let home = home_country(pages, folded);
             for (p, page) in pages.iter().enumerate() {
                 for (w, word) in page.words.iter().enumerate() {
-                    let Some(code) = printed_currency(&word.text) else {
+                    let Some(mut code) = printed_currency(&word.text) else {
                         continue;
                     };
+                    // A bare `$` is the home country's dollar.
+                    if let Some(home) = home.as_ref().filter(|h| h.dollar)
+                        && is_bare_dollar(&word.text)
+                    {
+                        code = home.currency;
+                    }
                     let words = w..w + 1;
                     // Each occurrence counts; a labelled one more. A code
                     // or abbreviation in letters is rarer as OCR noise
@@ -181,6 +193,16 @@ pub(super) fn propose(
                         amount: None,
                     });
                 }
+            }
+            // Prices at home need no currency: the home country's money.
+            if let Some(home) = home {
+                out.push(Proposal {
+                    value: json!(home.currency),
+                    page: home.page,
+                    words: home.words,
+                    score: HOME_CURRENCY,
+                    amount: None,
+                });
             }
         }
         ValueKind::Text => {

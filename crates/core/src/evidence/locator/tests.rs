@@ -186,6 +186,45 @@ fn a_receipt_gives_its_rounded_total_and_the_currency_on_the_total_line() {
 }
 
 #[test]
+fn a_document_that_prints_no_currency_or_a_bare_dollar_is_in_its_home_countrys_money() {
+    let currency = |text: &str| {
+        let located = locate_fields(&text_document(text), &four_fields());
+        let field = located
+            .iter()
+            .find(|f| f.key == "currency")
+            .unwrap()
+            .clone();
+        let best = &field.candidates[0];
+        (best.value.clone(), best.place.quote.clone(), field.sure)
+    };
+    // No currency printed: the legal form and the state say Malaysia.
+    assert_eq!(
+        currency("KEDAI ABC SDN BHD\nNo 3, Jalan 1, Kajang, Selangor\nTotal 12.90\n"),
+        (json!("MYR"), "KEDAI ABC SDN BHD".to_owned(), true)
+    );
+    // A bare `$` at home is the home country's dollar ...
+    assert_eq!(
+        currency("KEDAI ABC SDN BHD\nTotal Amount: $8.20\n").0,
+        json!("MYR")
+    );
+    assert_eq!(currency("Acme Pty Ltd\nTotal $8.20\n").0, json!("AUD"));
+    // ... but not a dollar that says whose it is, nor a code in letters.
+    assert_eq!(
+        currency("KEDAI ABC SDN BHD\nTotal US$8.20\n").0,
+        json!("USD")
+    );
+    assert_eq!(
+        currency("Muster GmbH, Berlin\nTotal USD 8.20\n").0,
+        json!("USD")
+    );
+    // Where the country is not one of the dollar's, `$` stays the US dollar.
+    assert_eq!(currency("Muster GmbH\nTotal $8.20\n").0, json!("USD"));
+    // Nothing says where the document is from: no currency.
+    let located = locate_fields(&text_document("Total 12.90\n"), &four_fields());
+    assert_eq!(best(&located, "currency"), Value::Null);
+}
+
+#[test]
 fn a_currency_in_a_labels_brackets_counts_and_a_sign_inside_a_word_does_not() {
     let doc = text_document("Amount(RM) Tax(RM)\nBill No: €1-0170778\nTotal Amt 15.90\n");
     let located = locate_fields(&doc, &four_fields());

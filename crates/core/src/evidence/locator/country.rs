@@ -1,0 +1,332 @@
+//! The country a document is from, as its own words say, for the currency
+//! it does not print. A shop's receipt or a firm's invoice names its town
+//! and state, or its company's legal form, and seldom its country or its
+//! money: at home, prices need no currency. Where one is printed, it is
+//! often a bare `$`, the sign of some twenty currencies (the Malaysian
+//! ringgit was written `$` and `M$` until 1993, and tills still print it).
+//!
+//! Three kinds of words say where a document is from: a country's name (in
+//! English and its own languages), a legal form only that country's
+//! companies take (`Sdn Bhd`, `Pty Ltd`, `GmbH`), and a state or province
+//! of a federal country, which domestic addresses name instead of the
+//! country. Each line votes once for each country it names; the country
+//! with the most votes is the document's, when no other has as many.
+
+use std::ops::Range;
+use std::sync::OnceLock;
+
+use foldhash::HashMap;
+
+use super::labels::{FoldedPages, fold_word};
+use crate::evidence::pages::SearchPage;
+
+/// A country's money, and the words that say a document is from it.
+struct Country {
+    currency: &'static str,
+    /// Its money is written with a bare `$` at home.
+    dollar: bool,
+    /// Its names, its companies' legal forms and its states or provinces,
+    /// split by commas; none that is also a common word or another
+    /// country's.
+    words: &'static str,
+}
+
+const COUNTRIES: &[Country] = &[
+    Country {
+        currency: "MYR",
+        dollar: true,
+        words: "malaysia, sdn bhd, sdn. bhd., sdn.bhd., bhd, berhad, selangor, johor, \
+             kuala lumpur, pulau pinang, penang, perak, kedah, melaka, malacca, pahang, \
+             sabah, sarawak, negeri sembilan, putrajaya, kelantan, terengganu, perlis, \
+             labuan, wilayah persekutuan",
+    },
+    Country {
+        currency: "SGD",
+        dollar: true,
+        words: "singapore, singapura, pte ltd, pte. ltd.",
+    },
+    Country {
+        currency: "USD",
+        dollar: true,
+        words: "united states, usa, llc, california, texas, florida, illinois, \
+             pennsylvania, ohio, michigan, new jersey, massachusetts, arizona, \
+             tennessee, missouri, maryland, wisconsin, colorado, minnesota, oregon, \
+             nevada, kentucky, louisiana, alabama, oklahoma, connecticut, iowa, \
+             mississippi, arkansas, kansas, utah, nebraska, idaho, hawaii, alaska, \
+             montana, wyoming, vermont, delaware, north carolina, south carolina, \
+             north dakota, south dakota, new hampshire, new mexico, rhode island, \
+             west virginia, virginia",
+    },
+    Country {
+        currency: "CAD",
+        dollar: true,
+        words: "canada, ontario, quebec, québec, british columbia, alberta, manitoba, \
+             saskatchewan, nova scotia, new brunswick, newfoundland",
+    },
+    Country {
+        currency: "AUD",
+        dollar: true,
+        words: "australia, pty ltd, pty. ltd., new south wales, queensland, tasmania",
+    },
+    Country {
+        currency: "NZD",
+        dollar: true,
+        words: "new zealand, aotearoa",
+    },
+    Country {
+        currency: "HKD",
+        dollar: true,
+        words: "hong kong",
+    },
+    Country {
+        currency: "MXN",
+        dollar: true,
+        words: "mexico, méxico",
+    },
+    Country {
+        currency: "INR",
+        dollar: false,
+        words: "india, bharat, pvt ltd, pvt. ltd., maharashtra, karnataka, tamil nadu, \
+             kerala, gujarat, uttar pradesh, west bengal, telangana, andhra pradesh, \
+             rajasthan, haryana, new delhi",
+    },
+    Country {
+        currency: "GBP",
+        dollar: false,
+        words: "united kingdom, great britain, uk, england, scotland, wales",
+    },
+    Country {
+        currency: "EUR",
+        dollar: false,
+        words: "germany, deutschland, gmbh, austria, österreich, france, sarl, eurl, \
+             netherlands, nederland, belgium, belgië, belgique, spain, españa, italy, \
+             italia, ireland, portugal, finland, suomi, luxembourg, greece",
+    },
+    Country {
+        currency: "CHF",
+        dollar: false,
+        words: "switzerland, schweiz, suisse, svizzera",
+    },
+    Country {
+        currency: "PLN",
+        dollar: false,
+        words: "poland, polska",
+    },
+    Country {
+        currency: "CZK",
+        dollar: false,
+        words: "czech republic, czechia, česko",
+    },
+    Country {
+        currency: "SEK",
+        dollar: false,
+        words: "sweden, sverige",
+    },
+    Country {
+        currency: "DKK",
+        dollar: false,
+        words: "denmark, danmark",
+    },
+    Country {
+        currency: "NOK",
+        dollar: false,
+        words: "norway, norge",
+    },
+    Country {
+        currency: "JPY",
+        dollar: false,
+        words: "japan, nippon",
+    },
+    Country {
+        currency: "THB",
+        dollar: false,
+        words: "thailand",
+    },
+    Country {
+        currency: "IDR",
+        dollar: false,
+        words: "indonesia",
+    },
+    Country {
+        currency: "PHP",
+        dollar: false,
+        words: "philippines",
+    },
+    Country {
+        currency: "ZAR",
+        dollar: false,
+        words: "south africa",
+    },
+    Country {
+        currency: "BRL",
+        dollar: false,
+        words: "brazil, brasil",
+    },
+];
+
+/// The country a document is from, and the first place that says so.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct HomeCountry {
+    pub currency: &'static str,
+    pub dollar: bool,
+    pub page: usize,
+    pub words: Range<usize>,
+}
+
+/// The country the document's words name most, on more lines than any
+/// other; `None` when none is named, or two as often.
+pub(super) fn home_country(pages: &[SearchPage], folded: &FoldedPages) -> Option<HomeCountry> {
+    let mut votes = vec![0usize; COUNTRIES.len()];
+    let mut first: Vec<Option<(usize, Range<usize>)>> = vec![None; COUNTRIES.len()];
+    for (p, page) in pages.iter().enumerate() {
+        let words = &folded.0[p];
+        for line in &page.lines {
+            let found = on_line(words, line.clone());
+            let mut voted = vec![false; COUNTRIES.len()];
+            for (country, at) in found {
+                if !voted[country] {
+                    voted[country] = true;
+                    votes[country] += 1;
+                }
+                first[country].get_or_insert((p, at));
+            }
+        }
+    }
+    let best = (0..COUNTRIES.len()).max_by_key(|&c| votes[c])?;
+    let unrivalled = votes.iter().filter(|&&v| v == votes[best]).count() == 1;
+    let (page, words) = first[best]
+        .clone()
+        .filter(|_| votes[best] > 0 && unrivalled)?;
+    Some(HomeCountry {
+        currency: COUNTRIES[best].currency,
+        dollar: COUNTRIES[best].dollar,
+        page,
+        words,
+    })
+}
+
+/// Where the document says it is from a country whose money is `code`
+/// (an ISO 4217 code): evidence for a currency no sign or code on the
+/// page gives.
+pub(in crate::evidence) fn home_currency_place(
+    pages: &[SearchPage],
+    code: &str,
+) -> Option<(usize, Range<usize>)> {
+    let home = home_country(pages, &FoldedPages::new(pages))?;
+    home.currency
+        .eq_ignore_ascii_case(code)
+        .then_some((home.page, home.words))
+}
+
+/// The countries named on one line, and where: each phrase at its place,
+/// without those inside a longer one (`wales` in `New South Wales`).
+fn on_line(words: &[String], line: Range<usize>) -> Vec<(usize, Range<usize>)> {
+    let mut found: Vec<(usize, Range<usize>)> = Vec::new();
+    for start in line.clone() {
+        let Some(phrases) = phrase_table().get(words[start].as_str()) else {
+            continue;
+        };
+        for (phrase, country) in phrases {
+            let end = start + phrase.len();
+            if end <= line.end && words[start..end] == phrase[..] {
+                found.push((*country, start..end));
+            }
+        }
+    }
+    let all = found.clone();
+    found.retain(|(_, at)| {
+        !all.iter().any(|(_, longer)| {
+            longer.len() > at.len() && longer.start <= at.start && at.end <= longer.end
+        })
+    });
+    found
+}
+
+/// Folded phrases by their first word, each with its country's index.
+type PhraseTable = HashMap<String, Vec<(Vec<String>, usize)>>;
+
+/// Each country's phrases, folded as page words are, by their first word.
+fn phrase_table() -> &'static PhraseTable {
+    static TABLE: OnceLock<PhraseTable> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = PhraseTable::default();
+        for (c, country) in COUNTRIES.iter().enumerate() {
+            for phrase in country.words.split(',') {
+                let words: Vec<String> = phrase
+                    .split_whitespace()
+                    .map(fold_word)
+                    .filter(|w| !w.is_empty())
+                    .collect();
+                if let Some(first) = words.first().cloned()
+                    && !table
+                        .get(&first)
+                        .is_some_and(|ps| ps.contains(&(words.clone(), c)))
+                {
+                    table.entry(first).or_default().push((words, c));
+                }
+            }
+        }
+        table
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evidence::pages::search_pages;
+    use sift_documents::{Content, Document, Kind};
+
+    fn home(text: &str) -> Option<(&'static str, bool, String)> {
+        let document = Document {
+            path: "receipt.txt".into(),
+            name: "receipt.txt".into(),
+            kind: Kind::Text,
+            content: Content::Text(text.into()),
+            ocr: None,
+        };
+        let pages = search_pages(&document);
+        let folded = FoldedPages::new(&pages);
+        let found = home_country(&pages, &folded)?;
+        let words = &pages[found.page].words[found.words];
+        let quote: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
+        Some((found.currency, found.dollar, quote.join(" ")))
+    }
+
+    fn says(
+        currency: &'static str,
+        dollar: bool,
+        quote: &str,
+    ) -> Option<(&'static str, bool, String)> {
+        Some((currency, dollar, quote.to_owned()))
+    }
+
+    #[test]
+    fn a_document_is_from_the_country_its_lines_name_most() {
+        assert_eq!(
+            home("KEDAI ABC SDN. BHD.\nJALAN 1, 43000 KAJANG, SELANGOR"),
+            says("MYR", true, "SDN. BHD.")
+        );
+        assert_eq!(
+            home("Muster GmbH\nHauptstr. 1, Berlin"),
+            says("EUR", false, "GmbH")
+        );
+        // `Wales` inside `New South Wales` is no vote for Britain.
+        assert_eq!(
+            home("Acme Pty Ltd\n12 George St, Sydney, New South Wales"),
+            says("AUD", true, "Pty Ltd")
+        );
+        // Two lines for Malaysia, one for Japan.
+        assert_eq!(
+            home("DAISO JAPAN\nDAISO SDN BHD\nPENANG"),
+            says("MYR", true, "SDN BHD")
+        );
+    }
+
+    #[test]
+    fn no_country_when_none_is_named_or_two_are_as_often() {
+        assert_eq!(home("Total 12.00\nThank you"), None);
+        assert_eq!(home("Shipped from Germany\nto Canada"), None);
+        // A word that only starts like a country's name is not its name.
+        assert_eq!(home("Indianapolis Ukulele"), None);
+    }
+}
