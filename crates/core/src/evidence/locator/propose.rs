@@ -20,7 +20,7 @@ use crate::normalise::normalize_date;
 
 /// What a labelled total gains for being on a rounding line (`Total
 /// Rounded`) or at most [`ROUNDED_WITHIN`] lines below one.
-const ROUNDED: i32 = 20;
+const ROUNDED: i32 = 40;
 const ROUNDED_WITHIN: usize = 3;
 /// What a currency gains for being on a line with a total's label.
 const ON_TOTAL_LINE: i32 = 40;

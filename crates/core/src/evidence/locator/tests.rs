@@ -291,3 +291,40 @@ fn a_dash_alone_between_a_label_and_its_amount_is_no_minus_sign() {
     let located = locate_fields(&doc, &four_fields());
     assert_eq!(best(&located, "total"), json!(159.0));
 }
+
+#[test]
+fn an_amount_ocr_split_at_its_decimal_mark_is_one_amount() {
+    let total = |document: Document| best(&locate_fields(&document, &four_fields()), "total");
+    // The mark, then a space before the decimals: on any page.
+    assert_eq!(
+        total(text_document("Cash 60.00\nTotal : RM 51. 00\n")),
+        json!(51.0)
+    );
+    assert_eq!(
+        total(scanned_document("Total RM 49, 40\nCash 50.00\n")),
+        json!(49.4)
+    );
+    // The mark lost: only where OCR read the page, for a text layer prints
+    // what it means (`2 10` is a quantity and an amount).
+    assert_eq!(
+        total(scanned_document("Grand Total 92 80\nCash 100.00\n")),
+        json!(92.8)
+    );
+    assert_eq!(
+        total(text_document("Grand Total 92 80\nCash 100.00\n")),
+        json!(92.0)
+    );
+}
+
+#[test]
+fn the_total_below_a_rounding_line_beats_a_longer_label_above_it() {
+    // `Total RM Incl. of GST` is a longer label than `Total RM`, but the
+    // rounding between them says which one is paid.
+    let doc = scanned_document(
+        "Total RM Incl. of GST 20.98\nRounding Adj 0.02\nTotal RM 21.00\nCash 50.00\n",
+    );
+    assert_eq!(
+        best(&locate_fields(&doc, &four_fields()), "total"),
+        json!(21.0)
+    );
+}
