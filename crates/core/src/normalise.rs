@@ -32,7 +32,7 @@ pub fn normalize(value: &str) -> Normalized {
     )
 }
 
-const MONTHS: &[(&str, u32)] = &[
+pub(crate) const MONTHS: &[(&str, u32)] = &[
     ("january", 1),
     ("jan", 1),
     ("januar", 1),

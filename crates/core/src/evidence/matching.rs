@@ -4,6 +4,7 @@
 use std::ops::Range;
 
 use super::locator::home_currency_place;
+use super::misread::{misread_date, split_at_decimal_mark};
 use super::pages::{Match, SearchPage};
 use crate::normalise::{normalize_amount, normalize_date};
 
@@ -235,11 +236,18 @@ pub(super) fn value_runs(pages: &[SearchPage]) -> Vec<Run> {
                     } else {
                         words.iter().any(|w| w.chars().all(char::is_alphabetic))
                     };
-                    let dates = if may_be_date {
+                    let mut dates = if may_be_date {
                         date_readings(&joined)
                     } else {
                         Vec::new()
                     };
+                    if dates.is_empty()
+                        && page.ocr
+                        && let [word] = words
+                        && let Some(printed) = misread_date(word)
+                    {
+                        dates = date_readings(&printed);
+                    }
                     let mut amounts = amount_readings(&joined);
                     if amounts.is_empty()
                         && let Some(amount) = split_at_decimal_mark(&printed[..n], page.ocr)
@@ -259,32 +267,6 @@ pub(super) fn value_runs(pages: &[SearchPage]) -> Vec<Run> {
         }
     }
     out
-}
-
-/// An amount OCR split at its decimal mark: the mark and a space before
-/// its two decimals (`51. 00`), or, on a page OCR read, the mark lost too
-/// (`92 80`, where a space before three digits groups thousands instead).
-/// `words` are as printed, with their marks; a currency may come first
-/// (`RM 49, 40`).
-fn split_at_decimal_mark(words: &[&str], ocr: bool) -> Option<f64> {
-    let has_digit = |w: &&str| w.bytes().any(|b| b.is_ascii_digit());
-    let at = words.iter().position(has_digit)?;
-    let [units, decimals] = &words[at..] else {
-        return None;
-    };
-    let units = units.trim_start_matches(|c: char| !c.is_ascii_digit() && c != '-');
-    if decimals.len() != 2 || !decimals.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let (digits, marked) = match units.strip_suffix(['.', ',']) {
-        Some(digits) => (digits, true),
-        None => (units, false),
-    };
-    let number = digits.strip_prefix('-').unwrap_or(digits);
-    let is_number = (1..=6).contains(&number.len()) && number.bytes().all(|b| b.is_ascii_digit());
-    (is_number && (marked || ocr))
-        .then(|| format!("{digits}.{decimals}").parse().ok())
-        .flatten()
 }
 
 /// Whether a run of words can be one value: one word; or words with

@@ -60,6 +60,7 @@ mod label;
 mod leaves;
 pub mod locator;
 mod matching;
+mod misread;
 mod pages;
 pub mod preview;
 mod quotes;
