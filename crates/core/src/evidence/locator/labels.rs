@@ -228,10 +228,15 @@ pub(super) fn label_score(
         // The labels chained before the value, each at most a word (a
         // `:`) after the one before it, govern it together: `Invoice No :
         // #` says more than `#`, and `Contract No.` is a contract's.
+        // A value between two labels is the first one's (`Total Saving
+        // 0.00 Total 77.20`): no chain passes over it.
         let mut chain = vec![*nearest];
         for o in &before[1..] {
             let last = chain[chain.len() - 1];
-            if o.end <= last.start && last.start - o.end <= 1 {
+            let gap = search.words[o.end.min(last.start)..last.start]
+                .iter()
+                .any(|w| w.text.bytes().any(|b| b.is_ascii_digit()));
+            if o.end <= last.start && last.start - o.end <= 1 && !gap {
                 chain.push(o);
             }
         }

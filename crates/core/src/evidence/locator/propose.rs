@@ -79,19 +79,24 @@ pub(super) fn propose(
                 if spec.concept == Some(Concept::Total) && amount == 0.0 {
                     continue;
                 }
+                let line = pages[page].words[words.start].line;
+                let below_rounding = rounding.as_ref().is_some_and(|lines| {
+                    (line.saturating_sub(ROUNDED_WITHIN)..=line).any(|l| lines[page][l])
+                });
                 let mut s = score(page, &words);
+                // Rounding is applied to what is paid: a `Net Total` on or
+                // just below the rounding line is the total (a net before
+                // tax comes before the tax, far above any rounding).
+                if s < 0 && below_rounding && says_net_total(folded, pages, page, line) {
+                    s = SAME_LINE;
+                }
                 if s == 0 {
                     // Unlabelled: an amount with cents is likelier money.
                     s = i32::from(has_cents(pages, page, &words));
                 }
                 // A total just below a rounding line is the rounded one,
                 // what is paid; the total above it is before rounding.
-                let line = pages[page].words[words.start].line;
-                if s >= ABOVE
-                    && rounding.as_ref().is_some_and(|lines| {
-                        (line.saturating_sub(ROUNDED_WITHIN)..=line).any(|l| lines[page][l])
-                    })
-                {
+                if s >= ABOVE && below_rounding {
                     s += ROUNDED;
                 }
                 let value = if spec.number {
@@ -213,6 +218,12 @@ pub(super) fn propose(
         }
     }
     out
+}
+
+/// Whether line `line` of page `page` says `Net Total`.
+fn says_net_total(folded: &FoldedPages, pages: &[SearchPage], page: usize, line: usize) -> bool {
+    let words = &folded.0[page][pages[page].lines[line].clone()];
+    words.windows(2).any(|w| w[0] == "net" && w[1] == "total")
 }
 
 /// The amounts of the pages: the runs that read as one and not as a

@@ -328,3 +328,31 @@ fn the_total_below_a_rounding_line_beats_a_longer_label_above_it() {
         json!(21.0)
     );
 }
+
+#[test]
+fn a_net_total_below_the_rounding_is_paid_and_a_net_total_above_the_tax_is_not() {
+    let total = |text: &str| {
+        best(
+            &locate_fields(&scanned_document(text), &four_fields()),
+            "total",
+        )
+    };
+    assert_eq!(
+        total("SUB TOTAL 7.00\nGST 6% 0.42\nROUNDING ADJ -0.02\nNET TOTAL 7.40\nCash 10.00\n"),
+        json!(7.4)
+    );
+    assert_eq!(
+        total("Net total 100.00\nVAT 19% 19.00\nTotal 119.00\n"),
+        json!(119.0)
+    );
+}
+
+#[test]
+fn a_value_between_two_labels_is_the_first_ones() {
+    // `Total Saving` governs 0.00; the second `Total` alone governs 77.20.
+    let doc = scanned_document("Total Saving 0.00 Total 77.20\nCash 100.00\n");
+    assert_eq!(
+        best(&locate_fields(&doc, &four_fields()), "total"),
+        json!(77.2)
+    );
+}
