@@ -29,11 +29,12 @@ use serde_json::{Map, Value};
 use sift_documents::Document;
 
 use super::EvidencePlace;
-use super::pages::{Match, place, search_pages};
+use super::pages::{Match, SearchPage, place, search_pages};
 pub(super) use country::home_currency_place;
 pub use einvoice::{einvoice_field_keys, einvoice_fields};
 use fields::{FieldSpec, ValueKind, field_specs};
-use labels::{FoldedPages, SAME_LINE};
+use labels::{ABOVE, FoldedPages, SAME_LINE};
+use lexicon::Concept;
 use propose::{DocumentValues, Proposal, propose};
 
 /// Changed whenever the locator's rules change what it finds, so that an
@@ -44,6 +45,9 @@ pub const MAX_CANDIDATES: usize = 5;
 /// How far ahead of the next value a labelled best candidate must be for
 /// the field to be sure.
 const SURE_MARGIN: i32 = 15;
+/// The least a subtotal scores as the total of a page with no total's
+/// label: above any unlabelled number, below any labelled one.
+const SUBTOTAL_FOR_TOTAL: i32 = 30;
 
 /// A value proposed for a field.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -111,7 +115,12 @@ pub fn locate_fields(document: &Document, schema: &Value) -> Vec<FieldCandidates
         .into_iter()
         .map(|spec| {
             let proposals = propose(&spec, &pages, &values, &folded);
-            let ranked = rank(&spec, proposals);
+            let mut ranked = rank(&spec, proposals);
+            if spec.concept == Some(Concept::Total)
+                && ranked.first().is_none_or(|p| p.score < ABOVE)
+            {
+                ranked = with_subtotal_first(&spec, ranked, &pages, &values, &folded);
+            }
             let sure = is_sure(&spec, &ranked);
             let candidates = ranked
                 .into_iter()
@@ -190,6 +199,39 @@ fn rank(spec: &FieldSpec, proposals: Vec<Proposal>) -> Vec<Proposal> {
     // A value only a rival label governs is no candidate.
     ranked.retain(|p| p.score >= 0);
     ranked
+}
+
+/// A total with no total's label on the page (OCR lost its line, or the
+/// receipt prints none): the subtotal, which is the total where no tax or
+/// charge is added, is a likelier answer than any unlabelled number. It
+/// is ranked first but never sure.
+fn with_subtotal_first(
+    spec: &FieldSpec,
+    ranked: Vec<Proposal>,
+    pages: &[SearchPage],
+    values: &DocumentValues,
+    folded: &FoldedPages,
+) -> Vec<Proposal> {
+    let net = FieldSpec {
+        concept: Some(Concept::Net),
+        own_label: String::new(),
+        ..spec.clone()
+    };
+    let subtotal = rank(&net, propose(&net, pages, values, folded))
+        .into_iter()
+        .find(|p| p.score >= SAME_LINE);
+    let Some(mut subtotal) = subtotal else {
+        return ranked;
+    };
+    let best = ranked.first().map_or(0, |p| p.score);
+    subtotal.score = best.max(SUBTOTAL_FOR_TOTAL) + 1;
+    let mut out = vec![subtotal.clone()];
+    out.extend(
+        ranked
+            .into_iter()
+            .filter(|p| !same_value(&p.value, &subtotal.value)),
+    );
+    out
 }
 
 fn same_value(a: &Value, b: &Value) -> bool {

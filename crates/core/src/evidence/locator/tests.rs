@@ -356,3 +356,23 @@ fn a_value_between_two_labels_is_the_first_ones() {
         json!(77.2)
     );
 }
+
+#[test]
+fn a_page_with_no_total_label_gives_its_subtotal_first_but_never_sure() {
+    let located = locate_fields(
+        &scanned_document("1 RICE 7.00\nSUBTOTAL: 28.60\nCASH 100.00\nCHANGE 71.40\n"),
+        &four_fields(),
+    );
+    let total = located.iter().find(|f| f.key == "total").unwrap();
+    assert_eq!(total.candidates[0].value, json!(28.6));
+    assert_eq!(total.candidates[0].place.quote, "SUBTOTAL: 28.60");
+    assert!(!total.sure);
+    // With a total's label, the subtotal is no candidate.
+    let located = locate_fields(
+        &scanned_document("SUBTOTAL: 28.60\nTOTAL: 30.30\n"),
+        &four_fields(),
+    );
+    let total = located.iter().find(|f| f.key == "total").unwrap();
+    assert_eq!(total.candidates[0].value, json!(30.3));
+    assert!(total.candidates.iter().all(|c| c.value != json!(28.6)));
+}
