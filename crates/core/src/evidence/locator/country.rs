@@ -9,8 +9,10 @@
 //! English and its own languages), a legal form only that country's
 //! companies take (`Sdn Bhd`, `Pty Ltd`, `GmbH`), and a state or province
 //! of a federal country, which domestic addresses name instead of the
-//! country. Each line votes once for each country it names; the country
-//! with the most votes is the document's, when no other has as many.
+//! country (and the street and town words of Malay addresses, which count
+//! for Malaysia and Indonesia both). Each phrase found votes for its
+//! country, a phrase inside a longer one not at all; the country with the
+//! most votes is the document's, when no other has as many.
 
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -38,7 +40,8 @@ const COUNTRIES: &[Country] = &[
         words: "malaysia, sdn bhd, sdn. bhd., sdn.bhd., bhd, berhad, selangor, johor, \
              kuala lumpur, pulau pinang, penang, perak, kedah, melaka, malacca, pahang, \
              sabah, sarawak, negeri sembilan, putrajaya, kelantan, terengganu, perlis, \
-             labuan, wilayah persekutuan",
+             labuan, wilayah persekutuan, taman, seksyen, lorong, persiaran, jalan, \
+             bandar",
     },
     Country {
         currency: "SGD",
@@ -145,7 +148,8 @@ const COUNTRIES: &[Country] = &[
     Country {
         currency: "IDR",
         dollar: false,
-        words: "indonesia",
+        // Malay's street and town words are Indonesian's too.
+        words: "indonesia, jalan, bandar",
     },
     Country {
         currency: "PHP",
@@ -173,7 +177,7 @@ pub(super) struct HomeCountry {
     pub words: Range<usize>,
 }
 
-/// The country the document's words name most, on more lines than any
+/// The country the document's words name most, more often than any
 /// other; `None` when none is named, or two as often.
 pub(super) fn home_country(pages: &[SearchPage], folded: &FoldedPages) -> Option<HomeCountry> {
     let mut votes = vec![0usize; COUNTRIES.len()];
@@ -181,13 +185,10 @@ pub(super) fn home_country(pages: &[SearchPage], folded: &FoldedPages) -> Option
     for (p, page) in pages.iter().enumerate() {
         let words = &folded.0[p];
         for line in &page.lines {
-            let found = on_line(words, line.clone());
-            let mut voted = vec![false; COUNTRIES.len()];
+            let mut found = on_line(page, words, line.clone());
+            found.dedup();
             for (country, at) in found {
-                if !voted[country] {
-                    voted[country] = true;
-                    votes[country] += 1;
-                }
+                votes[country] += 1;
                 first[country].get_or_insert((p, at));
             }
         }
@@ -220,9 +221,19 @@ pub(in crate::evidence) fn home_currency_place(
 
 /// The countries named on one line, and where: each phrase at its place,
 /// without those inside a longer one (`wales` in `New South Wales`).
-fn on_line(words: &[String], line: Range<usize>) -> Vec<(usize, Range<usize>)> {
+fn on_line(page: &SearchPage, words: &[String], line: Range<usize>) -> Vec<(usize, Range<usize>)> {
     let mut found: Vec<(usize, Range<usize>)> = Vec::new();
     for start in line.clone() {
+        // A town and its state glued by a comma (`MASAI,JOHOR`).
+        let text = &page.words[start].text;
+        if text.contains(',') {
+            for part in text.split(',').map(fold_word) {
+                let one_word = phrase_table().get(part.as_str()).into_iter().flatten();
+                for (_, country) in one_word.filter(|(phrase, _)| phrase.len() == 1) {
+                    found.push((*country, start..start + 1));
+                }
+            }
+        }
         let Some(phrases) = phrase_table().get(words[start].as_str()) else {
             continue;
         };
@@ -301,7 +312,7 @@ mod tests {
     }
 
     #[test]
-    fn a_document_is_from_the_country_its_lines_name_most() {
+    fn a_document_is_from_the_country_its_words_name_most() {
         assert_eq!(
             home("KEDAI ABC SDN. BHD.\nJALAN 1, 43000 KAJANG, SELANGOR"),
             says("MYR", true, "SDN. BHD.")
@@ -315,10 +326,21 @@ mod tests {
             home("Acme Pty Ltd\n12 George St, Sydney, New South Wales"),
             says("AUD", true, "Pty Ltd")
         );
-        // Two lines for Malaysia, one for Japan.
+        // A state glued to its town by a comma; `Jalan` votes for Malaysia
+        // and Indonesia both.
+        assert_eq!(
+            home("18, JALAN PERMAS 10/7\nMASAI,JOHOR"),
+            says("MYR", true, "JALAN")
+        );
+        // Two phrases for Malaysia, one for Japan; one line names two for
+        // Malaysia and one for Indonesia.
         assert_eq!(
             home("DAISO JAPAN\nDAISO SDN BHD\nPENANG"),
             says("MYR", true, "SDN BHD")
+        );
+        assert_eq!(
+            home("No.1 Jalan 55 9/1, 47300 PJ, Selangor."),
+            says("MYR", true, "Jalan")
         );
     }
 
@@ -326,6 +348,7 @@ mod tests {
     fn no_country_when_none_is_named_or_two_are_as_often() {
         assert_eq!(home("Total 12.00\nThank you"), None);
         assert_eq!(home("Shipped from Germany\nto Canada"), None);
+        assert_eq!(home("Jalan Sudirman 5, Jakarta"), None);
         // A word that only starts like a country's name is not its name.
         assert_eq!(home("Indianapolis Ukulele"), None);
     }
