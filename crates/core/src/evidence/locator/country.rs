@@ -20,6 +20,7 @@ use std::sync::OnceLock;
 use foldhash::HashMap;
 
 use super::labels::{FoldedPages, fold_word};
+use super::phrases::drop_inside_longer;
 use crate::evidence::pages::SearchPage;
 
 /// A country's money, and the words that say a document is from it.
@@ -213,6 +214,14 @@ pub(in crate::evidence) fn home_currency_place(
     pages: &[SearchPage],
     code: &str,
 ) -> Option<(usize, Range<usize>)> {
+    // Evidence asks this of every text value it finds nowhere: fold the
+    // pages only for a currency some country pays in.
+    if !COUNTRIES
+        .iter()
+        .any(|c| c.currency.eq_ignore_ascii_case(code))
+    {
+        return None;
+    }
     let home = home_country(pages, &FoldedPages::new(pages))?;
     home.currency
         .eq_ignore_ascii_case(code)
@@ -244,12 +253,7 @@ fn on_line(page: &SearchPage, words: &[String], line: Range<usize>) -> Vec<(usiz
             }
         }
     }
-    let all = found.clone();
-    found.retain(|(_, at)| {
-        !all.iter().any(|(_, longer)| {
-            longer.len() > at.len() && longer.start <= at.start && at.end <= longer.end
-        })
-    });
+    drop_inside_longer(&mut found, |(_, at)| at.clone());
     found
 }
 

@@ -5,6 +5,7 @@
 //! cost.
 
 use std::collections::HashSet;
+use std::ops::Range;
 
 use foldhash::HashMap;
 use std::sync::OnceLock;
@@ -155,18 +156,27 @@ where
                             }
                         }
                     }
-                    if found.len() > 1 {
-                        let all = found.clone();
-                        found.retain(|o| {
-                            !all.iter()
-                                .any(|b| b.len > o.len && b.start <= o.start && o.end <= b.end)
-                        });
-                    }
+                    drop_inside_longer(&mut found, |o| o.start..o.end);
                     found
                 })
                 .collect()
         })
         .collect()
+}
+
+/// Keeps the phrases found on a line that are not inside a longer one
+/// found at the same place (`wales` in `New South Wales`).
+pub(super) fn drop_inside_longer<T>(found: &mut Vec<T>, span: impl Fn(&T) -> Range<usize>) {
+    if found.len() < 2 {
+        return;
+    }
+    let spans: Vec<Range<usize>> = found.iter().map(&span).collect();
+    found.retain(|x| {
+        let at = span(x);
+        !spans.iter().any(|longer| {
+            longer.len() > at.len() && longer.start <= at.start && at.end <= longer.end
+        })
+    });
 }
 
 #[cfg(test)]
