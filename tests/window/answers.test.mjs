@@ -59,10 +59,16 @@ async function runWith(mode, name) {
   }
   await answers.selectByAttribute("value", mode);
   await eventually(browser, () => answers.getValue(), mode);
-  const clear = await browser.$("button=Clear");
-  if (await clear.isExisting()) await clear.click();
-  await (await byTestId("add-files")).click();
   const run = await byTestId("run");
+  const clear = await browser.$("button=Clear");
+  if (await clear.isExisting()) {
+    await clear.click();
+    // The list is cleared, and the drop zone laid out again, before the
+    // next click: in one CI run a click on "Add files…" sent at once was
+    // lost (the button still read "Run" a minute later).
+    await eventually(browser, () => run.getText(), "Run");
+  }
+  await (await byTestId("add-files")).click();
   await eventually(browser, () => run.getText(), "Run on 1 file");
   await run.click();
   await eventually(browser, async () => (await byTestId("result-row")).getAttribute("data-status"), "completed");
