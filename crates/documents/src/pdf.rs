@@ -212,7 +212,7 @@ pub fn read(
                 ));
             }
             let text_page = page.text().map_err(page_error)?;
-            let text = clean_text(&text_page.all());
+            let text = clean_text(&page_text(&text_page));
             let visible = has_visible_text(&text_page);
             let text_words = (options.word_boxes && !text.is_empty())
                 .then(|| pdf_text_words(&text_page, width, height));
@@ -277,6 +277,28 @@ pub fn read(
         }
         Ok(out)
     })
+}
+
+/// The page's text as PDFium gives it. pdfium-render decodes PDFium's
+/// UTF-16 strictly and answers nothing for the whole page when one unit
+/// is not valid (a font whose map gives half of an emoji's surrogate
+/// pair), so then the text is decoded a character at a time, a broken one
+/// read as U+FFFD.
+fn page_text(text: &PdfPageText<'_>) -> String {
+    let all = text.all();
+    if !all.is_empty() {
+        return all;
+    }
+    let mut units = Vec::new();
+    for c in text.chars().iter() {
+        match char::from_u32(c.unicode_value()) {
+            Some(ch) => units.extend(ch.encode_utf16(&mut [0; 2]).iter()),
+            // A surrogate half: kept as a unit, so that a pair split over
+            // two characters is joined again.
+            None => units.push(u16::try_from(c.unicode_value()).unwrap_or(0xFFFD)),
+        }
+    }
+    String::from_utf16_lossy(&units)
 }
 
 /// Whether the page has a character drawn visibly (not whitespace, not in

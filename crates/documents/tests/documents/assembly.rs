@@ -3,7 +3,7 @@
 use sift_documents::{Content, DocumentError, attach, block_name, render_text};
 use sift_llm::message::{Image, Message, Part, Role};
 
-use crate::fixtures::{PdfPage, pdf, png};
+use crate::fixtures::{PdfPage, pdf, pdf_with_font_map, png};
 use crate::{TempDir, read};
 
 #[test]
@@ -35,6 +35,28 @@ fn each_file_in_its_block_pages_marked_and_images_numbered_in_order() {
     assert_eq!(
         images,
         vec![("invoice.pdf page 2", 1250, 625), ("receipt.png", 40, 20)]
+    );
+}
+
+#[test]
+fn a_character_mapped_to_half_a_surrogate_pair_costs_that_character_not_the_page() {
+    // The font maps `@` to U+D83D alone, the first half of an emoji's pair
+    // (as some Factur-X samples' phone icons are): the rest of the page is
+    // read, the broken character as U+FFFD.
+    let dir = TempDir::new();
+    let map = "2 beginbfrange <20> <3F> <0020> <41> <7E> <0041> endbfrange\n\
+               1 beginbfchar <40> <D83D> endbfchar";
+    let invoice = dir.write(
+        "phone.pdf",
+        pdf_with_font_map(
+            &[PdfPage::text(300, 150, &["@ +33 4 50 44 68 99", "Facture FA-2017-0010"])],
+            Some(map),
+        ),
+    );
+    let documents = read(&[invoice]).unwrap();
+    assert_eq!(
+        render_text(&documents),
+        "<file name=\"phone.pdf\">\n--- page 1 ---\n\u{fffd} +33 4 50 44 68 99\nFacture FA-2017-0010\n</file>"
     );
 }
 

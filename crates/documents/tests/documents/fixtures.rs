@@ -52,7 +52,15 @@ impl PdfPage {
 
 /// A PDF with these pages, with a correct cross-reference table.
 pub fn pdf(pages: &[PdfPage]) -> Vec<u8> {
-    // Objects: 1 catalog, 2 pages, 3 font, then per page: page, contents, image.
+    pdf_with_font_map(pages, None)
+}
+
+/// A PDF whose font maps its character codes to Unicode by `to_unicode`,
+/// a CMap's `bfchar` and `bfrange` lines (`<41> <D83D>`), as a font's
+/// ToUnicode map does.
+pub fn pdf_with_font_map(pages: &[PdfPage], to_unicode: Option<&str>) -> Vec<u8> {
+    // Objects: 1 catalog, 2 pages, 3 font, then per page: page, contents,
+    // image; the font's map last.
     let mut objects: Vec<Vec<u8>> = Vec::new();
     let page_ids: Vec<usize> = (0..pages.len()).map(|i| 4 + i * 3).collect();
     objects.push(b"<< /Type /Catalog /Pages 2 0 R >>".to_vec());
@@ -65,7 +73,14 @@ pub fn pdf(pages: &[PdfPage]) -> Vec<u8> {
         )
         .into_bytes(),
     );
-    objects.push(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_vec());
+    let map_id = 4 + pages.len() * 3;
+    objects.push(match to_unicode {
+        Some(_) => format!(
+            "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode {map_id} 0 R >>"
+        )
+        .into_bytes(),
+        None => b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_vec(),
+    });
     for (i, page) in pages.iter().enumerate() {
         let id = page_ids[i];
         let mut content = String::new();
@@ -104,6 +119,18 @@ pub fn pdf(pages: &[PdfPage]) -> Vec<u8> {
         image.extend_from_slice(&pixels);
         image.extend_from_slice(b"\nendstream");
         objects.push(image);
+    }
+    if let Some(map) = to_unicode {
+        let cmap = format!(
+            "/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n\
+             /CMapName /Test def /CMapType 2 def\n\
+             1 begincodespacerange <00> <FF> endcodespacerange\n{map}\n\
+             endcmap CMapName currentdict /CMap defineresource pop end end"
+        );
+        let mut stream = format!("<< /Length {} >>\nstream\n", cmap.len()).into_bytes();
+        stream.extend_from_slice(cmap.as_bytes());
+        stream.extend_from_slice(b"\nendstream");
+        objects.push(stream);
     }
     let mut out = b"%PDF-1.4\n".to_vec();
     let mut offsets = Vec::new();
