@@ -165,7 +165,17 @@ fn read_content(
         .unwrap_or_else(|| path.display().to_string());
     let mut ocr = None;
     let content = match kind {
-        Kind::Text => Content::Text(text::decode(path, &bytes)?),
+        Kind::Text => {
+            let decoded = text::decode(path, &bytes)?;
+            let xml = path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("xml"));
+            Content::Text(if xml {
+                text::without_binary_content(decoded)
+            } else {
+                decoded
+            })
+        }
         Kind::Word => Content::Text(docx::read(path, &bytes, limits)?),
         Kind::Excel => Content::Text(xlsx::read(path, &bytes, limits)?),
         Kind::Pdf => Content::Pages(pdf::read(path, &name, &bytes, options, budget)?),
