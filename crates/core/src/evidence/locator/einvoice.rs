@@ -242,7 +242,13 @@ fn typed(spec: &FieldSpec, text: &str) -> Option<Value> {
                     &digits[6..]
                 )))
             } else {
-                crate::normalise::normalize_date(text).map(Value::String)
+                // An `xs:date` may carry its time zone: `2016-04-04+01:00`.
+                let date = text.get(..10).filter(|d| {
+                    d.bytes()
+                        .enumerate()
+                        .all(|(i, b)| if i == 4 || i == 7 { b == b'-' } else { b.is_ascii_digit() })
+                });
+                crate::normalise::normalize_date(date.unwrap_or(text)).map(Value::String)
             }
         }
         _ => Some(json!(text)),
@@ -305,7 +311,7 @@ mod tests {
     fn a_ubl_invoice_gives_its_business_terms() {
         let xml = br#"<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"
  xmlns:cac="urn:cac" xmlns:cbc="urn:cbc">
- <cbc:ID>INV-7</cbc:ID><cbc:IssueDate>2024-02-01</cbc:IssueDate>
+ <cbc:ID>INV-7</cbc:ID><cbc:IssueDate>2024-02-01+01:00</cbc:IssueDate>
  <cbc:DocumentCurrencyCode>NOK</cbc:DocumentCurrencyCode>
  <cac:AccountingSupplierParty><cac:Party><cac:PartyName><cbc:Name>Leverandor AS</cbc:Name></cac:PartyName></cac:Party></cac:AccountingSupplierParty>
  <cac:TaxTotal><cbc:TaxAmount currencyID="NOK">250.00</cbc:TaxAmount></cac:TaxTotal>
