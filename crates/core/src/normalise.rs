@@ -214,12 +214,20 @@ pub fn normalize_amount(value: &str) -> Option<f64> {
     }
     // A space or apostrophe groups thousands: each group after the first
     // has three digits, so `538 00` is two numbers, not 53800. After a
-    // decimal mark it is only a gap OCR left (`39. 80`).
+    // decimal mark it is only a gap OCR left (`39. 80`). A group with its
+    // decimals ends the number: `120,00 120,00` is two amounts.
     let groups: Vec<&str> = core
         .split(|c: char| "' \u{a0}\u{202f}".contains(c))
         .collect();
     let grouped = groups.windows(2).all(|pair| {
-        pair[0].ends_with(['.', ',']) || pair[1].bytes().take_while(u8::is_ascii_digit).count() == 3
+        if pair[0].ends_with(['.', ',']) {
+            return true;
+        }
+        let has_decimals = pair[0].contains(['.', ',']) && {
+            let tail = pair[0].rsplit(['.', ',']).next().unwrap_or("");
+            tail.len() != 3
+        };
+        !has_decimals && pair[1].bytes().take_while(u8::is_ascii_digit).count() == 3
     });
     if !grouped {
         return None;
@@ -357,7 +365,16 @@ mod tests {
             assert_eq!(normalize_amount(input), Some(number), "{input}");
         }
         // A space groups thousands in threes: `538 00` is no one number.
-        for input in ["Amazon", "INV-2014-1", "1.2.3,4,5", "", "538 00", "12 3456"] {
+        for input in [
+            "Amazon",
+            "INV-2014-1",
+            "1.2.3,4,5",
+            "",
+            "538 00",
+            "12 3456",
+            "120,00 120,00",
+            "59,24 316,83",
+        ] {
             assert_eq!(normalize_amount(input), None, "{input}");
         }
     }
