@@ -21,6 +21,7 @@ mod labels;
 pub(super) mod lexicon;
 mod phrases;
 mod propose;
+mod rows;
 #[cfg(test)]
 mod tests;
 
@@ -36,10 +37,11 @@ use fields::{FieldSpec, ValueKind, field_specs};
 use labels::{ABOVE, FoldedPages, SAME_LINE};
 use lexicon::Concept;
 use propose::{DocumentValues, Proposal, propose};
+use rows::in_rows;
 
 /// Changed whenever the locator's rules change what it finds, so that an
 /// evaluation does not reuse results an older locator gave.
-pub const LOCATOR_VERSION: u32 = 8;
+pub const LOCATOR_VERSION: u32 = 9;
 /// The most candidates kept for a field: what an answer may choose from.
 pub const MAX_CANDIDATES: usize = 5;
 /// How far ahead of the next value a labelled best candidate must be for
@@ -108,7 +110,7 @@ impl FieldCandidates {
 /// Every scalar field of `schema` outside an array, with its candidates
 /// from `document`, in the schema's order.
 pub fn locate_fields(document: &Document, schema: &Value) -> Vec<FieldCandidates> {
-    let pages = search_pages(document);
+    let pages = in_rows(search_pages(document));
     let values = DocumentValues::new(&pages);
     let folded = FoldedPages::new(&pages);
     field_specs(schema)

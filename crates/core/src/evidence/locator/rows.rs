@@ -1,0 +1,183 @@
+//! The pages as the locator reads them: in visual rows. A label and its
+//! value are beside each other on the page, but not always in the text's
+//! order: PDFium gives a form's labels and values in the order they were
+//! drawn (`Rechnungsnr.` three lines after its number), and Tesseract
+//! reads a receipt's label and its amount, far apart on one row, as two
+//! blocks. On a page whose words all have boxes, the words are put back
+//! in rows, top to bottom, each row left to right: a PDF's word by word
+//! (its text is not skewed), an OCR'd page's line by line (Tesseract's
+//! lines follow a skewed photo; only lines side by side are joined).
+
+use std::ops::Range;
+
+use crate::evidence::PageBox;
+use crate::evidence::pages::{SearchPage, SearchWord};
+
+/// How much of the shorter of two boxes' heights they must share to be
+/// on one row.
+const SAME_ROW: f32 = 0.5;
+
+/// The pages in rows, where every word has a box; others as they are.
+pub(super) fn in_rows(pages: Vec<SearchPage>) -> Vec<SearchPage> {
+    pages.into_iter().map(page_in_rows).collect()
+}
+
+/// What rows are built of: a word, or an OCR line, with its box.
+struct Unit {
+    words: Range<usize>,
+    top: f32,
+    bottom: f32,
+    left: f32,
+}
+
+fn page_in_rows(page: SearchPage) -> SearchPage {
+    let Some(boxes) = page
+        .words
+        .iter()
+        .map(|w| w.bbox)
+        .collect::<Option<Vec<PageBox>>>()
+    else {
+        return page;
+    };
+    let spans: Vec<Range<usize>> = if page.ocr {
+        page.lines.clone()
+    } else {
+        (0..page.words.len()).map(|w| w..w + 1).collect()
+    };
+    let mut units: Vec<Unit> = spans
+        .into_iter()
+        .filter(|s| !s.is_empty())
+        .map(|words| {
+            let b = &boxes[words.clone()];
+            Unit {
+                top: b.iter().map(|b| b.y).fold(f32::MAX, f32::min),
+                bottom: b.iter().map(|b| b.y + b.height).fold(f32::MIN, f32::max),
+                left: b.iter().map(|b| b.x).fold(f32::MAX, f32::min),
+                words,
+            }
+        })
+        .collect();
+    units.sort_by(|a, b| {
+        ((a.top + a.bottom) / 2.0)
+            .total_cmp(&((b.top + b.bottom) / 2.0))
+            .then(a.left.total_cmp(&b.left))
+    });
+    // Each row grows from its first unit (the highest): a unit joins it
+    // when the two share half the shorter one's height.
+    let mut rows: Vec<Vec<Unit>> = Vec::new();
+    for unit in units {
+        let joins = rows.last().is_some_and(|row| {
+            let seed = &row[0];
+            let shared = seed.bottom.min(unit.bottom) - seed.top.max(unit.top);
+            let shorter = (seed.bottom - seed.top).min(unit.bottom - unit.top);
+            shorter > 0.0 && shared >= SAME_ROW * shorter
+        });
+        match rows.last_mut() {
+            Some(row) if joins => row.push(unit),
+            _ => rows.push(vec![unit]),
+        }
+    }
+    let mut out = SearchPage {
+        number: page.number,
+        words: Vec::with_capacity(page.words.len()),
+        lines: Vec::with_capacity(rows.len()),
+        ocr: page.ocr,
+    };
+    for mut row in rows {
+        row.sort_by(|a, b| a.left.total_cmp(&b.left));
+        let start = out.words.len();
+        let line = out.lines.len();
+        for unit in row {
+            out.words
+                .extend(page.words[unit.words].iter().map(|w| SearchWord {
+                    text: w.text.clone(),
+                    line,
+                    bbox: w.bbox,
+                }));
+        }
+        out.lines.push(start..out.words.len());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn word(text: &str, x: f32, y: f32) -> (String, PageBox) {
+        (
+            text.to_owned(),
+            PageBox {
+                x,
+                y,
+                width: 0.05,
+                height: 0.01,
+            },
+        )
+    }
+
+    fn page(lines: &[&[(String, PageBox)]], ocr: bool) -> SearchPage {
+        let mut page = SearchPage {
+            number: 1,
+            words: Vec::new(),
+            lines: Vec::new(),
+            ocr,
+        };
+        for (l, line) in lines.iter().enumerate() {
+            let start = page.words.len();
+            page.words.extend(line.iter().map(|(text, b)| SearchWord {
+                text: text.clone(),
+                line: l,
+                bbox: Some(*b),
+            }));
+            page.lines.push(start..page.words.len());
+        }
+        page
+    }
+
+    fn texts(page: &SearchPage) -> Vec<String> {
+        (0..page.lines.len()).map(|l| page.line_text(l)).collect()
+    }
+
+    #[test]
+    fn a_pdfs_words_drawn_out_of_order_are_read_in_rows() {
+        // As PDFium gave a form's header: labels and values in the order drawn.
+        let drawn = page(
+            &[
+                &[word("Rechnungsdatum", 0.1, 0.318)],
+                &[word("30064443", 0.25, 0.306), word("Kundennr.", 0.6, 0.306)],
+                &[word("7.", 0.25, 0.318), word("Mai", 0.27, 0.318), word("2014", 0.3, 0.318)],
+                &[word("47774", 0.75, 0.306)],
+                &[word("Rechnungsnr.", 0.1, 0.306)],
+            ],
+            false,
+        );
+        assert_eq!(
+            texts(&in_rows(vec![drawn])[0]),
+            ["Rechnungsnr. 30064443 Kundennr. 47774", "Rechnungsdatum 7. Mai 2014"]
+        );
+    }
+
+    #[test]
+    fn ocr_lines_side_by_side_are_one_row_and_a_skewed_line_stays_whole() {
+        // Tesseract's blocks: a label and its amount far apart on a row,
+        // and a line that slopes by more than its height.
+        let mut sloped = vec![word("THANK", 0.1, 0.5), word("YOU", 0.4, 0.508), word("AGAIN", 0.7, 0.516)];
+        sloped[0].1.height = 0.01;
+        let read = page(
+            &[&[word("TOTAL", 0.1, 0.3)], &sloped, &[word("9.00", 0.8, 0.301)]],
+            true,
+        );
+        assert_eq!(
+            texts(&in_rows(vec![read])[0]),
+            ["TOTAL 9.00", "THANK YOU AGAIN"]
+        );
+    }
+
+    #[test]
+    fn a_page_with_a_word_without_a_box_is_left_as_it_is() {
+        let mut text = page(&[&[word("Total", 0.1, 0.5)], &[word("12.00", 0.5, 0.5)]], false);
+        text.words[1].bbox = None;
+        assert_eq!(texts(&in_rows(vec![text])[0]), ["Total", "12.00"]);
+    }
+}
