@@ -29,6 +29,9 @@ const ON_TOTAL_LINE: i32 = 40;
 /// than a code or a sign on every amount.
 const HOME_CURRENCY: i32 = 12;
 
+/// What an identifier in brackets loses (see [`propose`]).
+const BRACKETED: i32 = 10;
+
 /// One proposal: a value at a place, with its score.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct Proposal {
@@ -118,10 +121,23 @@ pub(super) fn propose(
             }
         }
         ValueKind::Date => {
+            // `Invoice No. 42 of 3 May 2024`, `Rechnung Nr. 7 vom`: a date
+            // after the document's number on its line is its date.
+            let numbered = (spec.concept == Some(Concept::IssueDate))
+                .then(|| document_number_labels(spec, pages, folded));
             for (page, words, date) in values.dates.iter().cloned() {
                 // Any date is a better guess than none; a labelled one
                 // far better.
-                let s = score(page, &words).max(1);
+                let mut s = score(page, &words).max(1);
+                let line = pages[page].words[words.start].line;
+                let after_number = numbered.as_ref().is_some_and(|found| {
+                    found[page][line]
+                        .iter()
+                        .any(|o| !o.rival && o.end <= words.start)
+                });
+                if s < ABOVE && after_number {
+                    s = ABOVE;
+                }
                 out.push(Proposal {
                     value: json!(date),
                     page,
@@ -139,8 +155,10 @@ pub(super) fn propose(
                     let grouped = (spec.concept == Some(Concept::Iban))
                         .then(|| grouped_iban(page, w))
                         .flatten();
-                    let Some((id, end)) =
-                        grouped.or_else(|| Some((identifier(&word.text)?, w + 1)))
+                    let short = short_number(&word.text);
+                    let Some((id, end)) = grouped
+                        .or_else(|| Some((identifier(&word.text)?, w + 1)))
+                        .or_else(|| short.clone().map(|n| (n, w + 1)))
                     else {
                         continue;
                     };
@@ -152,7 +170,18 @@ pub(super) fn propose(
                         continue;
                     }
                     let words = w..end;
-                    let s = score(p, &words);
+                    let mut s = score(p, &words);
+                    // A number of one or two digits only right after its
+                    // label on its line (`Rechnung Nr. 42`).
+                    if short.is_some() && s < SAME_LINE + 8 {
+                        continue;
+                    }
+                    // A code in brackets beside a label is a kind or a
+                    // type (`Gutschrift (389) Nr. 47110818`), rarely the
+                    // document's own number.
+                    if word.text.starts_with('(') && word.text.ends_with(')') {
+                        s -= BRACKETED;
+                    }
                     // An identifier is only ever proposed beside its label.
                     if s > 0 {
                         out.push(Proposal {
@@ -187,7 +216,10 @@ pub(super) fn propose(
                     // total's line is the total's.
                     let written = word.text.chars().any(char::is_alphabetic);
                     let mut s = score(p, &words).max(if written { 15 } else { 10 });
-                    if total_lines[p][word.line] {
+                    // OCR reads stray marks as signs, and a row holds
+                    // more of them than a line did: on a scan, only a
+                    // currency in letters takes the total's line.
+                    if total_lines[p][word.line] && (written || !page.ocr) {
                         s += ON_TOTAL_LINE;
                     }
                     out.push(Proposal {
@@ -218,6 +250,29 @@ pub(super) fn propose(
         }
     }
     out
+}
+
+/// Where the labels of the document's number are, for a field of another
+/// concept.
+fn document_number_labels(
+    spec: &FieldSpec,
+    pages: &[SearchPage],
+    folded: &FoldedPages,
+) -> Vec<Vec<Vec<Occurrence>>> {
+    let number = FieldSpec {
+        kind: ValueKind::Identifier,
+        concept: Some(Concept::DocumentNumber),
+        own_label: String::new(),
+        ..spec.clone()
+    };
+    occurrences(pages, folded, &FieldPhrases::of(&number))
+}
+
+/// A word that is a number of one or two digits (marks around it aside).
+fn short_number(word: &str) -> Option<String> {
+    let digits = word.trim_matches([':', ';', ',', '.', '(', ')', '#']);
+    (!digits.is_empty() && digits.len() <= 2 && digits.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| digits.to_owned())
 }
 
 /// Whether line `line` of page `page` says `Net Total`.

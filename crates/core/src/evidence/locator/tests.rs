@@ -376,3 +376,62 @@ fn a_page_with_no_total_label_gives_its_subtotal_first_but_never_sure() {
     assert_eq!(total.candidates[0].value, json!(30.3));
     assert!(total.candidates.iter().all(|c| c.value != json!(28.6)));
 }
+
+#[test]
+fn a_scans_label_and_amount_read_as_two_blocks_are_one_row() {
+    // Tesseract gave the label and the amount, far apart, as two lines:
+    // read in the text's order, the amount has no label and the larger
+    // unlabelled amount wins.
+    let mut doc = scanned_document("TOTAL\nCAKE 2 10.00 20.00\n15.90\n");
+    let Some(ocr) = doc.ocr.as_mut() else { unreachable!() };
+    // `15.90` is on the row of `TOTAL`, at its right.
+    ocr.words[5].top = 0.0;
+    ocr.words[5].left = 800.0;
+    assert_eq!(best(&locate_fields(&doc, &four_fields()), "total"), json!(15.9));
+}
+
+#[test]
+fn a_stray_sign_on_a_scans_total_row_does_not_outweigh_the_currency_in_letters() {
+    // OCR read a smudge as `£`: on a typed page a sign on the total's line
+    // would be the total's currency, on a scan only a code in letters is.
+    let doc = scanned_document("Tax Code Amt(RM)\nSR 6 5.37\nTotal £9487 94.87\n");
+    assert_eq!(best(&locate_fields(&doc, &four_fields()), "currency"), json!("MYR"));
+    let typed = text_document("Tax Code Amt(RM)\nSR 6 5.37\nTotal £ 94.87\n");
+    assert_eq!(best(&locate_fields(&typed, &four_fields()), "currency"), json!("GBP"));
+}
+
+#[test]
+fn the_date_after_the_documents_number_is_its_date_and_a_deadline_is_not() {
+    let doc = text_document(
+        "Facture n°562044387 du 02 Juillet 2015\nDate limite de paiement le 05 Juillet 2015 29.99 € TTC\n",
+    );
+    let located = locate_fields(&doc, &four_fields());
+    assert_eq!(best(&located, "date"), json!("2015-07-02"));
+    assert_eq!(best(&located, "invoice_number"), json!("562044387"));
+}
+
+#[test]
+fn a_short_number_right_after_its_label_and_no_register_or_bracketed_code() {
+    let doc = text_document(
+        "Acme GmbH HRB Nr. 372876\nGutschrift zur Rechnung (389) Nr. 47110818 vom 31.10.2018\nRechnung Nr. 42\n",
+    );
+    let located = locate_fields(&doc, &four_fields());
+    let number = located.iter().find(|f| f.key == "invoice_number").unwrap();
+    let values: Vec<&Value> = number.candidates.iter().map(|c| &c.value).collect();
+    // `42` right after `Rechnung Nr.`; the register's number is no candidate.
+    assert_eq!(values, [&json!("42"), &json!("47110818"), &json!("389")]);
+    assert_eq!(best(&located, "date"), json!("2018-10-31"));
+    // A short number with a word between it and its label is no candidate.
+    let loose = locate_fields(&text_document("Invoice No. page 42\n"), &four_fields());
+    assert_eq!(best(&loose, "invoice_number"), Value::Null);
+}
+
+#[test]
+fn a_due_payable_amount_is_the_total_and_a_space_does_not_join_two_amounts() {
+    let doc = text_document("Net total: 496.00 €\nVAT total: 75.04 €\nDue payable: 571.04 €\n");
+    assert_eq!(best(&locate_fields(&doc, &four_fields()), "total"), json!(571.04));
+    let doc = text_document("2 Transport 120,00 120,00\nRechnungsbetrag 1.589,80\n");
+    let located = locate_fields(&doc, &four_fields());
+    let total = located.iter().find(|f| f.key == "total").unwrap();
+    assert!(total.candidates.iter().all(|c| c.value != json!(1200012000.0)));
+}
