@@ -28,6 +28,14 @@ struct Unit {
     top: f32,
     bottom: f32,
     left: f32,
+    right: f32,
+}
+
+/// Whether two units share half the narrower one's width.
+fn overlaps(a: &Unit, b: &Unit) -> bool {
+    let shared = a.right.min(b.right) - a.left.max(b.left);
+    let narrower = (a.right - a.left).min(b.right - b.left);
+    shared > 0.0 && shared >= SAME_ROW * narrower
 }
 
 fn page_in_rows(page: SearchPage) -> SearchPage {
@@ -53,6 +61,7 @@ fn page_in_rows(page: SearchPage) -> SearchPage {
                 top: b.iter().map(|b| b.y).fold(f32::MAX, f32::min),
                 bottom: b.iter().map(|b| b.y + b.height).fold(f32::MIN, f32::max),
                 left: b.iter().map(|b| b.x).fold(f32::MAX, f32::min),
+                right: b.iter().map(|b| b.x + b.width).fold(f32::MIN, f32::max),
                 words,
             }
         })
@@ -63,18 +72,22 @@ fn page_in_rows(page: SearchPage) -> SearchPage {
             .then(a.left.total_cmp(&b.left))
     });
     // Each row grows from its first unit (the highest): a unit joins it
-    // when the two share half the shorter one's height.
+    // when the two share half the shorter one's height, and it is beside
+    // the row's units, not over one of them: two lines in one place are
+    // two readings of it (OCR's second reading), each a row of its own.
     let mut rows: Vec<Vec<Unit>> = Vec::new();
     for unit in units {
-        let joins = rows.last().is_some_and(|row| {
+        let joins = rows.iter().rposition(|row| {
             let seed = &row[0];
             let shared = seed.bottom.min(unit.bottom) - seed.top.max(unit.top);
             let shorter = (seed.bottom - seed.top).min(unit.bottom - unit.top);
-            shorter > 0.0 && shared >= SAME_ROW * shorter
+            shorter > 0.0
+                && shared >= SAME_ROW * shorter
+                && row.iter().all(|other| !overlaps(other, &unit))
         });
-        match rows.last_mut() {
-            Some(row) if joins => row.push(unit),
-            _ => rows.push(vec![unit]),
+        match joins {
+            Some(at) => rows[at].push(unit),
+            None => rows.push(vec![unit]),
         }
     }
     let mut out = SearchPage {
@@ -146,7 +159,7 @@ mod tests {
             &[
                 &[word("Rechnungsdatum", 0.1, 0.318)],
                 &[word("30064443", 0.25, 0.306), word("Kundennr.", 0.6, 0.306)],
-                &[word("7.", 0.25, 0.318), word("Mai", 0.27, 0.318), word("2014", 0.3, 0.318)],
+                &[word("7.", 0.25, 0.318), word("Mai", 0.31, 0.318), word("2014", 0.37, 0.318)],
                 &[word("47774", 0.75, 0.306)],
                 &[word("Rechnungsnr.", 0.1, 0.306)],
             ],
@@ -171,6 +184,23 @@ mod tests {
         assert_eq!(
             texts(&in_rows(vec![read])[0]),
             ["TOTAL 9.00", "THANK YOU AGAIN"]
+        );
+    }
+
+    #[test]
+    fn two_readings_of_one_place_are_two_rows() {
+        // OCR's second reading adds a line where the first one is.
+        let read = page(
+            &[
+                &[word("TOTAL", 0.1, 0.3), word("14.10", 0.8, 0.3)],
+                &[word("CASH", 0.1, 0.32), word("20.00", 0.8, 0.32)],
+                &[word("TOTAL", 0.1, 0.301), word("14.19", 0.8, 0.301)],
+            ],
+            true,
+        );
+        assert_eq!(
+            texts(&in_rows(vec![read])[0]),
+            ["TOTAL 14.10", "TOTAL 14.19", "CASH 20.00"]
         );
     }
 
