@@ -27,6 +27,8 @@ pub(super) struct SearchWord {
     /// Index of its line on the page.
     pub line: usize,
     pub bbox: Option<PageBox>,
+    /// OCR's confidence in the word, 0–100 (100 for typed text).
+    pub confidence: f32,
 }
 
 /// One page's words, in reading order.
@@ -45,7 +47,7 @@ impl SearchPage {
     fn from_text(number: u32, text: &str) -> Self {
         let lines = text.lines().map(|line| {
             line.split_whitespace()
-                .map(|w| (w.to_owned(), None))
+                .map(|w| (w.to_owned(), None, 100.0))
                 .collect::<Vec<_>>()
         });
         Self::from_lines(number, lines, false)
@@ -62,7 +64,7 @@ impl SearchPage {
                         width: fraction(word.width / w),
                         height: fraction(word.height / h),
                     };
-                    (word.text.clone(), Some(bbox))
+                    (word.text.clone(), Some(bbox), word.confidence)
                 })
                 .collect::<Vec<_>>()
         });
@@ -71,7 +73,7 @@ impl SearchPage {
 
     fn from_lines(
         number: u32,
-        lines: impl Iterator<Item = Vec<(String, Option<PageBox>)>>,
+        lines: impl Iterator<Item = Vec<(String, Option<PageBox>, f32)>>,
         ocr: bool,
     ) -> Self {
         let mut page = Self {
@@ -84,10 +86,11 @@ impl SearchPage {
             let start = page.words.len();
             let index = page.lines.len();
             page.words
-                .extend(line.into_iter().map(|(text, bbox)| SearchWord {
+                .extend(line.into_iter().map(|(text, bbox, confidence)| SearchWord {
                     text,
                     line: index,
                     bbox,
+                    confidence,
                 }));
             page.lines.push(start..page.words.len());
         }

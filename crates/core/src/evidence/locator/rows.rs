@@ -106,6 +106,7 @@ fn page_in_rows(page: SearchPage) -> SearchPage {
                     text: w.text.clone(),
                     line,
                     bbox: w.bbox,
+                    confidence: w.confidence,
                 }));
         }
         out.lines.push(start..out.words.len());
@@ -142,6 +143,7 @@ mod tests {
                 text: text.clone(),
                 line: l,
                 bbox: Some(*b),
+                confidence: 90.0,
             }));
             page.lines.push(start..page.words.len());
         }
