@@ -49,7 +49,11 @@ fn a_character_mapped_to_half_a_surrogate_pair_costs_that_character_not_the_page
     let invoice = dir.write(
         "phone.pdf",
         pdf_with_font_map(
-            &[PdfPage::text(300, 150, &["@ +33 4 50 44 68 99", "Facture FA-2017-0010"])],
+            &[PdfPage::text(
+                300,
+                150,
+                &["@ +33 4 50 44 68 99", "Facture FA-2017-0010"],
+            )],
             Some(map),
         ),
     );

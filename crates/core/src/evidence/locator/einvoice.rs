@@ -244,9 +244,13 @@ fn typed(spec: &FieldSpec, text: &str) -> Option<Value> {
             } else {
                 // An `xs:date` may carry its time zone: `2016-04-04+01:00`.
                 let date = text.get(..10).filter(|d| {
-                    d.bytes()
-                        .enumerate()
-                        .all(|(i, b)| if i == 4 || i == 7 { b == b'-' } else { b.is_ascii_digit() })
+                    d.bytes().enumerate().all(|(i, b)| {
+                        if i == 4 || i == 7 {
+                            b == b'-'
+                        } else {
+                            b.is_ascii_digit()
+                        }
+                    })
                 });
                 crate::normalise::normalize_date(date.unwrap_or(text)).map(Value::String)
             }

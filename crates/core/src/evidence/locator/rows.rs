@@ -159,9 +159,13 @@ mod tests {
         // As PDFium gave a form's header: labels and values in the order drawn.
         let drawn = page(
             &[
-                &[word("Rechnungsdatum", 0.1, 0.318)],
+                &[word("Rechnungsdatum", 0.1, 0.32)],
                 &[word("30064443", 0.25, 0.306), word("Kundennr.", 0.6, 0.306)],
-                &[word("7.", 0.25, 0.318), word("Mai", 0.31, 0.318), word("2014", 0.37, 0.318)],
+                &[
+                    word("7.", 0.25, 0.32),
+                    word("Mai", 0.31, 0.32),
+                    word("2014", 0.37, 0.32),
+                ],
                 &[word("47774", 0.75, 0.306)],
                 &[word("Rechnungsnr.", 0.1, 0.306)],
             ],
@@ -169,7 +173,10 @@ mod tests {
         );
         assert_eq!(
             texts(&in_rows(vec![drawn])[0]),
-            ["Rechnungsnr. 30064443 Kundennr. 47774", "Rechnungsdatum 7. Mai 2014"]
+            [
+                "Rechnungsnr. 30064443 Kundennr. 47774",
+                "Rechnungsdatum 7. Mai 2014"
+            ]
         );
     }
 
@@ -177,10 +184,18 @@ mod tests {
     fn ocr_lines_side_by_side_are_one_row_and_a_skewed_line_stays_whole() {
         // Tesseract's blocks: a label and its amount far apart on a row,
         // and a line that slopes by more than its height.
-        let mut sloped = vec![word("THANK", 0.1, 0.5), word("YOU", 0.4, 0.508), word("AGAIN", 0.7, 0.516)];
+        let mut sloped = vec![
+            word("THANK", 0.1, 0.5),
+            word("YOU", 0.4, 0.508),
+            word("AGAIN", 0.7, 0.516),
+        ];
         sloped[0].1.height = 0.01;
         let read = page(
-            &[&[word("TOTAL", 0.1, 0.3)], &sloped, &[word("9.00", 0.8, 0.301)]],
+            &[
+                &[word("TOTAL", 0.1, 0.3)],
+                &sloped,
+                &[word("9.00", 0.8, 0.301)],
+            ],
             true,
         );
         assert_eq!(
@@ -208,7 +223,10 @@ mod tests {
 
     #[test]
     fn a_page_with_a_word_without_a_box_is_left_as_it_is() {
-        let mut text = page(&[&[word("Total", 0.1, 0.5)], &[word("12.00", 0.5, 0.5)]], false);
+        let mut text = page(
+            &[&[word("Total", 0.1, 0.5)], &[word("12.00", 0.5, 0.5)]],
+            false,
+        );
         text.words[1].bbox = None;
         assert_eq!(texts(&in_rows(vec![text])[0]), ["Total", "12.00"]);
     }
