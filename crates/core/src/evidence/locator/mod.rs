@@ -19,6 +19,7 @@ mod einvoice;
 pub(super) mod fields;
 mod labels;
 pub(super) mod lexicon;
+mod payment;
 mod phrases;
 mod propose;
 mod rows;
@@ -36,7 +37,7 @@ pub use einvoice::{einvoice_field_keys, einvoice_fields};
 use fields::{FieldSpec, ValueKind, field_specs};
 use labels::{ABOVE, FoldedPages, SAME_LINE};
 use lexicon::Concept;
-use propose::{DocumentValues, Proposal, propose};
+use propose::{DocumentValues, Proposal, amount_value, propose};
 use rows::in_rows;
 
 /// Changed whenever the locator's rules change what it finds, so that an
@@ -123,6 +124,9 @@ pub fn locate_fields(document: &Document, schema: &Value) -> Vec<FieldCandidates
                 && ranked.first().is_none_or(|p| p.score < ABOVE)
             {
                 ranked = with_subtotal_first(&spec, ranked, &pages, &values, &folded);
+            }
+            if spec.concept == Some(Concept::Total) {
+                ranked = with_paid_total_first(&spec, ranked, &pages, &values, &folded);
             }
             let sure = is_sure(&spec, &ranked);
             let candidates = ranked
@@ -270,6 +274,40 @@ fn prefer_surer_reading(ranked: &mut [Proposal], pages: &[SearchPage]) {
             ranked.swap(i, i + 1);
         }
     }
+}
+
+/// A receipt whose payment lines give the total (see [`payment`]): that
+/// amount first, where it was a candidate or not, and never sure (the
+/// page's own total disagrees, or has no label).
+fn with_paid_total_first(
+    spec: &FieldSpec,
+    mut ranked: Vec<Proposal>,
+    pages: &[SearchPage],
+    values: &DocumentValues,
+    folded: &FoldedPages,
+) -> Vec<Proposal> {
+    let Some((paid, page, words)) = payment::paid_total(pages, values, folded) else {
+        return ranked;
+    };
+    let first_score = ranked.first().map_or(0, |p| p.score);
+    let at = ranked
+        .iter()
+        .position(|p| p.amount.is_some_and(|a| (a - paid).abs() < 0.005));
+    let mut moved = match at {
+        Some(0) => return ranked,
+        Some(at) => ranked.remove(at),
+        None if first_score >= SAME_LINE => return ranked,
+        None => Proposal {
+            value: amount_value(spec, paid),
+            page,
+            words,
+            score: 0,
+            amount: Some(paid),
+        },
+    };
+    moved.score = first_score;
+    ranked.insert(0, moved);
+    ranked
 }
 
 fn same_value(a: &Value, b: &Value) -> bool {

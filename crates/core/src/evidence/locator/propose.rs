@@ -45,7 +45,7 @@ pub(super) struct Proposal {
 
 /// The amounts and dates of a document, found once for all its fields.
 pub(super) struct DocumentValues {
-    amounts: Vec<(usize, Range<usize>, f64)>,
+    pub amounts: Vec<(usize, Range<usize>, f64)>,
     dates: Vec<(usize, Range<usize>, String)>,
 }
 
@@ -102,17 +102,8 @@ pub(super) fn propose(
                 if s >= ABOVE && below_rounding {
                     s += ROUNDED;
                 }
-                let value = if spec.number {
-                    if spec.integer {
-                        json!(amount as i64)
-                    } else {
-                        json!(amount)
-                    }
-                } else {
-                    json!(amount.to_string())
-                };
                 out.push(Proposal {
-                    value,
+                    value: amount_value(spec, amount),
                     page,
                     words,
                     score: s,
@@ -275,6 +266,20 @@ fn short_number(word: &str) -> Option<String> {
         .then(|| digits.to_owned())
 }
 
+/// An amount as the field's answer: a number (whole for an integer
+/// field), or its text for a string field.
+pub(super) fn amount_value(spec: &FieldSpec, amount: f64) -> Value {
+    if spec.number {
+        if spec.integer {
+            json!(amount as i64)
+        } else {
+            json!(amount)
+        }
+    } else {
+        json!(amount.to_string())
+    }
+}
+
 /// Whether line `line` of page `page` says `Net Total`.
 fn says_net_total(folded: &FoldedPages, pages: &[SearchPage], page: usize, line: usize) -> bool {
     let words = &folded.0[page][pages[page].lines[line].clone()];
@@ -332,7 +337,7 @@ fn amounts(
 }
 
 /// Whether the amount's last word ends in a decimal mark and two digits.
-fn has_cents(pages: &[SearchPage], page: usize, words: &Range<usize>) -> bool {
+pub(super) fn has_cents(pages: &[SearchPage], page: usize, words: &Range<usize>) -> bool {
     let Some(last) = pages[page].words[words.clone()].last() else {
         return false;
     };

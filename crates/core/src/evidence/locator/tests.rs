@@ -383,11 +383,16 @@ fn a_scans_label_and_amount_read_as_two_blocks_are_one_row() {
     // read in the text's order, the amount has no label and the larger
     // unlabelled amount wins.
     let mut doc = scanned_document("TOTAL\nCAKE 2 10.00 20.00\n15.90\n");
-    let Some(ocr) = doc.ocr.as_mut() else { unreachable!() };
+    let Some(ocr) = doc.ocr.as_mut() else {
+        unreachable!()
+    };
     // `15.90` is on the row of `TOTAL`, at its right.
     ocr.words[5].top = 0.0;
     ocr.words[5].left = 800.0;
-    assert_eq!(best(&locate_fields(&doc, &four_fields()), "total"), json!(15.9));
+    assert_eq!(
+        best(&locate_fields(&doc, &four_fields()), "total"),
+        json!(15.9)
+    );
 }
 
 #[test]
@@ -395,9 +400,15 @@ fn a_stray_sign_on_a_scans_total_row_does_not_outweigh_the_currency_in_letters()
     // OCR read a smudge as `£`: on a typed page a sign on the total's line
     // would be the total's currency, on a scan only a code in letters is.
     let doc = scanned_document("Tax Code Amt(RM)\nSR 6 5.37\nTotal £9487 94.87\n");
-    assert_eq!(best(&locate_fields(&doc, &four_fields()), "currency"), json!("MYR"));
+    assert_eq!(
+        best(&locate_fields(&doc, &four_fields()), "currency"),
+        json!("MYR")
+    );
     let typed = text_document("Tax Code Amt(RM)\nSR 6 5.37\nTotal £ 94.87\n");
-    assert_eq!(best(&locate_fields(&typed, &four_fields()), "currency"), json!("GBP"));
+    assert_eq!(
+        best(&locate_fields(&typed, &four_fields()), "currency"),
+        json!("GBP")
+    );
 }
 
 #[test]
@@ -429,11 +440,19 @@ fn a_short_number_right_after_its_label_and_no_register_or_bracketed_code() {
 #[test]
 fn a_due_payable_amount_is_the_total_and_a_space_does_not_join_two_amounts() {
     let doc = text_document("Net total: 496.00 €\nVAT total: 75.04 €\nDue payable: 571.04 €\n");
-    assert_eq!(best(&locate_fields(&doc, &four_fields()), "total"), json!(571.04));
+    assert_eq!(
+        best(&locate_fields(&doc, &four_fields()), "total"),
+        json!(571.04)
+    );
     let doc = text_document("2 Transport 120,00 120,00\nRechnungsbetrag 1.589,80\n");
     let located = locate_fields(&doc, &four_fields());
     let total = located.iter().find(|f| f.key == "total").unwrap();
-    assert!(total.candidates.iter().all(|c| c.value != json!(1200012000.0)));
+    assert!(
+        total
+            .candidates
+            .iter()
+            .all(|c| c.value != json!(1200012000.0))
+    );
 }
 
 #[test]
@@ -441,7 +460,9 @@ fn of_two_readings_of_a_scans_total_the_surer_goes_first() {
     // The first reading has `14.19` (unsure), the second, at the same
     // place, `14.10`; alike by their labels, the larger would win.
     let mut doc = scanned_document("TOTAL 14.19\nCASH 20.00\nTOTAL 14.10\n");
-    let Some(ocr) = doc.ocr.as_mut() else { unreachable!() };
+    let Some(ocr) = doc.ocr.as_mut() else {
+        unreachable!()
+    };
     ocr.words[1].confidence = 60.0;
     for word in &mut ocr.words[4..] {
         word.top = 1.0;
@@ -451,4 +472,28 @@ fn of_two_readings_of_a_scans_total_the_surer_goes_first() {
     let total = located.iter().find(|f| f.key == "total").unwrap();
     let values: Vec<&Value> = total.candidates.iter().map(|c| &c.value).collect();
     assert_eq!(values, [&json!(14.1), &json!(14.19)]);
+}
+
+#[test]
+fn a_receipts_cash_less_its_change_is_the_total_its_label_does_not_give() {
+    let total = |text: &str| {
+        let located = locate_fields(&scanned_document(text), &four_fields());
+        let field = located.iter().find(|f| f.key == "total").unwrap().clone();
+        (field.best().cloned().unwrap_or(Value::Null), field.sure)
+    };
+    // The total's label misread: the subtotal would be first.
+    assert_eq!(
+        total("SUB TOTAL 68.87\nGST 6% 4.13\nTOR: 73.00\nCASH 73.00\nCHANGE 0.00\n"),
+        (json!(73.0), false)
+    );
+    // No total printed at all: the difference itself.
+    assert_eq!(
+        total("SOUP 9.00\nRICE 9.00\nCASH 50.00\nCHANGE 32.00\n"),
+        (json!(18.0), false)
+    );
+    // `CASH 6` is a till, not money; a labelled total stays.
+    assert_eq!(
+        total("CASH 6\nTotal 12.72\nCASH 12.72\nChange 0.00\n"),
+        (json!(12.72), true)
+    );
 }
