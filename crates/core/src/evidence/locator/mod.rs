@@ -276,9 +276,10 @@ fn prefer_surer_reading(ranked: &mut [Proposal], pages: &[SearchPage]) {
     }
 }
 
-/// A receipt whose payment lines give the total (see [`payment`]): that
-/// amount first, where it was a candidate or not, and never sure (the
-/// page's own total disagrees, or has no label).
+/// A receipt whose payment lines give the total, or whose total is paid
+/// rounded (see [`payment`]): that amount first, where it was a
+/// candidate or not, and never sure (the page's own total disagrees, or
+/// has no label).
 fn with_paid_total_first(
     spec: &FieldSpec,
     mut ranked: Vec<Proposal>,
@@ -286,7 +287,20 @@ fn with_paid_total_first(
     values: &DocumentValues,
     folded: &FoldedPages,
 ) -> Vec<Proposal> {
-    let Some((paid, page, words)) = payment::paid_total(pages, values, folded) else {
+    let best = ranked
+        .first()
+        .filter(|p| p.score >= ABOVE)
+        .and_then(|p| p.amount);
+    // The rounded total is printed (often beside `CASH`, a rival label);
+    // a difference of payment lines may be printed nowhere.
+    let rounded = || {
+        let (amount, page, words) = payment::rounded_total(best?, pages, values, folded)?;
+        Some((amount, page, words, true))
+    };
+    let paid = payment::paid_total(pages, values, folded)
+        .map(|(amount, page, words)| (amount, page, words, false))
+        .or_else(rounded);
+    let Some((paid, page, words, printed)) = paid else {
         return ranked;
     };
     let first_score = ranked.first().map_or(0, |p| p.score);
@@ -296,7 +310,7 @@ fn with_paid_total_first(
     let mut moved = match at {
         Some(0) => return ranked,
         Some(at) => ranked.remove(at),
-        None if first_score >= SAME_LINE => return ranked,
+        None if first_score >= SAME_LINE && !printed => return ranked,
         None => Proposal {
             value: amount_value(spec, paid),
             page,

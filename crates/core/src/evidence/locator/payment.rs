@@ -1,12 +1,15 @@
-//! A receipt's payment as a check on its total: what was handed over
+//! A receipt's payment as a check on its total. What was handed over
 //! (`CASH 50.00`) less what was given back (`CHANGE 11.00`) is what was
-//! paid, the total. On a scan whose total OCR misread (`TOTAL 48.16`, or
-//! a label too garbled to find) while the two payment lines read well,
-//! their difference is the total.
+//! paid, the total: on a scan whose total's label OCR garbled while the
+//! two payment lines read well, their difference is the total. And where
+//! cash is rounded (to 5 cents: Malaysia, Switzerland, the Netherlands),
+//! a page with a rounding line pays its total rounded (`Total 31.02`,
+//! `Rounding Adj -0.02`, `CASH 31.00`).
 
 use std::ops::Range;
 
-use super::labels::FoldedPages;
+use super::labels::{FoldedPages, lines_with};
+use super::lexicon::ROUNDING_WORDS;
 use super::propose::{DocumentValues, has_cents};
 use crate::evidence::pages::SearchPage;
 
@@ -71,4 +74,32 @@ fn label_before(
         }
     }
     false
+}
+
+/// On a page with a rounding line, the amount printed within five cents
+/// of `total` that is a whole five cents (and `total` is not): the total
+/// rounded for payment, with its place.
+pub(super) fn rounded_total(
+    total: f64,
+    pages: &[SearchPage],
+    values: &DocumentValues,
+    folded: &FoldedPages,
+) -> Option<(f64, usize, Range<usize>)> {
+    let cents = |amount: f64| (amount * 100.0).round() as i64;
+    if cents(total) % 5 == 0
+        || !lines_with(folded, pages, ROUNDING_WORDS)
+            .iter()
+            .flatten()
+            .any(|l| *l)
+    {
+        return None;
+    }
+    values
+        .amounts
+        .iter()
+        .find(|(page, at, amount)| {
+            let (a, t) = (cents(*amount), cents(total));
+            a % 5 == 0 && a != t && (a - t).abs() < 5 && has_cents(pages, *page, at)
+        })
+        .map(|(page, at, amount)| (*amount, *page, at.clone()))
 }

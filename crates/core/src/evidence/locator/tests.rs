@@ -497,3 +497,22 @@ fn a_receipts_cash_less_its_change_is_the_total_its_label_does_not_give() {
         (json!(12.72), true)
     );
 }
+
+#[test]
+fn with_a_rounding_line_the_total_rounded_to_five_cents_is_paid() {
+    let total = |text: &str| {
+        best(
+            &locate_fields(&scanned_document(text), &four_fields()),
+            "total",
+        )
+    };
+    assert_eq!(
+        total("Total (Inclusive of GST): 31.02\nRounding Adj: -0.02\nServer: 3\nCASH : 31.00\n"),
+        json!(31.0)
+    );
+    // No rounding line: the total as printed.
+    assert_eq!(
+        total("Total (Inclusive of GST): 31.02\nCASH : 31.00\n"),
+        json!(31.02)
+    );
+}
