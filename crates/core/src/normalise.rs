@@ -17,7 +17,8 @@ pub enum Normalized {
 /// Normalises one value (see the module docs).
 pub fn normalize(value: &str) -> Normalized {
     let value = value.trim();
-    if let Some(date) = normalize_date(value) {
+    // A date in brackets, as a receipt prints it: `(06/12/2016)`.
+    if let Some(date) = normalize_date(value.trim_start_matches('(').trim_end_matches(')')) {
         return Normalized::Date(date);
     }
     if let Some(number) = normalize_amount(value) {
@@ -290,8 +291,27 @@ pub fn matches(truth: &str, value: Option<&Value>) -> bool {
             (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
         }
         (Normalized::Date(a), Normalized::Date(b)) => a == b,
+        // A date written without separators (`20180304`, `25032018`) is
+        // a number to read alone, but beside a date it is one.
+        (Normalized::Date(date), Normalized::Number(_)) => compact_dates(&got).contains(&date),
+        (Normalized::Number(_), Normalized::Date(date)) => compact_dates(truth).contains(&date),
         (a, b) => text_of(&a) == text_of(&b),
     }
+}
+
+/// The dates eight digits can be: `yyyymmdd` (ISO 8601's basic form) or
+/// `ddmmyyyy`.
+fn compact_dates(text: &str) -> Vec<String> {
+    let digits = text.trim();
+    if digits.len() != 8 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Vec::new();
+    }
+    let month = |at: usize| digits[at..at + 2].parse().ok();
+    let readings = [
+        month(4).and_then(|m| ymd(&digits[..4], m, &digits[6..])),
+        month(2).and_then(|m| ymd(&digits[4..], m, &digits[..2])),
+    ];
+    readings.into_iter().flatten().collect()
 }
 
 fn text_of(n: &Normalized) -> String {
@@ -396,6 +416,13 @@ mod tests {
         assert!(matches("1.021,91", Some(&json!("1,021.91"))));
         assert!(matches("2014-08-03", Some(&json!("3 August 2014"))));
         assert!(!matches("2014-08-03", Some(&json!("2014-08-04"))));
+        // Dates without separators, and in brackets.
+        assert!(matches("20180304", Some(&json!("2018-03-04"))));
+        assert!(matches("25032018", Some(&json!("2018-03-25"))));
+        assert!(matches("2018-03-25", Some(&json!("25032018"))));
+        assert!(!matches("20180304", Some(&json!("2018-04-03"))));
+        assert!(!matches("20180304", Some(&json!(20180305))));
+        assert!(matches("(06/12/2016)", Some(&json!("2016-12-06"))));
         assert!(!matches("4.11", None));
         assert!(!matches("4.11", Some(&Value::Null)));
     }
