@@ -1,6 +1,7 @@
 //! Values as OCR misreads them, read back: an amount split at its decimal
-//! mark, and a date with a letter printed for a digit or a month's name
-//! one letter off. Only what the misreading leaves unambiguous is read.
+//! mark, and a date with a letter printed for a digit, a month's name
+//! one letter off, a label glued on, or a year one digit off. Only what
+//! the misreading leaves unambiguous is read.
 
 use crate::normalise::MONTHS;
 
@@ -39,9 +40,35 @@ pub(super) fn misread_date(word: &str) -> Option<String> {
     let separator = ['/', '.', '-']
         .into_iter()
         .find(|s| word.matches(*s).count() == 2)?;
+    // A date's label or a bracket glued before it (`Dater11/03/18`,
+    // `[Sales]2018-01-05`), not a code's letters (`HD03-04-06`).
+    let (word, glued) = match word.find(separator) {
+        Some(end)
+            if word[..end]
+                .chars()
+                .any(|c| !c.is_ascii_digit() && !is_read_for_digit(c)) =>
+        {
+            let head = &word[..end];
+            let at = head.len() - head.trim_start_matches(|c: char| !c.is_ascii_digit()).len();
+            let (label, rest) = word.split_at(at);
+            let only_digits = rest[..rest.find(separator)?]
+                .bytes()
+                .all(|b| b.is_ascii_digit());
+            let lower = label.to_lowercase();
+            let a_dates = ["dat", "tarikh", "fecha"]
+                .iter()
+                .any(|l| lower.starts_with(l));
+            if only_digits && (a_dates || label.ends_with([')', ']', '}'])) {
+                (rest, true)
+            } else {
+                (word, false)
+            }
+        }
+        _ => (word, false),
+    };
     let parts: Vec<&str> = word.split(separator).collect();
     let mut repaired = Vec::with_capacity(3);
-    let mut changed = false;
+    let mut changed = glued;
     for (at, part) in parts.iter().enumerate() {
         let read = if at == 1 && part.len() >= 3 && part.chars().all(char::is_alphabetic) {
             month_one_letter_off(part)
@@ -59,6 +86,40 @@ pub(super) fn misread_date(word: &str) -> Option<String> {
         .filter(|p| p.bytes().filter(u8::is_ascii_digit).count() >= p.len().max(2) - 1)
         .count();
     (changed && digit_groups >= 2).then(|| repaired.join(&separator.to_string()))
+}
+
+/// Whether OCR prints `c` for a digit (see [`digits_misread`]).
+fn is_read_for_digit(c: char) -> bool {
+    "ODQoIl|iSsBZz".contains(c)
+}
+
+/// A date (`yyyy-mm-dd`) whose year OCR misread by one digit (`2078` for
+/// 2018, a 1 read as 7 or 4, a 3 or a 0 as 8) into a year outside
+/// `years`: the one reading inside them, when only one is.
+pub(super) fn misread_year(date: &str, years: &std::ops::RangeInclusive<i32>) -> Option<String> {
+    let year: i32 = date.get(..4)?.parse().ok()?;
+    if years.contains(&year) {
+        return None;
+    }
+    const CONFUSED: &[(u8, u8)] = &[(b'7', b'1'), (b'4', b'1'), (b'8', b'3'), (b'8', b'0')];
+    let digits = date.as_bytes();
+    let mut readings = Vec::new();
+    for at in 2..4 {
+        for &(read, meant) in CONFUSED {
+            if digits[at] == read {
+                let mut fixed = digits[..4].to_vec();
+                fixed[at] = meant;
+                let fixed: i32 = std::str::from_utf8(&fixed).ok()?.parse().ok()?;
+                if years.contains(&fixed) && !readings.contains(&fixed) {
+                    readings.push(fixed);
+                }
+            }
+        }
+    }
+    match readings[..] {
+        [only] => Some(format!("{only:04}{}", &date[4..])),
+        _ => None,
+    }
 }
 
 /// A group of a date's digits with the letters OCR reads for digits read
@@ -129,5 +190,33 @@ mod tests {
         assert_eq!(misread_date("Oa/Jan/e0t7"), None);
         assert_eq!(misread_date("SO/OS/OO"), None);
         assert_eq!(misread_date("INV-2018-0042"), None);
+        // A label or a bracket glued on.
+        assert_eq!(misread_date("Dater11/03/18").as_deref(), Some("11/03/18"));
+        assert_eq!(
+            misread_date("[Sales]2018-01-05").as_deref(),
+            Some("2018-01-05")
+        );
+        // A product's code is no date.
+        assert_eq!(misread_date("HD03-04-06"), None);
+    }
+
+    #[test]
+    fn a_year_misread_by_one_digit_is_read_back_when_only_one_reading_fits() {
+        let years = 1980..=2027;
+        assert_eq!(
+            misread_year("2078-03-18", &years).as_deref(),
+            Some("2018-03-18")
+        );
+        assert_eq!(
+            misread_year("2048-03-18", &years).as_deref(),
+            Some("2018-03-18")
+        );
+        assert_eq!(
+            misread_year("2088-03-18", &years).as_deref(),
+            Some("2008-03-18")
+        );
+        // A plausible year is left, and one no reading brings in.
+        assert_eq!(misread_year("2018-03-18", &years), None);
+        assert_eq!(misread_year("1974-03-18", &years), None);
     }
 }

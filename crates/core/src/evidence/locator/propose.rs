@@ -15,6 +15,7 @@ use super::lexicon::{self, Concept};
 use super::phrases::{FieldPhrases, occurrences, total_lines};
 use crate::evidence::consistency::plausible_years;
 use crate::evidence::matching::{Run, value_runs};
+use crate::evidence::misread::misread_year;
 use crate::evidence::pages::SearchPage;
 use crate::normalise::normalize_date;
 
@@ -52,7 +53,7 @@ pub(super) struct DocumentValues {
 impl DocumentValues {
     pub fn new(pages: &[SearchPage]) -> Self {
         let runs = value_runs(pages);
-        let dates = dates(&runs);
+        let dates = dates(pages, &runs);
         Self {
             amounts: amounts(pages, &runs, &dates),
             dates,
@@ -349,28 +350,33 @@ pub(super) fn has_cents(pages: &[SearchPage], page: usize, words: &Range<usize>)
     b.len() >= 4 && matches!(b[b.len() - 3], b'.' | b',')
 }
 
-/// The dates of the pages in the years the checks find plausible (an OCR
-/// misreading makes 2018 a 2078), the longest run where runs overlap.
-fn dates(runs: &[Run]) -> Vec<(usize, Range<usize>, String)> {
+/// The dates of the pages in the years the checks find plausible, the
+/// longest run where runs overlap. On a scan, a year OCR misread by one
+/// digit (2078 for 2018) is read back where only one reading fits.
+fn dates(pages: &[SearchPage], runs: &[Run]) -> Vec<(usize, Range<usize>, String)> {
     let years = plausible_years();
-    let mut runs: Vec<_> = runs
+    let mut runs: Vec<(&Run, String)> = runs
         .iter()
-        .filter(|r| {
-            r.dates.first().is_some_and(|d| {
-                d.get(..4)
-                    .and_then(|y| y.parse::<i32>().ok())
-                    .is_some_and(|y| years.contains(&y))
-            })
+        .filter_map(|r| {
+            let date = r.dates.first()?;
+            let year = date.get(..4).and_then(|y| y.parse::<i32>().ok())?;
+            if years.contains(&year) {
+                Some((r, date.clone()))
+            } else if pages[r.page].ocr {
+                misread_year(date, &years).map(|read| (r, read))
+            } else {
+                None
+            }
         })
         .collect();
-    runs.sort_by_key(|r| std::cmp::Reverse(r.words.len()));
+    runs.sort_by_key(|(r, _)| std::cmp::Reverse(r.words.len()));
     let mut kept: Vec<(usize, Range<usize>, String)> = Vec::new();
-    for run in runs {
+    for (run, date) in runs {
         let overlaps = kept
             .iter()
             .any(|(p, w, _)| *p == run.page && w.start < run.words.end && run.words.start < w.end);
         if !overlaps {
-            kept.push((run.page, run.words.clone(), run.dates[0].clone()));
+            kept.push((run.page, run.words.clone(), date));
         }
     }
     kept.sort_by_key(|(p, w, _)| (*p, w.start));
