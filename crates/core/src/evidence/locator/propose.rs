@@ -149,6 +149,7 @@ pub(super) fn propose(
                         .flatten();
                     let short = short_number(&word.text);
                     let Some((id, end)) = grouped
+                        .or_else(|| series_identifier(page, w))
                         .or_else(|| Some((identifier(&word.text)?, w + 1)))
                         .or_else(|| short.clone().map(|n| (n, w + 1)))
                     else {
@@ -258,6 +259,16 @@ fn document_number_labels(
         ..spec.clone()
     };
     occurrences(pages, folded, &FieldPhrases::of(&number))
+}
+
+/// An identifier printed after its series' letter (`F 1234K20/1234/12`):
+/// a lone capital, then an identifier on the same line.
+fn series_identifier(page: &SearchPage, w: usize) -> Option<(String, usize)> {
+    let letter = &page.words[w];
+    let next = page.words.get(w + 1).filter(|n| n.line == letter.line)?;
+    let series = letter.text.len() == 1 && letter.text.bytes().all(|b| b.is_ascii_uppercase());
+    let id = identifier(&next.text).filter(|_| series)?;
+    Some((format!("{} {id}", letter.text), w + 2))
 }
 
 /// A word that is a number of one or two digits (marks around it aside).

@@ -516,3 +516,22 @@ fn with_a_rounding_line_the_total_rounded_to_five_cents_is_paid() {
         json!(31.02)
     );
 }
+
+#[test]
+fn a_series_letter_is_part_of_the_number_and_faktura_labels_it() {
+    let doc = text_document(
+        "Stacja Paliw Nr 4445\nFaktura nr: F 1234K20/1234/12 Data wystawienia: 2021-01-01\n",
+    );
+    let located = locate_fields(&doc, &four_fields());
+    assert_eq!(best(&located, "invoice_number"), json!("F 1234K20/1234/12"));
+    assert_eq!(best(&located, "date"), json!("2021-01-01"));
+}
+
+#[test]
+fn a_bills_number_after_payable_is_no_total() {
+    let doc = text_document("Payable by Bill No. 3139\nBill amount CHF 3'949.75\n");
+    assert_eq!(
+        best(&locate_fields(&doc, &four_fields()), "total"),
+        json!(3949.75)
+    );
+}
