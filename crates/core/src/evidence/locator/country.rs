@@ -5,12 +5,14 @@
 //! often a bare `$`, the sign of some twenty currencies (the Malaysian
 //! ringgit was written `$` and `M$` until 1993, and tills still print it).
 //!
-//! Three kinds of words say where a document is from: a country's name (in
+//! Four kinds of words say where a document is from: a country's name (in
 //! English and its own languages), a legal form only that country's
-//! companies take (`Sdn Bhd`, `Pty Ltd`, `GmbH`), and a state or province
-//! of a federal country, which domestic addresses name instead of the
-//! country (and the street and town words of Malay addresses, which count
-//! for Malaysia and Indonesia both). Each phrase found votes for its
+//! companies take (`Sdn Bhd`, `Pty Ltd`, `GmbH`), a state or province of a
+//! federal country, and its largest towns, which domestic addresses name
+//! instead of the country (and the street and town words of Malay
+//! addresses, which count for Malaysia and Indonesia both). On a scan, a
+//! word of six letters or more one letter off exactly one place's name
+//! is that name (`SEKSYEI`). Each phrase found votes for its
 //! country, a phrase inside a longer one not at all; the country with the
 //! most votes is the document's, when no other has as many.
 
@@ -19,7 +21,7 @@ use std::sync::OnceLock;
 
 use foldhash::HashMap;
 
-use super::labels::{FoldedPages, fold_word};
+use super::labels::{FoldedPages, fold_word, within_one_edit};
 use super::phrases::drop_inside_longer;
 use crate::evidence::pages::SearchPage;
 
@@ -42,7 +44,9 @@ const COUNTRIES: &[Country] = &[
              kuala lumpur, pulau pinang, penang, perak, kedah, melaka, malacca, pahang, \
              sabah, sarawak, negeri sembilan, putrajaya, kelantan, terengganu, perlis, \
              labuan, wilayah persekutuan, taman, seksyen, lorong, persiaran, jalan, \
-             bandar",
+             bandar, s/b, shah alam, petaling jaya, subang jaya, johor bahru, klang, \
+             kajang, puchong, cheras, ampang, seremban, ipoh, kota kinabalu, kuching, \
+             rawang, seri kembangan, semenyih, damansara, kepong, setapak, skudai",
     },
     Country {
         currency: "SGD",
@@ -52,7 +56,9 @@ const COUNTRIES: &[Country] = &[
     Country {
         currency: "USD",
         dollar: true,
-        words: "united states, usa, llc, california, texas, florida, illinois, \
+        words: "united states, usa, llc, new york, los angeles, chicago, houston, \
+             philadelphia, san antonio, san diego, dallas, san francisco, seattle, \
+             boston, atlanta, miami, denver, california, texas, florida, illinois, \
              pennsylvania, ohio, michigan, new jersey, massachusetts, arizona, \
              tennessee, missouri, maryland, wisconsin, colorado, minnesota, oregon, \
              nevada, kentucky, louisiana, alabama, oklahoma, connecticut, iowa, \
@@ -64,18 +70,20 @@ const COUNTRIES: &[Country] = &[
     Country {
         currency: "CAD",
         dollar: true,
-        words: "canada, ontario, quebec, québec, british columbia, alberta, manitoba, \
+        words: "canada, toronto, montreal, montréal, vancouver, calgary, ottawa, \
+             edmonton, winnipeg, ontario, quebec, québec, british columbia, alberta, manitoba, \
              saskatchewan, nova scotia, new brunswick, newfoundland",
     },
     Country {
         currency: "AUD",
         dollar: true,
-        words: "australia, pty ltd, pty. ltd., new south wales, queensland, tasmania",
+        words: "australia, pty ltd, pty. ltd., new south wales, queensland, tasmania, \
+             sydney, melbourne, brisbane, adelaide, canberra",
     },
     Country {
         currency: "NZD",
         dollar: true,
-        words: "new zealand, aotearoa",
+        words: "new zealand, aotearoa, auckland, wellington, christchurch",
     },
     Country {
         currency: "HKD",
@@ -92,12 +100,14 @@ const COUNTRIES: &[Country] = &[
         dollar: false,
         words: "india, bharat, pvt ltd, pvt. ltd., maharashtra, karnataka, tamil nadu, \
              kerala, gujarat, uttar pradesh, west bengal, telangana, andhra pradesh, \
-             rajasthan, haryana, new delhi",
+             rajasthan, haryana, new delhi, mumbai, delhi, bangalore, bengaluru, chennai, \
+             hyderabad, kolkata, pune, gurgaon, gurugram, noida",
     },
     Country {
         currency: "GBP",
         dollar: false,
-        words: "united kingdom, great britain, uk, england, scotland, wales",
+        words: "united kingdom, great britain, uk, england, scotland, wales, london, \
+             manchester, birmingham, glasgow, edinburgh, liverpool, leeds, bristol",
     },
     Country {
         currency: "EUR",
@@ -243,18 +253,40 @@ fn on_line(page: &SearchPage, words: &[String], line: Range<usize>) -> Vec<(usiz
                 }
             }
         }
-        let Some(phrases) = phrase_table().get(words[start].as_str()) else {
+        let misread = || page.ocr.then(|| misread_place(&words[start])).flatten();
+        let Some(phrases) = phrase_table()
+            .get(words[start].as_str())
+            .or_else(|| phrase_table().get(misread()?))
+        else {
             continue;
         };
         for (phrase, country) in phrases {
             let end = start + phrase.len();
-            if end <= line.end && words[start..end] == phrase[..] {
+            if end <= line.end && words[start + 1..end] == phrase[1..] {
                 found.push((*country, start..end));
             }
         }
     }
     drop_inside_longer(&mut found, |(_, at)| at.clone());
     found
+}
+
+/// The one-word place name `word` is one letter off (see the module
+/// docs), when exactly one is.
+fn misread_place(word: &str) -> Option<&'static str> {
+    if word.chars().count() < 6 || !word.chars().all(|c| c.is_ascii_lowercase()) {
+        return None;
+    }
+    let mut near = phrase_table()
+        .iter()
+        .filter(|(first, phrases)| {
+            phrases.iter().any(|(p, _)| p.len() == 1)
+                && first.len().abs_diff(word.len()) <= 1
+                && within_one_edit(word.as_bytes(), first.as_bytes())
+        })
+        .map(|(first, _)| first.as_str());
+    let one = near.next()?;
+    near.next().is_none().then_some(one)
 }
 
 /// Folded phrases by their first word, each with its country's index.
@@ -346,6 +378,40 @@ mod tests {
             home("No.1 Jalan 55 9/1, 47300 PJ, Selangor."),
             says("MYR", true, "Jalan")
         );
+    }
+
+    #[test]
+    fn a_towns_name_says_where_a_document_is_from_and_a_scans_name_may_be_a_letter_off() {
+        // `Jalan` alone ties Malaysia with Indonesia; the town decides.
+        assert_eq!(
+            home(
+                "NO.2 JALAN PRIMA
+40170 SHAH ALAM"
+            ),
+            says("MYR", true, "JALAN")
+        );
+        assert_eq!(home("12 Queen St, Auckland"), says("NZD", true, "Auckland"));
+        // On a scan, `SEKSYEI` is Seksyen; typed, it is no word of ours.
+        let words = ["19", "JALAN", "MERANTI", "SEKSYEI", "7"];
+        let page = |ocr| SearchPage {
+            number: 1,
+            words: words
+                .iter()
+                .map(|w| crate::evidence::pages::SearchWord {
+                    text: (*w).to_owned(),
+                    line: 0,
+                    bbox: None,
+                    confidence: 90.0,
+                })
+                .collect(),
+            lines: vec![0..words.len()],
+            ocr,
+        };
+        for (ocr, currency) in [(true, Some("MYR")), (false, None)] {
+            let pages = vec![page(ocr)];
+            let found = home_country(&pages, &FoldedPages::new(&pages));
+            assert_eq!(found.map(|h| h.currency), currency, "ocr: {ocr}");
+        }
     }
 
     #[test]

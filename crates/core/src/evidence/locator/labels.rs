@@ -184,7 +184,7 @@ fn nearest_label_word(word: &str, vocabulary: &HashSet<&'static str>) -> Option<
 }
 
 /// Whether `a` becomes `b` by changing, adding or dropping at most one byte.
-fn within_one_edit(a: &[u8], b: &[u8]) -> bool {
+pub(super) fn within_one_edit(a: &[u8], b: &[u8]) -> bool {
     let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
     let prefix = short.iter().zip(long).take_while(|(x, y)| x == y).count();
     if short.len() == long.len() {
