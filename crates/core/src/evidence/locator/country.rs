@@ -404,7 +404,7 @@ mod tests {
                     confidence: 90.0,
                 })
                 .collect(),
-            lines: vec![0..words.len()],
+            lines: std::iter::once(0..words.len()).collect(),
             ocr,
         };
         for (ocr, currency) in [(true, Some("MYR")), (false, None)] {
