@@ -228,7 +228,11 @@ pub(super) fn value_runs(pages: &[SearchPage]) -> Vec<Run> {
                     if words.len() > 3 || !one_value(words) {
                         continue;
                     }
-                    let joined = words.join(" ");
+                    // Most runs are one word: no new string for those.
+                    let joined: std::borrow::Cow<'_, str> = match words {
+                        [word] => (*word).into(),
+                        _ => words.join(" ").into(),
+                    };
                     // A date is numeric with separators (`28.11.2022`) or
                     // has a month's name: other runs are not parsed as one.
                     let may_be_date = if words.len() == 1 {

@@ -14,7 +14,9 @@ pub(super) fn currency(word: &str) -> Option<&'static str> {
         return None;
     }
     let bare = word.trim_matches(|c: char| !c.is_alphanumeric());
-    if let Some(code) = lexicon::CURRENCY_CODES.iter().find(|c| **c == bare) {
+    if bare.len() == 3
+        && let Some(code) = lexicon::CURRENCY_CODES.iter().find(|c| **c == bare)
+    {
         return Some(code);
     }
     // A code glued to its amount: `EUR1,234.00`, `12.00EUR`.

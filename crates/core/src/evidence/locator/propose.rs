@@ -115,19 +115,21 @@ pub(super) fn propose(
         ValueKind::Date => {
             // `Invoice No. 42 of 3 May 2024`, `Rechnung Nr. 7 vom`: a date
             // after the document's number on its line is its date.
-            let numbered = (spec.concept == Some(Concept::IssueDate))
-                .then(|| document_number_labels(spec, pages, folded));
+            let numbered = std::cell::OnceCell::new();
+            let numbered = || numbered.get_or_init(|| document_number_labels(spec, pages, folded));
             for (page, words, date) in values.dates.iter().cloned() {
                 // Any date is a better guess than none; a labelled one
                 // far better.
                 let mut s = score(page, &words).max(1);
                 let line = pages[page].words[words.start].line;
-                let after_number = numbered.as_ref().is_some_and(|found| {
-                    found[page][line]
+                // Looked for only where it could matter: the labels of
+                // the number are a second search of the pages.
+                let after_number = || {
+                    numbered()[page][line]
                         .iter()
                         .any(|o| !o.rival && o.end <= words.start)
-                });
-                if s < ABOVE && after_number {
+                };
+                if s < ABOVE && spec.concept == Some(Concept::IssueDate) && after_number() {
                     s = ABOVE;
                 }
                 out.push(Proposal {
@@ -143,6 +145,13 @@ pub(super) fn propose(
             let in_dates = &values.dates;
             for (p, page) in pages.iter().enumerate() {
                 for (w, word) in page.words.iter().enumerate() {
+                    // An identifier is only ever proposed beside its label
+                    // (which governs a run of words by its first): the
+                    // label first, as most words have none.
+                    let mut s = score(p, &(w..w + 1));
+                    if s <= 0 {
+                        continue;
+                    }
                     // An IBAN is printed in groups of four: its words joined.
                     let grouped = (spec.concept == Some(Concept::Iban))
                         .then(|| grouped_iban(page, w))
@@ -163,7 +172,6 @@ pub(super) fn propose(
                         continue;
                     }
                     let words = w..end;
-                    let mut s = score(p, &words);
                     // A number of one or two digits only right after its
                     // label on its line (`Rechnung Nr. 42`).
                     if short.is_some() && s < SAME_LINE + 8 {

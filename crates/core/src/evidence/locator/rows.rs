@@ -3,10 +3,10 @@
 //! order: PDFium gives a form's labels and values in the order they were
 //! drawn (`Rechnungsnr.` three lines after its number), and Tesseract
 //! reads a receipt's label and its amount, far apart on one row, as two
-//! blocks. On a page whose words all have boxes, the words are put back
-//! in rows, top to bottom, each row left to right: a PDF's word by word
-//! (its text is not skewed), an OCR'd page's line by line (Tesseract's
-//! lines follow a skewed photo; only lines side by side are joined).
+//! blocks. On a page whose words all have boxes, its lines are put back
+//! in rows, top to bottom, each row left to right: lines side by side are
+//! joined, each kept whole (Tesseract's follow a skewed photo, and a
+//! PDF's line is level).
 
 use std::ops::Range;
 
@@ -16,13 +16,15 @@ use crate::evidence::pages::{SearchPage, SearchWord};
 /// How much of the shorter of two boxes' heights they must share to be
 /// on one row.
 const SAME_ROW: f32 = 0.5;
+/// How many of the rows last begun a unit may join.
+const RECENT_ROWS: usize = 8;
 
 /// The pages in rows, where every word has a box; others as they are.
 pub(super) fn in_rows(pages: Vec<SearchPage>) -> Vec<SearchPage> {
     pages.into_iter().map(page_in_rows).collect()
 }
 
-/// What rows are built of: a word, or an OCR line, with its box.
+/// What rows are built of: a line of the page, with its box.
 struct Unit {
     words: Range<usize>,
     top: f32,
@@ -47,15 +49,12 @@ fn page_in_rows(page: SearchPage) -> SearchPage {
     else {
         return page;
     };
-    let spans: Vec<Range<usize>> = if page.ocr {
-        page.lines.clone()
-    } else {
-        (0..page.words.len()).map(|w| w..w + 1).collect()
-    };
-    let mut units: Vec<Unit> = spans
-        .into_iter()
+    let mut units: Vec<Unit> = page
+        .lines
+        .iter()
         .filter(|s| !s.is_empty())
         .map(|words| {
+            let words = words.clone();
             let b = &boxes[words.clone()];
             Unit {
                 top: b.iter().map(|b| b.y).fold(f32::MAX, f32::min),
@@ -77,7 +76,10 @@ fn page_in_rows(page: SearchPage) -> SearchPage {
     // two readings of it (OCR's second reading), each a row of its own.
     let mut rows: Vec<Vec<Unit>> = Vec::new();
     for unit in units {
-        let joins = rows.iter().rposition(|row| {
+        // Rows grow in the order of their centres: only the last few can
+        // be level with this unit.
+        let recent = rows.len().saturating_sub(RECENT_ROWS);
+        let joins = rows[recent..].iter().rposition(|row| {
             let seed = &row[0];
             let shared = seed.bottom.min(unit.bottom) - seed.top.max(unit.top);
             let shorter = (seed.bottom - seed.top).min(unit.bottom - unit.top);
@@ -86,7 +88,7 @@ fn page_in_rows(page: SearchPage) -> SearchPage {
                 && row.iter().all(|other| !overlaps(other, &unit))
         });
         match joins {
-            Some(at) => rows[at].push(unit),
+            Some(at) => rows[recent + at].push(unit),
             None => rows.push(vec![unit]),
         }
     }
@@ -96,18 +98,19 @@ fn page_in_rows(page: SearchPage) -> SearchPage {
         lines: Vec::with_capacity(rows.len()),
         ocr: page.ocr,
     };
+    // Each word moves once, to its row.
+    let mut words: Vec<Option<SearchWord>> = page.words.into_iter().map(Some).collect();
     for mut row in rows {
         row.sort_by(|a, b| a.left.total_cmp(&b.left));
         let start = out.words.len();
         let line = out.lines.len();
         for unit in row {
-            out.words
-                .extend(page.words[unit.words].iter().map(|w| SearchWord {
-                    text: w.text.clone(),
-                    line,
-                    bbox: w.bbox,
-                    confidence: w.confidence,
-                }));
+            for at in unit.words {
+                if let Some(mut word) = words[at].take() {
+                    word.line = line;
+                    out.words.push(word);
+                }
+            }
         }
         out.lines.push(start..out.words.len());
     }
