@@ -27,8 +27,6 @@ pub(super) struct SearchWord {
     /// Index of its line on the page.
     pub line: usize,
     pub bbox: Option<PageBox>,
-    /// OCR's confidence in the word, 0–100 (100 for typed text).
-    pub confidence: f32,
 }
 
 /// One page's words, in reading order.
@@ -47,7 +45,7 @@ impl SearchPage {
     fn from_text(number: u32, text: &str) -> Self {
         let lines = text.lines().map(|line| {
             line.split_whitespace()
-                .map(|w| (w.to_owned(), None, 100.0))
+                .map(|w| (w.to_owned(), None))
                 .collect::<Vec<_>>()
         });
         Self::from_lines(number, lines, false)
@@ -64,7 +62,7 @@ impl SearchPage {
                         width: fraction(word.width / w),
                         height: fraction(word.height / h),
                     };
-                    (word.text.clone(), Some(bbox), word.confidence)
+                    (word.text.clone(), Some(bbox))
                 })
                 .collect::<Vec<_>>()
         });
@@ -73,7 +71,7 @@ impl SearchPage {
 
     fn from_lines(
         number: u32,
-        lines: impl Iterator<Item = Vec<(String, Option<PageBox>, f32)>>,
+        lines: impl Iterator<Item = Vec<(String, Option<PageBox>)>>,
         ocr: bool,
     ) -> Self {
         let mut page = Self {
@@ -86,11 +84,10 @@ impl SearchPage {
             let start = page.words.len();
             let index = page.lines.len();
             page.words
-                .extend(line.into_iter().map(|(text, bbox, confidence)| SearchWord {
+                .extend(line.into_iter().map(|(text, bbox)| SearchWord {
                     text,
                     line: index,
                     bbox,
-                    confidence,
                 }));
             page.lines.push(start..page.words.len());
         }

@@ -401,7 +401,6 @@ mod tests {
                     text: (*w).to_owned(),
                     line: 0,
                     bbox: None,
-                    confidence: 90.0,
                 })
                 .collect(),
             lines: std::iter::once(0..words.len()).collect(),

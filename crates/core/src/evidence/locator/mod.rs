@@ -119,7 +119,6 @@ pub fn locate_fields(document: &Document, schema: &Value) -> Vec<FieldCandidates
         .map(|spec| {
             let proposals = propose(&spec, &pages, &values, &folded);
             let mut ranked = rank(&spec, proposals);
-            prefer_surer_reading(&mut ranked, &pages);
             if spec.concept == Some(Concept::Total)
                 && ranked.first().is_none_or(|p| p.score < ABOVE)
             {
@@ -239,41 +238,6 @@ fn with_subtotal_first(
             .filter(|p| !same_value(&p.value, &subtotal.value)),
     );
     out
-}
-
-/// Two values ranked alike at one place of a scan are two readings of
-/// it (OCR's first and second, `TOTAL 14.10` and `TOTAL 14.19`): the one
-/// read with more confidence goes first.
-fn prefer_surer_reading(ranked: &mut [Proposal], pages: &[SearchPage]) {
-    let place = |p: &Proposal| -> Option<(f32, f32, f32)> {
-        let words = &pages[p.page].words[p.words.clone()];
-        let boxes: Vec<_> = words.iter().map(|w| w.bbox).collect::<Option<_>>()?;
-        let left = boxes.iter().map(|b| b.x).fold(f32::MAX, f32::min);
-        let right = boxes.iter().map(|b| b.x + b.width).fold(f32::MIN, f32::max);
-        let top = boxes.iter().map(|b| b.y).fold(f32::MAX, f32::min);
-        Some((left, right, top))
-    };
-    let confidence = |p: &Proposal| {
-        let words = &pages[p.page].words[p.words.clone()];
-        words.iter().map(|w| w.confidence).sum::<f32>() / words.len().max(1) as f32
-    };
-    for i in 0..ranked.len().saturating_sub(1) {
-        let (a, b) = (&ranked[i], &ranked[i + 1]);
-        if a.score != b.score || a.page != b.page || !pages[a.page].ocr {
-            continue;
-        }
-        let (Some((al, ar, at)), Some((bl, br, bt))) = (place(a), place(b)) else {
-            continue;
-        };
-        let height = pages[a.page].words[a.words.start]
-            .bbox
-            .map_or(0.0, |b| b.height);
-        let shared = ar.min(br) - al.max(bl);
-        let one_place = shared > 0.5 * (ar - al).min(br - bl) && (at - bt).abs() < height;
-        if one_place && confidence(b) > confidence(a) {
-            ranked.swap(i, i + 1);
-        }
-    }
 }
 
 /// A receipt whose payment lines give the total, or whose total is paid

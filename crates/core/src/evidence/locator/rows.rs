@@ -146,7 +146,6 @@ mod tests {
                 text: text.clone(),
                 line: l,
                 bbox: Some(*b),
-                confidence: 90.0,
             }));
             page.lines.push(start..page.words.len());
         }

@@ -456,25 +456,6 @@ fn a_due_payable_amount_is_the_total_and_a_space_does_not_join_two_amounts() {
 }
 
 #[test]
-fn of_two_readings_of_a_scans_total_the_surer_goes_first() {
-    // The first reading has `14.19` (unsure), the second, at the same
-    // place, `14.10`; alike by their labels, the larger would win.
-    let mut doc = scanned_document("TOTAL 14.19\nCASH 20.00\nTOTAL 14.10\n");
-    let Some(ocr) = doc.ocr.as_mut() else {
-        unreachable!()
-    };
-    ocr.words[1].confidence = 60.0;
-    for word in &mut ocr.words[4..] {
-        word.top = 1.0;
-    }
-    ocr.words[5].confidence = 95.0;
-    let located = locate_fields(&doc, &four_fields());
-    let total = located.iter().find(|f| f.key == "total").unwrap();
-    let values: Vec<&Value> = total.candidates.iter().map(|c| &c.value).collect();
-    assert_eq!(values, [&json!(14.1), &json!(14.19)]);
-}
-
-#[test]
 fn a_receipts_cash_less_its_change_is_the_total_its_label_does_not_give() {
     let total = |text: &str| {
         let located = locate_fields(&scanned_document(text), &four_fields());
