@@ -237,6 +237,10 @@ pub fn normalize_amount(value: &str) -> Option<f64> {
         .chars()
         .filter(|c| !"' \u{a0}\u{202f}".contains(*c))
         .collect();
+    // Two marks in a row separate nothing: `7..00` is no one number.
+    if core.contains("..") || core.contains(",,") {
+        return None;
+    }
     let dots = core.matches('.').count();
     let commas = core.matches(',').count();
     let decimal = match (dots, commas) {
@@ -394,6 +398,7 @@ mod tests {
             "12 3456",
             "120,00 120,00",
             "59,24 316,83",
+            "7..00",
         ] {
             assert_eq!(normalize_amount(input), None, "{input}");
         }

@@ -4,7 +4,7 @@
 use std::ops::Range;
 
 use super::locator::home_currency_place;
-use super::misread::{misread_date, split_at_decimal_mark};
+use super::misread::{doubled_decimal_mark, misread_date, split_at_decimal_mark};
 use super::pages::{Match, SearchPage};
 use crate::normalise::{normalize_amount, normalize_date};
 
@@ -255,6 +255,13 @@ pub(super) fn value_runs(pages: &[SearchPage]) -> Vec<Run> {
                     let mut amounts = amount_readings(&joined);
                     if amounts.is_empty()
                         && let Some(amount) = split_at_decimal_mark(&printed[..n], page.ocr)
+                    {
+                        amounts.push(amount);
+                    }
+                    if amounts.is_empty()
+                        && page.ocr
+                        && let [word] = words
+                        && let Some(amount) = doubled_decimal_mark(word)
                     {
                         amounts.push(amount);
                     }

@@ -3,7 +3,7 @@
 //! one letter off, a label glued on, or a year one digit off. Only what
 //! the misreading leaves unambiguous is read.
 
-use crate::normalise::MONTHS;
+use crate::normalise::{MONTHS, normalize_amount};
 
 /// An amount OCR split at its decimal mark: the mark and a space before
 /// its two decimals (`51. 00`), or, on a page OCR read, the mark lost too
@@ -28,6 +28,21 @@ pub(super) fn split_at_decimal_mark(words: &[&str], ocr: bool) -> Option<f64> {
     let is_number = (1..=6).contains(&number.len()) && number.bytes().all(|b| b.is_ascii_digit());
     (is_number && (marked || ocr))
         .then(|| format!("{digits}.{decimals}").parse().ok())
+        .flatten()
+}
+
+/// An amount OCR read with its decimal mark doubled (`RM7..00`): the
+/// amount with one mark.
+pub(super) fn doubled_decimal_mark(word: &str) -> Option<f64> {
+    let mark = ["..", ",,"]
+        .into_iter()
+        .find(|m| word.matches(m).count() == 1)?;
+    let (units, decimals) = word.split_once(mark)?;
+    let cents = decimals.trim_end_matches(|c: char| !c.is_ascii_digit());
+    let two = cents.len() == 2 && cents.bytes().all(|b| b.is_ascii_digit());
+    let ends_in_digit = units.ends_with(|c: char| c.is_ascii_digit());
+    (two && ends_in_digit)
+        .then(|| normalize_amount(&format!("{units}.{cents}")))
         .flatten()
 }
 
@@ -177,6 +192,15 @@ mod tests {
         assert_eq!(split_at_decimal_mark(&["92", "80"], false), None);
         assert_eq!(split_at_decimal_mark(&["92", "800"], true), None);
         assert_eq!(split_at_decimal_mark(&["12.5", "00"], true), None);
+    }
+
+    #[test]
+    fn a_doubled_decimal_mark_is_one() {
+        assert_eq!(doubled_decimal_mark("RM7..00"), Some(7.0));
+        assert_eq!(doubled_decimal_mark("12,,50"), Some(12.5));
+        assert_eq!(doubled_decimal_mark("7.00"), None);
+        assert_eq!(doubled_decimal_mark("Tel..123"), None);
+        assert_eq!(doubled_decimal_mark("1..2..3"), None);
     }
 
     #[test]

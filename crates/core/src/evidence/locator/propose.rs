@@ -332,6 +332,13 @@ fn amounts(
                         || currency(&w.text).is_some())
             })
         })
+        // `6.00 %`: a rate, its sign a word of its own.
+        .filter(|r| {
+            let words = &pages[r.page].words;
+            words.get(r.words.end).is_none_or(|next| {
+                next.line != words[r.words.start].line || !next.text.starts_with('%')
+            })
+        })
         .collect();
     runs.sort_by_key(|r| std::cmp::Reverse(r.words.len()));
     let mut kept: Vec<(usize, Range<usize>, f64)> = Vec::new();
