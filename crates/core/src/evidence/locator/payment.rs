@@ -86,20 +86,18 @@ pub(super) fn rounded_total(
     folded: &FoldedPages,
 ) -> Option<(f64, usize, Range<usize>)> {
     let cents = |amount: f64| (amount * 100.0).round() as i64;
-    if cents(total) % 5 == 0
-        || !lines_with(folded, pages, ROUNDING_WORDS)
-            .iter()
-            .flatten()
-            .any(|l| *l)
-    {
+    if cents(total) % 5 == 0 {
         return None;
     }
-    values
-        .amounts
+    let (page, at, amount) = values.amounts.iter().find(|(page, at, amount)| {
+        let (a, t) = (cents(*amount), cents(total));
+        a % 5 == 0 && a != t && (a - t).abs() < 5 && has_cents(pages, *page, at)
+    })?;
+    // Looked for last: most pages have no such amount.
+    let rounding = lines_with(folded, pages, ROUNDING_WORDS);
+    rounding
         .iter()
-        .find(|(page, at, amount)| {
-            let (a, t) = (cents(*amount), cents(total));
-            a % 5 == 0 && a != t && (a - t).abs() < 5 && has_cents(pages, *page, at)
-        })
-        .map(|(page, at, amount)| (*amount, *page, at.clone()))
+        .flatten()
+        .any(|l| *l)
+        .then(|| (*amount, *page, at.clone()))
 }

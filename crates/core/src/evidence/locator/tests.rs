@@ -521,5 +521,8 @@ fn a_bills_number_after_payable_is_no_total() {
 fn a_rate_is_no_amount_and_a_doubled_decimal_mark_is_one() {
     // `16.00 %` is a rate; OCR doubled the mark of `RM7.00`.
     let doc = scanned_document("GST Rate 16.00 %\nParking Fee RM7..00\n");
-    assert_eq!(best(&locate_fields(&doc, &four_fields()), "total"), json!(7.0));
+    assert_eq!(
+        best(&locate_fields(&doc, &four_fields()), "total"),
+        json!(7.0)
+    );
 }
