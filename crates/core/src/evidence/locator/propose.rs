@@ -183,7 +183,6 @@ pub(super) fn propose(
                     if word.text.starts_with('(') && word.text.ends_with(')') {
                         s -= BRACKETED;
                     }
-                    // An identifier is only ever proposed beside its label.
                     if s > 0 {
                         out.push(Proposal {
                             value: json!(id),
