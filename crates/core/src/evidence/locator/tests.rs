@@ -526,3 +526,19 @@ fn a_rate_is_no_amount_and_a_doubled_decimal_mark_is_one() {
         json!(7.0)
     );
 }
+
+#[test]
+fn a_date_either_way_round_is_read_the_way_the_documents_other_dates_are() {
+    let date = |text: &str| best(&locate_fields(&text_document(text), &four_fields()), "date");
+    // `11/17/2017` can only be month first: so is `11/03/2017`.
+    assert_eq!(
+        date("Invoice Date 11/03/2017\nSEPA transfer 11/17/2017 623.00\n"),
+        json!("2017-11-03")
+    );
+    // Day first where the others are, or where none says.
+    assert_eq!(
+        date("Invoice Date 11/03/2017\nSEPA transfer 17/11/2017 623.00\n"),
+        json!("2017-03-11")
+    );
+    assert_eq!(date("Invoice Date 11/03/2017\n"), json!("2017-03-11"));
+}
