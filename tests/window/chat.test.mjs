@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe } from "node:test";
-import { OUT, WAIT_MS, eventually, launch, modelRequests, scripted, shownText, snap, test } from "./session.mjs";
+import { OUT, WAIT_MS, eventually, launch, modelRequests, scripted, shownText, snap, test, typeInto } from "./session.mjs";
 
 const NOTES = join(OUT, "notes.txt");
 const CONTENT = "Meeting moved to Tuesday 10:00, room 4.";
@@ -47,9 +47,7 @@ describe("the Chat screen", () => {
     await (await browser.$('[data-session][aria-current="true"]')).waitForExist({ timeout: WAIT_MS });
     const box = await browser.$("#chat-input");
     await box.waitForDisplayed({ timeout: WAIT_MS });
-    await box.click();
-    await box.addValue(QUESTION);
-    await eventually(browser, () => box.getValue(), QUESTION);
+    await typeInto(browser, box, QUESTION);
     await (await byTestId("chat-send")).click();
 
     const approval = await byTestId("approval");
@@ -97,9 +95,7 @@ describe("the Chat screen", () => {
     await scripted("/_scripted/requests", "DELETE");
     await (await byTestId("new-chat")).click();
     const box = await browser.$("#chat-input");
-    await box.click();
-    await box.addValue(again);
-    await eventually(browser, () => box.getValue(), again);
+    await typeInto(browser, box, again);
     await (await byTestId("chat-send")).click();
     await (await byTestId("approval")).waitForDisplayed({ timeout: WAIT_MS, timeoutMsg: "no approval was asked for" });
 

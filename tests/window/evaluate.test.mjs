@@ -13,7 +13,7 @@
 import assert from "node:assert/strict";
 import { basename, join } from "node:path";
 import { after, before, describe } from "node:test";
-import { OUT, WAIT_MS, env, eventually, extractThePickedFile, launch, modelRequests, ownDatabase, scripted, shownText, snap, test } from "./session.mjs";
+import { OUT, WAIT_MS, env, eventually, extractThePickedFile, launch, modelRequests, ownDatabase, scripted, shownText, snap, test, typeInto } from "./session.mjs";
 
 const INVOICE = env("SIFT_TEST_OPEN_PATHS");
 const NAME = basename(INVOICE);
@@ -106,9 +106,7 @@ describe("Evaluate", () => {
     await (await saveAs.$("button=Save as a labelled set…")).click();
     const name = await saveAs.$('form[aria-label="Save as a labelled set"] input');
     await name.waitForDisplayed({ timeout: WAIT_MS });
-    await name.clearValue();
-    await name.setValue(SET);
-    await eventually(browser, () => name.getValue(), SET);
+    await typeInto(browser, name, SET);
     await (await saveAs.$("button=Save the set")).click();
     const note = await byTestId("save-as-set-note");
     await note.waitForDisplayed({ timeout: WAIT_MS });
@@ -138,16 +136,13 @@ describe("Evaluate", () => {
     const model1 = await browser.$('input[aria-label="Model of candidate 1"]');
     await eventually(browser, () => model1.getValue(), "scripted-model");
     assert.equal(await (await browser.$('select[aria-label="Provider of candidate 1"]')).getValue(), "scripted");
-    await model1.clearValue();
-    await model1.setValue("model-a");
-    await eventually(browser, () => model1.getValue(), "model-a");
+    await typeInto(browser, model1, "model-a");
     await (await browser.$("button=Add a candidate")).click();
     const provider2 = await browser.$('select[aria-label="Provider of candidate 2"]');
     await provider2.waitForDisplayed({ timeout: WAIT_MS });
     await provider2.selectByAttribute("value", "scripted");
     const model2 = await browser.$('input[aria-label="Model of candidate 2"]');
-    await model2.setValue("model-b");
-    await eventually(browser, () => model2.getValue(), "model-b");
+    await typeInto(browser, model2, "model-b");
 
     const start = await browser.$("button=Run 2 candidates");
     await start.click();

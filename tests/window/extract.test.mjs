@@ -11,7 +11,7 @@ import { after, before, describe, test as nodeTest } from "node:test";
 
 import { remote } from "webdriverio";
 import { dragOntoWindow } from "./drag.mjs";
-import { WAIT_MS } from "./session.mjs";
+import { WAIT_MS, typeInto } from "./session.mjs";
 
 const env = (name) => {
   const value = process.env[name];
@@ -191,8 +191,7 @@ describe("the Extract screen", () => {
 
   test("saves an edited value as a revision and marks it", async () => {
     const total = await (await byTestId("detail-pane")).$('[data-testid="value-total"]');
-    await total.clearValue();
-    await total.setValue("5.25");
+    await typeInto(browser, total, "5.25");
     await browser.keys("Enter");
     const cell = await (await byTestId("result-row")).$('td[data-column="total"]');
     await browser.waitUntil(async () => (await cell.getAttribute("data-changed")) === "true", {
@@ -314,8 +313,7 @@ describe("the other screens", () => {
     const rows = await browser.$$('[data-testid="field-row"]');
     assert.equal(rows.length, 5);
     const name = await rows[4].$("input");
-    await name.clearValue();
-    await name.setValue("seller");
+    await typeInto(browser, name, "seller");
     await browser.waitUntil(async () => (await rows[4].getAttribute("data-path")) === "seller", { timeout: WAIT_MS });
     await waitForText(await byTestId("engine-problems"), "The engine accepts this schema.");
     await (await byTestId("schema-save")).click();
