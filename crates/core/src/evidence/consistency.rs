@@ -192,14 +192,20 @@ fn compact(text: &str) -> String {
         .collect()
 }
 
+/// Whether `text` is an IBAN's shape (checksum aside): a country's two
+/// letters, two check digits, then letters and digits, 15 to 34 in all.
+pub(crate) fn has_iban_shape(text: &str) -> bool {
+    let iban = compact(text);
+    (15..=34).contains(&iban.len())
+        && iban[..2].chars().all(|c| c.is_ascii_uppercase())
+        && iban[2..4].chars().all(|c| c.is_ascii_digit())
+}
+
 /// ISO 13616: the country and check digits moved to the end, letters as
 /// numbers (A = 10), the whole mod 97 is 1.
 fn iban_problem(text: &str) -> Option<String> {
     let iban = compact(text);
-    let shaped = (15..=34).contains(&iban.len())
-        && iban[..2].chars().all(|c| c.is_ascii_uppercase())
-        && iban[2..4].chars().all(|c| c.is_ascii_digit());
-    if !shaped {
+    if !has_iban_shape(text) {
         return Some(format!("{text} is not the shape of an IBAN"));
     }
     let mut remainder = 0u32;
@@ -274,6 +280,20 @@ fn fits(shape: &str, text: &str) -> bool {
 /// Only a number that starts with a known country prefix is checked: a
 /// national tax number (`123/456/78901`, a US EIN) has no shape here.
 fn vat_problem(text: &str) -> Option<String> {
+    let (country, fits_shape) = vat_shape(text)?;
+    (!fits_shape).then(|| format!("{text} is not the shape of a {country} VAT number"))
+}
+
+/// Whether `text` is a VAT number of its country's shape (`DE123456789`,
+/// `FR 11 999999998`), not a national tax number.
+pub(crate) fn is_vat_number(text: &str) -> bool {
+    vat_shape(text).is_some_and(|(_, fits_shape)| fits_shape)
+}
+
+/// The VAT country prefix `text` starts with, and whether the rest has
+/// that country's shape; `None` for no prefix, or only letters after it
+/// (`DEPOSIT` is no VAT number).
+fn vat_shape(text: &str) -> Option<(&'static str, bool)> {
     let vat = compact(text);
     let (country, shapes) = VAT_SHAPES
         .iter()
@@ -286,12 +306,10 @@ fn vat_problem(text: &str) -> Option<String> {
         .or_else(|| rest.strip_suffix("TVA"))
         .or_else(|| rest.strip_suffix("IVA"))
         .unwrap_or(rest);
-    // Words after a prefix-like start (`DEPOSIT`) are no VAT number.
     if rest.chars().all(|c| c.is_ascii_alphabetic()) {
         return None;
     }
-    (!shapes.iter().any(|shape| fits(shape, rest)))
-        .then(|| format!("{text} is not the shape of a {country} VAT number"))
+    Some((country, shapes.iter().any(|shape| fits(shape, rest))))
 }
 
 #[cfg(test)]

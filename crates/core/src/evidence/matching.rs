@@ -88,13 +88,17 @@ pub(super) fn find(index: &SearchIndex<'_>, text: &str, numeric: bool) -> Vec<Ma
             exact_in_line(line, page, text, numeric, &mut found);
         }
     }
-    if let Some(date) = (!numeric).then(|| normalize_date(text)).flatten() {
-        take_runs(index, &mut found, |run| run.dates.contains(&date));
+    let date = (!numeric).then(|| normalize_date(text)).flatten();
+    if let Some(date) = &date {
+        take_runs(index, &mut found, |run| run.dates.contains(date));
     } else if let Some(amount) = normalize_amount(text) {
         take_runs(index, &mut found, |run| {
             run.amounts.iter().any(|a| same_number(*a, amount))
         });
-    } else if !numeric && found.is_empty() {
+    }
+    // A string that also reads as an amount (`DE89370400440532013000`, a
+    // code's letters then digits) may be printed as itself, in groups.
+    if date.is_none() && !numeric && found.is_empty() {
         for (page, stream) in index.folded.iter().enumerate() {
             folded_in_page(stream, page, text, &mut found);
         }

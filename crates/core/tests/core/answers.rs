@@ -196,7 +196,7 @@ async fn amounts_that_do_not_add_up_are_flagged_with_the_reason() {
         document.values,
         Some(
             json!({"invoice_number": "INV-7", "subtotal": 100.0, "tax": 19.0, "total": 120.0,
-                    "iban": "DE89 3704 0044 0532 0130 00"})
+                    "iban": "DE89370400440532013000"})
         )
     );
     let evidence = document.evidence.as_ref().unwrap().as_array().unwrap();
@@ -218,7 +218,8 @@ async fn amounts_that_do_not_add_up_are_flagged_with_the_reason() {
             (json!("subtotal"), json!("low"), sum.clone()),
             (json!("tax"), json!("low"), sum.clone()),
             (json!("total"), json!("low"), sum),
-            (json!("iban"), json!("high"), Value::Null),
+            // Given without the spaces it is printed with: found normalised.
+            (json!("iban"), json!("medium"), Value::Null),
         ]
     );
     assert_eq!(job_view(&store, &view.job_id).unwrap().needs_review, 3);

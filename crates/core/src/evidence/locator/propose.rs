@@ -13,7 +13,8 @@ use super::fields::{FieldSpec, ValueKind};
 use super::labels::{ABOVE, FoldedPages, Occurrence, SAME_LINE, label_score, lines_with};
 use super::lexicon::{self, Concept};
 use super::phrases::{FieldPhrases, occurrences, total_lines};
-use crate::evidence::consistency::plausible_years;
+use super::tax_line::is_rate_of_another;
+use crate::evidence::consistency::{has_iban_shape, is_vat_number, plausible_years};
 use crate::evidence::matching::{Run, value_runs};
 use crate::evidence::misread::misread_year;
 use crate::evidence::pages::SearchPage;
@@ -32,6 +33,11 @@ const HOME_CURRENCY: i32 = 12;
 
 /// What an identifier in brackets loses (see [`propose`]).
 const BRACKETED: i32 = 10;
+/// What an amount on a tax line gains for being its rate of another
+/// amount there (see [`is_rate_of_another`]).
+const TAX_OF_BASE: i32 = 15;
+/// What a tax id of a VAT number's shape gains over another number.
+const VAT_SHAPED: i32 = 10;
 
 /// One proposal: a value at a place, with its score.
 #[derive(Debug, Clone, PartialEq)]
@@ -103,6 +109,14 @@ pub(super) fn propose(
                 if s >= ABOVE && below_rounding {
                     s += ROUNDED;
                 }
+                // `USt. 19% 198,00 37,62`: of a tax line's amounts, the
+                // tax is the one that is the rate of another.
+                if s >= ABOVE
+                    && spec.concept == Some(Concept::Tax)
+                    && is_rate_of_another(pages, &values.amounts, page, line, amount)
+                {
+                    s += TAX_OF_BASE;
+                }
                 out.push(Proposal {
                     value: amount_value(spec, amount),
                     page,
@@ -119,8 +133,13 @@ pub(super) fn propose(
             let numbered = || numbered.get_or_init(|| document_number_labels(spec, pages, folded));
             for (page, words, date) in values.dates.iter().cloned() {
                 // Any date is a better guess than none; a labelled one
-                // far better.
-                let mut s = score(page, &words).max(1);
+                // far better. Not for a due date: it is printed with its
+                // label, and the unlabelled date is the issue date.
+                let labelled = score(page, &words);
+                if labelled <= 0 && spec.concept == Some(Concept::DueDate) {
+                    continue;
+                }
+                let mut s = labelled.max(1);
                 let line = pages[page].words[words.start].line;
                 // Looked for only where it could matter: the labels of
                 // the number are a second search of the pages.
@@ -182,6 +201,17 @@ pub(super) fn propose(
                     // document's own number.
                     if word.text.starts_with('(') && word.text.ends_with(')') {
                         s -= BRACKETED;
+                    }
+                    // A page prints a national tax number (`Steuernummer
+                    // 201/113/40209`) beside its VAT number: the number of
+                    // a VAT number's shape is the likelier tax id.
+                    if spec.concept == Some(Concept::TaxId) && is_vat_number(&id) {
+                        s += VAT_SHAPED;
+                    }
+                    // An IBAN has its shape; the groups of one printed
+                    // with spaces are no IBAN on their own.
+                    if spec.concept == Some(Concept::Iban) && !has_iban_shape(&id) {
+                        continue;
                     }
                     if s > 0 {
                         out.push(Proposal {
@@ -448,9 +478,10 @@ fn month_first(pages: &[SearchPage], runs: &[Run]) -> bool {
 }
 
 /// The IBAN that starts at word `w` and runs on over the words of its
-/// line (`DE89 3704 0044 0532 0130 00`), as one string with its spaces,
-/// with the word after its last: two letters and two check digits first,
-/// then groups of at most four letters or digits, 15 to 34 in all.
+/// line (`DE89 3704 0044 0532 0130 00`), as one string without its spaces
+/// (the electronic form, as an e-invoice gives it), with the word after
+/// its last: two letters and two check digits first, then groups of at
+/// most four letters or digits, 15 to 34 in all.
 fn grouped_iban(page: &SearchPage, w: usize) -> Option<(String, usize)> {
     let first = page.words.get(w)?;
     let head = first.text.as_bytes();
@@ -476,7 +507,13 @@ fn grouped_iban(page: &SearchPage, w: usize) -> Option<(String, usize)> {
             break;
         }
     }
-    (length >= 15).then(|| (join_words(page, &(w..end)), end))
+    (length >= 15).then(|| {
+        let groups = page.words[w..end].iter();
+        let iban = groups
+            .flat_map(|word| word.text.chars().filter(char::is_ascii_alphanumeric))
+            .collect();
+        (iban, end)
+    })
 }
 
 /// A word as an identifier: with a digit and at least three letters or

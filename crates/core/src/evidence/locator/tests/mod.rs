@@ -542,3 +542,5 @@ fn a_date_either_way_round_is_read_the_way_the_documents_other_dates_are() {
     );
     assert_eq!(date("Invoice Date 11/03/2017\n"), json!("2017-03-11"));
 }
+
+mod payment_fields;

@@ -1,0 +1,65 @@
+//! The fields of an invoice's payment part beyond the four: its tax, the
+//! seller's VAT id, the IBAN and the due date.
+
+use serde_json::json;
+
+use super::{best, text_document};
+use crate::evidence::locator::locate_fields;
+
+fn payment_fields() -> serde_json::Value {
+    json!({"type": "object", "properties": {
+        "tax": {"type": "number", "description": "The total VAT amount"},
+        "seller_vat_id": {"type": "string", "description": "The seller's VAT identification number"},
+        "iban": {"type": "string", "description": "The IBAN of the account to pay into"},
+        "due_date": {"type": "string", "format": "date", "description": "The date the invoice is due for payment"}
+    }})
+}
+
+#[test]
+fn the_tax_of_a_tax_line_is_the_amount_that_is_its_rate_of_another() {
+    let doc =
+        text_document("Rechnungssumme Netto 198,00\nSteuerbasisbetrag USt. 19% 198,00 37,62\n");
+    let located = locate_fields(&doc, &payment_fields());
+    assert_eq!(best(&located, "tax"), json!(37.62));
+}
+
+#[test]
+fn a_tax_amount_is_found_by_its_labels_in_other_words() {
+    let doc =
+        text_document("Rechnungssumme ohne USt. 177,49\nSteuerbetrag 20,16\nBruttosumme 197,65\n");
+    let located = locate_fields(&doc, &payment_fields());
+    assert_eq!(best(&located, "tax"), json!(20.16));
+}
+
+#[test]
+fn a_vat_id_of_its_countrys_shape_wins_over_a_national_tax_number() {
+    let doc = text_document("Steuernummer: 201/113/40209\nUSt.-Id.-Nr.: DE123456789\n");
+    let located = locate_fields(&doc, &payment_fields());
+    assert_eq!(best(&located, "seller_vat_id"), json!("DE123456789"));
+    // The label written as one word.
+    let doc = text_document("BLZ: 700 901 00 USt.-Identnr.: DE136695976\n");
+    let located = locate_fields(&doc, &payment_fields());
+    assert_eq!(best(&located, "seller_vat_id"), json!("DE136695976"));
+}
+
+#[test]
+fn an_iban_printed_in_groups_is_given_without_spaces_and_never_one_group() {
+    let doc = text_document(
+        "IBAN : FR20 1242 1242 1242 1242 1242 124 - BIC : FIDCFR21XXX - Banque : Fiducial\n",
+    );
+    let located = locate_fields(&doc, &payment_fields());
+    assert_eq!(best(&located, "iban"), json!("FR2012421242124212421242124"));
+    let doc = text_document("IBAN-Nr.: DE08 7009 0100 1234 5678 90\nBIC: GENODEF1M04\n");
+    let located = locate_fields(&doc, &payment_fields());
+    assert_eq!(best(&located, "iban"), json!("DE08700901001234567890"));
+}
+
+#[test]
+fn a_due_date_needs_its_label_and_an_unlabelled_date_is_none() {
+    let doc = text_document("Rechnung Nr. 42 vom 03.10.2018\nSumme 12,00\n");
+    let located = locate_fields(&doc, &payment_fields());
+    assert_eq!(best(&located, "due_date"), json!(null));
+    let doc = text_document("Date de facture 13/11/2017\nDate d'échéance 13/12/2017\n");
+    let located = locate_fields(&doc, &payment_fields());
+    assert_eq!(best(&located, "due_date"), json!("2017-12-13"));
+}
