@@ -109,19 +109,17 @@ export async function eventually(browser, read, expected, timeout = WAIT_MS) {
  * WebKitWebDriver under Xvfb now and then drops one synthesized key (a CI run
  * lost the "?" of a chat question), and a test of what the app does with the
  * text must not fail on the keyboard's synthesis instead. Each attempt is
- * whole: the field is cleared and the text typed again. The last attempt
- * waits as long as any other wait; earlier ones give up sooner, which only
- * decides whether to type again, never whether the test passes.
+ * whole: the field is cleared and the text typed again. WebDriver answers
+ * "send keys" once the keys were dispatched, so the field is read at once
+ * to decide whether to type again (no clock decides it); the last attempt
+ * is asserted like any other wait.
  */
 export async function typeInto(browser, element, text, attempts = 3) {
   for (let attempt = 1; attempt < attempts; attempt++) {
     await element.click();
     await element.clearValue();
     await element.addValue(text);
-    const typed = await browser
-      .waitUntil(async () => (await element.getValue()) === text, { timeout: 5_000, interval: 100 })
-      .catch(() => false);
-    if (typed) return;
+    if ((await element.getValue()) === text) return;
   }
   await element.click();
   await element.clearValue();
