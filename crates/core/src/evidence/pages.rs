@@ -96,7 +96,12 @@ impl SearchPage {
 
     /// A line's text, its words joined by a space.
     pub fn line_text(&self, line: usize) -> String {
-        join(&self.words[self.lines[line].clone()])
+        self.words_text(&self.lines[line])
+    }
+
+    /// The text of a run of words, joined by a space.
+    pub fn words_text(&self, words: &Range<usize>) -> String {
+        join(&self.words[words.clone()])
     }
 }
 

@@ -3,7 +3,8 @@
 //! (XRechnung UBL, Peppol BIS), mapped onto the schema's fields by the
 //! concept each field holds (the locator's, from its name and
 //! description): invoice number (BT-1), issue date (BT-2), currency
-//! (BT-5), due date (BT-9), seller (BT-27) and its VAT id (BT-31), IBAN
+//! (BT-5), due date (BT-9), seller (BT-27) and its VAT id (BT-31), buyer
+//! (BT-44), IBAN
 //! (BT-84), net (BT-109), tax (BT-110) and total with tax (BT-112).
 
 use quick_xml::Reader;
@@ -123,6 +124,7 @@ fn term_paths(concept: Concept, cii: bool) -> &'static [&'static str] {
                 "ApplicableSupplyChainTradeSettlement/SpecifiedTradeSettlementMonetarySummation/TaxTotalAmount",
             ],
             Concept::Issuer => &["SellerTradeParty/Name"],
+            Concept::Buyer => &["BuyerTradeParty/Name"],
             Concept::TaxId => &["SellerTradeParty/SpecifiedTaxRegistration/ID"],
             Concept::Iban => &["PayeePartyCreditorFinancialAccount/IBANID"],
         }
@@ -138,6 +140,10 @@ fn term_paths(concept: Concept, cii: bool) -> &'static [&'static str] {
             Concept::Issuer => &[
                 "/AccountingSupplierParty/Party/PartyLegalEntity/RegistrationName",
                 "/AccountingSupplierParty/Party/PartyName/Name",
+            ],
+            Concept::Buyer => &[
+                "/AccountingCustomerParty/Party/PartyLegalEntity/RegistrationName",
+                "/AccountingCustomerParty/Party/PartyName/Name",
             ],
             Concept::TaxId => &["/AccountingSupplierParty/Party/PartyTaxScheme/CompanyID"],
             Concept::Iban => &["/PaymentMeans/PayeeFinancialAccount/ID"],

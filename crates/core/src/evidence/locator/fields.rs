@@ -100,7 +100,7 @@ fn spec_of(path: &[String], schema: &Value, types: &[String]) -> Option<FieldSpe
         Concept::IssueDate | Concept::DueDate => ValueKind::Date,
         Concept::Currency => ValueKind::Currency,
         Concept::DocumentNumber | Concept::TaxId | Concept::Iban => ValueKind::Identifier,
-        Concept::Issuer => ValueKind::Text,
+        Concept::Issuer | Concept::Buyer => ValueKind::Text,
     });
     let kind = if number {
         // A number is an amount whatever its name says.

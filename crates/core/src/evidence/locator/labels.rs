@@ -150,6 +150,25 @@ fn misread_letters(word: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// Whether `folded` (a word folded by [`fold_word`]) is a word of some
+/// label phrase, a concept's or a rival's, in any language: a heading
+/// such as `Kundennummer` or `Käufer` is no one's name.
+pub(super) fn is_label_word(folded: &str) -> bool {
+    static WORDS: OnceLock<HashSet<String>> = OnceLock::new();
+    WORDS
+        .get_or_init(|| {
+            let mut words = HashSet::new();
+            for concept in lexicon::CONCEPTS {
+                let rivals = lexicon::rival_labels(*concept);
+                for phrase in lexicon::labels(*concept).iter().chain(&rivals) {
+                    words.extend(phrase.split_whitespace().map(fold_word));
+                }
+            }
+            words
+        })
+        .contains(folded)
+}
+
 /// Every word of every label phrase of every concept, and the rounding
 /// words, folded.
 fn label_vocabulary() -> &'static HashSet<&'static str> {

@@ -19,6 +19,7 @@ mod einvoice;
 pub(super) mod fields;
 mod labels;
 pub(super) mod lexicon;
+mod party;
 mod payment;
 mod phrases;
 mod propose;

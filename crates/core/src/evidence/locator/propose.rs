@@ -12,6 +12,7 @@ use super::currency::{currency, is_bare_dollar, printed_currency};
 use super::fields::{FieldSpec, ValueKind};
 use super::labels::{ABOVE, FoldedPages, Occurrence, SAME_LINE, label_score, lines_with};
 use super::lexicon::{self, Concept};
+use super::party::party_names;
 use super::phrases::{FieldPhrases, occurrences, total_lines};
 use super::tax_line::is_rate_of_another;
 use crate::evidence::consistency::{has_iban_shape, is_vat_number, plausible_years};
@@ -273,10 +274,14 @@ pub(super) fn propose(
             }
         }
         ValueKind::Text => {
-            out.extend(texts_after_labels(pages, &found));
-            if spec.concept == Some(Concept::Issuer) {
-                out.extend(first_text_line(pages, &found));
-            }
+            let names = party_names(spec, pages, folded, &found);
+            out.extend(names.into_iter().map(|name| Proposal {
+                value: json!(name.text),
+                page: name.page,
+                words: name.words,
+                score: name.score,
+                amount: None,
+            }));
         }
     }
     out
@@ -555,65 +560,6 @@ fn identifier(word: &str) -> Option<String> {
             .chars()
             .all(|c| c.is_ascii_digit() || ".,".contains(c));
     (!money).then(|| trimmed.to_owned())
-}
-
-/// The words after a label to the end of its line (or the next line,
-/// when the label ends its own), as a name.
-fn texts_after_labels(pages: &[SearchPage], found: &[Vec<Vec<Occurrence>>]) -> Vec<Proposal> {
-    let mut out = Vec::new();
-    for (p, page) in pages.iter().enumerate() {
-        for (l, line) in page.lines.iter().enumerate() {
-            for o in found[p][l].iter().filter(|o| !o.rival) {
-                let (words, score) = if o.end < line.end {
-                    (o.end..line.end, SAME_LINE + 8 * o.len as i32)
-                } else if let Some(next) = page.lines.get(l + 1) {
-                    (next.clone(), ABOVE + 8 * o.len as i32)
-                } else {
-                    continue;
-                };
-                let text = join_words(page, &words);
-                let text = text.trim_start_matches([':', '-', ' ']).trim();
-                if text.chars().filter(|c| c.is_alphabetic()).count() >= 2 {
-                    out.push(Proposal {
-                        value: json!(text),
-                        page: p,
-                        words,
-                        score,
-                        amount: None,
-                    });
-                }
-            }
-        }
-    }
-    out
-}
-
-/// The first line of the first page with a name's letters on it and no
-/// label: who issued a document is printed at its top.
-fn first_text_line(pages: &[SearchPage], found: &[Vec<Vec<Occurrence>>]) -> Option<Proposal> {
-    let page = pages.first()?;
-    for (l, line) in page.lines.iter().enumerate().take(8) {
-        let text = join_words(page, line);
-        let letters = text.chars().filter(|c| c.is_alphabetic()).count();
-        if letters >= 3 && letters * 2 >= text.chars().count() && found[0][l].is_empty() {
-            return Some(Proposal {
-                value: json!(text),
-                page: 0,
-                words: line.clone(),
-                score: 5,
-                amount: None,
-            });
-        }
-    }
-    None
-}
-
-fn join_words(page: &SearchPage, words: &Range<usize>) -> String {
-    page.words[words.clone()]
-        .iter()
-        .map(|w| w.text.as_str())
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 #[cfg(test)]

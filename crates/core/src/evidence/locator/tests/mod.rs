@@ -152,11 +152,11 @@ fn the_located_answer_fills_nested_fields_and_leaves_arrays_out() {
     assert!(located[0].free_text);
 }
 
-/// A party the lexicon has no concept for is not located as something
-/// its description happens to mention: the buyer "billed" is not the
-/// bill's number.
+/// A field is located as what its name says, not as something its
+/// description happens to mention: the buyer "billed" is the buyer, not
+/// the bill's number.
 #[test]
-fn a_buyer_described_as_billed_is_not_taken_for_the_invoice_number() {
+fn a_buyer_described_as_billed_is_the_buyer_not_the_invoice_number() {
     let schema = json!({"type": "object", "properties": {
         "invoice_number": {"type": "string"},
         "buyer_name": {"type": ["string", "null"],
@@ -166,9 +166,14 @@ fn a_buyer_described_as_billed_is_not_taken_for_the_invoice_number() {
     let located = locate_fields(&doc, &schema);
     assert_eq!(
         located.iter().map(|f| f.key.as_str()).collect::<Vec<_>>(),
-        ["invoice_number"]
+        ["invoice_number", "buyer_name"]
     );
-    assert_eq!(einvoice_field_keys(&schema), ["invoice_number".to_owned()]);
+    assert_eq!(best(&located, "invoice_number"), json!("INV-7"));
+    assert_eq!(best(&located, "buyer_name"), json!("Example Corp"));
+    assert_eq!(
+        einvoice_field_keys(&schema),
+        ["invoice_number".to_owned(), "buyer_name".to_owned()]
+    );
 }
 
 #[test]
@@ -543,4 +548,5 @@ fn a_date_either_way_round_is_read_the_way_the_documents_other_dates_are() {
     assert_eq!(date("Invoice Date 11/03/2017\n"), json!("2017-03-11"));
 }
 
+mod parties;
 mod payment_fields;

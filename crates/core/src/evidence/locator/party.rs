@@ -1,0 +1,333 @@
+//! The names of a document's parties: who issued it and who it is
+//! addressed to. A name has no type to find it by, so besides the labels
+//! that govern it (`Seller: …`, `Bill to`, a `Verkäufer` section's
+//! `Name:` line) the page's layout says it: a letter's sender line
+//! (`Bei Spiel GmbH ● Ecke 12 ● 12345 Stadthausen`) names who sent it
+//! and is followed by the addressee's block, and a company's legal form
+//! (`GmbH`, `Ltd`, `Sdn Bhd`) marks a line at the top as the issuer's
+//! name.
+
+use std::ops::Range;
+
+use super::fields::FieldSpec;
+use super::labels::{ABOVE, FoldedPages, Occurrence, SAME_LINE, is_label_word};
+use super::lexicon::Concept;
+use crate::evidence::pages::SearchPage;
+
+/// A name found on a page: its words, its text and its score.
+pub(super) struct Name {
+    pub page: usize,
+    pub words: Range<usize>,
+    pub text: String,
+    pub score: i32,
+}
+
+/// Companies' legal forms, as words are folded (`Sdn. Bhd.` is `sdn`
+/// `bhd`, `B.V.` is `bv`), in the countries whose languages Sift reads
+/// and where English is written.
+const LEGAL_FORMS: &[&str] = &[
+    "gmbh",
+    "ag",
+    "kg",
+    "ohg",
+    "mbh",
+    "ug",
+    "gbr",
+    "ltd",
+    "limited",
+    "inc",
+    "llc",
+    "llp",
+    "plc",
+    "corp",
+    "corporation",
+    "sdn",
+    "bhd",
+    "berhad",
+    "pte",
+    "pty",
+    "pvt",
+    "sarl",
+    "sas",
+    "sasu",
+    "eurl",
+    "bv",
+    "nv",
+    "srl",
+    "spa",
+];
+
+/// The words that part a sender line (`Bei Spiel GmbH ● Ecke 12 ● …`).
+const SEPARATORS: &[&str] = &["●", "•", "·", "|", "-", "–", "—"];
+
+/// Words that open an address block before the name (`Herrn`, `Firma`).
+const SALUTATIONS: &[&str] = &[
+    "herrn", "herr", "frau", "firma", "an", "mr", "mrs", "ms", "monsieur", "madame", "mme", "m",
+    "dhr", "mevrouw", "sr", "sra",
+];
+
+/// What a sender line's name, or the addressee's after it, scores: more
+/// than a name guessed from the next line after a label, less than one on
+/// its label's line.
+const SENDER_LINE: i32 = ABOVE + 15;
+/// What a line with a legal form near the top scores, less its line's
+/// index: an issuer's name is printed first.
+const LEGAL_FORM_LINE: i32 = 40;
+/// How far down the first page a name is looked for without a label.
+const TOP_LINES: usize = 12;
+
+/// The names proposed for a party field (`spec`'s concept is
+/// [`Concept::Issuer`] or [`Concept::Buyer`]).
+pub(super) fn party_names(
+    spec: &FieldSpec,
+    pages: &[SearchPage],
+    folded: &FoldedPages,
+    found: &[Vec<Vec<Occurrence>>],
+) -> Vec<Name> {
+    let mut out = texts_after_labels(pages, folded, found);
+    let sender = pages
+        .first()
+        .and_then(|page| sender_line(page, &folded.0[0]));
+    match spec.concept {
+        Some(Concept::Issuer) => {
+            out.extend(sender.clone().map(|(_, first_part)| Name {
+                page: 0,
+                text: pages[0].words_text(&first_part),
+                words: first_part,
+                score: SENDER_LINE,
+            }));
+            out.extend(legal_form_line(
+                pages,
+                folded,
+                found,
+                sender.map(|(l, _)| l),
+            ));
+            out.extend(first_text_line(pages, found));
+        }
+        Some(Concept::Buyer) => {
+            out.extend(sender.and_then(|(line, _)| addressee(&pages[0], &folded.0[0], line)));
+        }
+        _ => {}
+    }
+    out
+}
+
+/// Whether `text` reads as a name: two letters or more, letters at
+/// least half of what is not a space (`FR19787878784` is a number), at
+/// most three digits (a customer number, a phone), no web or mail address,
+/// not a heading spaced out letter by letter (`R E C H N U N G`) and not
+/// a sentence's lead-in (`… to the following account:`).
+fn is_name(text: &str) -> bool {
+    let letters = text.chars().filter(|c| c.is_alphabetic()).count();
+    let digits = text.chars().filter(char::is_ascii_digit).count();
+    let printed = text.chars().filter(|c| !c.is_whitespace()).count();
+    let lower = text.to_lowercase();
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let spelled = words
+        .iter()
+        .filter(|w| w.chars().filter(|c| c.is_alphanumeric()).count() >= 2)
+        .count();
+    letters >= 2
+        && letters * 2 >= printed
+        && digits <= 3
+        && !["http", "www.", "@"].iter().any(|web| lower.contains(web))
+        && spelled * 2 >= words.len()
+        && !text.ends_with(':')
+}
+
+/// `words` up to the first wide gap between two of them (a twentieth of
+/// the page's width): a name printed beside another column (`Theodor Est`
+/// and the seller's `fon (555) 23 78`) ends there.
+fn before_wide_gap(page: &SearchPage, words: Range<usize>) -> Range<usize> {
+    const WIDE_GAP: f32 = 0.05;
+    let end = (words.start + 1..words.end)
+        .find(|&w| {
+            let (Some(before), Some(after)) = (&page.words[w - 1].bbox, &page.words[w].bbox) else {
+                return false;
+            };
+            after.x - (before.x + before.width) > WIDE_GAP
+        })
+        .unwrap_or(words.end);
+    words.start..end
+}
+
+/// Whether `words` of a page read as a name ([`is_name`]) and are not
+/// all label words (`Kundennummer`, `Warenempfänger`).
+fn is_party_name(page: &SearchPage, folded: &[String], words: &Range<usize>) -> bool {
+    let text = page.words_text(words);
+    let said = folded[words.clone()].iter().filter(|w| !w.is_empty());
+    is_name(text.trim_start_matches([':', '-', ' ']))
+        && !said
+            .clone()
+            .all(|w| is_label_word(w) || SALUTATIONS.contains(&w.as_str()))
+}
+
+fn is_legal_form(folded: &str) -> bool {
+    LEGAL_FORMS.contains(&folded)
+}
+
+/// The words after a label to the end of its line, as a name; where the
+/// label ends its line (a section's heading: `Verkäufer`), the first line
+/// below it that is a name (its `Name:` line's words, a numbered line
+/// such as `Nummer: 549910` passed over). A label followed by a legal
+/// form alone is itself part of the name (`Lieferant GmbH`).
+fn texts_after_labels(
+    pages: &[SearchPage],
+    folded: &FoldedPages,
+    found: &[Vec<Vec<Occurrence>>],
+) -> Vec<Name> {
+    let mut out = Vec::new();
+    for (p, page) in pages.iter().enumerate() {
+        for (l, line) in page.lines.iter().enumerate() {
+            for o in found[p][l].iter().filter(|o| !o.rival) {
+                let bonus = 8 * o.len as i32;
+                let named = if o.end < line.end {
+                    let rest = &folded.0[p][o.end..line.end];
+                    let start = if rest.iter().all(|w| is_legal_form(w)) {
+                        o.start
+                    } else {
+                        o.end
+                    };
+                    Some((before_wide_gap(page, start..line.end), SAME_LINE + bonus))
+                } else {
+                    name_below(page, &folded.0[p], l).map(|words| (words, ABOVE + bonus))
+                };
+                let Some((words, score)) = named else {
+                    continue;
+                };
+                let text = page.words_text(&words);
+                let text = text.trim_start_matches([':', '-', ' ']).trim();
+                // A label inside a sentence (`Der Lieferant bleibt
+                // Eigentümer …`) is followed by words in lower case; a
+                // name is capitalised.
+                let capitalised = text
+                    .chars()
+                    .find(|c| c.is_alphabetic())
+                    .is_some_and(char::is_uppercase);
+                if capitalised && is_party_name(page, &folded.0[p], &words) {
+                    out.push(Name {
+                        page: p,
+                        words,
+                        text: text.to_owned(),
+                        score,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The name in the lines below a heading on line `l`: the first of the
+/// next four that reads as one (the words after its `Name:`), a numbered
+/// line (`Nummer: 549910`) passed over.
+fn name_below(page: &SearchPage, folded: &[String], l: usize) -> Option<Range<usize>> {
+    page.lines.iter().skip(l + 1).take(4).find_map(|line| {
+        let start = line.start + usize::from(folded.get(line.start).is_some_and(|w| w == "name"));
+        let words = before_wide_gap(page, start..line.end);
+        is_party_name(page, folded, &words).then_some(words)
+    })
+}
+
+/// A letter's sender line on `page`: three parts or more parted by a
+/// separator word, the first a name, a later one holding a postcode (a
+/// word of four or five digits). Its line, and the first part's words.
+fn sender_line(page: &SearchPage, folded: &[String]) -> Option<(usize, Range<usize>)> {
+    page.lines.iter().enumerate().find_map(|(l, line)| {
+        let cuts: Vec<usize> = line
+            .clone()
+            .filter(|&w| SEPARATORS.contains(&page.words[w].text.as_str()))
+            .collect();
+        let first = line.start..*cuts.first()?;
+        let postcode = line.clone().skip_while(|w| *w < cuts[0]).any(|w| {
+            let word = &folded[w];
+            (4..=5).contains(&word.len()) && word.bytes().all(|b| b.is_ascii_digit())
+        });
+        (cuts.len() >= 2 && postcode && !first.is_empty() && is_name(&page.words_text(&first)))
+            .then_some((l, first))
+    })
+}
+
+/// The addressee's name below the sender line `sender`: the next line,
+/// past a salutation alone on its line (`Herrn`), if it reads as a name.
+fn addressee(page: &SearchPage, folded: &[String], sender: usize) -> Option<Name> {
+    let mut below = page.lines.iter().skip(sender + 1);
+    let mut line = below.next()?;
+    if folded[line.clone()]
+        .iter()
+        .all(|w| SALUTATIONS.contains(&w.as_str()))
+    {
+        line = below.next()?;
+    }
+    let start = (line.start..line.end)
+        .find(|w| !SALUTATIONS.contains(&folded[*w].as_str()))
+        .unwrap_or(line.start);
+    let words = before_wide_gap(page, start..line.end);
+    let text = page.words_text(&words);
+    is_party_name(page, folded, &words).then_some(Name {
+        page: 0,
+        words,
+        text,
+        score: SENDER_LINE,
+    })
+}
+
+/// The first line near the top of the first page with a legal form in
+/// it, up to its last legal form (`MR D.I.Y. (JOHOR) SDN BHD`), that no
+/// label governs and that is not the addressee's (the line after a sender
+/// line).
+fn legal_form_line(
+    pages: &[SearchPage],
+    folded: &FoldedPages,
+    found: &[Vec<Vec<Occurrence>>],
+    sender: Option<usize>,
+) -> Option<Name> {
+    let page = pages.first()?;
+    let words = &folded.0[0];
+    page.lines
+        .iter()
+        .enumerate()
+        .take(TOP_LINES)
+        .filter(|(l, _)| sender.is_none_or(|s| !(s + 1..=s + 2).contains(l)))
+        .filter(|(l, _)| {
+            found[0][*l].is_empty() && (l.saturating_sub(2)..*l).all(|a| found[0][a].is_empty())
+        })
+        .find_map(|(l, line)| {
+            let last = line.clone().rev().find(|w| is_legal_form(&words[*w]))?;
+            // A legal form alone on its line ends the name on the line
+            // above (`PASARAYA BORONG PINTAR` / `SDN BHD`).
+            let only_form = (line.start..last).all(|w| is_legal_form(&words[w]));
+            let above = l.checked_sub(1).map(|a| page.lines[a].clone());
+            let start = match above {
+                Some(above) if only_form && is_party_name(page, words, &above) => above.start,
+                _ => line.start,
+            };
+            let name = start..last + 1;
+            let text = page.words_text(&name);
+            is_name(&text).then(|| Name {
+                page: 0,
+                words: name,
+                text,
+                score: LEGAL_FORM_LINE - l as i32,
+            })
+        })
+}
+
+/// The first line of the first page with a name's letters on it, a
+/// capital among them, and no label: who issued a document is printed at
+/// its top.
+fn first_text_line(pages: &[SearchPage], found: &[Vec<Vec<Occurrence>>]) -> Option<Name> {
+    let page = pages.first()?;
+    page.lines.iter().enumerate().take(8).find_map(|(l, line)| {
+        let text = page.words_text(line);
+        let letters = text.chars().filter(|c| c.is_alphabetic()).count();
+        let capital = text.chars().any(char::is_uppercase);
+        (letters >= 3 && letters * 2 >= text.chars().count() && capital && found[0][l].is_empty())
+            .then(|| Name {
+                page: 0,
+                words: line.clone(),
+                text,
+                score: 5,
+            })
+    })
+}

@@ -1,0 +1,65 @@
+//! The names of an invoice's parties: the seller and the buyer.
+
+use serde_json::json;
+
+use super::{best, text_document};
+use crate::evidence::locator::locate_fields;
+
+fn parties() -> serde_json::Value {
+    json!({"type": "object", "properties": {
+        "seller_name": {"type": "string", "description": "The company or person who issued the invoice and is to be paid."},
+        "buyer_name": {"type": ["string", "null"], "description": "The company or person billed (\"Bill to\"); null when absent."}
+    }})
+}
+
+#[test]
+fn a_letters_sender_line_names_the_seller_and_the_line_below_it_the_buyer() {
+    let doc = text_document(
+        "Bei Spiel GmbH ● Ecke 12 ● 12345 Stadthausen\nHerrn\nTheodor Est\nBahnstr. 42\n\
+         88802 Spielkreis\nRechnung Nr. 42\n",
+    );
+    let located = locate_fields(&doc, &parties());
+    assert_eq!(best(&located, "seller_name"), json!("Bei Spiel GmbH"));
+    assert_eq!(best(&located, "buyer_name"), json!("Theodor Est"));
+}
+
+#[test]
+fn a_sections_name_line_is_the_name_and_its_numbered_lines_are_passed_over() {
+    let doc = text_document(
+        "Verkäufer\nNummer: 549910\nName: Lieferant GmbH\nKäufer/Leistungsempfänger\n\
+         Nummer: GE2020211\nName: Kunden AG Mitte\n",
+    );
+    let located = locate_fields(&doc, &parties());
+    assert_eq!(best(&located, "seller_name"), json!("Lieferant GmbH"));
+    assert_eq!(best(&located, "buyer_name"), json!("Kunden AG Mitte"));
+}
+
+#[test]
+fn a_label_followed_by_a_legal_form_alone_is_the_name_itself() {
+    let doc = text_document("Lieferant GmbH\nLieferantenstraße 20\n80333 München\n");
+    let located = locate_fields(&doc, &parties());
+    assert_eq!(best(&located, "seller_name"), json!("Lieferant GmbH"));
+}
+
+#[test]
+fn a_line_with_a_legal_form_at_the_top_is_the_seller_with_the_line_above_a_lone_form() {
+    let doc = text_document(
+        "tan woon yann\nPASARAYA BORONG PINTAR\nSDN BHD\n(CO.REG 123)\nTOTAL 12.00\n",
+    );
+    let located = locate_fields(&doc, &parties());
+    assert_eq!(
+        best(&located, "seller_name"),
+        json!("PASARAYA BORONG PINTAR SDN BHD")
+    );
+}
+
+#[test]
+fn numbers_headings_and_sentences_are_no_ones_name() {
+    let doc = text_document("Käufer\nKundennummer GE2020211\nN° TVA client FR19787878784\n");
+    let located = locate_fields(&doc, &parties());
+    assert_eq!(best(&located, "buyer_name"), json!(null));
+    // A label inside a sentence is followed by no name.
+    let doc = text_document("Der Lieferant bleibt Eigentümer der Waren\nMusterlieferant GmbH\n");
+    let located = locate_fields(&doc, &parties());
+    assert_eq!(best(&located, "seller_name"), json!("Musterlieferant GmbH"));
+}
