@@ -4,8 +4,8 @@
 //! concept each field holds (the locator's, from its name and
 //! description): invoice number (BT-1), issue date (BT-2), currency
 //! (BT-5), due date (BT-9), seller (BT-27) and its VAT id (BT-31), buyer
-//! (BT-44), IBAN
-//! (BT-84), net (BT-109), tax (BT-110) and total with tax (BT-112).
+//! (BT-44), IBAN (BT-84), net (BT-109), tax (BT-110) and total with tax
+//! (BT-112).
 
 use quick_xml::Reader;
 use quick_xml::events::Event;
