@@ -53,6 +53,8 @@ const SURE_MARGIN: i32 = 15;
 /// The least a subtotal scores as the total of a page with no total's
 /// label: above any unlabelled number, below any labelled one.
 const SUBTOTAL_FOR_TOTAL: i32 = 30;
+/// What a tax amount gains for being the total less the net.
+const TAX_DIFFERENCE: i32 = 25;
 
 /// A value proposed for a field.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -128,6 +130,9 @@ pub fn locate_fields(document: &Document, schema: &Value) -> Vec<FieldCandidates
             }
             if spec.concept == Some(Concept::Total) {
                 ranked = with_paid_total_first(&spec, ranked, &pages, &values, &folded);
+            }
+            if spec.concept == Some(Concept::Tax) {
+                ranked = with_tax_by_difference(&spec, ranked, &pages, &values, &folded);
             }
             let sure = is_sure(&spec, &ranked);
             let candidates = ranked
@@ -206,6 +211,47 @@ fn rank(spec: &FieldSpec, proposals: Vec<Proposal>) -> Vec<Proposal> {
     });
     // A value only a rival label governs is no candidate.
     ranked.retain(|p| p.score >= 0);
+    ranked
+}
+
+/// A tax field's amounts: the one that is the document's labelled total
+/// less its labelled net (`Bruttosumme 23,54`, `Rechnungssumme ohne USt.
+/// 22,00`: the tax is 1,54) gains [`TAX_DIFFERENCE`]. A tax table prints
+/// each rate's base beside its tax, nearer the label than the tax. (The
+/// net as the total less the tax was tried too: it changed no value.)
+fn with_tax_by_difference(
+    spec: &FieldSpec,
+    mut ranked: Vec<Proposal>,
+    pages: &[SearchPage],
+    values: &DocumentValues,
+    folded: &FoldedPages,
+) -> Vec<Proposal> {
+    let labelled = |concept: Concept| {
+        let other = FieldSpec {
+            concept: Some(concept),
+            own_label: String::new(),
+            ..spec.clone()
+        };
+        rank(&other, propose(&other, pages, values, folded))
+            .into_iter()
+            .next()
+            .filter(|p| p.score >= SAME_LINE)
+            .and_then(|p| p.amount)
+    };
+    let (Some(total), Some(net)) = (labelled(Concept::Total), labelled(Concept::Net)) else {
+        return ranked;
+    };
+    let tax = ((total - net) * 100.0).round() / 100.0;
+    if net <= 0.0 || tax < 0.0 {
+        return ranked;
+    }
+    for p in &mut ranked {
+        if p.score > 0 && p.amount.is_some_and(|a| (a - tax).abs() < 0.005) {
+            p.score += TAX_DIFFERENCE;
+        }
+    }
+    // Stable: equal scores keep the order ranking gave them.
+    ranked.sort_by_key(|p| std::cmp::Reverse(p.score));
     ranked
 }
 

@@ -63,3 +63,13 @@ fn a_due_date_needs_its_label_and_an_unlabelled_date_is_none() {
     let located = locate_fields(&doc, &payment_fields());
     assert_eq!(best(&located, "due_date"), json!("2017-12-13"));
 }
+
+#[test]
+fn the_tax_is_the_amount_that_is_the_total_less_the_net() {
+    let doc = text_document(
+        "Umsatzsteuer (S) 22,00 7 1,54\nPositionssumme 22,00\nRechnungssumme ohne USt. 22,00\n\
+         Steuerbetrag 1,54\nBruttosumme 23,54\n",
+    );
+    let located = locate_fields(&doc, &payment_fields());
+    assert_eq!(best(&located, "tax"), json!(1.54));
+}
