@@ -3,7 +3,8 @@
 //! values (number, date, total, currency) in each, beside the small text
 //! invoice of `scripts/bench-extract.sh`; and the field locator's
 //! candidates for the same four fields, which every grounded or located
-//! job proposes before its call. docs/BENCHMARKS.md compares the
+//! job proposes before its call, and for the starter invoice schema's
+//! ten. docs/BENCHMARKS.md compares the
 //! figures with a document's extraction time with the scripted server.
 #![allow(clippy::unwrap_used)] // a corpus file that does not read ends the run
 
@@ -76,6 +77,20 @@ fn evidence(c: &mut Criterion) {
             b.iter(|| {
                 for document in &documents {
                     std::hint::black_box(locate_fields(document, &schema));
+                }
+            });
+        },
+    );
+    // A new user's first schema: ten scalar fields, the parties' names
+    // and the tax among them (rules the four fields do not run).
+    let starter: Value =
+        serde_json::from_str(include_str!("../starter-schemas/invoice.json")).unwrap();
+    group.bench_function(
+        "propose candidates for the starter invoice schema in each of 15 text PDFs",
+        |b| {
+            b.iter(|| {
+                for document in &documents {
+                    std::hint::black_box(locate_fields(document, &starter));
                 }
             });
         },
