@@ -368,6 +368,8 @@ pub(crate) fn labels(concept: Concept) -> &'static [&'static str] {
             "rechnung no",
             "rechnungs nr",
             "rechnung",
+            "handelsrechnung",
+            "handelsrechnung no",
             "belegnummer",
             "belegnr",
             "beleg no",

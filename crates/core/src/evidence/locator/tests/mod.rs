@@ -550,3 +550,12 @@ fn a_date_either_way_round_is_read_the_way_the_documents_other_dates_are() {
 
 mod parties;
 mod payment_fields;
+
+#[test]
+fn a_german_commercial_invoices_number_beats_a_party_number_printed_twice() {
+    let doc = text_document(
+        "Handelsrechnung Nr. KR87654321012 vom 06.10.2018\nNummer : 339420\nNummer : 339420\n",
+    );
+    let located = locate_fields(&doc, &four_fields());
+    assert_eq!(best(&located, "invoice_number"), json!("KR87654321012"));
+}
