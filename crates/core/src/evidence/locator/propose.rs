@@ -10,7 +10,9 @@ use serde_json::{Value, json};
 use super::country::home_country;
 use super::currency::{currency, is_bare_dollar, printed_currency};
 use super::fields::{FieldSpec, ValueKind};
-use super::labels::{ABOVE, FoldedPages, Occurrence, SAME_LINE, label_score, lines_with};
+use super::labels::{
+    ABOVE, FoldedPages, Occurrence, SAME_LINE, fold_word, label_score, lines_with,
+};
 use super::lexicon::{self, Concept};
 use super::party::party_names;
 use super::phrases::{FieldPhrases, occurrences, total_lines};
@@ -39,6 +41,9 @@ const BRACKETED: i32 = 10;
 const TAX_OF_BASE: i32 = 15;
 /// What a tax id of a VAT number's shape gains over another number.
 const VAT_SHAPED: i32 = 10;
+/// What a VAT number no label governs scores: a guess below any labelled
+/// tax id.
+const UNLABELLED_VAT: i32 = 30;
 
 /// One proposal: a value at a place, with its score.
 #[derive(Debug, Clone, PartialEq)]
@@ -169,6 +174,14 @@ pub(super) fn propose(
                     // (which governs a run of words by its first): the
                     // label first, as most words have none.
                     let mut s = score(p, &(w..w + 1));
+                    // A VAT number's shape says what it is, labelled or
+                    // not (`TVA : FR11999999998`: `TVA` labels a tax).
+                    if s == 0
+                        && spec.concept == Some(Concept::TaxId)
+                        && identifier(&word.text).is_some_and(|id| is_vat_number(&id))
+                    {
+                        s = UNLABELLED_VAT;
+                    }
                     if s <= 0 {
                         continue;
                     }
@@ -208,6 +221,15 @@ pub(super) fn propose(
                     // a VAT number's shape is the likelier tax id.
                     if spec.concept == Some(Concept::TaxId) && is_vat_number(&id) {
                         s += VAT_SHAPED;
+                    }
+                    // `Customer VAT Number`, `N° TVA client`: the buyer's
+                    // id is no answer to a seller's (or unnamed) field,
+                    // and the seller's none to the buyer's.
+                    if spec.concept == Some(Concept::TaxId)
+                        && says_buyer(&folded.0[p][page.lines[word.line].start..w])
+                            != says_buyer(&spec_words(spec))
+                    {
+                        continue;
                     }
                     // An IBAN has its shape; the groups of one printed
                     // with spaces are no IBAN on their own.
@@ -285,6 +307,20 @@ pub(super) fn propose(
         }
     }
     out
+}
+
+/// Whether `words` (folded) name the buyer: one of the buyer's one-word
+/// labels (`customer`, `client`, `käufer`).
+fn says_buyer(words: &[String]) -> bool {
+    let buyer = lexicon::labels(Concept::Buyer);
+    words
+        .iter()
+        .any(|w| buyer.iter().any(|label| label == w) || w == "purchaser")
+}
+
+/// A field's own words, as labels are folded.
+fn spec_words(spec: &FieldSpec) -> Vec<String> {
+    spec.own_label.split_whitespace().map(fold_word).collect()
 }
 
 /// Where the labels of the document's number are, for a field of another

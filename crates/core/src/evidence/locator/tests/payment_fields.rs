@@ -73,3 +73,18 @@ fn the_tax_is_the_amount_that_is_the_total_less_the_net() {
     let located = locate_fields(&doc, &payment_fields());
     assert_eq!(best(&located, "tax"), json!(1.54));
 }
+
+#[test]
+fn the_customers_vat_number_is_the_buyers_and_a_vat_numbers_shape_finds_the_sellers() {
+    let doc = text_document(
+        "TVA : FR11999999998 - SIRET : 99999999800010\nFacture FA-2017-0010\n\
+         N° TVA client FR19787878784\n",
+    );
+    let located = locate_fields(&doc, &payment_fields());
+    assert_eq!(best(&located, "seller_vat_id"), json!("FR11999999998"));
+    let buyers = json!({"type": "object", "properties": {
+        "buyer_vat_id": {"type": "string", "description": "The buyer's VAT number"}
+    }});
+    let located = locate_fields(&doc, &buyers);
+    assert_eq!(best(&located, "buyer_vat_id"), json!("FR19787878784"));
+}
