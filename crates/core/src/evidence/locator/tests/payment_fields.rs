@@ -88,3 +88,16 @@ fn the_customers_vat_number_is_the_buyers_and_a_vat_numbers_shape_finds_the_sell
     let located = locate_fields(&doc, &buyers);
     assert_eq!(best(&located, "buyer_vat_id"), json!("FR19787878784"));
 }
+
+#[test]
+fn a_net_labelled_as_without_ust_is_the_net() {
+    let schema = json!({"type": "object", "properties": {
+        "subtotal": {"type": ["number", "null"], "description": "The total before tax"}
+    }});
+    let doc = text_document(
+        "Rechnungssumme Netto (excl. USt.) 198,00\nSteuerbasisbetrag USt. 19% 198,00 37,62\n\
+         Rechnungssumme Brutto (inkl. USt.) 235,62\n",
+    );
+    let located = locate_fields(&doc, &schema);
+    assert_eq!(best(&located, "subtotal"), json!(198.0));
+}
