@@ -329,6 +329,15 @@ fn trim_punctuation(word: &str) -> &str {
 /// The dates a text can be: day first and, where both could be a month,
 /// month first too (`03/04/2022`).
 fn date_readings(text: &str) -> Vec<String> {
+    // A sentence's full stop after the year: `bis zum 04.07.2015.`
+    let text = match text.strip_suffix('.') {
+        Some(date)
+            if date.ends_with(|c: char| c.is_ascii_digit()) && normalize_date(text).is_none() =>
+        {
+            date
+        }
+        _ => text,
+    };
     let mut out: Vec<String> = normalize_date(text).into_iter().collect();
     let separator = text.chars().find(|c| "./-".contains(*c));
     if let Some(sep) = separator {

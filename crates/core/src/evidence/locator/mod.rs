@@ -25,6 +25,7 @@ mod phrases;
 mod propose;
 mod rows;
 mod tax_line;
+mod terms;
 #[cfg(test)]
 mod tests;
 

@@ -17,6 +17,7 @@ use super::lexicon::{self, Concept};
 use super::party::party_names;
 use super::phrases::{FieldPhrases, occurrences, total_lines};
 use super::tax_line::is_rate_of_another;
+use super::terms::is_payment_deadline;
 use crate::evidence::consistency::{has_iban_shape, is_vat_number, plausible_years};
 use crate::evidence::matching::{Run, value_runs};
 use crate::evidence::misread::misread_year;
@@ -141,9 +142,13 @@ pub(super) fn propose(
                 // Any date is a better guess than none; a labelled one
                 // far better. Not for a due date: it is printed with its
                 // label, and the unlabelled date is the issue date.
-                let labelled = score(page, &words);
+                let mut labelled = score(page, &words);
                 if labelled <= 0 && spec.concept == Some(Concept::DueDate) {
-                    continue;
+                    let ends = values.dates.iter().filter(|d| d.0 == page).map(|d| d.1.end);
+                    if !is_payment_deadline(&pages[page], &folded.0[page], ends, &words) {
+                        continue;
+                    }
+                    labelled = ABOVE;
                 }
                 let mut s = labelled.max(1);
                 let line = pages[page].words[words.start].line;

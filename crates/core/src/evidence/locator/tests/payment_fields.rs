@@ -101,3 +101,18 @@ fn a_net_labelled_as_without_ust_is_the_net() {
     let located = locate_fields(&doc, &schema);
     assert_eq!(best(&located, "subtotal"), json!(198.0));
 }
+
+#[test]
+fn payment_terms_in_words_give_the_due_date_and_not_the_discounts() {
+    let doc = text_document(
+        "Rechnung Nr. 7 vom 05.06.2013\nZahlbar innerhalb 30 Tagen netto bis 04.07.2013, 3% Skonto \
+         innerhalb 10 Tagen bis 15.06.2013\n",
+    );
+    let located = locate_fields(&doc, &payment_fields());
+    assert_eq!(best(&located, "due_date"), json!("2013-07-04"));
+    // The sentence's full stop after the year.
+    let doc =
+        text_document("Rechnung Nr. 7 vom 13.06.2015\nBitte überweisen Sie bis zum 04.07.2015.\n");
+    let located = locate_fields(&doc, &payment_fields());
+    assert_eq!(best(&located, "due_date"), json!("2015-07-04"));
+}
