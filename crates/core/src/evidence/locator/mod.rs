@@ -215,6 +215,25 @@ fn rank(spec: &FieldSpec, proposals: Vec<Proposal>) -> Vec<Proposal> {
     ranked
 }
 
+/// The best value the labels of `concept` give on its line, for a field
+/// like `spec` (its kind, its type): another field's view of the page.
+fn labelled_as(
+    concept: Concept,
+    spec: &FieldSpec,
+    pages: &[SearchPage],
+    values: &DocumentValues,
+    folded: &FoldedPages,
+) -> Option<Proposal> {
+    let other = FieldSpec {
+        concept: Some(concept),
+        own_label: String::new(),
+        ..spec.clone()
+    };
+    rank(&other, propose(&other, pages, values, folded))
+        .into_iter()
+        .find(|p| p.score >= SAME_LINE)
+}
+
 /// A tax field's amounts: the one that is the document's labelled total
 /// less its labelled net (`Bruttosumme 23,54`, `Rechnungssumme ohne USt.
 /// 22,00`: the tax is 1,54) gains [`TAX_DIFFERENCE`]. A tax table prints
@@ -227,18 +246,7 @@ fn with_tax_by_difference(
     values: &DocumentValues,
     folded: &FoldedPages,
 ) -> Vec<Proposal> {
-    let labelled = |concept: Concept| {
-        let other = FieldSpec {
-            concept: Some(concept),
-            own_label: String::new(),
-            ..spec.clone()
-        };
-        rank(&other, propose(&other, pages, values, folded))
-            .into_iter()
-            .next()
-            .filter(|p| p.score >= SAME_LINE)
-            .and_then(|p| p.amount)
-    };
+    let labelled = |concept| labelled_as(concept, spec, pages, values, folded)?.amount;
     let (Some(total), Some(net)) = (labelled(Concept::Total), labelled(Concept::Net)) else {
         return ranked;
     };
@@ -267,15 +275,7 @@ fn with_subtotal_first(
     values: &DocumentValues,
     folded: &FoldedPages,
 ) -> Vec<Proposal> {
-    let net = FieldSpec {
-        concept: Some(Concept::Net),
-        own_label: String::new(),
-        ..spec.clone()
-    };
-    let subtotal = rank(&net, propose(&net, pages, values, folded))
-        .into_iter()
-        .find(|p| p.score >= SAME_LINE);
-    let Some(mut subtotal) = subtotal else {
+    let Some(mut subtotal) = labelled_as(Concept::Net, spec, pages, values, folded) else {
         return ranked;
     };
     let best = ranked.first().map_or(0, |p| p.score);
