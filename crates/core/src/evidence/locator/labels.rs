@@ -156,17 +156,21 @@ fn misread_letters(word: &str) -> std::borrow::Cow<'_, str> {
 pub(super) fn is_label_word(folded: &str) -> bool {
     static WORDS: OnceLock<HashSet<String>> = OnceLock::new();
     WORDS
-        .get_or_init(|| {
-            let mut words = HashSet::new();
-            for concept in lexicon::CONCEPTS {
-                let rivals = lexicon::rival_labels(*concept);
-                for phrase in lexicon::labels(*concept).iter().chain(&rivals) {
-                    words.extend(phrase.split_whitespace().map(fold_word));
-                }
-            }
-            words
-        })
+        .get_or_init(|| label_phrase_words().into_iter().map(fold_word).collect())
         .contains(folded)
+}
+
+/// Every word of every label phrase of every concept and of its rivals,
+/// as the lexicon writes it.
+fn label_phrase_words() -> Vec<&'static str> {
+    lexicon::CONCEPTS
+        .iter()
+        .flat_map(|concept| {
+            let rivals = lexicon::rival_labels(*concept);
+            lexicon::labels(*concept).iter().copied().chain(rivals)
+        })
+        .flat_map(str::split_whitespace)
+        .collect()
 }
 
 /// Every word of every label phrase of every concept, and the rounding
@@ -175,18 +179,13 @@ fn label_vocabulary() -> &'static HashSet<&'static str> {
     static WORDS: OnceLock<HashSet<&'static str>> = OnceLock::new();
     WORDS.get_or_init(|| {
         let mut words: HashSet<&'static str> = lexicon::ROUNDING_WORDS.iter().copied().collect();
-        for concept in lexicon::CONCEPTS {
-            let rivals = lexicon::rival_labels(*concept);
-            for phrase in lexicon::labels(*concept).iter().chain(&rivals) {
-                for word in phrase.split_whitespace() {
-                    // Only plain words: the lexicon's are folded already,
-                    // but `n°` and `#` are not what a misreading becomes.
-                    if word.chars().all(|c| c.is_ascii_lowercase()) {
-                        words.insert(word);
-                    }
-                }
-            }
-        }
+        // Only plain words: the lexicon's are folded already, but `n°`
+        // and `#` are not what a misreading becomes.
+        words.extend(
+            label_phrase_words()
+                .into_iter()
+                .filter(|word| word.chars().all(|c| c.is_ascii_lowercase())),
+        );
         words
     })
 }

@@ -155,10 +155,10 @@ fn before_wide_gap(page: &SearchPage, words: Range<usize>) -> Range<usize> {
 /// all label words (`Kundennummer`, `Warenempfänger`).
 fn is_party_name(page: &SearchPage, folded: &[String], words: &Range<usize>) -> bool {
     let text = page.words_text(words);
-    let said = folded[words.clone()].iter().filter(|w| !w.is_empty());
     is_name(text.trim_start_matches([':', '-', ' ']))
-        && !said
-            .clone()
+        && !folded[words.clone()]
+            .iter()
+            .filter(|w| !w.is_empty())
             .all(|w| is_label_word(w) || SALUTATIONS.contains(&w.as_str()))
 }
 

@@ -173,6 +173,8 @@ pub(super) fn propose(
         }
         ValueKind::Identifier => {
             let in_dates = &values.dates;
+            // Whether the field asks the buyer's id (`buyer_vat_id`).
+            let asks_buyer = says_buyer(&spec_words(spec));
             for (p, page) in pages.iter().enumerate() {
                 for (w, word) in page.words.iter().enumerate() {
                     // An identifier is only ever proposed beside its label
@@ -231,8 +233,7 @@ pub(super) fn propose(
                     // id is no answer to a seller's (or unnamed) field,
                     // and the seller's none to the buyer's.
                     if spec.concept == Some(Concept::TaxId)
-                        && says_buyer(&folded.0[p][page.lines[word.line].start..w])
-                            != says_buyer(&spec_words(spec))
+                        && says_buyer(&folded.0[p][page.lines[word.line].start..w]) != asks_buyer
                     {
                         continue;
                     }
