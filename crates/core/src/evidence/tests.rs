@@ -6,7 +6,8 @@ use sift_documents::{Content, Document, Kind, Page, PageWord, WordLines};
 
 use super::*;
 
-fn text_document(text: &str) -> Document {
+/// A plain-text document of `text` (the locator's tests use it too).
+pub(super) fn text_document(text: &str) -> Document {
     Document {
         path: PathBuf::from("invoice.txt"),
         name: "invoice.txt".into(),

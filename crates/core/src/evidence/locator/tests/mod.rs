@@ -5,15 +5,7 @@ use sift_documents::{Content, Document, Kind, OcrPage, PageWord};
 
 use super::*;
 
-fn text_document(text: &str) -> Document {
-    Document {
-        path: PathBuf::from("invoice.txt"),
-        name: "invoice.txt".into(),
-        kind: Kind::Text,
-        content: Content::Text(text.into()),
-        ocr: None,
-    }
-}
+pub(super) use crate::evidence::tests::text_document;
 
 /// A photo whose words OCR read as `text`, each word with a box.
 fn scanned_document(text: &str) -> Document {
