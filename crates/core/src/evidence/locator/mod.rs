@@ -45,7 +45,7 @@ use rows::in_rows;
 
 /// Changed whenever the locator's rules change what it finds, so that an
 /// evaluation does not reuse results an older locator gave.
-pub const LOCATOR_VERSION: u32 = 10;
+pub const LOCATOR_VERSION: u32 = 11;
 /// The most candidates kept for a field: what an answer may choose from.
 pub const MAX_CANDIDATES: usize = 5;
 /// How far ahead of the next value a labelled best candidate must be for
@@ -265,9 +265,11 @@ fn with_tax_by_difference(
 }
 
 /// A total with no total's label on the page (OCR lost its line, or the
-/// receipt prints none): the subtotal, which is the total where no tax or
-/// charge is added, is a likelier answer than any unlabelled number. It
-/// is ranked first but never sure.
+/// receipt prints none): the subtotal plus the labelled tax where the
+/// page prints that sum (`Sub Total 68.87`, `GST 6% 4.13`, and `73.00`
+/// elsewhere), else the subtotal, which is the total where no tax or
+/// charge is added: a likelier answer than any unlabelled number. It is
+/// ranked first but never sure.
 fn with_subtotal_first(
     spec: &FieldSpec,
     ranked: Vec<Proposal>,
@@ -278,6 +280,24 @@ fn with_subtotal_first(
     let Some(mut subtotal) = labelled_as(Concept::Net, spec, pages, values, folded) else {
         return ranked;
     };
+    let taxed = labelled_as(Concept::Tax, spec, pages, values, folded)
+        .and_then(|tax| Some(subtotal.amount? + tax.amount?))
+        .filter(|sum| *sum > 0.0)
+        .and_then(|sum| {
+            values
+                .amounts
+                .iter()
+                .find(|(_, _, amount)| (amount - sum).abs() < 0.005)
+        });
+    if let Some((page, words, amount)) = taxed {
+        subtotal = Proposal {
+            value: amount_value(spec, *amount),
+            page: *page,
+            words: words.clone(),
+            score: 0,
+            amount: Some(*amount),
+        };
+    }
     let best = ranked.first().map_or(0, |p| p.score);
     subtotal.score = best.max(SUBTOTAL_FOR_TOTAL) + 1;
     let mut out = vec![subtotal.clone()];

@@ -16,8 +16,8 @@ use crate::evidence::pages::SearchPage;
 /// The words that label what was handed over, folded, in the languages
 /// Sift reads.
 const TENDERED: &[&str] = &[
-    "cash", "tendered", "tender", "bar", "gegeben", "espèces", "especes", "contant", "efectivo",
-    "contanti",
+    "cash", "tendered", "tender", "received", "bar", "gegeben", "espèces", "especes", "contant",
+    "efectivo", "contanti",
 ];
 /// The words that label what was given back.
 const CHANGE: &[&str] = &[
@@ -32,9 +32,11 @@ const CHANGE: &[&str] = &[
 ];
 
 /// The total a receipt's payment lines give, with the place of what was
-/// handed over: the first amount with cents labelled as tendered less
-/// the first labelled as change, when both are there and the difference
-/// is more than nothing.
+/// handed over: an amount with cents labelled as tendered less the first
+/// labelled as change, when both are there and the difference is more
+/// than nothing. Of several tendered (`Cash 71.00`, `Cash Received
+/// 101.00`, `Change 30.00`), the one whose difference the page prints
+/// elsewhere, else the first.
 pub(super) fn paid_total(
     pages: &[SearchPage],
     values: &DocumentValues,
@@ -42,15 +44,28 @@ pub(super) fn paid_total(
 ) -> Option<(f64, usize, Range<usize>)> {
     // Money handed over and back is printed with its cents: `CASH 6` is
     // a till's number.
-    let labelled = |words: &[&str]| {
-        values.amounts.iter().find(|(page, at, _)| {
+    let labelled = |words: &'static [&'static str]| {
+        values.amounts.iter().filter(move |(page, at, _)| {
             has_cents(pages, *page, at) && label_before(pages, folded, *page, at, words)
         })
     };
-    let (page, at, tendered) = labelled(TENDERED)?;
-    let (_, _, change) = labelled(CHANGE)?;
-    let paid = ((tendered - change) * 100.0).round() / 100.0;
-    (paid > 0.0 && *change >= 0.0).then(|| (paid, *page, at.clone()))
+    let (_, change_at, change) = labelled(CHANGE).next()?;
+    if *change < 0.0 {
+        return None;
+    }
+    let paid = |tendered: f64| ((tendered - change) * 100.0).round() / 100.0;
+    let printed = |amount: f64, besides: &Range<usize>| {
+        values.amounts.iter().any(|(_, at, other)| {
+            at != besides && at != change_at && (other - amount).abs() < 0.005
+        })
+    };
+    let mut tendered = labelled(TENDERED).filter(|(_, _, t)| paid(*t) > 0.0);
+    let first = tendered.next()?;
+    let (page, at, amount) = std::iter::once(first)
+        .chain(tendered)
+        .find(|(_, at, t)| printed(paid(*t), at))
+        .unwrap_or(first);
+    Some((paid(*amount), *page, at.clone()))
 }
 
 /// Whether the nearest word with letters before `at` on its row is one

@@ -145,7 +145,10 @@ where
                     for start in line.clone() {
                         for (phrase, role) in starting(&words[start]) {
                             let end = start + phrase.len();
-                            if end <= line.end && words[start..end] == phrase[..] {
+                            if end <= line.end
+                                && words[start..end] == phrase[..]
+                                && !page.words[start..end - 1].iter().any(|w| has_unit(&w.text))
+                            {
                                 found.push(Occurrence {
                                     start,
                                     end,
@@ -162,6 +165,13 @@ where
                 .collect()
         })
         .collect()
+}
+
+/// Whether a word ends in a bracketed unit (`GST(RM)`, `Amt[EUR]`): a
+/// column's header ends there, so no label phrase runs past it
+/// (`GST(RM) Total(RM)` is two headers, not `GST Total`).
+fn has_unit(word: &str) -> bool {
+    word.find(['(', '[']).is_some_and(|at| at > 0)
 }
 
 /// Keeps the phrases found on a line that are not inside a longer one

@@ -16,7 +16,7 @@ use super::labels::{
 use super::lexicon::{self, Concept};
 use super::party::party_names;
 use super::phrases::{FieldPhrases, occurrences, total_lines};
-use super::tax_line::is_rate_of_another;
+use super::tax_line::{is_rate_of_another, is_tax_of_another, rates};
 use super::terms::is_payment_deadline;
 use crate::evidence::consistency::{has_iban_shape, is_vat_number, plausible_years};
 use crate::evidence::matching::{Run, value_runs};
@@ -86,8 +86,12 @@ pub(super) fn propose(
     let mut out = Vec::new();
     match spec.kind {
         ValueKind::Amount => {
-            let rounding = (spec.concept == Some(Concept::Total))
-                .then(|| lines_with(folded, pages, lexicon::ROUNDING_WORDS));
+            let is_total = spec.concept == Some(Concept::Total);
+            let rounding = is_total.then(|| lines_with(folded, pages, lexicon::ROUNDING_WORDS));
+            let page_rates = std::cell::OnceCell::new();
+            let page_rates = || {
+                page_rates.get_or_init(|| pages.iter().map(|p| rates(&p.words)).collect::<Vec<_>>())
+            };
             for (page, words, amount) in values.amounts.iter().cloned() {
                 if spec.integer && amount.fract() != 0.0 {
                     continue;
@@ -107,6 +111,15 @@ pub(super) fn propose(
                 if s < 0 && below_rounding && says_net_total(folded, pages, page, line) {
                     s = SAME_LINE;
                 }
+                // `Total Qty 9 73.55`, `Total Inc. GST 9 6%: 739.78`: a
+                // label governs the amount with cents after a bare whole
+                // number (a count, a stray digit) on its line.
+                if s >= ABOVE
+                    && !has_cents(pages, page, &words)
+                    && cents_after(pages, &values.amounts, page, line, words.end)
+                {
+                    s = 0;
+                }
                 if s == 0 {
                     // Unlabelled: an amount with cents is likelier money.
                     s = i32::from(has_cents(pages, page, &words));
@@ -123,6 +136,15 @@ pub(super) fn propose(
                     && is_rate_of_another(pages, &values.amounts, page, line, amount)
                 {
                     s += TAX_OF_BASE;
+                }
+                // A tax is no total, whatever label is near it: the
+                // amount that is another's tax at a rate the page prints
+                // is taken for an unlabelled one.
+                if s >= ABOVE
+                    && is_total
+                    && is_tax_of_another(&values.amounts, &page_rates()[page], page, amount)
+                {
+                    s = 1;
                 }
                 out.push(Proposal {
                     value: amount_value(spec, amount),
@@ -440,6 +462,22 @@ fn amounts(
 }
 
 /// Whether the amount's last word ends in a decimal mark and two digits.
+/// Whether an amount with cents follows word `after` on `line`.
+fn cents_after(
+    pages: &[SearchPage],
+    amounts: &[(usize, Range<usize>, f64)],
+    page: usize,
+    line: usize,
+    after: usize,
+) -> bool {
+    amounts.iter().any(|(p, at, _)| {
+        *p == page
+            && at.start >= after
+            && pages[page].words[at.start].line == line
+            && has_cents(pages, page, at)
+    })
+}
+
 pub(super) fn has_cents(pages: &[SearchPage], page: usize, words: &Range<usize>) -> bool {
     let Some(last) = pages[page].words[words.clone()].last() else {
         return false;

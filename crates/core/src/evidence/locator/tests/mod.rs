@@ -542,6 +542,7 @@ fn a_date_either_way_round_is_read_the_way_the_documents_other_dates_are() {
 
 mod parties;
 mod payment_fields;
+mod totals;
 
 #[test]
 fn a_german_commercial_invoices_number_beats_a_party_number_printed_twice() {

@@ -116,3 +116,14 @@ fn payment_terms_in_words_give_the_due_date_and_not_the_discounts() {
     let located = locate_fields(&doc, &payment_fields());
     assert_eq!(best(&located, "due_date"), json!("2015-07-04"));
 }
+
+#[test]
+fn a_tax_ids_number_is_no_tax_amount_and_a_vat_total_is() {
+    let doc = text_document("GST No. : 000584089600\nGST 6% : 4.13\n");
+    let located = locate_fields(&doc, &payment_fields());
+    assert_eq!(best(&located, "tax"), json!(4.13));
+    let doc =
+        text_document("Net total: 496.00\nAmount Product VAT Price Total\nVAT total: 75.04\n");
+    let located = locate_fields(&doc, &payment_fields());
+    assert_eq!(best(&located, "tax"), json!(75.04));
+}
