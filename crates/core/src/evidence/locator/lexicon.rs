@@ -309,6 +309,7 @@ pub(crate) fn labels(concept: Concept) -> &'static [&'static str] {
             "net",
             "net amount",
             "total net",
+            "net total",
             "excl vat",
             "excl tax",
             "zwischensumme",

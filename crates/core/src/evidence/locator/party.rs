@@ -10,7 +10,9 @@
 use std::ops::Range;
 
 use super::fields::FieldSpec;
-use super::labels::{ABOVE, FoldedPages, Occurrence, SAME_LINE, is_label_word};
+use super::labels::{
+    ABOVE, FoldedPages, Occurrence, SAME_LINE, fold_word, is_label_word, within_one_edit,
+};
 use super::lexicon::Concept;
 use crate::evidence::pages::SearchPage;
 
@@ -102,14 +104,90 @@ pub(super) fn party_names(
                 found,
                 sender.map(|(l, _)| l),
             ));
-            out.extend(first_text_line(pages, found));
+            out.extend(first_text_line(pages, folded, found));
         }
         Some(Concept::Buyer) => {
             out.extend(sender.and_then(|(line, _)| addressee(&pages[0], &folded.0[0], line)));
         }
         _ => {}
     }
+    for name in &mut out {
+        // A mark OCR read beside a name (`* THAI DELICIOUS RESTAURANT`,
+        // `~ AEON`) is no part of it.
+        let words: Vec<&str> = name.text.split_whitespace().collect();
+        let spelled = |w: &&str| w.chars().any(char::is_alphanumeric);
+        let first = words.iter().position(spelled).unwrap_or(0);
+        let last = words
+            .iter()
+            .rposition(spelled)
+            .map_or(words.len(), |at| at + 1);
+        name.text = words[first..last.max(first)].join(" ");
+        if pages[name.page].ocr {
+            name.text = legal_forms_read(&name.text);
+        }
+    }
     out
+}
+
+/// A scanned name with a legal form OCR misread by one letter beside
+/// another legal form read back (`SUN WONG KUT SON BHD` is `SDN BHD`,
+/// `Pte Lid` is `Ltd`), in the case it was printed in.
+fn legal_forms_read(text: &str) -> String {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let folded: Vec<String> = words.iter().map(|w| fold_word(w)).collect();
+    let form = |i: usize| folded.get(i).is_some_and(|f| is_legal_form(f));
+    words
+        .iter()
+        .enumerate()
+        .map(|(i, word)| {
+            let beside_form = form(i + 1) || i.checked_sub(1).is_some_and(form);
+            match misread_legal_form(&folded[i]) {
+                Some(legal) if beside_form => in_case_of(word, legal),
+                _ => (*word).to_owned(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The legal form `folded` (a folded word, not itself one) is with one
+/// letter misread (`son`, `bho`, `3hd`), if it is near exactly one.
+fn misread_legal_form(folded: &str) -> Option<&'static str> {
+    if folded.len() < 3 || is_legal_form(folded) || !folded.bytes().any(|b| b.is_ascii_alphabetic())
+    {
+        return None;
+    }
+    let mut near = LEGAL_FORMS
+        .iter()
+        .filter(|l| l.len() == folded.len() && within_one_edit(folded.as_bytes(), l.as_bytes()));
+    match (near.next(), near.next()) {
+        (Some(legal), None) => Some(legal),
+        _ => None,
+    }
+}
+
+/// `word`'s letters replaced by `letters` (lower case), in `word`'s case
+/// (all capitals, or a capital first), its marks kept around them.
+fn in_case_of(word: &str, letters: &str) -> String {
+    let start = word.find(char::is_alphabetic).unwrap_or(0);
+    let end = word.rfind(char::is_alphabetic).map_or(word.len(), |at| {
+        at + word[at..].chars().next().map_or(1, char::len_utf8)
+    });
+    let core = &word[start..end];
+    let capitals = core
+        .chars()
+        .filter(|c| c.is_alphabetic())
+        .all(char::is_uppercase);
+    let read: String = if capitals {
+        letters.to_uppercase()
+    } else {
+        let mut chars = letters.chars();
+        chars
+            .next()
+            .map(|c| c.to_uppercase().chain(chars).collect())
+            .unwrap_or_default()
+    };
+    format!("{}{read}{}", &word[..start], &word[end..])
 }
 
 /// Whether `text` reads as a name: two letters or more, letters at
@@ -293,10 +371,17 @@ fn legal_form_line(
             found[0][*l].is_empty() && (l.saturating_sub(2)..*l).all(|a| found[0][a].is_empty())
         })
         .find_map(|(l, line)| {
-            let last = line.clone().rev().find(|w| is_legal_form(&words[*w]))?;
+            let mut last = line.clone().rev().find(|w| is_legal_form(&words[*w]))?;
+            // Its second half misread (`Sdn Bad`, `SDN 3HD`) is still its.
+            if page.ocr && last + 1 < line.end && misread_legal_form(&words[last + 1]).is_some() {
+                last += 1;
+            }
             // A legal form alone on its line ends the name on the line
-            // above (`PASARAYA BORONG PINTAR` / `SDN BHD`).
-            let only_form = (line.start..last).all(|w| is_legal_form(&words[w]));
+            // above (`PASARAYA BORONG PINTAR` / `SDN BHD`, `POPULAR BOOK`
+            // / `CO. (M) SDN BHD`).
+            let only_form = (line.start..last).all(|w| {
+                is_legal_form(&words[w]) || continues_form(&page.words[w].text, &words[w])
+            });
             let above = l.checked_sub(1).map(|a| page.lines[a].clone());
             let start = match above {
                 Some(above) if only_form && is_party_name(page, words, &above) => above.start,
@@ -313,21 +398,41 @@ fn legal_form_line(
         })
 }
 
+/// Whether a word before a legal form continues a company's name rather
+/// than starting one: `Co.` (`& Co. KG`, `CO. (M) SDN BHD`) and a country
+/// mark in brackets (`(M)`, `(S)`).
+fn continues_form(text: &str, folded: &str) -> bool {
+    let bracketed = text.starts_with('(') && text.ends_with(')') && folded.len() <= 2;
+    folded == "co" || (bracketed && !folded.is_empty())
+}
+
 /// The first line of the first page with a name's letters on it, a
-/// capital among them, and no label: who issued a document is printed at
-/// its top.
-fn first_text_line(pages: &[SearchPage], found: &[Vec<Vec<Occurrence>>]) -> Option<Name> {
+/// capital among them, no label, and not only label words (a title such
+/// as `TAX INVOICE`): who issued a document is printed at its top.
+fn first_text_line(
+    pages: &[SearchPage],
+    folded: &FoldedPages,
+    found: &[Vec<Vec<Occurrence>>],
+) -> Option<Name> {
     let page = pages.first()?;
     page.lines.iter().enumerate().take(8).find_map(|(l, line)| {
         let text = page.words_text(line);
         let letters = text.chars().filter(|c| c.is_alphabetic()).count();
         let capital = text.chars().any(char::is_uppercase);
-        (letters >= 3 && letters * 2 >= text.chars().count() && capital && found[0][l].is_empty())
-            .then(|| Name {
-                page: 0,
-                words: line.clone(),
-                text,
-                score: 5,
-            })
+        let title = folded.0[0][line.clone()]
+            .iter()
+            .filter(|w| !w.is_empty())
+            .all(|w| is_label_word(w));
+        (letters >= 3
+            && letters * 2 >= text.chars().count()
+            && capital
+            && !title
+            && found[0][l].is_empty())
+        .then(|| Name {
+            page: 0,
+            words: line.clone(),
+            text,
+            score: 5,
+        })
     })
 }

@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use super::{best, text_document};
+use super::{best, scanned_document, text_document};
 use crate::evidence::locator::locate_fields;
 
 fn parties() -> serde_json::Value {
@@ -62,4 +62,57 @@ fn numbers_headings_and_sentences_are_no_ones_name() {
     let doc = text_document("Der Lieferant bleibt Eigentümer der Waren\nMusterlieferant GmbH\n");
     let located = locate_fields(&doc, &parties());
     assert_eq!(best(&located, "seller_name"), json!("Musterlieferant GmbH"));
+}
+
+#[test]
+fn on_a_scan_a_legal_form_misread_by_a_letter_beside_another_is_read_back() {
+    let seller = |text: &str| {
+        best(
+            &locate_fields(&scanned_document(text), &parties()),
+            "seller_name",
+        )
+    };
+    assert_eq!(
+        seller("SUN WONG KUT SON BHD\n(CO.REG 123)\nTOTAL 12.00\n"),
+        json!("SUN WONG KUT SDN BHD")
+    );
+    // The second half misread ends the name all the same.
+    assert_eq!(
+        seller("timeless Kitchenette Sdn Bad\nCompany No 1174703-K\n"),
+        json!("timeless Kitchenette Sdn Bhd")
+    );
+    // Typed text is as it is printed.
+    let typed = text_document("SUN WONG KUT SON BHD\n(CO.REG 123)\n");
+    assert_eq!(
+        best(&locate_fields(&typed, &parties()), "seller_name"),
+        json!("SUN WONG KUT SON BHD")
+    );
+}
+
+#[test]
+fn a_line_of_co_and_a_country_mark_before_the_legal_form_joins_the_line_above() {
+    let doc = text_document("POPULAR BOOK\nCO. (M) SDN BHD\nNO 8 JALAN 1\n");
+    let located = locate_fields(&doc, &parties());
+    assert_eq!(
+        best(&located, "seller_name"),
+        json!("POPULAR BOOK CO. (M) SDN BHD")
+    );
+}
+
+#[test]
+fn the_first_line_is_the_seller_without_its_marks_and_a_title_is_not() {
+    let seller = |text: &str| {
+        best(
+            &locate_fields(&scanned_document(text), &parties()),
+            "seller_name",
+        )
+    };
+    assert_eq!(
+        seller("* THAI DELICIOUS RESTAURANT\nNO 5 JALAN 2\n"),
+        json!("THAI DELICIOUS RESTAURANT")
+    );
+    assert_eq!(
+        seller("TAX INVOICE\nDOMINO'S PIZZA\nNO 5 JALAN 2\n"),
+        json!("DOMINO'S PIZZA")
+    );
 }

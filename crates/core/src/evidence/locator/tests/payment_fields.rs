@@ -127,3 +127,15 @@ fn a_tax_ids_number_is_no_tax_amount_and_a_vat_total_is() {
     let located = locate_fields(&doc, &payment_fields());
     assert_eq!(best(&located, "tax"), json!(75.04));
 }
+
+#[test]
+fn a_net_total_is_the_net() {
+    let schema = json!({"type": "object", "properties": {
+        "subtotal": {"type": "number", "description": "The net amount before tax"}
+    }});
+    let doc = text_document("Net total: 496.00 €\nVAT total: 75.04 €\nDue payable: 571.04 €\n");
+    assert_eq!(
+        best(&locate_fields(&doc, &schema), "subtotal"),
+        json!(496.0)
+    );
+}
