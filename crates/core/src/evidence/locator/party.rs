@@ -259,37 +259,45 @@ fn texts_after_labels(
         for (l, line) in page.lines.iter().enumerate() {
             for o in found[p][l].iter().filter(|o| !o.rival) {
                 let bonus = 8 * o.len as i32;
-                let named = if o.end < line.end {
+                let name = |words: Range<usize>, score: i32| {
+                    let text = page.words_text(&words);
+                    let text = text.trim_start_matches([':', '-', ' ']).trim();
+                    // A label inside a sentence (`Der Lieferant bleibt
+                    // Eigentümer …`) is followed by words in lower case; a
+                    // name is capitalised.
+                    let capitalised = text
+                        .chars()
+                        .find(|c| c.is_alphabetic())
+                        .is_some_and(char::is_uppercase);
+                    (capitalised && is_party_name(page, &folded.0[p], &words)).then(|| Name {
+                        page: p,
+                        text: text.to_owned(),
+                        words,
+                        score,
+                    })
+                };
+                let on_line = (o.end < line.end).then(|| {
                     let rest = &folded.0[p][o.end..line.end];
                     let start = if rest.iter().all(|w| is_legal_form(w)) {
                         o.start
                     } else {
                         o.end
                     };
-                    Some((before_wide_gap(page, start..line.end), SAME_LINE + bonus))
-                } else {
-                    name_below(page, &folded.0[p], l).map(|words| (words, ABOVE + bonus))
+                    (before_wide_gap(page, start..line.end), SAME_LINE + bonus)
+                });
+                // A heading ends its line, or its column there
+                // (`Rechnungsempfänger` before another column's
+                // `Kundennummer GE2020211`): its name is below it.
+                let heading = o.end >= line.end
+                    || (before_wide_gap(page, o.start..line.end).end == o.end
+                        && is_label_word(&folded.0[p][o.end]));
+                let below = || name(name_below(page, &folded.0[p], l)?, ABOVE + bonus);
+                let named = match on_line {
+                    Some((words, score)) if !heading => name(words, score),
+                    Some((words, score)) => name(words, score).or_else(below),
+                    None => below(),
                 };
-                let Some((words, score)) = named else {
-                    continue;
-                };
-                let text = page.words_text(&words);
-                let text = text.trim_start_matches([':', '-', ' ']).trim();
-                // A label inside a sentence (`Der Lieferant bleibt
-                // Eigentümer …`) is followed by words in lower case; a
-                // name is capitalised.
-                let capitalised = text
-                    .chars()
-                    .find(|c| c.is_alphabetic())
-                    .is_some_and(char::is_uppercase);
-                if capitalised && is_party_name(page, &folded.0[p], &words) {
-                    out.push(Name {
-                        page: p,
-                        words,
-                        text: text.to_owned(),
-                        score,
-                    });
-                }
+                out.extend(named);
             }
         }
     }

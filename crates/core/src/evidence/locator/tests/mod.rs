@@ -7,11 +7,13 @@ use super::*;
 
 pub(super) use crate::evidence::tests::text_document;
 
-/// A photo whose words OCR read as `text`, each word with a box.
+/// A photo whose words OCR read as `text`, each word with a box, a
+/// column apart from the last; two spaces leave a column empty (a wide
+/// gap between two words).
 fn scanned_document(text: &str) -> Document {
     let mut words = Vec::new();
     for (l, line) in text.lines().enumerate() {
-        for (w, word) in line.split(' ').filter(|w| !w.is_empty()).enumerate() {
+        for (w, word) in line.split(' ').enumerate().filter(|(_, w)| !w.is_empty()) {
             words.push(PageWord {
                 text: word.into(),
                 left: 100.0 * w as f32,

@@ -116,3 +116,27 @@ fn the_first_line_is_the_seller_without_its_marks_and_a_title_is_not() {
         json!("DOMINO'S PIZZA")
     );
 }
+
+#[test]
+fn a_heading_beside_another_columns_label_names_the_line_below_it() {
+    let buyer = |text: &str| {
+        best(
+            &locate_fields(&scanned_document(text), &parties()),
+            "buyer_name",
+        )
+    };
+    assert_eq!(
+        buyer("Rechnungsempfänger  Kundennummer GE2020211\nMuster AG Mitte  Beträge in EUR\n"),
+        json!("Muster AG Mitte")
+    );
+    // A label the next label's words follow closely is one phrase
+    // (`Customer VAT Number`), no heading; nor is a label a value follows.
+    assert_eq!(
+        buyer("Customer VAT Number ESA12345674\nIncoterms DELIVERED DUTY UNPAID\n"),
+        json!(null)
+    );
+    assert_eq!(
+        buyer("N° TVA client  FR19787878784\nDescription  Quantité\n"),
+        json!(null)
+    );
+}
