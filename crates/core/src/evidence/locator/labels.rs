@@ -261,6 +261,9 @@ pub(super) fn label_score(
         if chain.iter().any(|o| o.rival) {
             return RIVAL;
         }
+        if heads_rates(search, nearest) {
+            return 0;
+        }
         let len: usize = chain.iter().map(|o| o.len).sum();
         // Each word between a label and its value makes it less its own;
         // a mark alone (`|`, `-`, `:`) is no word.
@@ -307,9 +310,23 @@ pub(super) fn label_score(
         .min_by_key(|(offset, o)| (*offset, usize::MAX - o.len));
     match governing {
         Some((_, o)) if o.rival => RIVAL,
+        // `MwSt-%`, `USt. %`, `Steuersatz [%]`: a column of rates.
+        Some((_, o)) if heads_rates(search, o) => 0,
         Some((offset, o)) => ABOVE + 8 * o.len as i32 - offset.min(20) as i32,
         None => 0,
     }
+}
+
+/// Whether a label is a rate's: its last word holds a `%` (`MwSt.-%`),
+/// or the word after it is one of marks alone (`USt. %`, `Steuersatz
+/// [%]`; `USt. 19%` prints a rate, and labels the amounts after it).
+fn heads_rates(page: &SearchPage, label: &Occurrence) -> bool {
+    let line = &page.lines[page.words[label.start].line];
+    let unit = |w: usize| {
+        let text = &page.words[w].text;
+        text.contains('%') && !text.chars().any(char::is_alphanumeric)
+    };
+    page.words[label.end - 1].text.contains('%') || (label.end < line.end && unit(label.end))
 }
 
 /// The left and right edges of a run of words with boxes.

@@ -139,3 +139,33 @@ fn a_net_total_is_the_net() {
         json!(496.0)
     );
 }
+
+#[test]
+fn the_tax_in_total_and_a_hyphenated_tax_amount_are_the_tax() {
+    let doc = text_document(
+        "Menge Produkt USt. Preis Gesamtbetrag\n7% 160,00 € 160,00 €\nNettobetrag: 496,00 €\n\
+         USt. Gesamt: 75,04 €\nGesamtbetrag: 571,04 €\n",
+    );
+    assert_eq!(
+        best(&locate_fields(&doc, &payment_fields()), "tax"),
+        json!(75.04)
+    );
+}
+
+#[test]
+fn a_rates_label_governs_no_amount() {
+    // Under its column's header, and after it on its line.
+    let doc = text_document(
+        "Transportkosten : Frachtbetrag: 15,00, MwSt.-% 19,0\n\
+         Nettobetrag MwSt-Betrag MwSt-% Endbetrag\n1056,05 200,65 19,0 1256,70\n",
+    );
+    assert_eq!(
+        best(&locate_fields(&doc, &payment_fields()), "tax"),
+        json!(200.65)
+    );
+    let doc = text_document("Netto MwSt-% MwSt-Betrag\n40,00 19,00 7,60\n");
+    assert_eq!(
+        best(&locate_fields(&doc, &payment_fields()), "tax"),
+        json!(7.6)
+    );
+}
