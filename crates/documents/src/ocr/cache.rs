@@ -16,7 +16,7 @@ use super::{OcrOptions, OcrPage};
 
 /// The version of how pages are recognised: bumped when a change to it
 /// would give other text, so that older results are not reused.
-const RECIPE: &str = "sift-ocr-4";
+const RECIPE: &str = "sift-ocr-5";
 
 /// The OCR settings that change what a page reads as.
 pub(crate) fn cache_settings(options: &OcrOptions) -> String {

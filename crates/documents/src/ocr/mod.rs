@@ -19,7 +19,9 @@
 //!
 //! 1. greyscale; an image whose text is small (the median word under
 //!    [`MIN_WORD_HEIGHT`] px high in a first pass) is upscaled so that
-//!    it is not, and recognised again;
+//!    it is not, and recognised again; an image of which next to nothing
+//!    was read (faint print, a dark border that set the threshold) is
+//!    read again with its contrast stretched, and the better kept;
 //! 2. when the recognised words are few or unsure, Tesseract's orientation
 //!    detection (`--psm 0`) is asked; a page it finds turned by 90°, 180°
 //!    or 270° with confidence is turned upright and recognised again, and

@@ -132,6 +132,36 @@ fn known_words_come_back_with_their_boxes() {
     );
 }
 
+/// A receipt photographed in poor light: faint grey print on a shaded
+/// background, with the dark edge of the table at its top and bottom.
+/// The edge sets Tesseract's threshold, and the print is lost with the
+/// background (plain `tesseract` reads nothing of it).
+fn faint_photo(dir: &Path) -> PathBuf {
+    let path = dir.join("faint.png");
+    let status = std::process::Command::new("convert")
+        .args(["-size", "800x1600", "gradient:#f4f4f4-#d4d4d4"])
+        .args(["-font", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"])
+        .args(["-pointsize", "40", "-fill", "#b4b4b4"])
+        .args(["-annotate", "+80+300", "Invoice 4711"])
+        .args(["-annotate", "+80+500", "Total 571.04"])
+        .args(["-fill", "black", "-draw", "rectangle 0,0 800,20"])
+        .args(["-draw", "rectangle 0,1580 800,1600"])
+        .arg(&path)
+        .status()
+        .expect("ImageMagick's convert");
+    assert!(status.success());
+    path
+}
+
+#[test]
+fn a_faint_photo_with_a_dark_edge_is_read_with_its_contrast_stretched() {
+    let dir = TempDir::new();
+    let documents = read_path(&faint_photo(dir.path()), &always()).unwrap();
+    let ocr = first_ocr(&documents);
+    let words: Vec<&str> = ocr.words.iter().map(|w| w.text.as_str()).collect();
+    assert_eq!(words, ["Invoice", "4711", "Total", "571.04"]);
+}
+
 const DOCLING_TEXT: &str = "Docling bundles PDF document conversion to\nJSON and Markdown in an easy self contained\npackage";
 
 #[test]
