@@ -45,6 +45,8 @@ const LEGAL_FORMS: &[&str] = &[
     "corporation",
     "sdn",
     "bhd",
+    // `S/B`, Sdn Bhd's shortening.
+    "sb",
     "berhad",
     "pte",
     "pty",

@@ -90,6 +90,18 @@ fn on_a_scan_a_legal_form_misread_by_a_letter_beside_another_is_read_back() {
 }
 
 #[test]
+fn s_b_is_a_legal_form_and_its_line_the_seller() {
+    let doc = text_document(
+        "99 SPEED MART S/B
+LOT P.T. 2811, JALAN ANGSA,
+TOTAL 12.00
+",
+    );
+    let located = locate_fields(&doc, &parties());
+    assert_eq!(best(&located, "seller_name"), json!("99 SPEED MART S/B"));
+}
+
+#[test]
 fn a_line_of_co_and_a_country_mark_before_the_legal_form_joins_the_line_above() {
     let doc = text_document("POPULAR BOOK\nCO. (M) SDN BHD\nNO 8 JALAN 1\n");
     let located = locate_fields(&doc, &parties());
