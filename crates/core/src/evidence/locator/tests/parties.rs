@@ -91,12 +91,8 @@ fn on_a_scan_a_legal_form_misread_by_a_letter_beside_another_is_read_back() {
 
 #[test]
 fn s_b_is_a_legal_form_and_its_line_the_seller() {
-    let doc = text_document(
-        "99 SPEED MART S/B
-LOT P.T. 2811, JALAN ANGSA,
-TOTAL 12.00
-",
-    );
+    let doc =
+        text_document("Welcome\n99 SPEED MART S/B\nLOT P.T. 2811, JALAN ANGSA,\nTOTAL 12.00\n");
     let located = locate_fields(&doc, &parties());
     assert_eq!(best(&located, "seller_name"), json!("99 SPEED MART S/B"));
 }
