@@ -139,19 +139,9 @@ fn stretch_contrast(grey: &GrayImage, clip: f32) -> GrayImage {
     for pixel in grey.pixels() {
         histogram[usize::from(pixel.0[0])] += 1;
     }
-    let pixels = grey.pixels().len();
-    let cut = (pixels as f32 * clip) as usize;
-    let level_at = |mut levels: Box<dyn Iterator<Item = usize>>| {
-        let mut seen = 0;
-        levels
-            .find(|&level| {
-                seen += histogram[level];
-                seen > cut
-            })
-            .unwrap_or(0)
-    };
-    let low = level_at(Box::new(0..256));
-    let high = level_at(Box::new((0..256).rev()));
+    let cut = (grey.pixels().len() as f32 * clip) as usize;
+    let low = level_past(&histogram, 0..256, cut);
+    let high = level_past(&histogram, (0..256).rev(), cut);
     let mut out = grey.clone();
     if high <= low {
         return out;
@@ -162,6 +152,18 @@ fn stretch_contrast(grey: &GrayImage, clip: f32) -> GrayImage {
         pixel.0[0] = (level * 255.0 / range).round().clamp(0.0, 255.0) as u8;
     }
     out
+}
+
+/// The first of `levels` by which more than `cut` pixels are counted.
+fn level_past(histogram: &[usize; 256], levels: impl Iterator<Item = usize>, cut: usize) -> usize {
+    let mut seen = 0;
+    for level in levels {
+        seen += histogram[level];
+        if seen > cut {
+            return level;
+        }
+    }
+    0
 }
 
 /// One pass of Tesseract over the image as placed.

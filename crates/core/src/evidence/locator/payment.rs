@@ -49,21 +49,23 @@ pub(super) fn paid_total(
             has_cents(pages, *page, at) && label_before(pages, folded, *page, at, words)
         })
     };
-    let (_, change_at, change) = labelled(CHANGE).next()?;
-    if *change < 0.0 {
+    let change @ (_, _, change_amount) = labelled(CHANGE).next()?;
+    if *change_amount < 0.0 {
         return None;
     }
-    let paid = |tendered: f64| ((tendered - change) * 100.0).round() / 100.0;
-    let printed = |amount: f64, besides: &Range<usize>| {
-        values.amounts.iter().any(|(_, at, other)| {
-            at != besides && at != change_at && (other - amount).abs() < 0.005
-        })
+    let paid = |tendered: f64| ((tendered - change_amount) * 100.0).round() / 100.0;
+    // Printed at a place other than the two payment lines'.
+    let printed = |amount: f64, tendered: &(usize, Range<usize>, f64)| {
+        values
+            .amounts
+            .iter()
+            .any(|other| other != tendered && other != change && (other.2 - amount).abs() < 0.005)
     };
     let mut tendered = labelled(TENDERED).filter(|(_, _, t)| paid(*t) > 0.0);
     let first = tendered.next()?;
     let (page, at, amount) = std::iter::once(first)
         .chain(tendered)
-        .find(|(_, at, t)| printed(paid(*t), at))
+        .find(|t| printed(paid(t.2), t))
         .unwrap_or(first);
     Some((paid(*amount), *page, at.clone()))
 }
