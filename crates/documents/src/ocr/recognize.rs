@@ -146,10 +146,17 @@ fn stretch_contrast(grey: &GrayImage, clip: f32) -> GrayImage {
     if high <= low {
         return out;
     }
+    // Each of the 256 levels mapped once, not each pixel.
     let range = (high - low) as f32;
+    let mapped: Vec<u8> = (0..256)
+        .map(|level| {
+            ((level as f32 - low as f32) * 255.0 / range)
+                .round()
+                .clamp(0.0, 255.0) as u8
+        })
+        .collect();
     for pixel in out.pixels_mut() {
-        let level = f32::from(pixel.0[0]) - low as f32;
-        pixel.0[0] = (level * 255.0 / range).round().clamp(0.0, 255.0) as u8;
+        pixel.0[0] = mapped[usize::from(pixel.0[0])];
     }
     out
 }
@@ -207,11 +214,7 @@ impl Reading {
     }
 
     fn is_sure(&self) -> bool {
-        let sure = self
-            .words
-            .iter()
-            .filter(|w| w.confidence >= SURE_WORD)
-            .count();
+        let sure = self.confident_words();
         sure >= SURE_WORDS && sure * 2 >= self.words.len()
     }
 }

@@ -68,16 +68,19 @@ impl FoldedPages {
 
 /// A word as labels are compared: lower case, marks dropped, and every
 /// way of writing "number" (`No.`, `Nr`, `N°`, `#`) as `no`.
+/// Where a word's bracketed tail starts (`Total(MYR)`, `Amt[EUR]`), if it
+/// has one after some letters: a label's unit or currency.
+pub(super) fn bracketed_tail(word: &str) -> Option<usize> {
+    word.find(['(', '[']).filter(|at| *at > 0)
+}
+
 pub(super) fn fold_word(word: &str) -> String {
     if word.starts_with('#') && word.chars().skip(1).all(|c| !c.is_alphanumeric()) {
         return "no".to_owned();
     }
     // A bracketed tail is the label's unit or currency, not its word:
     // `Total(MYR):` is `total`, `Item(s)` is `item`.
-    let word = match word.find(['(', '[']) {
-        Some(at) if at > 0 => &word[..at],
-        _ => word,
-    };
+    let word = bracketed_tail(word).map_or(word, |at| &word[..at]);
     let folded: String = if word.is_ascii() {
         // Most words: their bytes, without the work of Unicode's cases.
         word.bytes()

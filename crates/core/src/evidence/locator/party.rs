@@ -114,21 +114,26 @@ pub(super) fn party_names(
         _ => {}
     }
     for name in &mut out {
-        // A mark OCR read beside a name (`* THAI DELICIOUS RESTAURANT`,
-        // `~ AEON`) is no part of it.
-        let words: Vec<&str> = name.text.split_whitespace().collect();
-        let spelled = |w: &&str| w.chars().any(char::is_alphanumeric);
-        let first = words.iter().position(spelled).unwrap_or(0);
-        let last = words
-            .iter()
-            .rposition(spelled)
-            .map_or(words.len(), |at| at + 1);
-        name.text = words[first..last.max(first)].join(" ");
+        name.text = without_marks(&name.text);
         if pages[name.page].ocr {
             name.text = legal_forms_read(&name.text);
         }
     }
     out
+}
+
+/// A name without the marks OCR read beside it (`* THAI DELICIOUS
+/// RESTAURANT`, `~ AEON`): its words from the first to the last with a
+/// letter or digit.
+fn without_marks(text: &str) -> String {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let spelled = |w: &&str| w.chars().any(char::is_alphanumeric);
+    let first = words.iter().position(spelled).unwrap_or(0);
+    let last = words
+        .iter()
+        .rposition(spelled)
+        .map_or(words.len(), |at| at + 1);
+    words[first..last].join(" ")
 }
 
 /// A scanned name with a legal form OCR misread by one letter beside

@@ -11,7 +11,7 @@ use foldhash::HashMap;
 use std::sync::OnceLock;
 
 use super::fields::FieldSpec;
-use super::labels::{FoldedPages, Occurrence, Role, fold_word};
+use super::labels::{FoldedPages, Occurrence, Role, bracketed_tail, fold_word};
 use super::lexicon::{self, CONCEPTS, Concept};
 use crate::evidence::pages::SearchPage;
 
@@ -147,7 +147,11 @@ where
                             let end = start + phrase.len();
                             if end <= line.end
                                 && words[start..end] == phrase[..]
-                                && !page.words[start..end - 1].iter().any(|w| has_unit(&w.text))
+                                // A unit in brackets ends a column's header
+                                // (`GST(RM) Total(RM)` is two, not `GST Total`).
+                                && !page.words[start..end - 1]
+                                    .iter()
+                                    .any(|w| bracketed_tail(&w.text).is_some())
                             {
                                 found.push(Occurrence {
                                     start,
@@ -165,13 +169,6 @@ where
                 .collect()
         })
         .collect()
-}
-
-/// Whether a word ends in a bracketed unit (`GST(RM)`, `Amt[EUR]`): a
-/// column's header ends there, so no label phrase runs past it
-/// (`GST(RM) Total(RM)` is two headers, not `GST Total`).
-fn has_unit(word: &str) -> bool {
-    word.find(['(', '[']).is_some_and(|at| at > 0)
 }
 
 /// Keeps the phrases found on a line that are not inside a longer one

@@ -461,7 +461,6 @@ fn amounts(
     kept
 }
 
-/// Whether the amount's last word ends in a decimal mark and two digits.
 /// Whether an amount with cents follows word `after` on `line`.
 fn cents_after(
     pages: &[SearchPage],
@@ -478,6 +477,7 @@ fn cents_after(
     })
 }
 
+/// Whether the amount's last word ends in a decimal mark and two digits.
 pub(super) fn has_cents(pages: &[SearchPage], page: usize, words: &Range<usize>) -> bool {
     let Some(last) = pages[page].words[words.clone()].last() else {
         return false;
