@@ -36,17 +36,35 @@ pub fn is_gone(token: &str) -> bool {
     if boot_id().as_deref() != Some(boot) {
         return true;
     }
-    start_ticks(pid) != Some(start)
+    // A killed process stays in /proc as a zombie until its parent reaps
+    // it (a WebDriver, a shell that is busy): it runs no more code.
+    match stat_fields(pid) {
+        Some(fields) => fields.start != start || matches!(fields.state, 'Z' | 'X'),
+        None => true,
+    }
 }
 
-/// Field 22 of `/proc/PID/stat`, the process's start time. The command
-/// name (field 2, in parentheses) may hold spaces and parentheses, so the
-/// fields are counted after its last `)`.
-fn start_ticks(pid: u32) -> Option<u64> {
+/// What `/proc/PID/stat` says of a process: its state and start time.
+struct StatFields {
+    /// Field 3: `R`, `S`, ... `Z` (zombie), `X` (dead).
+    state: char,
+    /// Field 22, in clock ticks since boot.
+    start: u64,
+}
+
+/// The command name (field 2, in parentheses) may hold spaces and
+/// parentheses, so the fields are counted after its last `)`.
+fn stat_fields(pid: u32) -> Option<StatFields> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let after_name = &stat[stat.rfind(')')? + 1..];
-    // After the name come field 3 (state) onwards: field 22 is the 20th.
-    after_name.split_whitespace().nth(19)?.parse().ok()
+    let mut fields = stat[stat.rfind(')')? + 1..].split_whitespace();
+    let state = fields.next()?.chars().next()?;
+    // After the state (field 3) comes field 4: field 22 is the 19th on.
+    let start = fields.nth(18)?.parse().ok()?;
+    Some(StatFields { state, start })
+}
+
+fn start_ticks(pid: u32) -> Option<u64> {
+    stat_fields(pid).map(|fields| fields.start)
 }
 
 fn boot_id() -> Option<String> {
@@ -78,5 +96,29 @@ mod tests {
         let rebooted = format!("{pid}:{}:another-boot", start_ticks(pid).unwrap());
         assert!(is_gone(&rebooted));
         assert!(is_gone("not a token"));
+    }
+
+    #[test]
+    fn a_killed_process_not_yet_reaped_is_gone() {
+        let mut child = std::process::Command::new("sleep")
+            .arg("1000")
+            .spawn()
+            .unwrap();
+        let pid = child.id();
+        let token = format!("{pid}:{}:{}", start_ticks(pid).unwrap(), boot_id().unwrap());
+        assert!(!is_gone(&token), "a sleeping child is alive: {token}");
+        child.kill().unwrap();
+        // Until this test waits for it, the child is a zombie: its /proc
+        // entry, start time included, is still there.
+        let zombie = || stat_fields(pid).is_some_and(|fields| fields.state == 'Z');
+        while !zombie() {
+            std::thread::yield_now();
+        }
+        assert_eq!(
+            start_ticks(pid),
+            token.split(':').nth(1).unwrap().parse().ok()
+        );
+        assert!(is_gone(&token), "a zombie is gone: {token}");
+        child.wait().unwrap();
     }
 }
