@@ -7,30 +7,16 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { after, before, describe, test as nodeTest } from "node:test";
+import { after, before, describe } from "node:test";
 
-import { remote } from "webdriverio";
 import { dragOntoWindow } from "./drag.mjs";
-import { WAIT_MS, typeInto } from "./session.mjs";
+import { SERVER, WAIT_MS, env, launch, screenshot, scripted, shownText, test, typeInto } from "./session.mjs";
 
-const env = (name) => {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set: run tests/window/run.sh`);
-  return value;
-};
-const APP = env("SIFT_APP");
-const SERVER = env("SIFT_SERVER_URL");
-const OUT = env("SIFT_WINDOW_OUT");
 const INVOICE = env("SIFT_TEST_OPEN_PATHS");
 const EXPORT_PATH = env("SIFT_TEST_SAVE_PATH");
 
 // The corpus invoice's ground truth (MANIFEST.tsv), as the model answers it.
 const TRUTH = { invoice_number: "42183017", date: "2014-08-03", total: 4.11, currency: "USD" };
-
-/** A screenshot of the whole (virtual) screen, as a person would see the window. */
-function screenshot(name) {
-  execFileSync("import", ["-window", "root", join(OUT, "shots", `${name}.png`)]);
-}
 
 /** A screenshot once WebKit has painted what the DOM already holds (it paints a few frames behind). */
 async function snap(name) {
@@ -38,16 +24,6 @@ async function snap(name) {
   execFileSync("xdotool", ["mousemove", "1279", "799"]);
   await browser.pause(800);
   screenshot(name);
-}
-
-async function scripted(path, method, body) {
-  const response = await fetch(`${SERVER}${path}`, {
-    method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  assert.ok(response.ok, `${method} ${path}: ${response.status}`);
-  return method === "GET" ? response.json() : null;
 }
 
 let browser;
@@ -64,43 +40,11 @@ before(async () => {
   browser = await launch();
 });
 
-/** Starts the app in a new WebDriver session. */
-function launch() {
-  return remote({
-    hostname: "127.0.0.1",
-    port: 4444,
-    logLevel: "warn",
-    waitforTimeout: WAIT_MS,
-    connectionRetryTimeout: 2 * WAIT_MS,
-    capabilities: {
-      browserName: "wry",
-      "wdio:enforceWebDriverClassic": true,
-      "tauri:options": { application: APP },
-    },
-  });
-}
-
-/** A test that leaves a picture of the screen behind when it fails. */
-function test(name, body) {
-  nodeTest(name, async () => {
-    try {
-      await body();
-    } catch (error) {
-      screenshot(`failed-${name.replace(/[^a-z0-9]+/gi, "-")}`);
-      throw error;
-    }
-  });
-}
-
 after(async () => {
   await browser?.deleteSession();
 });
 
 const byTestId = (id) => browser.$(`[data-testid="${id}"]`);
-
-// WebKitWebDriver's "Get Element Text" answers "" for table cells, so the
-// text a person sees is read as the element's rendered `innerText`.
-const shownText = async (element) => (await element.getProperty("innerText")).trim();
 
 async function waitForText(element, expected, timeout = WAIT_MS) {
   await browser.waitUntil(async () => (await element.getText()).trim() === expected, {

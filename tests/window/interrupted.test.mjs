@@ -5,7 +5,9 @@
 // file's integrity check is ok. Run by tests/window/run.sh.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { setTimeout as pause } from "node:timers/promises";
 import { after, describe } from "node:test";
 
 import { APP, OUT, WAIT_MS, eventually, launch, modelRequests, scripted, shownText, snap, test } from "./session.mjs";
@@ -21,6 +23,37 @@ function appPid() {
   const pids = execFileSync("pgrep", ["-f", `${APP} --db ${DB}`], { encoding: "utf8" }).trim().split("\n");
   assert.equal(pids.length, 1, `one app on ${DB}: ${pids}`);
   return Number(pids[0]);
+}
+
+/** The processes `pid` started (WebKit's web and network processes). */
+function childrenOf(pid) {
+  try {
+    return execFileSync("pgrep", ["-P", String(pid)], { encoding: "utf8" }).trim().split("\n").map(Number);
+  } catch {
+    return []; // pgrep exits 1 when there are none
+  }
+}
+
+/** Whether `pid` runs no more: gone from /proc, or a zombie its parent has not reaped. */
+function hasEnded(pid) {
+  try {
+    return /\)\s+[ZX]\s/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Waits until every process in `pids` has ended. A person starts the app
+ * again once the crashed one is gone; a new one started while WebKit's
+ * processes of the old one still hold its files is another test.
+ */
+async function untilEnded(pids) {
+  const bound = Date.now() + WAIT_MS;
+  while (!pids.every(hasEnded)) {
+    assert.ok(Date.now() < bound, `processes still running after the kill: ${pids.filter((p) => !hasEnded(p))}`);
+    await pause(100);
+  }
 }
 
 let browser;
@@ -49,7 +82,10 @@ describe("a crash of the app", () => {
     await eventually(browser, async () => (await modelRequests()).length, 1);
     assert.equal(sql("SELECT status || ',' || (interrupted_at IS NULL) FROM extraction_jobs"), "running,1");
 
-    process.kill(appPid(), "SIGKILL");
+    const app = appPid();
+    const started = childrenOf(app);
+    process.kill(app, "SIGKILL");
+    await untilEnded([app, ...started]);
     await browser.deleteSession().catch(() => undefined);
     await scripted("/_scripted/script", "PUT", { models: { "scripted-model": [ANSWER] } });
 

@@ -107,7 +107,12 @@ xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
     sleep 0.1
   done
   cd "$1/tests/window" && node --test --test-concurrency=1 ${SIFT_WINDOW_TESTS:-./*.test.mjs}
-' window "$ROOT" || fail "see $OUT (tauri-driver.log, shots/)"
+' window "$ROOT" || {
+  # The app's own stderr is in the driver's log: a CI log shows only this.
+  printf 'the last lines of tauri-driver.log (the driver and the app):\n' >&2
+  tail -40 "$OUT/tauri-driver.log" >&2
+  fail "see $OUT (tauri-driver.log, shots/)"
+}
 
 if [ "${SIFT_UPDATE_SCREENSHOTS:-0}" = 1 ]; then
   for shot in "$OUT"/shots/*.png; do

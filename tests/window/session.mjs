@@ -3,10 +3,11 @@
 // model server's control API, and screenshots.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { test as nodeTest } from "node:test";
-import { remote } from "webdriverio";
+import { setTimeout as pause } from "node:timers/promises";
+import { attach } from "webdriverio";
 
 export const env = (name) => {
   const value = process.env[name];
@@ -24,20 +25,67 @@ export const OUT = env("SIFT_WINDOW_OUT");
  */
 export const WAIT_MS = 60_000;
 
-/** The app in a new WebDriver session; `args`: its command line (`--db FILE`). */
-export function launch(args = []) {
-  return remote({
-    hostname: "127.0.0.1",
-    port: 4444,
-    logLevel: "warn",
-    waitforTimeout: WAIT_MS,
-    connectionRetryTimeout: 2 * WAIT_MS,
-    capabilities: {
-      browserName: "wry",
-      "wdio:enforceWebDriverClassic": true,
-      "tauri:options": { application: APP, args },
-    },
-  });
+const DRIVER = { hostname: "127.0.0.1", port: 4444 };
+/** What the app prints (to the driver's log) when it cannot open the X display. */
+const NO_DISPLAY = "Failed to initialize gtk backend";
+
+/**
+ * The app in a new WebDriver session; `args`: its command line (`--db FILE`).
+ *
+ * Xvfb now and then refuses the X connection of an app started at once
+ * after another was killed (1 launch in 30 under load here), and the app
+ * exits. WebKitWebDriver then waits for good for a browser that is gone,
+ * and holds every later session behind it until the client gives up the
+ * request. So the session is requested here, where the request can be
+ * given up: when the driver's log (which holds the app's stderr) says the
+ * app could not open the display, the request is abandoned and made
+ * again, at most three times. Any other failure fails the test as before.
+ */
+export async function launch(args = []) {
+  const capabilities = {
+    browserName: "wry",
+    "wdio:enforceWebDriverClassic": true,
+    "tauri:options": { application: APP, args },
+  };
+  const log = join(OUT, "tauri-driver.log");
+  for (let attempt = 1; ; attempt++) {
+    const logged = statSync(log).size;
+    const request = new AbortController();
+    let settled = false;
+    const created = fetch(`http://${DRIVER.hostname}:${DRIVER.port}/session`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ capabilities: { alwaysMatch: capabilities, firstMatch: [{}] } }),
+      signal: AbortSignal.any([request.signal, AbortSignal.timeout(2 * WAIT_MS)]),
+    })
+      .then((response) => response.json())
+      .finally(() => (settled = true));
+    const refused = (async () => {
+      while (!settled) {
+        if (readFileSync(log, "utf8").slice(logged).includes(NO_DISPLAY)) return true;
+        await pause(100);
+      }
+      return false;
+    })();
+    const outcome = await Promise.race([created.then((body) => ({ body })), refused.then((gone) => ({ gone }))]);
+    if (outcome.gone) {
+      request.abort();
+      await created.catch(() => undefined);
+      assert.ok(attempt < 3, `the app could not open the display ${attempt} times:\n${readFileSync(log, "utf8").slice(logged)}`);
+      continue;
+    }
+    const body = outcome.body ?? (await created);
+    assert.ok(body.value?.sessionId, `no session: ${JSON.stringify(body)}`);
+    return attach({
+      ...DRIVER,
+      sessionId: body.value.sessionId,
+      capabilities: body.value.capabilities,
+      logLevel: "warn",
+      waitforTimeout: WAIT_MS,
+      waitforInterval: 100,
+      connectionRetryTimeout: 2 * WAIT_MS,
+    });
+  }
 }
 
 /** The scripted server's control API: `GET` answers its JSON. */
