@@ -4,7 +4,9 @@
 use std::ops::Range;
 
 use super::locator::home_currency_place;
-use super::misread::{doubled_decimal_mark, misread_date, split_at_decimal_mark};
+use super::misread::{
+    doubled_decimal_mark, misread_date, misread_day_or_month, split_at_decimal_mark,
+};
 use super::pages::{Match, SearchPage};
 use crate::normalise::{normalize_amount, normalize_date};
 
@@ -34,6 +36,8 @@ pub(super) struct Run {
     pub words: Range<usize>,
     /// `yyyy-mm-dd`, day first before month first.
     pub dates: Vec<String>,
+    /// The dates are OCR misreads read back (see `misread`), not as printed.
+    pub dates_misread: bool,
     pub amounts: Vec<f64>,
 }
 
@@ -249,12 +253,15 @@ pub(super) fn value_runs(pages: &[SearchPage]) -> Vec<Run> {
                     } else {
                         Vec::new()
                     };
+                    let mut dates_misread = false;
                     if dates.is_empty()
                         && page.ocr
                         && let [word] = words
-                        && let Some(printed) = misread_date(word)
+                        && let Some(printed) =
+                            misread_date(word).or_else(|| misread_day_or_month(word))
                     {
                         dates = date_readings(&printed);
+                        dates_misread = true;
                     }
                     let mut amounts = amount_readings(&joined);
                     if amounts.is_empty()
@@ -274,6 +281,7 @@ pub(super) fn value_runs(pages: &[SearchPage]) -> Vec<Run> {
                             page: index,
                             words: start..end,
                             dates,
+                            dates_misread,
                             amounts,
                         });
                     }

@@ -103,23 +103,85 @@ pub(super) fn misread_date(word: &str) -> Option<String> {
     (changed && digit_groups >= 2).then(|| repaired.join(&separator.to_string()))
 }
 
+/// A numeric date whose day or month OCR misread by one digit into no
+/// date at all (`19/62/2018`, `92/02/2018`: a 0 read as 6, 8 or 9), after
+/// a label glued on with a colon: the one reading with that digit read
+/// back as 0, when only one reading is a date (either way round, or year
+/// first).
+pub(super) fn misread_day_or_month(word: &str) -> Option<String> {
+    let word = word.rsplit(':').next().unwrap_or(word);
+    let separator = ['/', '.', '-']
+        .into_iter()
+        .find(|s| word.matches(*s).count() == 2)?;
+    let groups: Vec<&str> = word.split(separator).collect();
+    let all_digits = |g: &&str| !g.is_empty() && g.bytes().all(|b| b.is_ascii_digit());
+    if !groups.iter().all(all_digits) {
+        return None;
+    }
+    let year_first = groups[0].len() == 4;
+    let (year, day_and_month) = if year_first { (0, [1, 2]) } else { (2, [0, 1]) };
+    if !matches!(groups[year].len(), 2 | 4) || day_and_month.iter().any(|&g| groups[g].len() > 2) {
+        return None;
+    }
+    let is_date = |groups: &[String]| {
+        let [Ok(a), Ok(b)] = day_and_month.map(|g| groups[g].parse::<u32>()) else {
+            return false;
+        };
+        let (day, month) = (1..=31, 1..=12);
+        if year_first {
+            month.contains(&a) && day.contains(&b)
+        } else {
+            (day.contains(&a) && month.contains(&b)) || (month.contains(&a) && day.contains(&b))
+        }
+    };
+    let printed: Vec<String> = groups.iter().map(|g| (*g).to_owned()).collect();
+    if is_date(&printed) {
+        return None;
+    }
+    let mut readings: Vec<String> = Vec::new();
+    for g in day_and_month {
+        for (at, digit) in groups[g].char_indices() {
+            if !matches!(digit, '6' | '8' | '9') {
+                continue;
+            }
+            let mut read = printed.clone();
+            read[g].replace_range(at..at + 1, "0");
+            let date = read.join(&separator.to_string());
+            if is_date(&read) && !readings.contains(&date) {
+                readings.push(date);
+            }
+        }
+    }
+    match &readings[..] {
+        [only] => Some(only.clone()),
+        _ => None,
+    }
+}
+
 /// Whether OCR prints `c` for a digit (see [`digits_misread`]).
 fn is_read_for_digit(c: char) -> bool {
     "ODQoIl|iSsBZz".contains(c)
 }
 
 /// A date (`yyyy-mm-dd`) whose year OCR misread by one digit (`2078` for
-/// 2018, a 1 read as 7 or 4, a 3 or a 0 as 8) into a year outside
+/// 2018, `2618` too: a 1 read as 7 or 4, a 3 as 8, a 0 as 8, 6 or 9) into a year outside
 /// `years`: the one reading inside them, when only one is.
 pub(super) fn misread_year(date: &str, years: &std::ops::RangeInclusive<i32>) -> Option<String> {
     let year: i32 = date.get(..4)?.parse().ok()?;
     if years.contains(&year) {
         return None;
     }
-    const CONFUSED: &[(u8, u8)] = &[(b'7', b'1'), (b'4', b'1'), (b'8', b'3'), (b'8', b'0')];
+    const CONFUSED: &[(u8, u8)] = &[
+        (b'7', b'1'),
+        (b'4', b'1'),
+        (b'8', b'3'),
+        (b'8', b'0'),
+        (b'6', b'0'),
+        (b'9', b'0'),
+    ];
     let digits = date.as_bytes();
     let mut readings = Vec::new();
-    for at in 2..4 {
+    for at in 1..4 {
         for &(read, meant) in CONFUSED {
             if digits[at] == read {
                 let mut fixed = digits[..4].to_vec();
@@ -225,6 +287,34 @@ mod tests {
     }
 
     #[test]
+    fn a_day_or_month_misread_by_one_digit_is_read_back_when_only_one_reading_is_a_date() {
+        assert_eq!(
+            misread_day_or_month("19/62/2018").as_deref(),
+            Some("19/02/2018")
+        );
+        assert_eq!(
+            misread_day_or_month("Date:92/02/2018").as_deref(),
+            Some("02/02/2018")
+        );
+        assert_eq!(
+            misread_day_or_month("2018-09-38").as_deref(),
+            Some("2018-09-30")
+        );
+        assert_eq!(
+            misread_day_or_month("05-82-18").as_deref(),
+            Some("05-02-18")
+        );
+        // A date as printed, no 6, 8 or 9 to read back, or two readings.
+        assert_eq!(misread_day_or_month("19/02/2018"), None);
+        assert_eq!(misread_day_or_month("45/72/2018"), None);
+        assert_eq!(misread_day_or_month("99/98/2018"), None);
+        // Not a date's shape: a code, a phone number, letters.
+        assert_eq!(misread_day_or_month("123-456-789"), None);
+        assert_eq!(misread_day_or_month("INV-96-2018"), None);
+        assert_eq!(misread_day_or_month("19/62/201"), None);
+    }
+
+    #[test]
     fn a_year_misread_by_one_digit_is_read_back_when_only_one_reading_fits() {
         let years = 1980..=2027;
         assert_eq!(
@@ -240,6 +330,10 @@ mod tests {
             Some("2008-03-18")
         );
         // A plausible year is left, and one no reading brings in.
+        assert_eq!(
+            misread_year("2618-02-12", &years).as_deref(),
+            Some("2018-02-12")
+        );
         assert_eq!(misread_year("2018-03-18", &years), None);
         assert_eq!(misread_year("1974-03-18", &years), None);
     }

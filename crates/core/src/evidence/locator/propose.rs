@@ -496,7 +496,7 @@ pub(super) fn has_cents(pages: &[SearchPage], page: usize, words: &Range<usize>)
 fn dates(pages: &[SearchPage], runs: &[Run]) -> Vec<(usize, Range<usize>, String)> {
     let years = plausible_years();
     let month_first = month_first(pages, runs);
-    let mut runs: Vec<(&Run, String)> = runs
+    let mut runs: Vec<(&Run, String, bool)> = runs
         .iter()
         .filter_map(|r| {
             // A date both ways round (`11/03/2017`) the way the document
@@ -509,14 +509,21 @@ fn dates(pages: &[SearchPage], runs: &[Run]) -> Vec<(usize, Range<usize>, String
             let date = r.dates.get(reading)?;
             let year = date.get(..4).and_then(|y| y.parse::<i32>().ok())?;
             if years.contains(&year) {
-                Some((r, date.clone()))
+                Some((r, date.clone(), r.dates_misread))
             } else if pages[r.page].ocr {
-                misread_year(date, &years).map(|read| (r, read))
+                misread_year(date, &years).map(|read| (r, read, true))
             } else {
                 None
             }
         })
         .collect();
+    // A misread read back is a guess: where OCR read a date as printed
+    // (a receipt prints its date twice, one reading garbled), the guesses
+    // are not proposed.
+    if runs.iter().any(|(_, _, misread)| !misread) {
+        runs.retain(|(_, _, misread)| !misread);
+    }
+    let mut runs: Vec<(&Run, String)> = runs.into_iter().map(|(r, date, _)| (r, date)).collect();
     runs.sort_by_key(|(r, _)| std::cmp::Reverse(r.words.len()));
     let mut kept: Vec<(usize, Range<usize>, String)> = Vec::new();
     for (run, date) in runs {

@@ -542,6 +542,7 @@ fn a_date_either_way_round_is_read_the_way_the_documents_other_dates_are() {
     assert_eq!(date("Invoice Date 11/03/2017\n"), json!("2017-03-11"));
 }
 
+mod dates;
 mod parties;
 mod payment_fields;
 mod totals;
