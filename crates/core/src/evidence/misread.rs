@@ -104,10 +104,10 @@ pub(super) fn misread_date(word: &str) -> Option<String> {
 }
 
 /// A numeric date whose day or month OCR misread by one digit into no
-/// date at all (`19/62/2018`, `92/02/2018`: a 0 read as 6, 8 or 9), after
-/// a label glued on with a colon: the one reading with that digit read
-/// back as 0, when only one reading is a date (either way round, or year
-/// first).
+/// date at all (`19/62/2018`, `92/02/2018`: a 0 read as 6, 8 or 9;
+/// `42/13/2016`: a 1 read as 4 or 7), after a label glued on with a
+/// colon: the one reading with that digit read back, when only one
+/// reading is a date (either way round, or year first).
 pub(super) fn misread_day_or_month(word: &str) -> Option<String> {
     let word = word.rsplit(':').next().unwrap_or(word);
     let separator = ['/', '.', '-']
@@ -141,11 +141,13 @@ pub(super) fn misread_day_or_month(word: &str) -> Option<String> {
     let mut readings: Vec<String> = Vec::new();
     for g in day_and_month {
         for (at, digit) in groups[g].char_indices() {
-            if !matches!(digit, '6' | '8' | '9') {
-                continue;
-            }
+            let meant = match digit {
+                '6' | '8' | '9' => "0",
+                '4' | '7' => "1",
+                _ => continue,
+            };
             let mut read = printed.clone();
-            read[g].replace_range(at..at + 1, "0");
+            read[g].replace_range(at..at + 1, meant);
             let date = read.join(&separator.to_string());
             if is_date(&read) && !readings.contains(&date) {
                 readings.push(date);
@@ -303,6 +305,10 @@ mod tests {
         assert_eq!(
             misread_day_or_month("05-82-18").as_deref(),
             Some("05-02-18")
+        );
+        assert_eq!(
+            misread_day_or_month("42/13/2016").as_deref(),
+            Some("12/13/2016")
         );
         // A date as printed, no 6, 8 or 9 to read back, or two readings.
         assert_eq!(misread_day_or_month("19/02/2018"), None);
