@@ -15,6 +15,7 @@
 
 mod country;
 mod currency;
+mod dates;
 mod einvoice;
 pub(super) mod fields;
 mod labels;

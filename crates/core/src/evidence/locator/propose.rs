@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 
 use super::country::home_country;
 use super::currency::{currency, is_bare_dollar, printed_currency};
+use super::dates::dates;
 use super::fields::{FieldSpec, ValueKind};
 use super::labels::{
     ABOVE, FoldedPages, Occurrence, SAME_LINE, fold_word, label_score, lines_with,
@@ -18,9 +19,8 @@ use super::party::party_names;
 use super::phrases::{FieldPhrases, occurrences, total_lines};
 use super::tax_line::{is_rate_of_another, is_tax_of_another, rates};
 use super::terms::is_payment_deadline;
-use crate::evidence::consistency::{has_iban_shape, is_vat_number, plausible_years};
+use crate::evidence::consistency::{has_iban_shape, is_vat_number};
 use crate::evidence::matching::{Run, value_runs};
-use crate::evidence::misread::misread_year;
 use crate::evidence::pages::SearchPage;
 use crate::normalise::normalize_date;
 
@@ -34,6 +34,9 @@ const ON_TOTAL_LINE: i32 = 40;
 /// a sign printed once or twice (OCR reads stray marks as signs), less
 /// than a code or a sign on every amount.
 const HOME_CURRENCY: i32 = 12;
+/// The most a currency of another country than the document's scores on
+/// a scan, off the total's line: less than the home country's.
+const FOREIGN_ON_SCAN: i32 = 10;
 
 /// What an identifier in brackets loses (see [`propose`]).
 const BRACKETED: i32 = 10;
@@ -302,6 +305,11 @@ pub(super) fn propose(
                     // currency in letters takes the total's line.
                     if total_lines[p][word.line] && (written || !page.ocr) {
                         s += ON_TOTAL_LINE;
+                    } else if page.ocr && home.as_ref().is_some_and(|h| h.currency != code) {
+                        // On a scan, another country's code or sign off
+                        // the total's line is more often a misread (`HRS`
+                        // read `ARS`, a fuel's `RON95`) than its money.
+                        s = s.min(FOREIGN_ON_SCAN);
                     }
                     out.push(Proposal {
                         value: json!(code),
@@ -488,85 +496,6 @@ pub(super) fn has_cents(pages: &[SearchPage], page: usize, words: &Range<usize>)
         .to_owned();
     let b = digits.as_bytes();
     b.len() >= 4 && matches!(b[b.len() - 3], b'.' | b',')
-}
-
-/// The dates of the pages in the years the checks find plausible, the
-/// longest run where runs overlap. On a scan, a year OCR misread by one
-/// digit (2078 for 2018) is read back where only one reading fits.
-fn dates(pages: &[SearchPage], runs: &[Run]) -> Vec<(usize, Range<usize>, String)> {
-    let years = plausible_years();
-    let month_first = month_first(pages, runs);
-    let mut runs: Vec<(&Run, String, bool)> = runs
-        .iter()
-        .filter_map(|r| {
-            // A date both ways round (`11/03/2017`) the way the document
-            // writes the dates that can be read only one way.
-            let reading = if month_first && r.dates.len() == 2 {
-                1
-            } else {
-                0
-            };
-            let date = r.dates.get(reading)?;
-            let year = date.get(..4).and_then(|y| y.parse::<i32>().ok())?;
-            if years.contains(&year) {
-                Some((r, date.clone(), r.dates_misread))
-            } else if pages[r.page].ocr {
-                misread_year(date, &years).map(|read| (r, read, true))
-            } else {
-                None
-            }
-        })
-        .collect();
-    // A misread read back is a guess: where OCR read a date as printed
-    // (a receipt prints its date twice, one reading garbled), the guesses
-    // are not proposed.
-    if runs.iter().any(|(_, _, misread)| !misread) {
-        runs.retain(|(_, _, misread)| !misread);
-    }
-    let mut runs: Vec<(&Run, String)> = runs.into_iter().map(|(r, date, _)| (r, date)).collect();
-    runs.sort_by_key(|(r, _)| std::cmp::Reverse(r.words.len()));
-    let mut kept: Vec<(usize, Range<usize>, String)> = Vec::new();
-    for (run, date) in runs {
-        let overlaps = kept
-            .iter()
-            .any(|(p, w, _)| *p == run.page && w.start < run.words.end && run.words.start < w.end);
-        if !overlaps {
-            kept.push((run.page, run.words.clone(), date));
-        }
-    }
-    kept.sort_by_key(|(p, w, _)| (*p, w.start));
-    kept
-}
-
-/// Whether the document writes its dates month first: some numeric date
-/// of its typed text can only be read so (`11/17/2017`), and none only
-/// day first (`17/11/2017`). A date that reads either way is read day
-/// first otherwise.
-fn month_first(pages: &[SearchPage], runs: &[Run]) -> bool {
-    let (mut month, mut day) = (0, 0);
-    // Typed text only: OCR's misread digits (`03/25/2018`) say nothing.
-    let typed = |r: &&Run| !pages[r.page].ocr;
-    for run in runs
-        .iter()
-        .filter(typed)
-        .filter(|r| r.dates.len() == 1 && r.words.len() == 1)
-    {
-        let text = &pages[run.page].words[run.words.start].text;
-        let text = text.trim_matches(|c: char| !c.is_ascii_digit());
-        let Some(separator) = text.chars().find(|c| "/.-".contains(*c)) else {
-            continue;
-        };
-        let parts: Vec<u32> = text
-            .split(separator)
-            .filter_map(|p| p.parse().ok())
-            .collect();
-        match parts[..] {
-            [a, b, _] if a <= 12 && (13..=31).contains(&b) => month += 1,
-            [a, b, _] if (13..=31).contains(&a) && b <= 12 => day += 1,
-            _ => {}
-        }
-    }
-    month > 0 && day == 0
 }
 
 /// The IBAN that starts at word `w` and runs on over the words of its

@@ -411,6 +411,19 @@ fn a_stray_sign_on_a_scans_total_row_does_not_outweigh_the_currency_in_letters()
 }
 
 #[test]
+fn another_countrys_code_on_a_scan_off_the_total_line_does_not_outweigh_the_home_country() {
+    // A fuel grade (`RON95`) reads as Romania's leu; the legal form says Malaysia.
+    let text = "KEDAI MINYAK SDN BHD\nDiesel & Petrol RON95\nTotal 50.00\n";
+    let currency = |doc: &Document| best(&locate_fields(doc, &four_fields()), "currency");
+    assert_eq!(currency(&scanned_document(text)), json!("MYR"));
+    // On the total's line, a scan's code in letters is the total's.
+    let paid = "KEDAI MINYAK SDN BHD\nTotal SGD 50.00\n";
+    assert_eq!(currency(&scanned_document(paid)), json!("SGD"));
+    // A typed page's codes are the writer's.
+    assert_eq!(currency(&text_document(text)), json!("RON"));
+}
+
+#[test]
 fn the_date_after_the_documents_number_is_its_date_and_a_deadline_is_not() {
     let doc = text_document(
         "Facture n°562044387 du 02 Juillet 2015\nDate limite de paiement le 05 Juillet 2015 29.99 € TTC\n",
