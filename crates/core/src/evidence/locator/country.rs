@@ -10,7 +10,10 @@
 //! companies take (`Sdn Bhd`, `Pty Ltd`, `GmbH`), a state or province of a
 //! federal country, and its largest towns, which domestic addresses name
 //! instead of the country (and the street and town words of Malay
-//! addresses, which count for Malaysia and Indonesia both). On a scan, a
+//! addresses, which count for Malaysia and Indonesia both). The name of a
+//! tax only some countries levy (`GST`) counts for each of them: alone it
+//! names no one country, but it parts Malaysia from Indonesia, and a
+//! legal form from a country named in a shop's brand (`DAISO JAPAN`). On a scan, a
 //! word of six letters or more one letter off exactly one place's name
 //! is that name (`SEKSYEI`). Each phrase found votes for its
 //! country, a phrase inside a longer one not at all; the country with the
@@ -31,8 +34,8 @@ struct Country {
     /// Its money is written with a bare `$` at home.
     dollar: bool,
     /// Its names, its companies' legal forms and its states or provinces,
-    /// split by commas; none that is also a common word or another
-    /// country's.
+    /// split by commas; none that is also a common word, and another
+    /// country's only where both share it (a Malay street word, a tax).
     words: &'static str,
 }
 
@@ -46,12 +49,12 @@ const COUNTRIES: &[Country] = &[
              labuan, wilayah persekutuan, taman, seksyen, lorong, persiaran, jalan, \
              bandar, s/b, shah alam, petaling jaya, subang jaya, johor bahru, klang, \
              kajang, puchong, cheras, ampang, seremban, ipoh, kota kinabalu, kuching, \
-             rawang, seri kembangan, semenyih, damansara, kepong, setapak, skudai",
+             rawang, seri kembangan, semenyih, damansara, kepong, setapak, skudai, gst",
     },
     Country {
         currency: "SGD",
         dollar: true,
-        words: "singapore, singapura, pte ltd, pte. ltd.",
+        words: "singapore, singapura, pte ltd, pte. ltd., gst",
     },
     Country {
         currency: "USD",
@@ -72,18 +75,18 @@ const COUNTRIES: &[Country] = &[
         dollar: true,
         words: "canada, toronto, montreal, montréal, vancouver, calgary, ottawa, \
              edmonton, winnipeg, ontario, quebec, québec, british columbia, alberta, manitoba, \
-             saskatchewan, nova scotia, new brunswick, newfoundland",
+             saskatchewan, nova scotia, new brunswick, newfoundland, gst",
     },
     Country {
         currency: "AUD",
         dollar: true,
         words: "australia, pty ltd, pty. ltd., new south wales, queensland, tasmania, \
-             sydney, melbourne, brisbane, adelaide, canberra",
+             sydney, melbourne, brisbane, adelaide, canberra, gst",
     },
     Country {
         currency: "NZD",
         dollar: true,
-        words: "new zealand, aotearoa, auckland, wellington, christchurch",
+        words: "new zealand, aotearoa, auckland, wellington, christchurch, gst",
     },
     Country {
         currency: "HKD",
@@ -101,7 +104,7 @@ const COUNTRIES: &[Country] = &[
         words: "india, bharat, pvt ltd, pvt. ltd., maharashtra, karnataka, tamil nadu, \
              kerala, gujarat, uttar pradesh, west bengal, telangana, andhra pradesh, \
              rajasthan, haryana, new delhi, mumbai, delhi, bangalore, bengaluru, chennai, \
-             hyderabad, kolkata, pune, gurgaon, gurugram, noida",
+             hyderabad, kolkata, pune, gurgaon, gurugram, noida, gst",
     },
     Country {
         currency: "GBP",
@@ -411,6 +414,22 @@ mod tests {
             let found = home_country(&pages, &FoldedPages::new(&pages));
             assert_eq!(found.map(|h| h.currency), currency, "ocr: {ocr}");
         }
+    }
+
+    #[test]
+    fn a_taxs_name_votes_for_each_country_that_levies_it() {
+        // `Jalan` ties Malaysia with Indonesia, which levies no GST.
+        assert_eq!(
+            home("NO.2-1-1 JALAN FITA PRIMA\nGST 6% 1.08"),
+            says("MYR", true, "JALAN")
+        );
+        // A country in a shop's brand against a legal form: GST parts them.
+        assert_eq!(
+            home("DAISO JAPAN, IOI MALL\nBAIFU (M) Sdn Bhd\nGST ID : 001389649920"),
+            says("MYR", true, "Sdn Bhd")
+        );
+        // GST alone names no one country.
+        assert_eq!(home("Total incl. GST 12.00"), None);
     }
 
     #[test]
