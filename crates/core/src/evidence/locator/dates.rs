@@ -11,8 +11,10 @@ use crate::evidence::misread::misread_year;
 use crate::evidence::pages::SearchPage;
 
 /// The dates of the pages in the years the checks find plausible, the
-/// longest run where runs overlap. On a scan, a year OCR misread by one
-/// digit (2078 for 2018) is read back where only one reading fits.
+/// longest run where runs overlap. On a scan, a date OCR misread by one
+/// digit (a year 2078 for 2018 here, `19/62/2018` in the runs) is read
+/// back where only one reading fits, and kept only where no date was
+/// read as printed.
 pub(super) fn dates(pages: &[SearchPage], runs: &[Run]) -> Vec<(usize, Range<usize>, String)> {
     let years = plausible_years();
     let month_first = month_first(pages, runs);
@@ -43,10 +45,9 @@ pub(super) fn dates(pages: &[SearchPage], runs: &[Run]) -> Vec<(usize, Range<usi
     if runs.iter().any(|(_, _, misread)| !misread) {
         runs.retain(|(_, _, misread)| !misread);
     }
-    let mut runs: Vec<(&Run, String)> = runs.into_iter().map(|(r, date, _)| (r, date)).collect();
-    runs.sort_by_key(|(r, _)| std::cmp::Reverse(r.words.len()));
+    runs.sort_by_key(|(r, _, _)| std::cmp::Reverse(r.words.len()));
     let mut kept: Vec<(usize, Range<usize>, String)> = Vec::new();
-    for (run, date) in runs {
+    for (run, date, _) in runs {
         let overlaps = kept
             .iter()
             .any(|(p, w, _)| *p == run.page && w.start < run.words.end && run.words.start < w.end);
