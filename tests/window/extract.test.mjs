@@ -4,27 +4,18 @@
 // same private database and configuration. Run by tests/window/run.sh,
 // which sets the environment read here.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { after, before, describe } from "node:test";
 
 import { dragOntoWindow } from "./drag.mjs";
-import { SERVER, WAIT_MS, env, launch, screenshot, scripted, shownText, test, typeInto } from "./session.mjs";
+import { SERVER, WAIT_MS, env, launch, scripted, shownText, snap, test, typeInto } from "./session.mjs";
 
 const INVOICE = env("SIFT_TEST_OPEN_PATHS");
 const EXPORT_PATH = env("SIFT_TEST_SAVE_PATH");
 
 // The corpus invoice's ground truth (MANIFEST.tsv), as the model answers it.
 const TRUTH = { invoice_number: "42183017", date: "2014-08-03", total: 4.11, currency: "USD" };
-
-/** A screenshot once WebKit has painted what the DOM already holds (it paints a few frames behind). */
-async function snap(name) {
-  // The pointer out of the way, so that no tooltip covers the window.
-  execFileSync("xdotool", ["mousemove", "1279", "799"]);
-  await browser.pause(800);
-  screenshot(name);
-}
 
 let browser;
 
@@ -118,7 +109,7 @@ describe("the Extract screen", () => {
     assert.ok(user.includes(`<file name="${basename(INVOICE)}">`), user.slice(0, 300));
     assert.ok(user.includes("42183017"), "the invoice number is in the PDF's text");
     assert.deepEqual(body.tools.map((t) => t.function.name), ["submit_output"]);
-    await snap("extract-results");
+    await snap(browser, "extract-results");
   });
 
   test("shows the document beside its values", async () => {
@@ -143,7 +134,7 @@ describe("the Extract screen", () => {
       timeoutMsg: "the edited cell is not marked as changed",
     });
     assert.equal(await shownText(cell), "5.25 (edited)");
-    await snap("extract-detail");
+    await snap(browser, "extract-detail");
     // Untouched fields stay unmarked.
     assert.equal(await (await byTestId("result-row")).$('td[data-column="currency"]').getAttribute("data-changed"), null);
   });
@@ -249,7 +240,7 @@ describe("the other screens", () => {
     for (const row of rows) paths.push(await row.getAttribute("data-path"));
     assert.deepEqual(paths, ["invoice_number", "date", "total", "currency"]);
     await waitForText(await byTestId("engine-problems"), "The engine accepts this schema.");
-    await snap("schemas");
+    await snap(browser, "schemas");
   });
 
   test("Schemas saves an edited schema as a new version, which Extract then offers", async () => {
@@ -284,7 +275,7 @@ describe("the other screens", () => {
     const models = await byTestId("model-list");
     await models.waitForDisplayed({ timeout: WAIT_MS });
     assert.equal(await models.getText(), "scripted-model");
-    await snap("settings");
+    await snap(browser, "settings");
   });
 
   test("switches to the dark theme and back", async () => {
@@ -294,7 +285,7 @@ describe("the other screens", () => {
     for (let i = 0; i < 3 && (await theme()) !== "dark"; i += 1) await toggle.click();
     assert.equal(await theme(), "dark");
     assert.equal(await shownText(toggle), "Theme: dark");
-    await snap("extract-dark");
+    await snap(browser, "extract-dark");
     for (let i = 0; i < 3 && !(await shownText(toggle)).startsWith("Theme: system"); i += 1) await toggle.click();
     assert.match(await shownText(toggle), /^Theme: system/);
   });

@@ -74,7 +74,7 @@ export async function launch(args = []) {
       assert.ok(attempt < 3, `the app could not open the display ${attempt} times:\n${readFileSync(log, "utf8").slice(logged)}`);
       continue;
     }
-    const body = outcome.body ?? (await created);
+    const { body } = outcome;
     assert.ok(body.value?.sessionId, `no session: ${JSON.stringify(body)}`);
     return attach({
       ...DRIVER,

@@ -51,10 +51,7 @@ pub(super) fn doubled_decimal_mark(word: &str) -> Option<f64> {
 /// (`26/Fen/2017`), after a label glued to it (`Date:D2/02/17`). `None`
 /// when nothing was misread or the word is no date.
 pub(super) fn misread_date(word: &str) -> Option<String> {
-    let word = word.rsplit(':').next().unwrap_or(word);
-    let separator = ['/', '.', '-']
-        .into_iter()
-        .find(|s| word.matches(*s).count() == 2)?;
+    let (word, separator) = numeric_date_shape(word)?;
     // A date's label or a bracket glued before it (`Dater11/03/18`,
     // `[Sales]2018-01-05`), not a code's letters (`HD03-04-06`).
     let (word, glued) = match word.find(separator) {
@@ -109,10 +106,7 @@ pub(super) fn misread_date(word: &str) -> Option<String> {
 /// colon: the one reading with that digit read back, when only one
 /// reading is a date (either way round, or year first).
 pub(super) fn misread_day_or_month(word: &str) -> Option<String> {
-    let word = word.rsplit(':').next().unwrap_or(word);
-    let separator = ['/', '.', '-']
-        .into_iter()
-        .find(|s| word.matches(*s).count() == 2)?;
+    let (word, separator) = numeric_date_shape(word)?;
     let groups: Vec<&str> = word.split(separator).collect();
     let all_digits = |g: &&str| !g.is_empty() && g.bytes().all(|b| b.is_ascii_digit());
     if !groups.iter().all(all_digits) {
@@ -158,6 +152,17 @@ pub(super) fn misread_day_or_month(word: &str) -> Option<String> {
         [only] => Some(only.clone()),
         _ => None,
     }
+}
+
+/// A word shaped as a numeric date, after a label glued on with a colon
+/// (`Date:92/02/2018`): the date's part and its separator, the one of
+/// `/`, `.` or `-` it holds exactly twice.
+fn numeric_date_shape(word: &str) -> Option<(&str, char)> {
+    let word = word.rsplit(':').next().unwrap_or(word);
+    let separator = ['/', '.', '-']
+        .into_iter()
+        .find(|s| word.matches(*s).count() == 2)?;
+    Some((word, separator))
 }
 
 /// Whether OCR prints `c` for a digit (see [`digits_misread`]).
