@@ -5,7 +5,8 @@ use std::ops::Range;
 
 use super::locator::home_currency_place;
 use super::misread::{
-    doubled_decimal_mark, misread_date, misread_day_or_month, split_at_decimal_mark,
+    doubled_decimal_mark, five_read_as_letter, misread_date, misread_day_or_month,
+    split_at_decimal_mark,
 };
 use super::pages::{Match, SearchPage};
 use crate::normalise::{normalize_amount, normalize_date};
@@ -273,6 +274,13 @@ pub(super) fn value_runs(pages: &[SearchPage]) -> Vec<Run> {
                         && page.ocr
                         && let [word] = words
                         && let Some(amount) = doubled_decimal_mark(word)
+                    {
+                        amounts.push(amount);
+                    }
+                    if amounts.is_empty()
+                        && page.ocr
+                        && let [word] = words
+                        && let Some(amount) = five_read_as_letter(word)
                     {
                         amounts.push(amount);
                     }

@@ -46,6 +46,25 @@ pub(super) fn doubled_decimal_mark(word: &str) -> Option<f64> {
         .flatten()
 }
 
+/// Whether OCR reads the digit `printed` as `read` often enough to read
+/// it back where a check says so: a till's 0 as 6, 8 or 9, a 5 as 6
+/// (on 395 receipt photos: `14.19` for `14.10`, `112.46` for `112.45`).
+pub(super) fn is_digit_misread(printed: u8, read: u8) -> bool {
+    matches!((printed, read), (0, 6 | 8 | 9) | (5, 6))
+}
+
+/// An amount of one unit digit that OCR read as a letter like it: a `5`
+/// read as `§` or `S` before the decimal mark (`§.30`, `S,90`), as a
+/// till's print often is. Nothing else on a page starts a number so.
+pub(super) fn five_read_as_letter(word: &str) -> Option<f64> {
+    let rest = word.strip_prefix('§').or_else(|| word.strip_prefix('S'))?;
+    let cents = rest.strip_prefix(['.', ','])?;
+    let cents = cents.trim_end_matches([',', ';', ':']);
+    (cents.len() == 2 && cents.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| format!("5.{cents}").parse().ok())
+        .flatten()
+}
+
 /// A numeric date OCR misread, as it was printed: a letter it reads for a
 /// digit (`O7/01/18`, `D2/O2/17`) or a month's name with one letter wrong
 /// (`26/Fen/2017`), after a label glued to it (`Date:D2/02/17`). `None`
@@ -261,6 +280,18 @@ mod tests {
         assert_eq!(split_at_decimal_mark(&["92", "80"], false), None);
         assert_eq!(split_at_decimal_mark(&["92", "800"], true), None);
         assert_eq!(split_at_decimal_mark(&["12.5", "00"], true), None);
+    }
+
+    #[test]
+    fn a_five_read_as_a_letter_before_the_decimal_mark_is_read_back() {
+        assert_eq!(five_read_as_letter("§.30"), Some(5.3));
+        assert_eq!(five_read_as_letter("S,90"), Some(5.9));
+        assert_eq!(five_read_as_letter("§.30:"), Some(5.3));
+        // Not a digit's place, or not cents after it.
+        assert_eq!(five_read_as_letter("§5.30"), None);
+        assert_eq!(five_read_as_letter("S.3"), None);
+        assert_eq!(five_read_as_letter("SR.30"), None);
+        assert_eq!(five_read_as_letter("$.30"), None);
     }
 
     #[test]

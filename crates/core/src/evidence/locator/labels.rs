@@ -66,14 +66,27 @@ impl FoldedPages {
     }
 }
 
-/// A word as labels are compared: lower case, marks dropped, and every
-/// way of writing "number" (`No.`, `Nr`, `N°`, `#`) as `no`.
 /// Where a word's bracketed tail starts (`Total(MYR)`, `Amt[EUR]`), if it
 /// has one after some letters: a label's unit or currency.
 pub(super) fn bracketed_tail(word: &str) -> Option<usize> {
     word.find(['(', '[']).filter(|at| *at > 0)
 }
 
+/// Where the first of two words joined by a slash ends (`GST/TAX`,
+/// `Date/Time`, `Tel/Fax`), when each is of three letters or more: two
+/// labels of one thing, or a bilingual label, of which the first is read.
+/// (`S/B`, `A/C` are abbreviations, and stay one word.)
+fn slash_joined(word: &str) -> Option<usize> {
+    let (first, second) = word.split_once('/')?;
+    let letters = |part: &str| {
+        let part = part.trim_matches(|c: char| !c.is_alphanumeric());
+        part.chars().count() >= 3 && part.chars().all(char::is_alphabetic)
+    };
+    (letters(first) && letters(second)).then_some(first.len())
+}
+
+/// A word as labels are compared: lower case, marks dropped, and every
+/// way of writing "number" (`No.`, `Nr`, `N°`, `#`) as `no`.
 pub(super) fn fold_word(word: &str) -> String {
     if word.starts_with('#') && word.chars().skip(1).all(|c| !c.is_alphanumeric()) {
         return "no".to_owned();
@@ -81,6 +94,7 @@ pub(super) fn fold_word(word: &str) -> String {
     // A bracketed tail is the label's unit or currency, not its word:
     // `Total(MYR):` is `total`, `Item(s)` is `item`.
     let word = bracketed_tail(word).map_or(word, |at| &word[..at]);
+    let word = slash_joined(word).map_or(word, |at| &word[..at]);
     let folded: String = if word.is_ascii() {
         // Most words: their bytes, without the work of Unicode's cases.
         word.bytes()
@@ -377,6 +391,17 @@ mod tests {
         assert_eq!(fold_word("Item(s)"), "item");
         assert_eq!(fold_word("Amt"), "amount");
         assert_eq!(fold_word("(Excluding"), "excluding");
+    }
+
+    #[test]
+    fn two_words_joined_by_a_slash_fold_to_the_first() {
+        assert_eq!(fold_word("GST/TAX"), "gst");
+        assert_eq!(fold_word("Date/Time:"), "date");
+        assert_eq!(fold_word("Total/Gesamt"), "total");
+        // Abbreviations, and numbers, stay whole.
+        assert_eq!(fold_word("S/B"), "sb");
+        assert_eq!(fold_word("A/C"), "ac");
+        assert_eq!(fold_word("12/03"), "1203");
     }
 
     #[test]

@@ -342,6 +342,11 @@ pub(crate) fn labels(concept: Concept) -> &'static [&'static str] {
             "btw",
             "iva",
             "tax amount",
+            // `(Total Included GST @ 6% : 1.09)`: the tax the total
+            // includes (where `Total (VAT included)` labels the total).
+            "included gst",
+            "included tax",
+            "included vat",
             "total tax",
             "tax total",
             "gst total",

@@ -46,7 +46,7 @@ use rows::in_rows;
 
 /// Changed whenever the locator's rules change what it finds, so that an
 /// evaluation does not reuse results an older locator gave.
-pub const LOCATOR_VERSION: u32 = 12;
+pub const LOCATOR_VERSION: u32 = 13;
 /// The most candidates kept for a field: what an answer may choose from.
 pub const MAX_CANDIDATES: usize = 5;
 /// How far ahead of the next value a labelled best candidate must be for
@@ -325,19 +325,31 @@ fn with_paid_total_first(
         .first()
         .filter(|p| p.score >= ABOVE)
         .and_then(|p| p.amount);
+    let first_score = ranked.first().map_or(0, |p| p.score);
     // The rounded total is printed (often beside `CASH`, a rival label);
     // a difference of payment lines may be printed nowhere.
     let rounded = || {
         let (amount, page, words) = payment::rounded_total(best?, pages, values, folded)?;
         Some((amount, page, words, true))
     };
-    let paid = payment::paid_total(pages, values, folded)
+    // What a card was charged is read a digit off as often as the total
+    // is: it is taken where no label governs the total, or, on a scan,
+    // where the total is off the step cash is rounded to and the charge
+    // on it (a typed page's digits are as written).
+    let card = || {
+        let (amount, page, words) = payment::card_total(pages, values, folded)?;
+        let off_step = ranked.first().and_then(|p| p.amount).is_some_and(|total| {
+            pages[page].ocr && !payment::on_cash_step(total) && payment::on_cash_step(amount)
+        });
+        (first_score < ABOVE || off_step).then_some((amount, page, words, true))
+    };
+    let paid = payment::paid_total(best, pages, values, folded)
         .map(|(amount, page, words)| (amount, page, words, false))
+        .or_else(card)
         .or_else(rounded);
     let Some((paid, page, words, printed)) = paid else {
         return ranked;
     };
-    let first_score = ranked.first().map_or(0, |p| p.score);
     let at = ranked
         .iter()
         .position(|p| p.amount.is_some_and(|a| (a - paid).abs() < 0.005));

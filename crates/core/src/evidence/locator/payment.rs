@@ -4,13 +4,17 @@
 //! two payment lines read well, their difference is the total. And where
 //! cash is rounded (to 5 cents: Malaysia, Switzerland, the Netherlands),
 //! a page with a rounding line pays its total rounded (`Total 31.02`,
-//! `Rounding Adj -0.02`, `CASH 31.00`).
+//! `Rounding Adj -0.02`, `CASH 31.00`). What a card was charged is the
+//! total too; and a scan's total off that step, beside an amount on it
+//! one misread last digit away, is that amount.
 
 use std::ops::Range;
 
+use super::currency::currency;
 use super::labels::{FoldedPages, lines_with};
 use super::lexicon::ROUNDING_WORDS;
 use super::propose::{DocumentValues, has_cents};
+use crate::evidence::misread::is_digit_misread;
 use crate::evidence::pages::SearchPage;
 
 /// The words that label what was handed over, folded, in the languages
@@ -31,13 +35,56 @@ const CHANGE: &[&str] = &[
     "resto",
 ];
 
+/// The words that label a payment by card, folded: what the card was
+/// charged is the total.
+const CARD: &[&str] = &[
+    "card",
+    "visa",
+    "mastercard",
+    "master",
+    "amex",
+    "maestro",
+    "credit",
+    "debit",
+    "karte",
+    "girocard",
+    "carte",
+    "cb",
+    "kaart",
+    "pin",
+    "tarjeta",
+    "carta",
+    "bancomat",
+];
+
+/// What a card was charged, with its place: the first amount with cents
+/// that a card's word labels (`VISA 62.88`, `CREDIT RM 45.35`).
+pub(super) fn card_total(
+    pages: &[SearchPage],
+    values: &DocumentValues,
+    folded: &FoldedPages,
+) -> Option<(f64, usize, Range<usize>)> {
+    values
+        .amounts
+        .iter()
+        .find(|(page, at, amount)| {
+            *amount > 0.0
+                && has_cents(pages, *page, at)
+                && label_before(pages, folded, *page, at, CARD)
+        })
+        .map(|(page, at, amount)| (*amount, *page, at.clone()))
+}
+
 /// The total a receipt's payment lines give, with the place of what was
 /// handed over: an amount with cents labelled as tendered less the first
 /// labelled as change, when both are there and the difference is more
 /// than nothing. Of several tendered (`Cash 71.00`, `Cash Received
 /// 101.00`, `Change 30.00`), the one whose difference the page prints
-/// elsewhere, else the first.
+/// elsewhere, else the first. None where an amount tendered is the
+/// labelled `total`: paid exactly, whatever the change line was read as
+/// (`CASH 248.05`, `Change 0.01)` for `0.00`).
 pub(super) fn paid_total(
+    total: Option<f64>,
     pages: &[SearchPage],
     values: &DocumentValues,
     folded: &FoldedPages,
@@ -61,6 +108,9 @@ pub(super) fn paid_total(
             .iter()
             .any(|other| other != tendered && other != change && (other.2 - amount).abs() < 0.005)
     };
+    if total.is_some_and(|total| labelled(TENDERED).any(|(_, _, t)| (t - total).abs() < 0.005)) {
+        return None;
+    }
     let mut tendered = labelled(TENDERED).filter(|(_, _, t)| paid(*t) > 0.0);
     let first = tendered.next()?;
     let (page, at, amount) = std::iter::once(first)
@@ -71,7 +121,8 @@ pub(super) fn paid_total(
 }
 
 /// Whether the nearest word with letters before `at` on its row is one
-/// of `words`, with no number between them.
+/// of `words`, with no number between them; a currency between them is
+/// the amount's (`CASH RM 20.00`).
 fn label_before(
     pages: &[SearchPage],
     folded: &FoldedPages,
@@ -86,16 +137,26 @@ fn label_before(
         if text.chars().any(|c| c.is_ascii_digit()) {
             return false;
         }
-        if text.chars().any(char::is_alphabetic) {
+        if text.chars().any(char::is_alphabetic) && currency(text).is_none() {
             return words.contains(&folded.0[page][w].as_str());
         }
     }
     false
 }
 
-/// On a page with a rounding line, the amount printed within five cents
-/// of `total` that is a whole five cents (and `total` is not): the total
-/// rounded for payment, with its place.
+/// Whether `amount` is a whole five cents, the step cash is rounded to
+/// where the smallest coins are gone.
+pub(super) fn on_cash_step(amount: f64) -> bool {
+    (amount * 100.0).round() as i64 % 5 == 0
+}
+
+/// The total as paid in cash, where it is printed as another amount: on
+/// a page with a rounding line, the amount printed within five cents of
+/// `total` that is a whole five cents (and `total` is not), the total
+/// rounded for payment; else, on a scan, an amount printed on that step
+/// that differs from `total` in its last digit only, one OCR misreads
+/// (see [`is_digit_misread`]): the total read a digit off (`Total 11.46`
+/// beside `CASH 11.40`). With its place.
 pub(super) fn rounded_total(
     total: f64,
     pages: &[SearchPage],
@@ -103,18 +164,34 @@ pub(super) fn rounded_total(
     folded: &FoldedPages,
 ) -> Option<(f64, usize, Range<usize>)> {
     let cents = |amount: f64| (amount * 100.0).round() as i64;
-    if cents(total) % 5 == 0 {
+    let t = cents(total);
+    if t % 5 == 0 {
         return None;
     }
-    let (page, at, amount) = values.amounts.iter().find(|(page, at, amount)| {
-        let (a, t) = (cents(*amount), cents(total));
-        a % 5 == 0 && a != t && (a - t).abs() < 5 && has_cents(pages, *page, at)
-    })?;
+    let on_step =
+        |page: usize, at: &Range<usize>, a: i64| a % 5 == 0 && a != t && has_cents(pages, page, at);
+    let rounded = values.amounts.iter().find(|(page, at, amount)| {
+        on_step(*page, at, cents(*amount)) && (cents(*amount) - t).abs() < 5
+    });
     // Looked for last: most pages have no such amount.
-    let rounding = lines_with(folded, pages, ROUNDING_WORDS);
-    rounding
-        .iter()
-        .flatten()
-        .any(|l| *l)
-        .then(|| (*amount, *page, at.clone()))
+    let rounding = || {
+        lines_with(folded, pages, ROUNDING_WORDS)
+            .iter()
+            .flatten()
+            .any(|l| *l)
+    };
+    if let Some((page, at, amount)) = rounded.filter(|_| rounding()) {
+        return Some((*amount, *page, at.clone()));
+    }
+    let misread = values.amounts.iter().find(|(page, at, amount)| {
+        let a = cents(*amount);
+        let last = |cents: i64| (cents % 10) as u8;
+        pages[*page].ocr
+            && t > 0
+            && a > 0
+            && a / 10 == t / 10
+            && is_digit_misread(last(a), last(t))
+            && on_step(*page, at, a)
+    })?;
+    Some((misread.2, misread.0, misread.1.clone()))
 }

@@ -91,3 +91,87 @@ fn a_header_with_its_unit_in_brackets_ends_there() {
         json!(106.0)
     );
 }
+
+#[test]
+fn a_scans_total_read_a_last_digit_off_the_cash_step_is_the_amount_printed_on_it() {
+    // A till's 0 read as 6: `11.46` beside the cash paid, `11.40`.
+    assert_eq!(
+        total("Total Sales (Inclusive GST) RM 11.46\nCASH RM 11.40\n"),
+        json!(11.4)
+    );
+    // A total on the step stays, and a text PDF is not misread.
+    assert_eq!(total("Total 11.45\nCASH 11.40\n"), json!(11.45));
+    let doc = text_document("Total 11.46\nPaid 11.40\n");
+    assert_eq!(
+        best(&locate_fields(&doc, &four_fields()), "total"),
+        json!(11.46)
+    );
+}
+
+#[test]
+fn two_labels_joined_by_a_slash_label_as_the_first() {
+    // `GST/TAX` labels the tax, and the subtotal plus it is printed where
+    // OCR lost the total's label.
+    assert_eq!(
+        total("Sub Total : RM 68.87\nGST/TAX 6% : RM 4.13\nTOR: RM 73.00\nCA. RM 73.00\n"),
+        json!(73.0)
+    );
+}
+
+#[test]
+fn a_card_charge_is_the_total_where_no_label_or_a_misread_total_disagrees() {
+    // No total's label: the subtotal before a discount, and the card's.
+    assert_eq!(
+        total("SUB-TOTAL 74.04\nDISCOUNT 0.00\nDEBIT CARD 78.10\n"),
+        json!(78.1)
+    );
+    // The total off the cash step, the charge on it (its currency between).
+    assert_eq!(
+        total("Total Sales (Inclusive GST) RM 48.34\nCREDIT RM = 45.35\n"),
+        json!(45.35)
+    );
+    // On a typed page, the labelled total stays.
+    let doc = text_document("Total 48.34\nCREDIT 45.35\n");
+    assert_eq!(
+        best(&locate_fields(&doc, &four_fields()), "total"),
+        json!(48.34)
+    );
+    // A labelled total on the step stays: the charge may be misread too.
+    assert_eq!(
+        total("Total Sales (Inclusive GST) RH 61.65\nCREDIT RM 61.45\n"),
+        json!(61.65)
+    );
+}
+
+#[test]
+fn a_five_read_as_a_letter_is_an_amount() {
+    assert_eq!(
+        total("Total Sales (Inclusive of GST) : §.30\nCASH : §.30\n"),
+        json!(5.3)
+    );
+}
+
+#[test]
+fn the_gst_a_total_included_is_no_total() {
+    assert_eq!(
+        total("2 SCONE 19.20\n(Total Included GST : 1.09)\n"),
+        json!(19.2)
+    );
+}
+
+#[test]
+fn cash_paid_exactly_confirms_the_total_whatever_the_change_was_read_as() {
+    assert_eq!(
+        total("107636 3 78.00 82.68 248.04\nTotal : 248.05\nCASH : 248.05\nChange : 0.01)\n"),
+        json!(248.05)
+    );
+}
+
+#[test]
+fn a_currency_between_a_payment_label_and_its_amount_is_the_amounts() {
+    // The total's line garbled; the cash less the change is the total.
+    assert_eq!(
+        total("Tote ] Tac ik RM 119./\nCASH RM 120.06\nCHANGE RM 0.36\n"),
+        json!(119.7)
+    );
+}
