@@ -123,6 +123,16 @@ pub(super) fn propose(
                 {
                     s = 0;
                 }
+                // On a scan, a label above governs no bare whole number
+                // (`2` of a line `Closed: 2 11-03-2018` under `TOTAL:`
+                // whose amount OCR lost): a total is printed with cents.
+                if is_total
+                    && pages[page].ocr
+                    && (ABOVE..SAME_LINE).contains(&s)
+                    && !has_cents(pages, page, &words)
+                {
+                    s = 0;
+                }
                 if s == 0 {
                     // Unlabelled: an amount with cents is likelier money.
                     s = i32::from(has_cents(pages, page, &words));

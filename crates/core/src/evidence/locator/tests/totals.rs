@@ -175,3 +175,12 @@ fn a_currency_between_a_payment_label_and_its_amount_is_the_amounts() {
         json!(119.7)
     );
 }
+
+#[test]
+fn on_a_scan_a_label_above_governs_no_bare_whole_number() {
+    // OCR lost the total's amount; the `2` below its label is a day's.
+    assert_eq!(
+        total("2x 95.00 190.00 SR\nTOTAL: ©\nClosed: 2 11-03-2018\n"),
+        json!(190.0)
+    );
+}
