@@ -1,7 +1,9 @@
 //! Values as OCR misreads them, read back: an amount split at its decimal
-//! mark, and a date with a letter printed for a digit, a month's name
-//! one letter off, a label glued on, or a year one digit off. Only what
-//! the misreading leaves unambiguous is read.
+//! mark or with a 5 read as a letter (`§.30`), and a date with a letter
+//! printed for a digit, a month's name one letter off, a label glued on,
+//! or a year one digit off; and which digits OCR reads for others, for
+//! the checks that read a total back. Only what the misreading leaves
+//! unambiguous is read.
 
 use crate::normalise::{MONTHS, normalize_amount};
 

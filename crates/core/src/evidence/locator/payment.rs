@@ -147,7 +147,12 @@ fn label_before(
 /// Whether `amount` is a whole five cents, the step cash is rounded to
 /// where the smallest coins are gone.
 pub(super) fn on_cash_step(amount: f64) -> bool {
-    (amount * 100.0).round() as i64 % 5 == 0
+    cents(amount) % 5 == 0
+}
+
+/// An amount in whole cents.
+fn cents(amount: f64) -> i64 {
+    (amount * 100.0).round() as i64
 }
 
 /// The total as paid in cash, where it is printed as another amount: on
@@ -163,16 +168,17 @@ pub(super) fn rounded_total(
     values: &DocumentValues,
     folded: &FoldedPages,
 ) -> Option<(f64, usize, Range<usize>)> {
-    let cents = |amount: f64| (amount * 100.0).round() as i64;
-    let t = cents(total);
-    if t % 5 == 0 {
+    if on_cash_step(total) {
         return None;
     }
-    let on_step =
-        |page: usize, at: &Range<usize>, a: i64| a % 5 == 0 && a != t && has_cents(pages, page, at);
-    let rounded = values.amounts.iter().find(|(page, at, amount)| {
-        on_step(*page, at, cents(*amount)) && (cents(*amount) - t).abs() < 5
-    });
+    let t = cents(total);
+    let on_step = |page: usize, at: &Range<usize>, amount: f64| {
+        on_cash_step(amount) && cents(amount) != t && has_cents(pages, page, at)
+    };
+    let rounded = values
+        .amounts
+        .iter()
+        .find(|(page, at, amount)| on_step(*page, at, *amount) && (cents(*amount) - t).abs() < 5);
     // Looked for last: most pages have no such amount.
     let rounding = || {
         lines_with(folded, pages, ROUNDING_WORDS)
@@ -191,7 +197,7 @@ pub(super) fn rounded_total(
             && a > 0
             && a / 10 == t / 10
             && is_digit_misread(last(a), last(t))
-            && on_step(*page, at, a)
+            && on_step(*page, at, *amount)
     })?;
     Some((misread.2, misread.0, misread.1.clone()))
 }
