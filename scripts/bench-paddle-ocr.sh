@@ -6,6 +6,8 @@
 # test's rules, bench/paddle-ocr/values.py) and the seconds a page.
 #
 #   scripts/bench-paddle-ocr.sh     # needs a built sift: cargo build --release -p sift-cli
+#   CORPUS=DIR scripts/bench-paddle-ocr.sh   # another set: DIR/MANIFEST.tsv, the
+#                                            # corpus's columns, files under DIR
 #
 # The models come from the rapidocr-onnxruntime wheel and the library from
 # the onnxruntime wheel (PyPI), kept in ~/.cache/sift/paddle; Ghostscript
@@ -37,14 +39,17 @@ trap 'rm -rf "$WORK"' EXIT
 mkdir -p "$WORK/pages" "$WORK/page-text" "$WORK/tesseract" "$WORK/paddle"
 mapfile -t FILES < <(awk -F'\t' 'NR>1 && ($5=="image"||$5=="scanned-pdf") && ($6!=""||$8!="") {print $1}' "$CORPUS/MANIFEST.tsv")
 
-# The pages as images: a photo as it is, a PDF rendered at 300 dpi.
+# The pages as images: a photo as it is, a PDF rendered at 300 dpi; a
+# file in a folder of the set (`files/a.jpg`) is named `files_a.jpg` here.
 declare -A PAGES
 for f in "${FILES[@]}"; do
+  flat=${f//\//_}
+  mkdir -p "$(dirname "$WORK/tesseract/$f")" "$(dirname "$WORK/paddle/$f")"
   case "$f" in
-    *.pdf) gs -q -dNOPAUSE -dBATCH -r300 -sDEVICE=png16m -o "$WORK/pages/$f-%03d.png" "$CORPUS/$f" ;;
-    *) cp "$CORPUS/$f" "$WORK/pages/$f-001.${f##*.}" ;;
+    *.pdf) gs -q -dNOPAUSE -dBATCH -r300 -sDEVICE=png16m -o "$WORK/pages/$flat-%03d.png" "$CORPUS/$f" ;;
+    *) cp "$CORPUS/$f" "$WORK/pages/$flat-001.${f##*.}" ;;
   esac
-  PAGES[$f]=$(ls "$WORK/pages" | grep -c "^$f-")
+  PAGES[$f]=$(ls "$WORK/pages" | grep -c "^$flat-")
 done
 total_pages=0; for f in "${FILES[@]}"; do total_pages=$((total_pages + PAGES[$f])); done
 
@@ -61,7 +66,7 @@ tesseract_s=$(awk -v s="$start" -v e="$(now)" 'BEGIN { printf "%.2f", e - s }')
 start=$(now)
 "$PADDLE" --ort "$ORT_LIB" --models "$MODELS" --threads "$(nproc)" --out "$WORK/page-text" "$WORK"/pages/* >"$WORK/paddle-times.tsv"
 paddle_s=$(awk -v s="$start" -v e="$(now)" 'BEGIN { printf "%.2f", e - s }')
-for f in "${FILES[@]}"; do cat "$WORK/page-text/$f"-*.txt >"$WORK/paddle/$f.txt"; done
+for f in "${FILES[@]}"; do cat "$WORK/page-text/${f//\//_}"-*.txt >"$WORK/paddle/$f.txt"; done
 
 echo "Values found per document (found/checked, then the misses):"
 paste <(python3 bench/paddle-ocr/values.py "$CORPUS/MANIFEST.tsv" "$WORK/tesseract") \
