@@ -3,7 +3,7 @@
 # text: Sift's OCR (`sift read --ocr always --text-only`, an empty cache)
 # against the plain `tesseract` program on the same files, with its default
 # page segmentation (3) and with 4 and 6, one run, 2 files at a time. Values
-# are judged by the OCR fidelity test's rules (bench/paddle-ocr/values.py:
+# are judged by the OCR fidelity test's rules (bench/ocr-values.py:
 # a date in any of its printed forms, a total with either decimal mark, the
 # currency's code or sign), and each pair of readers by McNemar's exact test
 # on the values they disagree on.
@@ -40,7 +40,7 @@ for r in csv.DictReader(open(sys.argv[1], newline=""), delimiter="\t"):
 python3 - "$MANIFEST" "$WORK" <<'PY'
 import csv, sys
 from math import comb
-sys.path.insert(0, "bench/paddle-ocr")
+sys.path.insert(0, "bench")
 from values import misses
 manifest, work = sys.argv[1], sys.argv[2]
 readers = ["sift", "psm3", "psm4", "psm6", "sift+psm6", "sift+psm6new"]

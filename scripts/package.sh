@@ -37,7 +37,8 @@ die() { printf '\033[1mpackage: error:\033[0m %s\n' "$*" >&2; exit 1; }
 log "staging the bundled files in $STAGE"
 rm -rf "$STAGE"
 mkdir -p "$STAGE/licenses/pdfium"
-for f in "$DATA_DIR/lib/libpdfium.so" "$DATA_DIR/llama.cpp/bin/llama-server" "$DATA_DIR/models/$MODEL_FILE"; do
+for f in "$DATA_DIR/lib/libpdfium.so" "$DATA_DIR/llama.cpp/bin/llama-server" "$DATA_DIR/models/$MODEL_FILE" \
+  "$DATA_DIR"/paddle/{libonnxruntime.so,ch_PP-OCRv4_det_infer.onnx,ch_PP-OCRv4_rec_infer.onnx}; do
   [ -f "$f" ] || die "$f is missing: scripts/setup.sh --app installs it"
 done
 pdfium_wheel="$(ls "$CACHE_DIR"/wheels/pypdfium2-*manylinux*x86_64*.whl 2>/dev/null | head -n1)"
@@ -52,6 +53,15 @@ cp "$llama_src/LICENSE" "$STAGE/licenses/llama.cpp.LICENSE"
 unzip -q -o -j "$pdfium_wheel" '*.dist-info/licenses/BUILD_LICENSES/pdfium.txt' \
   '*.dist-info/licenses/BUILD_LICENSES/*.txt' -d "$STAGE/licenses/pdfium" 2>/dev/null || true
 [ -f "$STAGE/licenses/pdfium/pdfium.txt" ] || die "PDFium's licence is not in $pdfium_wheel"
+# PaddleOCR's models (Apache-2.0, as the rapidocr-onnxruntime wheel's
+# metadata says) and ONNX Runtime (MIT, with its third-party notices).
+rapidocr_wheel="$(ls "$CACHE_DIR"/wheels/rapidocr_onnxruntime-*.whl 2>/dev/null | head -n1)"
+ort_wheel="$(ls "$CACHE_DIR"/wheels/onnxruntime-*manylinux*x86_64*.whl 2>/dev/null | head -n1)"
+[ -n "$rapidocr_wheel" ] && [ -n "$ort_wheel" ] \
+  || die "the PaddleOCR downloads scripts/setup.sh caches in $CACHE_DIR are missing: remove $DATA_DIR/paddle and run it again"
+mkdir -p "$STAGE/licenses/onnxruntime"
+unzip -q -o -j "$ort_wheel" 'onnxruntime/LICENSE' 'onnxruntime/ThirdPartyNotices.txt' -d "$STAGE/licenses/onnxruntime"
+unzip -q -o -p "$rapidocr_wheel" '*.dist-info/METADATA' >"$STAGE/licenses/PaddleOCR-models.METADATA"
 cp "$ROOT/README.md" "$STAGE/README.md"
 
 log "building the sift CLI (release)"
@@ -67,6 +77,8 @@ files = {
     "/usr/lib/sift/libpdfium.so": f"{data}/lib/libpdfium.so",
     "/usr/lib/sift/llama-server": f"{data}/llama.cpp/bin/llama-server",
     f"/usr/lib/sift/models/{model}": f"{data}/models/{model}",
+    **{f"/usr/lib/sift/paddle/{name}": f"{data}/paddle/{name}" for name in
+       ["libonnxruntime.so", "ch_PP-OCRv4_det_infer.onnx", "ch_PP-OCRv4_rec_infer.onnx"]},
     "/usr/share/doc/sift/README.md": f"{stage}/README.md",
 }
 for root, _, names in os.walk(f"{stage}/licenses"):

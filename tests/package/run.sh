@@ -7,7 +7,8 @@
 #
 # Checks:
 # - the package holds the app, the CLI, PDFium, llama-server, the default
-#   model and their licences, and depends on Tesseract and the keychain;
+#   model, PaddleOCR's models with ONNX Runtime, and their licences, and
+#   depends on Tesseract and the keychain;
 # - `sift read` and `sift extract` from the package work on corpus files,
 #   the extraction with the bundled local model;
 # - the window opens on Extract on a fresh profile, and a newcomer drops
@@ -41,7 +42,9 @@ DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --reinstall "$deb" >"$WORK
 for f in /usr/bin/sift-app /usr/bin/sift /usr/lib/sift/libpdfium.so /usr/lib/sift/llama-server \
   /usr/lib/sift/models/SmolLM2-135M-Instruct.Q4_1.gguf \
   /usr/share/doc/sift/licenses/SmolLM2-135M-Instruct.LICENSE /usr/share/doc/sift/licenses/llama.cpp.LICENSE \
-  /usr/share/doc/sift/licenses/pdfium/pdfium.txt; do
+  /usr/share/doc/sift/licenses/pdfium/pdfium.txt /usr/lib/sift/paddle/libonnxruntime.so \
+  /usr/lib/sift/paddle/ch_PP-OCRv4_det_infer.onnx /usr/lib/sift/paddle/ch_PP-OCRv4_rec_infer.onnx \
+  /usr/share/doc/sift/licenses/onnxruntime/LICENSE /usr/share/doc/sift/licenses/PaddleOCR-models.METADATA; do
   dpkg -S "$f" >/dev/null 2>&1 || fail "the package does not hold $f"
 done
 depends="$(dpkg-query -W -f='${Depends}' sift)"
@@ -67,6 +70,9 @@ export SIFT_LOCAL_PORT
 # The CLI from the package.
 sift read "$CORPUS/i2d_AmazonWebServices.pdf" >"$WORK/read.txt" || fail "sift read failed"
 grep -q "42183017" "$WORK/read.txt" || fail "sift read did not give the invoice's text: $(head -c 400 "$WORK/read.txt")"
+# A receipt photo's words, read by the package's PaddleOCR and ONNX Runtime.
+sift read --ocr always --text-only "$CORPUS/sroie_000.jpg" >"$WORK/receipt.txt" || fail "sift read of a receipt photo failed"
+grep -q "9.00" "$WORK/receipt.txt" || fail "sift read did not give the receipt's total: $(head -c 400 "$WORK/receipt.txt")"
 cat >"$WORK/invoice.json" <<'JSON'
 {"type": "object",
  "properties": {"invoice_number": {"type": "string", "description": "The invoice's number"},

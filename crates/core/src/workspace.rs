@@ -199,6 +199,7 @@ impl Workspace {
                 mode: config.ocr_mode.unwrap_or_default(),
                 languages,
                 cache_dir: Some(self.data_dir().join(OCR_CACHE_DIR)),
+                paddle: sift_documents::installed_paddle_dir(&self.data_dir()),
                 ..sift_documents::OcrOptions::default()
             },
             ..sift_documents::ReadOptions::default()

@@ -163,9 +163,9 @@ pub use limits::{Limits, ReadOptions};
 #[doc(hidden)]
 pub use ocr::page_from_tesseract_answers;
 pub use ocr::{
-    MIN_WORD_HEIGHT, OCR_DPI, OcrError, OcrMode, OcrOptions, OcrPage, UnknownOcrMode,
-    check_ocr_languages, default_ocr_languages, installed_ocr_languages, ocr_layer_is_usable,
-    recognize,
+    MIN_WORD_HEIGHT, OCR_DPI, OcrError, OcrMode, OcrOptions, OcrPage, PADDLE_FILES, UnknownOcrMode,
+    check_ocr_languages, default_ocr_languages, installed_ocr_languages, installed_paddle_dir,
+    ocr_layer_is_usable, recognize,
 };
 pub use pdf::{EmbeddedXml, embedded_invoice_xml, pdfium_library_candidates, render_pdf_page};
 pub use platform::{bundle_dir, bundle_dir_beside, default_data_dir};

@@ -17,10 +17,17 @@ use super::{OcrOptions, OcrPage};
 /// The version of how pages are recognised: bumped when a change to it
 /// would give other text, so that older results are not reused.
 const RECIPE: &str = "sift-ocr-5";
+/// Added when PaddleOCR reads the words (Tesseract-only pages keep their key).
+const PADDLE_RECIPE: &str = "\npaddle-ppocrv4-3";
 
 /// The OCR settings that change what a page reads as.
 pub(crate) fn cache_settings(options: &OcrOptions) -> String {
-    format!("{RECIPE}\n{}\n{OCR_DPI}", options.language_arg())
+    let engine = if options.paddle.is_some() {
+        PADDLE_RECIPE
+    } else {
+        ""
+    };
+    format!("{RECIPE}\n{}\n{OCR_DPI}{engine}", options.language_arg())
 }
 
 /// Where one file's recognised pages are kept.

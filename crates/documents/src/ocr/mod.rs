@@ -1,4 +1,5 @@
-//! OCR: the text of scans and photos, with Tesseract 5.
+//! OCR: the text of scans and photos, with Tesseract 5 and, when its
+//! models are installed, PaddleOCR.
 //!
 //! Sift drives the `tesseract` program with TSV output rather than
 //! linking libtesseract: it installs from apt alone (no `-dev` packages,
@@ -6,17 +7,14 @@
 //! and per page it is as fast (the 0.2 s it spends loading its models is
 //! small beside the 1–4 s of recognition; see `docs/BENCHMARKS.md`).
 //!
-//! Tesseract is the one engine. PaddleOCR's PP-OCRv4 models, run from Rust
-//! through ONNX Runtime (`bench/paddle-ocr`, `scripts/bench-paddle-ocr.sh`),
-//! found 32 of the corpus's 32 ground-truth values on scans and photos
-//! against Tesseract's 30: two values that differ, too few to tell from
-//! chance (an exact McNemar test gives p = 0.5). It took about as long a
-//! page on an idle machine and twice as long on a busy one, and would add
-//! 50 MB of runtime and models to the package, read Latin and Chinese
-//! only, and still need Tesseract to turn rotated scans upright. On 395
-//! receipt photos, though, its text held 393 totals against this module's
-//! 352 (BENCHMARKS.md, "The same two engines on 395 receipt photos"):
-//! for receipts that question is open again.
+//! PaddleOCR's PP-OCRv4 models, run in process through ONNX Runtime
+//! ([`paddle`]), read the words when `scripts/setup.sh` has put them in
+//! the data directory (or a package in its bundle): on 395 receipt
+//! photos, Tesseract's text held 352 of the ground-truth totals and
+//! PaddleOCR's 393 (BENCHMARKS.md, "The same two engines on 395 receipt
+//! photos"). Tesseract still turns the page upright, and its reading
+//! puts back the spaces PaddleOCR drops and any number PaddleOCR lacks.
+//! Without the models, Tesseract reads alone.
 //!
 //! A page is recognised as follows (see [`recognize`]):
 //!
@@ -34,10 +32,13 @@
 //!    its default (Otsu) thresholding (its adaptive ones lost whole
 //!    receipts of the corpus) and `OMP_THREAD_LIMIT=1`, one process a
 //!    page, as many at once as there are cores;
-//! 4. a second reading as one uniform block (`--psm 6`) adds the lines
-//!    that hold a number the first lacks, as a block at the page's end
-//!    (on 70 receipt photos no rule was written for: 85.2% of the
-//!    ground-truth values read before, 89.5% after).
+//! 4. with PaddleOCR: its words, split where Tesseract saw a gap between
+//!    words, and Tesseract's lines that hold a number PaddleOCR's lack, as
+//!    a block at the page's end;
+//! 5. without it: a second reading as one uniform block (`--psm 6`) adds
+//!    the lines that hold a number the first lacks, as a block at the
+//!    page's end (on 70 receipt photos no rule was written for: 85.2% of
+//!    the ground-truth values read before, 89.5% after).
 //!
 //! The words' boxes are in page coordinates ([`OcrPage`]); the text is in
 //! Tesseract's reading order, a line a line, with a blank line between
@@ -48,6 +49,7 @@ mod error;
 mod fuzzing;
 mod language;
 mod layout;
+pub mod paddle;
 mod quality;
 mod recognize;
 mod tesseract;
@@ -62,6 +64,7 @@ pub use error::OcrError;
 #[doc(hidden)]
 pub use fuzzing::page_from_tesseract_answers;
 pub use language::{check_ocr_languages, default_ocr_languages, installed_ocr_languages};
+pub use paddle::{MODEL_FILES as PADDLE_FILES, installed_paddle_dir};
 pub use quality::layer_is_usable as ocr_layer_is_usable;
 pub use recognize::{MIN_WORD_HEIGHT, OCR_DPI, recognize};
 
@@ -121,6 +124,10 @@ pub struct OcrOptions {
     pub cache_dir: Option<PathBuf>,
     /// The `tesseract` program; `tesseract` on the `PATH` when `None`.
     pub tesseract: Option<PathBuf>,
+    /// The folder of PaddleOCR's models ([`installed_paddle_dir`]): when
+    /// set, a page's words are read with them once Tesseract has turned
+    /// it upright. `None`: Tesseract alone.
+    pub paddle: Option<PathBuf>,
 }
 
 impl Default for OcrOptions {
@@ -130,6 +137,7 @@ impl Default for OcrOptions {
             languages: vec!["eng".to_string()],
             cache_dir: None,
             tesseract: None,
+            paddle: None,
         }
     }
 }
@@ -141,6 +149,7 @@ impl std::fmt::Debug for OcrOptions {
             .field("languages", &self.languages)
             .field("cache_dir", &self.cache_dir)
             .field("tesseract", &self.tesseract)
+            .field("paddle", &self.paddle)
             .finish()
     }
 }

@@ -10,6 +10,7 @@ mod long_pdf;
 mod ocr;
 mod ocr_fidelity;
 mod office;
+mod paddle;
 mod resolve;
 mod robustness;
 mod text;

@@ -39,7 +39,7 @@ fn read_path(
 }
 
 /// The OCR of a file's first page (an image file's, or a PDF's).
-fn first_ocr(documents: &sift_documents::Documents) -> OcrPage {
+pub(crate) fn first_ocr(documents: &sift_documents::Documents) -> OcrPage {
     let document = &documents.files[0];
     match &document.content {
         Content::Pages(pages) => pages[0].ocr.clone().expect("the page was OCR'd"),
@@ -47,7 +47,7 @@ fn first_ocr(documents: &sift_documents::Documents) -> OcrPage {
     }
 }
 
-const WORDS: [(&str, u32, u32); 4] = [
+pub(crate) const WORDS: [(&str, u32, u32); 4] = [
     ("Invoice", 80, 140),
     ("4711", 700, 140),
     ("Total", 80, 360),
@@ -56,7 +56,7 @@ const WORDS: [(&str, u32, u32); 4] = [
 
 /// A PNG with [`WORDS`] drawn at their baselines in DejaVu Sans 56 px,
 /// by ImageMagick (installed by scripts/setup.sh).
-fn words_png(dir: &Path) -> PathBuf {
+pub(crate) fn words_png(dir: &Path) -> PathBuf {
     let path = dir.join("words.png");
     let mut command = std::process::Command::new("convert");
     command.args([
@@ -79,7 +79,7 @@ fn words_png(dir: &Path) -> PathBuf {
 }
 
 /// The box of the ink in a region of the image: (left, top, width, height).
-fn ink_box(image: &image::DynamicImage, x0: u32, y0: u32, x1: u32, y1: u32) -> [f32; 4] {
+pub(crate) fn ink_box(image: &image::DynamicImage, x0: u32, y0: u32, x1: u32, y1: u32) -> [f32; 4] {
     let (mut left, mut top, mut right, mut bottom) = (u32::MAX, u32::MAX, 0, 0);
     for y in y0..y1 {
         for x in x0..x1 {

@@ -1,10 +1,11 @@
 """Which ground-truth values of the corpus's scans and photos a text holds.
 
 A port of the rules of crates/documents/tests/documents/ocr_fidelity.rs
-(`misses`, `date_renderings`, `renderings`), so that both OCR engines of
-scripts/bench-paddle-ocr.sh are judged as the fidelity test judges Sift's.
+(`misses`, `date_renderings`, `renderings`), so that the readings of
+scripts/bench-paddle-ocr.sh and scripts/bench-ocr-values.sh are judged as
+the fidelity test judges Sift's.
 
-    python3 values.py MANIFEST.tsv ENGINE_DIR
+    python3 bench/ocr-values.py MANIFEST.tsv ENGINE_DIR
 ENGINE_DIR holds FILE.txt for each corpus FILE; prints one line per
 document (found/checked and the misses), then the total.
 """
