@@ -5,8 +5,8 @@ use std::ops::Range;
 
 use super::locator::home_currency_place;
 use super::misread::{
-    doubled_decimal_mark, five_read_as_letter, misread_date, misread_day_or_month,
-    split_at_decimal_mark,
+    date_glued_to_time, doubled_decimal_mark, five_read_as_letter, misread_date,
+    misread_day_or_month, split_at_decimal_mark,
 };
 use super::pages::{Match, SearchPage};
 use crate::normalise::{normalize_amount, normalize_date};
@@ -255,6 +255,13 @@ pub(super) fn value_runs(pages: &[SearchPage]) -> Vec<Run> {
                         Vec::new()
                     };
                     let mut dates_misread = false;
+                    if dates.is_empty()
+                        && page.ocr
+                        && let [word] = words
+                        && let Some(date) = date_glued_to_time(word)
+                    {
+                        dates = date_readings(date);
+                    }
                     if dates.is_empty()
                         && page.ocr
                         && let [word] = words

@@ -1,7 +1,8 @@
 //! Values as OCR misreads them, read back: an amount split at its decimal
 //! mark or with a 5 read as a letter (`§.30`), and a date with a letter
 //! printed for a digit, a month's name one letter off, a label glued on,
-//! or a year one digit off; and which digits OCR reads for others, for
+//! or a year one digit off, or glued to the time after it; and which
+//! digits OCR reads for others, for
 //! the checks that read a total back. Only what the misreading leaves
 //! unambiguous is read.
 
@@ -65,6 +66,37 @@ pub(super) fn five_read_as_letter(word: &str) -> Option<f64> {
     (cents.len() == 2 && cents.bytes().all(|b| b.is_ascii_digit()))
         .then(|| format!("5.{cents}").parse().ok())
         .flatten()
+}
+
+/// A numeric date with a four-digit year that OCR read glued to the time
+/// after it, the space lost (`09/01/20198:01:11PM`, `25-12-201810:20`):
+/// the date alone. `None` for any other word.
+pub(super) fn date_glued_to_time(word: &str) -> Option<&str> {
+    let bytes = word.as_bytes();
+    let day_end = bytes.iter().position(|b| !b.is_ascii_digit())?;
+    let separator = *bytes.get(day_end)?;
+    if !(1..=2).contains(&day_end) || !b"./-".contains(&separator) {
+        return None;
+    }
+    let month_len = bytes[day_end + 1..]
+        .iter()
+        .position(|b| !b.is_ascii_digit())?;
+    let year_at = day_end + 1 + month_len + 1;
+    if !(1..=2).contains(&month_len) || bytes.get(year_at - 1) != Some(&separator) {
+        return None;
+    }
+    let year = word.get(year_at..year_at + 4)?;
+    let time = &bytes[year_at + 4..];
+    let hour_len = time.iter().position(|b| !b.is_ascii_digit())?;
+    let glued_time = (1..=2).contains(&hour_len)
+        && time.get(hour_len) == Some(&b':')
+        && time
+            .get(hour_len + 1..hour_len + 3)
+            .is_some_and(|m| m.iter().all(u8::is_ascii_digit));
+    (year.bytes().all(|b| b.is_ascii_digit())
+        && (year.starts_with("19") || year.starts_with("20"))
+        && glued_time)
+        .then(|| &word[..year_at + 4])
 }
 
 /// A numeric date OCR misread, as it was printed: a letter it reads for a
@@ -270,6 +302,22 @@ fn month_one_letter_off(word: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_date_glued_to_a_time_is_cut_at_its_four_digit_year() {
+        assert_eq!(
+            date_glued_to_time("09/01/20198:01:11PM"),
+            Some("09/01/2019")
+        );
+        assert_eq!(date_glued_to_time("25-12-201810:20"), Some("25-12-2018"));
+        // A two-digit year could be either side of the join; a code or a
+        // year with no time after it is no date glued to a time.
+        assert_eq!(date_glued_to_time("18-11-1810:20"), None);
+        assert_eq!(date_glued_to_time("09/01/2019"), None);
+        assert_eq!(date_glued_to_time("09/01/201981"), None);
+        assert_eq!(date_glued_to_time("09/01/30198:01"), None);
+        assert_eq!(date_glued_to_time("123/01/20198:01"), None);
+    }
 
     #[test]
     fn an_amount_split_at_its_mark_is_read_whole() {

@@ -37,6 +37,20 @@ fn a_day_month_or_year_misread_into_no_date_is_read_back() {
 }
 
 #[test]
+fn a_date_read_glued_to_its_time_is_the_date() {
+    assert_eq!(
+        date("Cash Bill 01-143008\nDate 09/01/20198:01:11PM\nTotal 31.00\n"),
+        json!("2019-01-09")
+    );
+    // A typed text's words are the writer's: no date is cut out of them.
+    let typed = locate_fields(
+        &text_document("Date 09/01/20198:01:11PM\nTotal 31.00\n"),
+        &four_fields(),
+    );
+    assert_eq!(best(&typed, "date"), Value::Null);
+}
+
+#[test]
 fn a_date_read_as_printed_wins_over_a_misread_one_read_back() {
     // The receipt prints its date twice; OCR garbled the labelled one.
     assert_eq!(
