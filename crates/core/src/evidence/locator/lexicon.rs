@@ -237,6 +237,8 @@ pub(crate) fn labels(concept: Concept) -> &'static [&'static str] {
             "amount payable",
             "total amount",
             "invoice total",
+            "invoice amount",
+            "bill amount",
             "total to pay",
             "total incl",
             "incl vat",

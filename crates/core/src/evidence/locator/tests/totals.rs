@@ -184,3 +184,20 @@ fn on_a_scan_a_label_above_governs_no_bare_whole_number() {
         json!(190.0)
     );
 }
+
+#[test]
+fn a_bill_amount_is_the_total_over_a_line_items_total_column() {
+    // A Swiss QR bill: `Total` heads the items' column; the bill's amount
+    // is labelled below them (as `Rechnungsbetrag` is in German).
+    let doc = text_document(
+        "Item Description Amount Total\n\
+         1 Garden work CHF 120.00 CHF 3360.00\n\
+         2 Disposal CHF 307.35 CHF 307.35\n\
+         VAT amount CHF 282.40\n\
+         Bill amount CHF 3'949.75\n",
+    );
+    assert_eq!(
+        best(&locate_fields(&doc, &four_fields()), "total"),
+        json!(3949.75)
+    );
+}
