@@ -27,7 +27,7 @@ fn with_paddle() -> ReadOptions {
 fn known_words_come_back_with_their_boxes_from_paddleocr() {
     let dir = TempDir::new();
     let path = words_png(dir.path());
-    let documents = read_documents(&[path.clone()], &with_paddle()).unwrap();
+    let documents = read_documents(std::slice::from_ref(&path), &with_paddle()).unwrap();
     let ocr = first_ocr(&documents);
     let words: Vec<&str> = ocr.words.iter().map(|w| w.text.as_str()).collect();
     assert_eq!(words, ["Invoice", "4711", "Total", "571.04"]);
