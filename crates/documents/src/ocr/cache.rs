@@ -18,7 +18,7 @@ use super::{OcrOptions, OcrPage};
 /// would give other text, so that older results are not reused.
 const RECIPE: &str = "sift-ocr-5";
 /// Added when PaddleOCR reads the words (Tesseract-only pages keep their key).
-const PADDLE_RECIPE: &str = "\npaddle-ppocrv4-3";
+const PADDLE_RECIPE: &str = "\npaddle-ppocrv4-4";
 
 /// The OCR settings that change what a page reads as.
 pub(crate) fn cache_settings(options: &OcrOptions) -> String {

@@ -13,7 +13,8 @@
 //! photos, Tesseract's text held 352 of the ground-truth totals and
 //! PaddleOCR's 393 (BENCHMARKS.md, "The same two engines on 395 receipt
 //! photos"). Tesseract still turns the page upright, and its reading
-//! puts back the spaces PaddleOCR drops and any number PaddleOCR lacks.
+//! puts back the spaces PaddleOCR drops, the characters its alphabet
+//! lacks (`€`, `ß`) and any number PaddleOCR lacks.
 //! Without the models, Tesseract reads alone.
 //!
 //! A page is recognised as follows (see [`recognize`]):

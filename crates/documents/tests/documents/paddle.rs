@@ -53,6 +53,42 @@ fn known_words_come_back_with_their_boxes_from_paddleocr() {
 }
 
 #[test]
+fn characters_paddleocrs_alphabet_lacks_come_from_tesseract() {
+    let dir = TempDir::new();
+    let path = dir.path().join("euro.png");
+    let mut command = std::process::Command::new("convert");
+    command.args(["-size", "1400x360", "xc:white", "-font"]);
+    command.args([
+        "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+        "-pointsize",
+        "56",
+    ]);
+    for (line, y) in [
+        ("Hauptstraße 12", 90),
+        ("Gesamtbetrag: € 4.904,94", 190),
+        ("Netto 49,90 €", 290),
+    ] {
+        command.args(["-annotate", &format!("+40+{y}"), line]);
+    }
+    assert!(
+        command
+            .arg(&path)
+            .status()
+            .expect("ImageMagick's convert")
+            .success()
+    );
+    let mut options = with_paddle();
+    options.ocr.languages = vec!["eng".into(), "deu".into()];
+    let documents = read_documents(std::slice::from_ref(&path), &options).unwrap();
+    // PaddleOCR alone reads `HauptstraBe 12`, `Gesamtbetrag: 4.904,94`
+    // and `Netto 49,90`: its alphabet has no `ß` and no `€`.
+    assert_eq!(
+        first_ocr(&documents).text,
+        "Hauptstraße 12\nGesamtbetrag: € 4.904,94\nNetto 49,90 €"
+    );
+}
+
+#[test]
 fn a_receipt_photos_date_and_total_are_read_as_words() {
     let documents = read_documents(&[crate::corpus("sroie_000.jpg")], &with_paddle()).unwrap();
     let ocr = first_ocr(&documents);

@@ -17,8 +17,10 @@
 //! rectangles): pages are upright by then.
 
 mod detect;
+mod unreadable;
 mod words;
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
@@ -30,7 +32,8 @@ use ort::value::Tensor;
 use super::OcrError;
 use super::layout::TsvWord;
 use detect::{Box4, bounded, detect};
-use words::{Decoded, line_words, reading_lines, word_gaps};
+use unreadable::restore_unreadable;
+use words::{Decoded, halfwidth, line_words, reading_lines, word_gaps};
 
 /// The ONNX Runtime library and the two models, as named in the folder.
 pub const MODEL_FILES: [&str; 3] = [
@@ -66,6 +69,8 @@ pub(super) struct PaddleReader {
     rec: Session,
     /// The recogniser's classes: CTC's blank, its listed characters, a space.
     alphabet: Vec<String>,
+    /// The characters among them (see [`unreadable`]).
+    readable: HashSet<char>,
 }
 
 static READER: OnceLock<Result<Mutex<PaddleReader>, String>> = OnceLock::new();
@@ -106,15 +111,22 @@ impl PaddleReader {
             .custom("character")
             .ok_or("the recogniser has no character list")?;
         let mut alphabet = vec![String::new()];
-        alphabet.extend(listed.lines().map(str::to_owned));
+        alphabet.extend(listed.lines().map(halfwidth));
         alphabet.push(" ".into());
-        Ok(Self { det, rec, alphabet })
+        let readable = alphabet.iter().flat_map(|c| c.chars()).collect();
+        Ok(Self {
+            det,
+            rec,
+            alphabet,
+            readable,
+        })
     }
 
     /// The words of `page` (upright), in its pixels: a line of the page is
     /// one Tesseract-style line (block 1), in reading order. `other` is
     /// another reading of the page (Tesseract's, in the same pixels), whose
-    /// gaps between words split the lines (see [`words`]).
+    /// gaps between words split the lines (see [`words`]) and whose
+    /// characters PaddleOCR cannot read are put back (see [`unreadable`]).
     pub fn read(&mut self, page: &RgbImage, other: &[TsvWord]) -> Result<Vec<TsvWord>, OcrError> {
         let failed = |e: ort::Error| OcrError::Failed {
             reason: format!("PaddleOCR: {e}"),
@@ -143,6 +155,7 @@ impl PaddleReader {
             word.width /= scale;
             word.height /= scale;
         }
+        restore_unreadable(&mut words, other, |c| self.readable.contains(&c));
         Ok(words)
     }
 

@@ -12,7 +12,8 @@
 //!   to the next (in a receipt's fixed-width digits a `1` alone leaves
 //!   half a stride blank either side, so less is no space).
 //!
-//! A word's box spans its characters' steps.
+//! A word's box reaches from the blank columns before its first character
+//! to those after its last (its ink's edges).
 
 use super::detect::Box4;
 use crate::ocr::layout::TsvWord;
@@ -44,6 +45,21 @@ impl Decoded {
         let sum: f32 = self.chars.iter().map(|c| c.probability).sum();
         sum / self.chars.len().max(1) as f32
     }
+}
+
+/// A class of the recogniser's alphabet as read on a page: its fullwidth
+/// forms (U+FF01 to U+FF5E, `：`, `（`, `０`) as their ASCII characters.
+/// The Chinese alphabet lists both, and on Latin pages the recogniser
+/// now and then picks the fullwidth one (`：R87654321012345`), which no
+/// label or number rule knows.
+pub(super) fn halfwidth(class: &str) -> String {
+    class
+        .chars()
+        .map(|c| match u32::from(c) {
+            code @ 0xFF01..=0xFF5E => char::from_u32(code - 0xFEE0).unwrap_or(c),
+            _ => c,
+        })
+        .collect()
 }
 
 /// Greedy CTC decoding of `probs` (`steps` × `classes`): at each step the
@@ -109,8 +125,9 @@ pub(super) fn blank_columns(grey: &[u8], width: usize, height: usize) -> Vec<(us
 /// The words of a line read in `b`, as line `line` of block 1. Words are
 /// split at a read space, at one of `gaps` (where another reading saw a
 /// gap between two words, in page pixels) and at a blank run of
-/// [`SPACE_SHARE`] of the median stride; each spans its characters' steps
-/// and half a median stride either side.
+/// [`SPACE_SHARE`] of the median stride; each reaches from the blank run
+/// before its first character's middle to the one after its last's (half
+/// a median stride out from those middles where there is none).
 pub(super) fn line_words(b: Box4, decoded: &Decoded, line: u32, gaps: &[f32]) -> Vec<TsvWord> {
     let chars: Vec<&ReadChar> = decoded.chars.iter().collect();
     let mut strides: Vec<usize> = chars
@@ -146,12 +163,31 @@ pub(super) fn line_words(b: Box4, decoded: &Decoded, line: u32, gaps: &[f32]) ->
         }
     }
     let half = median * decoded.step_px / 2.0;
+    let x = |step: f32| b.x0 + step * decoded.step_px;
     groups
         .into_iter()
         .filter(|g| !g.is_empty())
         .map(|g| {
-            let left = (at(g[0].step) - half).max(b.x0);
-            let right = (at(g[g.len() - 1].step) + half).min(b.x1);
+            // From the blank before its first character's middle to the one
+            // after its last's (the ink's edges); half a stride out from
+            // those middles where the line has no blank there.
+            let (first, last) = (g[0].step as f32 + 0.5, g[g.len() - 1].step as f32 + 0.5);
+            let left = decoded
+                .blanks
+                .iter()
+                .filter(|&&(_, e)| e <= first)
+                .map(|&(_, e)| x(e))
+                .fold(None, |a: Option<f32>, v| Some(a.map_or(v, |a| a.max(v))))
+                .unwrap_or(at(g[0].step) - half)
+                .max(b.x0);
+            let right = decoded
+                .blanks
+                .iter()
+                .filter(|&&(s, _)| s >= last)
+                .map(|&(s, _)| x(s))
+                .fold(None, |a: Option<f32>, v| Some(a.map_or(v, |a| a.min(v))))
+                .unwrap_or(at(g[g.len() - 1].step) + half)
+                .min(b.x1);
             let confidence = g.iter().map(|c| c.probability).sum::<f32>() / g.len() as f32;
             TsvWord {
                 block: 1,
@@ -256,12 +292,14 @@ mod tests {
         let blanks = [(4.0, 4.8), (11.0, 13.5)];
         let words = line_words(LINE, &read("Date09/01", &steps, &blanks), 4, &[]);
         assert_eq!(texts(&words), ["Date", "09/01"]);
-        // Each spans its characters' steps and half a stride either side
-        // (2 px a step, a step's middle at half a step): `Date` from step
-        // 0 to 9, held inside the line's box on the left; `09/01` from 15
-        // to 27.
+        // Each reaches from the blank before its first character to the
+        // one after its last (2 px a step from x = 100): `Date` from the
+        // line's start (no blank before it; half a stride out of the
+        // first middle, held inside the box) to the blank at step 11;
+        // `09/01` from the blank's end at step 13.5 to half a stride past
+        // its last middle (step 27.5, no blank after it).
         assert_eq!((words[0].left, words[0].width), (100.0, 22.0));
-        assert_eq!((words[1].left, words[1].width), (128.0, 30.0));
+        assert_eq!((words[1].left, words[1].width), (127.0, 31.0));
         assert_eq!(
             (words[1].line, words[1].top, words[1].height),
             (4, 10.0, 20.0)
@@ -337,6 +375,17 @@ mod tests {
         }
         grey[2] = 0;
         assert_eq!(blank_columns(&grey, w, h), [(0, 1), (2, 4), (5, 6)]);
+    }
+
+    #[test]
+    fn fullwidth_forms_read_as_ascii_and_other_characters_stay() {
+        assert_eq!(halfwidth("："), ":");
+        assert_eq!(halfwidth("（"), "(");
+        assert_eq!(halfwidth("０"), "0");
+        assert_eq!(halfwidth("～"), "~");
+        assert_eq!(halfwidth("。"), "。");
+        assert_eq!(halfwidth("é"), "é");
+        assert_eq!(halfwidth("A"), "A");
     }
 
     #[test]
