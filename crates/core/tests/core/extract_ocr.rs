@@ -80,6 +80,55 @@ Cash gy = 500
 fo fy 7 ea iP et 1a Hy
 </file>"#;
 
+/// The same block as a workspace reads it (the app, the CLI) with
+/// PaddleOCR's models installed in the data directory, as
+/// `scripts/setup.sh` puts them: PaddleOCR's words of the receipt (its
+/// total `9.00` on the item's line and after `Total :`), then
+/// Tesseract's lines that hold a number PaddleOCR's lack.
+pub(crate) const SROIE_000_PADDLE_TEXT_ONLY: &str = r#"<file name="sroie_000.jpg">
+[Image omitted: sroie_000.jpg; the model reads its text.]
+tan woon yann
+BOOK TA _K (TAMAN DAYA) SDN BHD
+789417-W
+NO.5: 55,57 & 59, JALAN SAGU 18
+TAMAN DAYA.
+81100 JOHOR BAHRU
+JOHOR.
+Document No : TD01167104
+Date: 25/12/20188:13:39 PM
+Cashier : MANIS
+Member :
+CASH BILL
+CODE/DESC PRICE Disc AMOUI
+QTY R14 RM
+9556939040118 KF MODELINGC LAY KIDDY FISH
+1 PC 9.000 0.00 9.00
+Total : 9.00
+Rour ing Adjustment 0.00
+Round d Totai (RM): 9.00
+Cash 10.00
+CHANGE 9.00 100
+GOODS SOLD ARE NOT RE TURNABLE OR
+EXCHANGEABLE
+物出门,得不退建或更换
+姐有干 便,敬请原谅。谢谢!
+THANK YOU
+PLEASE COE AGAIN !
+
+FEU 7-W
+NOS: $5.57 & $9, JALAN SAGU 18)
+
+Document No : TDO1167104
+
+Date 25/12/2018 8:13:39 PM
+
+9556939040116 KF MODELLING CLAY KIDDY FISH
+1 PC * 9.00) 6,00 9.00
+Total : 91.00
+Round: :d Total (RM); 9.60
+Cash ge 4 0 00
+</file>"#;
+
 pub(crate) fn llama_cpp(vision: bool) -> ServerIdentity {
     ServerIdentity::LlamaCpp {
         vision,
@@ -298,7 +347,8 @@ async fn an_evaluation_by_files_reads_the_receipt_as_a_job_does() {
         sift_core::eval::run_documents(&ws.store().unwrap(), &[request], false, 1).await;
     assert_eq!(documents[0].error, None);
     assert_eq!(documents[0].values, Some(json!({"total": "9.00"})));
-    let expected =
-        format!("{SROIE_000_TEXT_ONLY}\n\nExtract the fields of the schema from this document.");
+    let expected = format!(
+        "{SROIE_000_PADDLE_TEXT_ONLY}\n\nExtract the fields of the schema from this document."
+    );
     assert_eq!(user_content(&server), json!(expected));
 }

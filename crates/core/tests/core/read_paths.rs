@@ -3,8 +3,9 @@
 //! chat message's attachments; an evaluation by files is in
 //! `extract_ocr.rs`) reads the same photo the same way for a model whose
 //! server says it cannot take images (as llama.cpp's `/props` does): the
-//! workspace's OCR languages, the receipt's OCR text, no image. Each test
-//! checks the exact user message of the one request.
+//! workspace's OCR languages, the receipt's OCR text (PaddleOCR's words,
+//! its models being in the data directory), no image. Each test checks
+//! the exact user message of the one request.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -19,7 +20,7 @@ use sift_core::{Workspace, WorkspaceOptions};
 use sift_scripted_server::{Reply, Script, ScriptedServer};
 use sift_store::NewSession;
 
-use crate::extract_ocr::{SROIE_000_TEXT_ONLY, llama_cpp};
+use crate::extract_ocr::{SROIE_000_PADDLE_TEXT_ONLY, llama_cpp};
 use crate::{TempDir, selection};
 
 const PROMPT: &str = "Extract the fields of the schema from this document.";
@@ -81,7 +82,7 @@ fn user_content(server: &ScriptedServer) -> Value {
 }
 
 fn read_for(prompt: &str) -> Value {
-    json!(format!("{SROIE_000_TEXT_ONLY}\n\n{prompt}"))
+    json!(format!("{SROIE_000_PADDLE_TEXT_ONLY}\n\n{prompt}"))
 }
 
 #[tokio::test(flavor = "multi_thread")]

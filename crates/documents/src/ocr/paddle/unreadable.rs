@@ -74,19 +74,26 @@ fn horizontal_overlap(a: &TsvWord, b: &TsvWord) -> f32 {
 }
 
 /// Whether `tesseract` reads as `paddle` where each unreadable character
-/// of it stands for one character of `paddle` or for none.
-fn fits(tesseract: &str, paddle: &str, unreadable: impl Fn(char) -> bool + Copy) -> bool {
-    fn walk(t: &[char], p: &[char], unreadable: &dyn Fn(char) -> bool) -> bool {
-        match t.split_first() {
-            None => p.is_empty(),
-            Some((&c, rest)) if unreadable(c) => {
-                walk(rest, p, unreadable) || (!p.is_empty() && walk(rest, &p[1..], unreadable))
-            }
-            Some((&c, rest)) => p.first() == Some(&c) && walk(rest, &p[1..], unreadable),
+/// of it stands for one character of `paddle` or for none (by dynamic
+/// programming: `row[j]` says whether the characters of `tesseract` so
+/// far read as the first `j` of `paddle`).
+fn fits(tesseract: &str, paddle: &str, unreadable: impl Fn(char) -> bool) -> bool {
+    let p: Vec<char> = paddle.chars().collect();
+    let mut row = vec![false; p.len() + 1];
+    row[0] = true;
+    for c in tesseract.chars() {
+        let mut next = vec![false; p.len() + 1];
+        for j in 0..=p.len() {
+            let after_one = j > 0 && row[j - 1];
+            next[j] = if unreadable(c) {
+                row[j] || after_one
+            } else {
+                after_one && p[j - 1] == c
+            };
         }
+        row = next;
     }
-    let (t, p): (Vec<char>, Vec<char>) = (tesseract.chars().collect(), paddle.chars().collect());
-    walk(&t, &p, &unreadable)
+    row[p.len()]
 }
 
 /// The unreadable characters before and after a word whose middle holds
