@@ -11,6 +11,7 @@ use crate::anthropic::{self, AnthropicStream};
 use crate::capabilities::{Capabilities, ProviderKind, ServerFlavor};
 use crate::endpoints::{AttemptError, Endpoints};
 use crate::error::{ErrorCategory, LlmError, is_transient_status};
+use crate::http;
 use crate::message::{ChatRequest, ChatResponse, StopReason, StreamDelta};
 use crate::openai::{self, OpenAiStream};
 use crate::retry::{RetryPolicy, parse_retry_after};
@@ -112,7 +113,7 @@ impl std::fmt::Debug for Client {
 
 impl Client {
     pub fn new(config: ClientConfig) -> Result<Self, LlmError> {
-        let http = reqwest::Client::builder()
+        let http = http::client_builder()
             .connect_timeout(config.connect_timeout)
             .build()
             .map_err(|e| {
@@ -329,6 +330,9 @@ impl Client {
         let status = response.status();
         if status.is_success() {
             return Ok(response);
+        }
+        if status.is_redirection() {
+            return Err(http::redirect_error(&response).into());
         }
         let retry_after = response
             .headers()

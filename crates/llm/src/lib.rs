@@ -12,6 +12,8 @@
 //! - [`complete_first`]: fallback across models.
 //! - [`local_server`]: the local llama.cpp server that Sift starts on demand.
 //! - [`gguf`]: a GGUF model file's name, quantisation and context, from its header.
+//! - [`http`]: what every request to a model server keeps to: no
+//!   redirects.
 
 mod anthropic;
 mod capabilities;
@@ -23,6 +25,7 @@ mod fallback;
 pub mod fuzzing;
 pub mod gguf;
 mod host;
+pub mod http;
 mod json;
 pub mod local_server;
 pub mod message;

@@ -94,7 +94,7 @@ pub async fn ask_server(
     if routes.is_empty() {
         return ProbeOutcome::CannotTell;
     }
-    let http = match reqwest::Client::builder().timeout(PROBE_TIMEOUT).build() {
+    let http = match crate::http::client_builder().timeout(PROBE_TIMEOUT).build() {
         Ok(http) => http,
         Err(e) => return ProbeOutcome::Unreachable(e.to_string()),
     };
@@ -120,6 +120,7 @@ pub async fn ask_server(
                 });
             }
         };
+        // A redirect is not a success either: it is never followed.
         if !response.status().is_success() {
             continue;
         }

@@ -1,6 +1,7 @@
 //! The llm crate against real HTTP: our scripted model server on loopback
 //! for exact requests and every failure, and the real llama.cpp server
-//! (ignored by default; `scripts/test.sh` runs it).
+//! (ignored by default; `scripts/test.sh` runs it); a bare loopback port
+//! for what must never be reached.
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
 mod anthropic;
@@ -10,6 +11,7 @@ mod faults;
 mod model_probe;
 mod openai;
 mod real_peer;
+mod redirects;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
