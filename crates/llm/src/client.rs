@@ -11,7 +11,7 @@ use crate::anthropic::{self, AnthropicStream};
 use crate::capabilities::{Capabilities, ProviderKind, ServerFlavor};
 use crate::endpoints::{AttemptError, Endpoints};
 use crate::error::{ErrorCategory, LlmError, is_transient_status};
-use crate::http;
+use crate::http::{self, MAX_REPLY_BYTES, MAX_STREAM_BYTES};
 use crate::message::{ChatRequest, ChatResponse, StopReason, StreamDelta};
 use crate::openai::{self, OpenAiStream};
 use crate::retry::{RetryPolicy, parse_retry_after};
@@ -53,6 +53,12 @@ pub struct ClientConfig {
     pub request_timeout: Duration,
     /// The longest silence between two pieces of a stream.
     pub stream_idle_timeout: Duration,
+    /// The most a non-streamed reply may be, in bytes; a larger one is
+    /// an error ([`MAX_REPLY_BYTES`] by default).
+    pub max_reply_bytes: usize,
+    /// The most a streamed reply may be, all its events together, in
+    /// bytes ([`MAX_STREAM_BYTES`] by default).
+    pub max_stream_bytes: usize,
 }
 
 impl ClientConfig {
@@ -74,6 +80,8 @@ impl ClientConfig {
             // Local models on two cores can take minutes for a long answer.
             request_timeout: Duration::from_secs(600),
             stream_idle_timeout: Duration::from_secs(120),
+            max_reply_bytes: MAX_REPLY_BYTES,
+            max_stream_bytes: MAX_STREAM_BYTES,
         }
     }
 
@@ -339,7 +347,11 @@ impl Client {
             .get(RETRY_AFTER)
             .and_then(|v| v.to_str().ok())
             .and_then(|v| parse_retry_after(v, SystemTime::now()));
-        let text = response.text().await.unwrap_or_default();
+        // An error's body past the cap is only more of the same message.
+        let text = match http::read_capped(response, self.config.max_reply_bytes).await {
+            Ok(capped) => String::from_utf8_lossy(&capped.bytes).into_owned(),
+            Err(_) => String::new(),
+        };
         Err(AttemptError {
             error: LlmError::from_status(status.as_u16(), text),
             retry_after,
@@ -351,7 +363,14 @@ impl Client {
         let response = self
             .send(base_url, body, Some(self.config.request_timeout))
             .await?;
-        response.text().await.map_err(|e| transport_error(&e))
+        let limit = self.config.max_reply_bytes;
+        let capped = http::read_capped(response, limit)
+            .await
+            .map_err(|e| transport_error(&e))?;
+        if capped.cut {
+            return Err(http::too_large("reply", limit).into());
+        }
+        Ok(String::from_utf8_lossy(&capped.bytes).into_owned())
     }
 
     async fn stream_once<D: StreamDecoder>(
@@ -363,6 +382,7 @@ impl Client {
         emitted: &mut bool,
     ) -> Result<ChatResponse, AttemptError> {
         let mut response = self.send(base_url, body, None).await?;
+        let mut received = 0usize;
         let mut sse = SseDecoder::new();
         let mut events = Vec::new();
         let mut emit = |delta: StreamDelta| {
@@ -385,6 +405,11 @@ impl Client {
                 Ok(Ok(chunk)) => chunk,
             };
             let at_end = chunk.is_none();
+            // Counted before decoding: the decoder never holds more.
+            received += chunk.as_ref().map_or(0, |bytes| bytes.len());
+            if received > self.config.max_stream_bytes {
+                return Err(http::too_large("stream", self.config.max_stream_bytes).into());
+            }
             match chunk {
                 Some(bytes) => sse.feed(&bytes, &mut events),
                 None => sse.finish(&mut events),

@@ -13,7 +13,7 @@
 //! - [`local_server`]: the local llama.cpp server that Sift starts on demand.
 //! - [`gguf`]: a GGUF model file's name, quantisation and context, from its header.
 //! - [`http`]: what every request to a model server keeps to: no
-//!   redirects.
+//!   redirects, replies read up to a cap.
 
 mod anthropic;
 mod capabilities;

@@ -124,7 +124,11 @@ pub async fn ask_server(
         if !response.status().is_success() {
             continue;
         }
-        let Ok(body) = response.json::<Value>().await else {
+        let body = match crate::http::read_capped(response, crate::http::MAX_REPLY_BYTES).await {
+            Ok(capped) if !capped.cut => serde_json::from_slice::<Value>(&capped.bytes).ok(),
+            _ => None,
+        };
+        let Some(body) = body else {
             continue;
         };
         let report = match route {

@@ -12,6 +12,7 @@ mod model_probe;
 mod openai;
 mod real_peer;
 mod redirects;
+mod reply_caps;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
