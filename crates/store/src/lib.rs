@@ -46,7 +46,12 @@
 //! WAL journal, `foreign_keys=ON`, a 5 s `busy_timeout`, `synchronous=NORMAL`
 //! (WAL's recommended setting: a killed process never loses or corrupts a
 //! committed transaction; a power cut may lose the last few, never the
-//! file's integrity). The schema is versioned by `PRAGMA user_version` and
+//! file's integrity). A file may come from someone else, so its schema is
+//! not trusted (`trusted_schema=OFF`: its views and triggers cannot call
+//! functions with side effects) and the connection is defensive
+//! (`SQLITE_DBCONFIG_DEFENSIVE`: no SQL can write the schema or the pages
+//! directly). A database file Sift creates is 0600, in a folder it creates
+//! 0700 (`private_files.rs`). The schema is versioned by `PRAGMA user_version` and
 //! migrated on open, one transaction per migration; a file from a newer
 //! Sift is refused ([`StoreError::NewerSchema`]) and left untouched.
 //!
@@ -70,6 +75,7 @@ mod extraction;
 mod ids;
 mod interrupted;
 mod model;
+mod private_files;
 mod read;
 mod schema;
 mod usage;
@@ -80,6 +86,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
+use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OpenFlags};
 
 pub use document_pages::{DOCUMENT_PAGE, DocumentPages, DocumentTotals};
@@ -157,18 +164,22 @@ pub struct Store {
 
 impl Store {
     /// Opens (or creates) the database at `path`, creating its folder, and
-    /// migrates it to [`SCHEMA_VERSION`].
+    /// migrates it to [`SCHEMA_VERSION`]. A folder or file it creates is
+    /// private to the user.
     pub fn open(path: impl AsRef<Path>) -> Result<Store> {
         let path = path.as_ref();
         if path.as_os_str().is_empty() {
             return Err(StoreError::Invalid("the database path is empty".into()));
         }
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent).map_err(|source| StoreError::CreateDir {
+            private_files::create_folder(parent).map_err(|source| StoreError::CreateDir {
                 path: parent.to_path_buf(),
                 source,
             })?;
         }
+        // A file that cannot be created here cannot be opened either, and
+        // SQLite's error for it says why as every other open failure does.
+        let _ = private_files::create_file(path);
         let opened = |source| error::open_failure(path, source);
         // Not SQLITE_OPEN_URI: a path is a path, even one that starts
         // with `file:`.
@@ -262,6 +273,18 @@ fn configure(conn: &Connection, wal: bool, path: &Path) -> Result<()> {
         detail,
     };
     conn.busy_timeout(BUSY_TIMEOUT).map_err(opened)?;
+    // Before any statement runs (see the module docs).
+    let trusted = conn
+        .set_db_config(DbConfig::SQLITE_DBCONFIG_TRUSTED_SCHEMA, false)
+        .map_err(opened)?;
+    let defensive = conn
+        .set_db_config(DbConfig::SQLITE_DBCONFIG_DEFENSIVE, true)
+        .map_err(opened)?;
+    if trusted || !defensive {
+        return Err(refused(
+            "the schema could not be distrusted or the connection made defensive".into(),
+        ));
+    }
     conn.pragma_update(None, "foreign_keys", true)
         .map_err(opened)?;
     if wal {
@@ -295,5 +318,37 @@ mod tests {
         shareable::<super::Store>();
         fn error_is_sendable<T: Send + Sync + std::error::Error + 'static>() {}
         error_is_sendable::<super::StoreError>();
+    }
+
+    /// A file from someone else cannot run its schema's code or have its
+    /// schema rewritten: the store's own connection distrusts the schema
+    /// and refuses a write to it even with `writable_schema` on.
+    #[test]
+    fn the_schema_is_not_trusted_and_cannot_be_written() {
+        let dir = std::env::temp_dir().join(format!(
+            "sift-store-defensive-{}-{}",
+            std::process::id(),
+            super::now_ms()
+        ));
+        let store = super::Store::open(dir.join("sift.db")).unwrap();
+        let conn = store.lock();
+        let trusted: i64 = conn
+            .query_row("PRAGMA trusted_schema", [], |row| row.get(0))
+            .unwrap();
+        assert_eq!(trusted, 0);
+        conn.execute_batch("PRAGMA writable_schema=ON").unwrap();
+        let refused = conn
+            .execute(
+                "UPDATE sqlite_schema SET sql = 'CREATE TABLE sessions (x)' WHERE name = 'sessions'",
+                [],
+            )
+            .unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            "table sqlite_master may not be modified"
+        );
+        drop(conn);
+        drop(store);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -6,8 +6,12 @@
 //! languages, the resolution, the program and [`RECIPE`]), and `XX` its
 //! first two characters. A file that cannot be read back (a partial
 //! write, another version's format) is recognised again and replaced.
+//! The pages are documents' text, so the folders the cache creates are
+//! the user's alone (0700 on Unix), as its files are (written through a
+//! temporary file, which is 0600).
 
-use std::path::PathBuf;
+use std::io;
+use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
@@ -62,13 +66,23 @@ impl OcrCache {
         let Ok(json) = serde_json::to_vec(result) else {
             return;
         };
-        if std::fs::create_dir_all(&self.dir).is_err() {
+        if create_private_folder(&self.dir).is_err() {
             return;
         }
         // Written whole: a reader never sees half a page.
         let target = self.dir.join(format!("{page}.json"));
         let _ = crate::atomic_write::write_atomically(&target, &json);
     }
+}
+
+/// Creates `folder` and those above it that are missing, each readable
+/// by the user alone.
+fn create_private_folder(folder: &Path) -> io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(folder)
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -78,4 +92,44 @@ fn hex(bytes: &[u8]) -> String {
         let _ = write!(out, "{b:02x}");
     }
     out
+}
+
+#[cfg(test)]
+#[cfg(unix)]
+mod tests {
+    use std::os::unix::fs::PermissionsExt;
+
+    use super::*;
+
+    /// The permission bits in octal, as `ls` and `chmod` write them.
+    fn mode(path: &Path) -> String {
+        let mode = std::fs::metadata(path).unwrap().permissions().mode();
+        format!("{:o}", mode & 0o777)
+    }
+
+    #[test]
+    fn the_cache_is_the_users_alone() {
+        let folder = tempfile::tempdir().unwrap();
+        let root = folder.path().join("ocr-cache");
+        let options = OcrOptions {
+            cache_dir: Some(root.clone()),
+            ..OcrOptions::default()
+        };
+        let cache = OcrCache::of(&options, b"a scan").unwrap();
+        let page = OcrPage {
+            text: "Total 4.11".into(),
+            words: Vec::new(),
+            width: 100.0,
+            height: 50.0,
+            rotation: 0,
+        };
+        cache.put(1, &page);
+
+        assert_eq!(cache.get(1), Some(page));
+        assert_eq!(mode(&root), "700");
+        let shard = std::fs::read_dir(&root).unwrap().next().unwrap().unwrap();
+        assert_eq!(mode(&shard.path()), "700");
+        assert_eq!(mode(&cache.dir), "700");
+        assert_eq!(mode(&cache.dir.join("1.json")), "600");
+    }
 }

@@ -197,10 +197,7 @@ impl LocalServer {
         } else {
             config.port
         };
-        if let Some(dir) = config.log_path.parent() {
-            std::fs::create_dir_all(dir).map_err(LocalServerError::Spawn)?;
-        }
-        let log = std::fs::File::create(&config.log_path).map_err(LocalServerError::Spawn)?;
+        let log = private_log(&config.log_path).map_err(LocalServerError::Spawn)?;
         let log_err = log.try_clone().map_err(LocalServerError::Spawn)?;
         let mut command = lifetime::tied_command(&config.program);
         command
@@ -312,6 +309,24 @@ fn free_port() -> std::io::Result<u16> {
     // it is acceptable on a desktop.
     let listener = TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))?;
     Ok(listener.local_addr()?.port())
+}
+
+/// The server's log, emptied, with its folder: the user's alone (0600 in
+/// a 0700 folder, where Sift creates them on Unix), so that no other user
+/// reads what the server writes about its requests.
+fn private_log(path: &Path) -> std::io::Result<std::fs::File> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        let mut builder = std::fs::DirBuilder::new();
+        builder.recursive(true);
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        builder.create(dir)?;
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path)
 }
 
 fn log_tail(path: &Path, lines: usize) -> String {

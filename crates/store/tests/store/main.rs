@@ -10,6 +10,7 @@ mod extraction;
 mod interrupted;
 mod json;
 mod pending;
+mod private_files;
 mod schema;
 mod search;
 mod sessions;
