@@ -11,7 +11,7 @@ use sift_llm::Message;
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
-use crate::interpolate::{Scope, Target, interpolate};
+use crate::interpolate::{Scope, interpolate};
 use crate::plan::{cycle, dependencies, downstream, find_step};
 use crate::record::{EventSink, RunError, RunEvent, RunRecord, RunStatus, StepRecord, StepStatus};
 use crate::runtime::{Runtime, SubRun, SubRunner};
@@ -217,7 +217,7 @@ fn initial_scope(dag: &Dag, given: &[(String, String)]) -> Scope {
         }
     }
     for (k, v) in &dag.env {
-        let value = interpolate(v, &scope, Target::Value, &mut Vec::new());
+        let value = interpolate(v, &scope, &mut Vec::new());
         scope.env.push((k.clone(), value));
     }
     scope

@@ -10,7 +10,7 @@ use sift_llm::Message;
 use tokio_util::sync::CancellationToken;
 
 use crate::chat::{ChatContext, run_chat};
-use crate::interpolate::{Scope, Target, interpolate};
+use crate::interpolate::{Scope, interpolate, interpolate_command};
 use crate::output::{StepOutput, report_unknown};
 use crate::record::{
     EventSink, RunStatus, StepError, StepRecord, StepStatus, run_error, run_outputs,
@@ -44,33 +44,14 @@ impl StepTask {
         let mut record = StepRecord::new(step, StepStatus::Succeeded);
         let result: Result<(), StepError> = match &step.action {
             StepAction::Command(command) => {
-                let command = interpolate(command, &self.scope, Target::Command, &mut unknown);
-                report_unknown(&output, &mut unknown);
-                let mut env = self.scope.shell_env();
-                for (k, v) in &step.env {
-                    env.push((
-                        k.clone(),
-                        interpolate(v, &self.scope, Target::Value, &mut unknown),
-                    ));
-                }
-                let end = run_shell(
-                    &command,
-                    &dir,
-                    &env,
-                    &self.cancel,
-                    &|stream, text| match stream {
-                        Stream::Stdout => output.stdout(text),
-                        Stream::Stderr => output.stderr(text),
-                    },
-                )
-                .await;
-                match end {
-                    ShellEnd::Succeeded => Ok(()),
-                    ShellEnd::Failed(why) => Err(StepError::new(why)),
-                    ShellEnd::Cancelled => {
+                match self.shell(step, command, &dir, &output, &mut unknown).await {
+                    Ok(ShellEnd::Succeeded) => Ok(()),
+                    Ok(ShellEnd::Failed(why)) => Err(StepError::new(why)),
+                    Ok(ShellEnd::Cancelled) => {
                         record.status = StepStatus::Cancelled;
                         Ok(())
                     }
+                    Err(refused) => Err(refused),
                 }
             }
             StepAction::Chat(chat) => {
@@ -111,12 +92,7 @@ impl StepTask {
             } => {
                 let params = params
                     .iter()
-                    .map(|(k, v)| {
-                        (
-                            k.clone(),
-                            interpolate(v, &self.scope, Target::Value, &mut unknown),
-                        )
-                    })
+                    .map(|(k, v)| (k.clone(), interpolate(v, &self.scope, &mut unknown)))
                     .collect();
                 report_unknown(&output, &mut unknown);
                 match self
@@ -159,11 +135,43 @@ impl StepTask {
         record
     }
 
+    /// Runs a shell step's command, its references passed as variables
+    /// of the process (see `interpolate::command`).
+    async fn shell(
+        &self,
+        step: &Step,
+        command: &str,
+        dir: &Path,
+        output: &StepOutput,
+        unknown: &mut Vec<String>,
+    ) -> Result<ShellEnd, StepError> {
+        let command = interpolate_command(command, &self.scope, unknown);
+        report_unknown(output, unknown);
+        let command = command.map_err(|refused| StepError::new(refused.to_string()))?;
+        let mut env = self.scope.shell_env();
+        for (k, v) in &step.env {
+            env.push((k.clone(), interpolate(v, &self.scope, unknown)));
+        }
+        // Last, so that no param or env entry of the same name replaces one.
+        env.extend(command.variables);
+        Ok(run_shell(
+            &command.text,
+            dir,
+            &env,
+            &self.cancel,
+            &|stream, text| match stream {
+                Stream::Stdout => output.stdout(text),
+                Stream::Stderr => output.stderr(text),
+            },
+        )
+        .await)
+    }
+
     fn step_dir(&self, step: &Step, unknown: &mut Vec<String>) -> PathBuf {
         match &step.dir {
             None => self.runtime.base_dir.clone(),
             Some(dir) => {
-                let dir = interpolate(dir, &self.scope, Target::Value, unknown);
+                let dir = interpolate(dir, &self.scope, unknown);
                 expand_home(&self.runtime.base_dir, &dir)
             }
         }

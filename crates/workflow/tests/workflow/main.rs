@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
 mod step_errors;
+mod values_in_commands;
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};

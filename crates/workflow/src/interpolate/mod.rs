@@ -8,10 +8,19 @@
 //!
 //! A reference to nothing stays as written (as in dagu) and is reported
 //! as a notice on the step's stderr.
+//!
+//! In a value the reference is replaced by its text, as dagu does. In a
+//! command it is not: the command names a shell variable that holds the
+//! value ([`command`]), so that no value is ever read as shell syntax.
+
+mod command;
+mod quoting;
 
 use std::collections::HashMap;
 
 use serde_json::{Map, Value};
+
+pub(crate) use command::interpolate_command;
 
 /// What references can name while a step runs.
 #[derive(Debug, Clone, Default)]
@@ -27,7 +36,7 @@ pub(crate) struct Scope {
 /// Where the text goes: a shell command leaves `$X` and unknown names to
 /// the shell, which sees every variable in its environment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Target {
+enum Target {
     Command,
     Value,
 }
@@ -92,12 +101,23 @@ pub(crate) fn output_text(value: &Value) -> String {
     }
 }
 
-/// Resolves the references in `text`; `unknown` collects those that name nothing.
-pub(crate) fn interpolate(
+/// Resolves the references in a value (`with`, `env`, `dir`, params of a
+/// `dag.run`) to their text; `unknown` collects those that name nothing.
+pub(crate) fn interpolate(text: &str, scope: &Scope, unknown: &mut Vec<String>) -> String {
+    expand(text, scope, Target::Value, unknown, &mut |_, _, value| {
+        value
+    })
+}
+
+/// Walks the references in `text`. Each one that resolves is replaced by
+/// what `place` makes of it: given the byte offset of its `$` in `text`,
+/// the reference as written, and its value.
+fn expand(
     text: &str,
     scope: &Scope,
     target: Target,
     unknown: &mut Vec<String>,
+    place: &mut dyn FnMut(usize, &str, String) -> String,
 ) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
@@ -118,7 +138,7 @@ pub(crate) fn interpolate(
             let name = &body[..end];
             let whole = &from[..end + 3];
             match scope.lookup(name, target) {
-                Some(value) => out.push_str(&value),
+                Some(value) => out.push_str(&place(text.len() - from.len(), whole, value)),
                 None => {
                     let shell_var = target == Target::Command && is_plain_name(name);
                     if !shell_var {
@@ -164,7 +184,7 @@ pub(crate) fn interpolate_value(
     unknown: &mut Vec<String>,
 ) -> Value {
     match value {
-        Value::String(s) => Value::String(interpolate(s, scope, Target::Value, unknown)),
+        Value::String(s) => Value::String(interpolate(s, scope, unknown)),
         Value::Array(items) => Value::Array(
             items
                 .iter()
@@ -193,7 +213,9 @@ mod tests {
 
     use super::*;
 
-    fn scope() -> Scope {
+    /// A scope with a param, an env entry, an output variable and a
+    /// step's published outputs (also used by the command tests).
+    pub(super) fn scope() -> Scope {
         let mut scope = Scope {
             params: vec![("CITY".into(), "Paris".into())],
             env: vec![("BASE".into(), "http://x".into())],
@@ -216,7 +238,6 @@ mod tests {
         let text = interpolate(
             "${params.CITY} ${CITY} $CITY ${GREETING} $BASE/v1 ${steps.classify.outputs.category} ${steps.classify.outputs.amount} \\${CITY} ${steps.classify.outputs.note} $nope",
             &scope(),
-            Target::Value,
             &mut unknown,
         );
         assert_eq!(
@@ -224,18 +245,5 @@ mod tests {
             "Paris Paris Paris hi http://x/v1 refund 12.5 ${CITY} ${steps.classify.outputs.note} $nope"
         );
         assert_eq!(unknown, ["${steps.classify.outputs.note}"]);
-    }
-
-    #[test]
-    fn commands_leave_plain_variables_to_the_shell() {
-        let mut unknown = Vec::new();
-        let text = interpolate(
-            "echo \"${steps.classify.outputs.category}\" $CITY ${HOME} ${CITY}",
-            &scope(),
-            Target::Command,
-            &mut unknown,
-        );
-        assert_eq!(text, "echo \"refund\" $CITY ${HOME} Paris");
-        assert!(unknown.is_empty());
     }
 }
