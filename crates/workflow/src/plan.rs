@@ -1,6 +1,7 @@
-//! The dependency graph of a DAG's steps.
+//! The dependency graph of a DAG's steps, and the graph of `dag.run`
+//! calls between a file's DAGs.
 
-use crate::spec::Dag;
+use crate::spec::{Dag, StepAction, Workflow};
 
 /// The index of the step `reference` names, by id or by name.
 pub(crate) fn find_step(dag: &Dag, reference: &str) -> Option<usize> {
@@ -30,16 +31,56 @@ pub(crate) fn dependencies(dag: &Dag) -> Vec<Vec<usize>> {
 /// A dependency cycle, as the step names around it (`a -> b -> a`: a
 /// depends on b, which depends on a), if the DAG has one.
 pub fn cycle(dag: &Dag) -> Option<Vec<String>> {
+    let path = first_cycle(&dependencies(dag))?;
+    Some(
+        path.into_iter()
+            .map(|n| dag.steps[n].name.clone())
+            .collect(),
+    )
+}
+
+/// A cycle of `dag.run` calls between the DAGs of a file, as the DAG
+/// names around it (`a -> b -> a`: a runs b, which runs a), if there is
+/// one. Only `dag.run` counts: a tool is run when a model asks, so a DAG
+/// that offers itself as a tool may recurse, and the depth limit of a
+/// run (`run.rs`) is what ends it.
+pub(crate) fn dag_run_cycle(workflow: &Workflow) -> Option<Vec<String>> {
+    let calls: Vec<Vec<usize>> = workflow
+        .dags
+        .iter()
+        .map(|dag| {
+            dag.steps
+                .iter()
+                .filter_map(|step| match &step.action {
+                    StepAction::DagRun { dag: target, .. } => workflow
+                        .dags
+                        .iter()
+                        .position(|d| d.name.as_deref() == Some(target.as_str())),
+                    _ => None,
+                })
+                .collect()
+        })
+        .collect();
+    let path = first_cycle(&calls)?;
+    Some(
+        path.into_iter()
+            .map(|n| workflow.dags[n].name.clone().unwrap_or_default())
+            .collect(),
+    )
+}
+
+/// The first cycle of a graph given as each node's successors, as the
+/// nodes along it with the first repeated at the end.
+fn first_cycle(edges: &[Vec<usize>]) -> Option<Vec<usize>> {
     #[derive(Clone, Copy, PartialEq)]
     enum Mark {
         New,
         Open,
         Done,
     }
-    let deps = dependencies(dag);
-    let mut marks = vec![Mark::New; deps.len()];
+    let mut marks = vec![Mark::New; edges.len()];
     // Iterative depth-first search: a 1,000-step chain must not overflow the stack.
-    for start in 0..deps.len() {
+    for start in 0..edges.len() {
         if marks[start] != Mark::New {
             continue;
         }
@@ -47,22 +88,18 @@ pub fn cycle(dag: &Dag) -> Option<Vec<String>> {
         marks[start] = Mark::Open;
         while let Some((node, next)) = path.last_mut() {
             let node = *node;
-            if let Some(&dep) = deps[node].get(*next) {
+            if let Some(&to) = edges[node].get(*next) {
                 *next += 1;
-                match marks[dep] {
+                match marks[to] {
                     Mark::New => {
-                        marks[dep] = Mark::Open;
-                        path.push((dep, 0));
+                        marks[to] = Mark::Open;
+                        path.push((to, 0));
                     }
                     Mark::Open => {
-                        let from = path.iter().position(|(n, _)| *n == dep).unwrap_or(0);
-                        // Read as "a depends on b, which depends on a".
-                        let mut names: Vec<String> = path[from..]
-                            .iter()
-                            .map(|(n, _)| dag.steps[*n].name.clone())
-                            .collect();
-                        names.push(names[0].clone());
-                        return Some(names);
+                        let from = path.iter().position(|(n, _)| *n == to).unwrap_or(0);
+                        let mut nodes: Vec<usize> = path[from..].iter().map(|(n, _)| *n).collect();
+                        nodes.push(to);
+                        return Some(nodes);
                     }
                     Mark::Done => {}
                 }

@@ -163,6 +163,10 @@ pub enum RunError {
     NoSuchDag(String),
     #[error("the workflow has no step named {0:?}")]
     NoSuchStep(String),
+    /// A sub-run deeper than the limit: a `dag.run` or tool call that keeps
+    /// calling DAGs (see `run.rs`'s `MAX_NESTING`).
+    #[error("cannot run {dag:?}: sub-DAG runs nest at most {limit} levels deep")]
+    TooDeep { dag: String, limit: usize },
 }
 
 /// The outputs a sub-run hands back: every `output:` variable its steps set.

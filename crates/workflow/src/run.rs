@@ -21,6 +21,17 @@ use crate::step::StepTask;
 /// Steps running at once when the DAG does not say (`max_active_steps`).
 const DEFAULT_MAX_ACTIVE_STEPS: usize = 16;
 
+/// How deep sub-runs nest: the main run is level 0, a DAG it runs (by
+/// `dag.run` or as a tool) level 1, and so on; a run below level 8 is
+/// refused. `validate` refuses a `dag.run` cycle, but a tool DAG that
+/// offers itself as a tool recurses as far as a model asks, and an
+/// embedder may run a file it did not validate: this is what ends those.
+/// Eight: DAGs of a file compose a few levels deep (a tool that runs a
+/// helper that runs another is three), so eight leaves room for any
+/// composition while keeping a runaway small, since every level holds a
+/// running step and, through a model, up to `max_tool_iterations` calls.
+const MAX_NESTING: usize = 8;
+
 #[derive(Debug, Clone, Default)]
 pub struct RunOptions {
     /// `--param K=V`: over the DAG's declared defaults.
@@ -51,13 +62,16 @@ pub async fn run(
     options: RunOptions,
     sink: EventSink,
 ) -> Result<RunRecord, RunError> {
-    run_dag(runtime, 0, options, sink).await
+    run_dag(runtime, 0, options, sink, 0).await
 }
 
 /// The scheduler as the steps see it: a sub-run is a run of another DAG
 /// of the same file, its events not reported.
 #[derive(Debug)]
-struct Scheduler;
+struct Scheduler {
+    /// The nesting level of the run whose steps hold this (0: the main run).
+    level: usize,
+}
 
 impl SubRunner for Scheduler {
     fn run_named(
@@ -67,7 +81,14 @@ impl SubRunner for Scheduler {
         params: Vec<(String, String)>,
         cancel: CancellationToken,
     ) -> SubRun {
+        let level = self.level + 1;
         Box::pin(async move {
+            if level > MAX_NESTING {
+                return Err(RunError::TooDeep {
+                    dag: name,
+                    limit: MAX_NESTING,
+                });
+            }
             let index = runtime
                 .workflow
                 .dags
@@ -79,7 +100,7 @@ impl SubRunner for Scheduler {
                 cancel,
                 ..RunOptions::default()
             };
-            run_dag(runtime, index, options, Arc::new(|_| {})).await
+            run_dag(runtime, index, options, Arc::new(|_| {}), level).await
         })
     }
 }
@@ -96,6 +117,7 @@ async fn run_dag(
     dag_index: usize,
     options: RunOptions,
     sink: EventSink,
+    level: usize,
 ) -> Result<RunRecord, RunError> {
     let dag = &runtime.workflow.dags[dag_index];
     if let Some(names) = cycle(dag) {
@@ -144,7 +166,7 @@ async fn run_dag(
                             .collect();
                         let task = StepTask {
                             runtime: runtime.clone(),
-                            runner: Arc::new(Scheduler),
+                            runner: Arc::new(Scheduler { level }),
                             dag_index,
                             step_index: i,
                             scope: scope.clone(),

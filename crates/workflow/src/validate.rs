@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use crate::chat::config::read_config;
-use crate::plan::{cycle, find_step};
+use crate::plan::{cycle, dag_run_cycle, find_step};
 use crate::spec::{Dag, StepAction, Workflow};
 
 const RESERVED_IDS: &[&str] = &[
@@ -32,6 +32,11 @@ pub fn validate(workflow: &Workflow) -> Vec<String> {
         }
         problems.extend(dag.problems.iter().cloned());
         problems.extend(dag_problems(workflow, dag));
+    }
+    // Worded as dagu words a cycle of steps (`cyclic plan detected`): a
+    // DAG that runs itself, directly or through others, would never end.
+    if let Some(names) = dag_run_cycle(workflow) {
+        problems.push(format!("cyclic dag.run detected: {}", names.join(" -> ")));
     }
     problems
 }
@@ -241,6 +246,40 @@ mod tests {
         assert_eq!(
             chat(", web_search: true, output_schema: {type: object, properties: {a: {}}}"),
             ["step 'ask': web search cannot be combined with output_schema"]
+        );
+    }
+
+    #[test]
+    fn a_dag_run_cycle_is_refused_and_a_chain_is_not() {
+        let call =
+            |target: &str| format!("  - {{id: call, action: dag.run, with: {{dag: {target}}}}}\n");
+        assert_eq!(
+            problems(&format!("name: loop\nsteps:\n{}", call("loop"))),
+            ["cyclic dag.run detected: loop -> loop"]
+        );
+        assert_eq!(
+            problems(&format!(
+                "steps:\n{}---\nname: a\nsteps:\n{}---\nname: b\nsteps:\n{}",
+                call("a"),
+                call("b"),
+                call("a")
+            )),
+            ["cyclic dag.run detected: a -> b -> a"]
+        );
+        assert!(
+            problems(&format!(
+                "steps:\n{}---\nname: a\nsteps:\n{}---\nname: b\nsteps:\n  - run: 'true'\n",
+                call("a"),
+                call("b")
+            ))
+            .is_empty()
+        );
+        // A DAG that offers itself as a tool is left to the depth limit.
+        assert!(
+            problems(
+                "steps:\n  - {id: s, run: 'true'}\n---\nname: t\nsteps:\n  - {id: ask, action: chat.completion, with: {model: m, prompt: hi, tools: [t]}}\n"
+            )
+            .is_empty()
         );
     }
 

@@ -2,6 +2,7 @@
 //! real `sh` processes, real files, a real notify watcher.
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
+mod nesting;
 mod step_errors;
 mod values_in_commands;
 
