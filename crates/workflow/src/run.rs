@@ -22,8 +22,8 @@ use crate::step::StepTask;
 const DEFAULT_MAX_ACTIVE_STEPS: usize = 16;
 
 /// How deep sub-runs nest: the main run is level 0, a DAG it runs (by
-/// `dag.run` or as a tool) level 1, and so on; a run below level 8 is
-/// refused. `validate` refuses a `dag.run` cycle, but a tool DAG that
+/// `dag.run` or as a tool) level 1, and so on; a run deeper than level 8
+/// is refused. `validate` refuses a `dag.run` cycle, but a tool DAG that
 /// offers itself as a tool recurses as far as a model asks, and an
 /// embedder may run a file it did not validate: this is what ends those.
 /// Eight: DAGs of a file compose a few levels deep (a tool that runs a
