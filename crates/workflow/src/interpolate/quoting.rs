@@ -145,12 +145,23 @@ impl Reader<'_> {
         match self.peek(1) {
             Some(b'{') => {
                 self.found.push((self.at, Quoting::Expands));
+                // In double quotes a `'` inside `${...}` is a plain character.
+                let single_quotes = frames.last() != Some(&Frame::DoubleQuoted);
                 self.at += 2;
                 let mut depth = 1usize;
                 while let Some(c) = self.peek(0) {
                     self.at += 1;
                     match c {
                         b'\\' => self.at += 1,
+                        // `${y:-'}'}`: a quoted `}` does not end it.
+                        b'\'' | b'"' if c == b'"' || single_quotes => {
+                            while let Some(inner) = self.peek(0) {
+                                self.at += 1;
+                                if inner == c {
+                                    break;
+                                }
+                            }
+                        }
                         b'{' => depth += 1,
                         b'}' => {
                             depth -= 1;
@@ -285,6 +296,63 @@ impl Reader<'_> {
                 }
                 _ => i += 1,
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Quoting::{Expands, LiteralHeredoc, SingleQuoted};
+
+    /// The quoting of each `${` found, in order; each offset must be a `${`.
+    fn quotings(command: &str) -> Vec<Quoting> {
+        dollar_braces(command)
+            .into_iter()
+            .map(|(at, quoting)| {
+                assert_eq!(&command[at..at + 2], "${", "{command}");
+                quoting
+            })
+            .collect()
+    }
+
+    #[test]
+    fn each_dollar_brace_is_read_in_its_quoting() {
+        assert_eq!(
+            quotings(
+                "a ${x} \"${x}\" '${x}' \\${x} \"'${x}'\" $(echo '${x}') `echo '${x}'` ${y:-'}'} \"${y:-it's}\" ${x}"
+            ),
+            [
+                Expands,
+                Expands,
+                SingleQuoted,
+                // `\${x}` is escaped: not listed.
+                Expands,
+                SingleQuoted,
+                SingleQuoted,
+                Expands,
+                Expands,
+                Expands,
+            ]
+        );
+    }
+
+    #[test]
+    fn here_documents_and_comments() {
+        assert_eq!(
+            quotings(
+                "# it's ${x}\ncat <<A <<-'B'; echo ${x}\nit's ${x}\nA\n\t${x}\n\tB\necho '${x}'"
+            ),
+            [Expands, Expands, Expands, LiteralHeredoc, SingleQuoted]
+        );
+    }
+
+    #[test]
+    fn every_prefix_of_unfinished_syntax_reads_without_a_panic() {
+        let command = "x=\"$(printf '%s' \\\"`echo ${a}`)\" <<-\\E$((1<<2)) # é\n${b}\n\tE\n'${c}";
+        for end in (0..=command.len()).filter(|&i| command.is_char_boundary(i)) {
+            let found = dollar_braces(&command[..end]);
+            assert!(found.windows(2).all(|w| w[0].0 < w[1].0), "{end}");
         }
     }
 }

@@ -84,7 +84,7 @@ async fn a_model_answer_used_in_a_later_command_is_a_folder_name_not_a_command()
 }
 
 #[tokio::test]
-async fn a_param_is_one_word_in_double_quotes_and_literal_in_single_quotes() {
+async fn a_param_is_one_word_in_double_quotes_and_literal_in_single_quotes_and_here_documents() {
     let scratch = Scratch::new("injected-param");
     let yaml = format!(
         "{}params: VENDOR
@@ -94,6 +94,9 @@ steps:
       mkdir -p \"out/${{params.VENDOR}}\"
       echo '[${{params.VENDOR}}]'
       printf '<%s>' ${{VENDOR}} ${{params.VENDOR}}
+      cat <<EOF
+      it's ${{params.VENDOR}}
+      EOF
 ",
         env_block(&scratch)
     );
@@ -107,7 +110,10 @@ steps:
     // and each word stays text: `$TMPDIR` is not expanded again.
     let words =
         r#"<ACME";><touch><$TMPDIR/pwned;><echo><"><ACME";><touch><$TMPDIR/pwned;><echo><">"#;
-    assert_eq!(record.steps[0].stdout, format!("[{HOSTILE}]\n{words}"));
+    assert_eq!(
+        record.steps[0].stdout,
+        format!("[{HOSTILE}]\n{words}it's {HOSTILE}\n")
+    );
     assert_eq!(tree(&scratch.0), folders_of("out"));
 }
 
