@@ -48,7 +48,11 @@ pub struct ConnectionReport {
 pub async fn list_models(provider: &ProviderSettings) -> Result<Vec<String>, CoreError> {
     let url = models_url(provider);
     let key = provider.api_key();
-    let mut request = reqwest::Client::new().get(&url).timeout(TIMEOUT);
+    // No redirects: `x-api-key` would go along to wherever one points.
+    let http = sift_llm::http::client_builder()
+        .build()
+        .map_err(|e| CoreError::Internal(format!("cannot set up the HTTP client: {e}")))?;
+    let mut request = http.get(&url).timeout(TIMEOUT);
     if let Some(key) = &key {
         request = match provider.choice() {
             ProviderKind::Anthropic => request
@@ -69,7 +73,21 @@ pub async fn list_models(provider: &ProviderSettings) -> Result<Vec<String>, Cor
         ))
     })?;
     let status = response.status();
-    let body = response.text().await.unwrap_or_default();
+    if status.is_redirection() {
+        let mut error = sift_llm::http::redirect_error(&response);
+        error.message = format!("{url}: {}", scrub(&error.message, key.as_ref()));
+        return Err(CoreError::Llm(error));
+    }
+    let limit = sift_llm::http::MAX_REPLY_BYTES;
+    let body = match sift_llm::http::read_capped(response, limit).await {
+        Ok(capped) if capped.cut && status.is_success() => {
+            let mut error = sift_llm::http::too_large("model list", limit);
+            error.message = format!("{url}: {}", error.message);
+            return Err(CoreError::Llm(error));
+        }
+        Ok(capped) => String::from_utf8_lossy(&capped.bytes).into_owned(),
+        Err(_) => String::new(),
+    };
     if !status.is_success() {
         let mut error = LlmError::from_status(status.as_u16(), scrub(&body, key.as_ref()));
         error.message = format!("{url}: {}", error.message);
