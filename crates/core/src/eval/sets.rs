@@ -294,7 +294,8 @@ pub fn set_from_job(
 }
 
 /// A set as a TSV that [`import_set`] reads back: `file` (the absolute
-/// path) and a column per field.
+/// path) and a column per field; a cell a spreadsheet would run as a
+/// formula goes after a `'`, which the import takes off again.
 pub fn set_tsv(set: &LabelledSet) -> String {
     let mut header = vec!["file".to_owned()];
     header.extend(set.fields.iter().cloned());
@@ -347,6 +348,34 @@ mod tests {
         assert_eq!(truth.columns, ["seller", "total"]);
         assert_eq!(truth.rows["/in/a\tb.pdf"]["seller"], value);
         assert_eq!(truth.rows["/in/a\tb.pdf"]["total"], "4.11");
+    }
+
+    #[test]
+    fn a_formula_is_exported_as_text_and_imported_as_it_was() {
+        let set = LabelledSet {
+            name: "s".into(),
+            schema_name: "invoice".into(),
+            schema_version: 1,
+            fields: vec!["seller".into(), "total".into(), "note".into()],
+            source: "job j".into(),
+            created_at: 0,
+            document_count: 1,
+            documents: vec![LabelledDocument {
+                path: "=x.pdf".into(),
+                truth: BTreeMap::from([
+                    ("seller".to_owned(), "=HYPERLINK(\"http://x\")".to_owned()),
+                    ("total".to_owned(), "-5".to_owned()),
+                    ("note".to_owned(), "'@quoted".to_owned()),
+                ]),
+            }],
+        };
+        let tsv = set_tsv(&set);
+        assert_eq!(
+            tsv,
+            "file\tseller\ttotal\tnote\n'=x.pdf\t\"'=HYPERLINK(\"\"http://x\"\")\"\t-5\t''@quoted\n"
+        );
+        let truth = parse_truth(&tsv).unwrap();
+        assert_eq!(truth.rows["=x.pdf"], set.documents[0].truth);
     }
 
     #[test]

@@ -19,6 +19,9 @@
 //! - RFC 4180: a cell holding a comma, a double quote, CR or LF is quoted,
 //!   its quotes doubled; lines end with `\r\n`. An optional UTF-8 BOM
 //!   helps Excel read the file as UTF-8.
+//! - A cell a spreadsheet would run as a formula (starting with `=`, `+`,
+//!   `-`, `@`, a tab or CR, and not a number) is written after a `'`, so
+//!   that it shows as text (`crate::delimited`); `-5` stays `-5`.
 //!
 //! # JSONL
 //! One object per document, `{"error","file","status","values"}`, keys
@@ -350,6 +353,32 @@ mod tests {
         assert_eq!(
             to_csv(&schema, &rows, false),
             "file,x,status,error\r\nf,y,completed,\r\n"
+        );
+    }
+
+    #[test]
+    fn a_formula_from_a_document_is_exported_as_text_and_a_number_as_a_number() {
+        let schema = json!({"type":"object","properties":{
+            "vendor":{"type":"string"},
+            "total":{"type":"number"},
+            "reference":{"type":"string"}}});
+        let rows = [ExportRow {
+            evidence: None,
+            file: "=cmd|' /C calc'!A0.pdf".into(),
+            status: "completed".into(),
+            error: None,
+            values: Some(json!({
+                "vendor": "@SUM(1+1)*cmd|' /C calc'!A0",
+                "total": -5,
+                "reference": "-5"
+            })),
+        }];
+        assert_eq!(
+            to_csv(&schema, &rows, false),
+            concat!(
+                "file,vendor,total,reference,status,error\r\n",
+                "'=cmd|' /C calc'!A0.pdf,'@SUM(1+1)*cmd|' /C calc'!A0,-5,-5,completed,\r\n"
+            )
         );
     }
 

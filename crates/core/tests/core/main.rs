@@ -16,6 +16,7 @@ mod extract;
 mod extract_ocr;
 mod extract_real;
 mod extraction;
+mod formulas;
 mod model_actions;
 mod model_capabilities;
 mod preview;
