@@ -242,6 +242,7 @@ pub async fn run_structured_call(
         metadata: Map::new(),
         turns: 0,
         answered_in_text: false,
+        held_to_format: false,
     };
     run.go().await
 }
@@ -255,6 +256,8 @@ struct Run<'a> {
     turns: u32,
     /// The model answered in plain text where the answer tool was wanted.
     answered_in_text: bool,
+    /// This turn's reply is held to the answer's schema (`response_format`).
+    held_to_format: bool,
 }
 
 /// What one model reply led to.
@@ -266,14 +269,13 @@ enum Step {
 
 impl Run<'_> {
     async fn go(&mut self) -> CallOutcome {
-        let tools = self.spec.tool_specs();
+        let tools = self.tool_specs();
         let mut tool_choice = self.tool_choice(&tools);
         while self.turns < self.spec.max_turns {
             self.turns += 1;
-            if self.answered_in_text {
-                // The server let the model answer in text (llama.cpp ignores
-                // `required`): name the answer tool, which every server in
-                // the capability table honours.
+            if self.answered_in_text && self.capabilities().forced_tool.honours_a_named_tool() {
+                // The server let the model answer in text (some ignore
+                // `required`): name the answer tool, which they honour.
                 tool_choice = Some(ToolChoice::Tool(ANSWER_TOOL.to_owned()));
             }
             let mut request = ChatRequest {
@@ -287,18 +289,19 @@ impl Run<'_> {
                 tool_choice: tool_choice.clone(),
                 ..ChatRequest::default()
             };
-            if self.answers_by_format() {
+            let format = self.answer_format(&tools);
+            if self.answers_by_format() || format.is_some() {
                 with_schema_instruction(&mut request.messages, &tools);
             }
-            if let Some(format) = self.answer_format(&tools) {
+            self.held_to_format = false;
+            if let Some(format) = format {
                 // The answer turn: no tools, the reply held to the schema.
                 request.tools.clear();
                 request.tool_choice = None;
                 request.response_format = Some(format);
-                if let AnswerChannel::JsonFormat { max_tokens } = self.engine.answer {
-                    request.max_tokens = Some(max_tokens);
-                    request.temperature = Some(0.0);
-                }
+                request.max_tokens = Some(self.answer_max_tokens());
+                request.temperature = Some(0.0);
+                self.held_to_format = true;
             }
             let step = match self.engine.client.complete(&request).await {
                 Err(error) => {
@@ -336,6 +339,34 @@ impl Run<'_> {
         )
     }
 
+    fn capabilities(&self) -> sift_llm::Capabilities {
+        self.engine.client.capabilities()
+    }
+
+    /// The spec's tools, the answer tool's parameters in the form this
+    /// server is sent ([`Self::answer_schema`]).
+    fn tool_specs(&self) -> Vec<ToolSpec> {
+        let mut tools = self.spec.tool_specs();
+        if let Some(schema) = self.answer_schema() {
+            if let Some(answer) = tools.iter_mut().find(|t| t.name == ANSWER_TOOL) {
+                answer.parameters = schema;
+            }
+        }
+        tools
+    }
+
+    /// The answer's schema as this server is sent it: with every key
+    /// required where the server holds answers by grammar
+    /// ([`sift_llm::Capabilities::grammar_held_answers`]), else as written.
+    fn answer_schema(&self) -> Option<Value> {
+        let schema = self.spec.response_schema.as_ref()?;
+        Some(if self.capabilities().grammar_held_answers {
+            schema.with_every_key()
+        } else {
+            schema.schema().clone()
+        })
+    }
+
     /// Whether the answer comes through the reply held to the schema:
     /// see [`AnswerChannel::JsonFormat`].
     fn answers_by_format(&self) -> bool {
@@ -344,22 +375,51 @@ impl Run<'_> {
             && self.spec.text_output.is_none()
     }
 
-    /// The `response_format` of this turn, when it is an answer turn: every
-    /// turn when the answer is the only tool, else once the model has
-    /// answered in text.
+    /// Whether, after a reply in prose, the next turn is held to the
+    /// schema: on a server that takes `json_schema` but not a named tool
+    /// (llama.cpp), where naming the answer tool would change nothing. So
+    /// a model that answers in prose gets one correction, and its next
+    /// reply is the answer by grammar, not nine more turns of prose.
+    fn corrects_prose_by_format(&self) -> bool {
+        let capabilities = self.capabilities();
+        self.answered_in_text
+            && capabilities.json_schema_response_format
+            && !capabilities.forced_tool.honours_a_named_tool()
+            && self.spec.response_schema.is_some()
+            && self.spec.text_output.is_none()
+    }
+
+    /// The `response_format` of this turn, when it is an answer turn: under
+    /// [`AnswerChannel::JsonFormat`] every turn when the answer is the
+    /// only tool, else once the model has answered in text; under the
+    /// answer tool, the turn after a reply in prose where
+    /// [`Self::corrects_prose_by_format`].
     fn answer_format(&self, tools: &[ToolSpec]) -> Option<JsonAnswerFormat> {
-        if !self.answers_by_format() {
+        if self.answers_by_format() {
+            let only_answer = tools.iter().all(|t| t.name == ANSWER_TOOL);
+            if !only_answer && !self.answered_in_text {
+                return None;
+            }
+        } else if !self.corrects_prose_by_format() {
             return None;
         }
-        let only_answer = tools.iter().all(|t| t.name == ANSWER_TOOL);
-        if !only_answer && !self.answered_in_text {
-            return None;
-        }
-        let schema = self.spec.response_schema.as_ref()?;
         Some(JsonAnswerFormat {
             name: ANSWER_TOOL.to_owned(),
-            schema: schema.schema().clone(),
+            schema: self.answer_schema()?,
         })
+    }
+
+    /// The bound of an answer turn held to the schema: the channel's, else
+    /// an eighth of the context, as the local server's channel has it. A
+    /// weak model held to a grammar can write one string until its context
+    /// is full.
+    fn answer_max_tokens(&self) -> u32 {
+        match self.engine.answer {
+            AnswerChannel::JsonFormat { max_tokens } => max_tokens,
+            AnswerChannel::Tool => {
+                u32::try_from(self.engine.context.context_window / 8).unwrap_or(u32::MAX)
+            }
+        }
     }
 
     fn tool_choice(&self, tools: &[ToolSpec]) -> Option<ToolChoice> {
@@ -436,7 +496,7 @@ impl Run<'_> {
             if let Some(map) = &self.spec.text_output {
                 return self.accept_text_answer(map(text));
             }
-            if self.answers_by_format() {
+            if self.answers_by_format() || self.held_to_format {
                 return self.on_format_answer(text);
             }
             self.answered_in_text = true;
@@ -515,6 +575,11 @@ impl Run<'_> {
         };
         let Some(schema) = &self.spec.response_schema else {
             return Ok(value);
+        };
+        let value = if self.capabilities().grammar_held_answers {
+            schema.without_added_nulls(value)
+        } else {
+            value
         };
         let errors = schema.errors(&value);
         if errors.is_empty() {

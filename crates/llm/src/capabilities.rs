@@ -40,9 +40,17 @@ pub enum ServerFlavor {
 pub enum ForcedTool {
     /// `tool_choice: "required"` (Anthropic: `any`) with only that tool offered.
     Required,
-    /// The tool named in `tool_choice`, the one form every OpenAI-compatible
-    /// server in the table honours when the model's template has tools.
+    /// The tool named in `tool_choice`, the form most OpenAI-compatible
+    /// servers honour when the model's template has tools.
     Named,
+}
+
+impl ForcedTool {
+    /// Whether a tool named in `tool_choice` is honoured: after a reply in
+    /// prose, naming the answer tool is then the correction's lever.
+    pub fn honours_a_named_tool(self) -> bool {
+        self == Self::Named
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -60,6 +68,14 @@ pub struct Capabilities {
     /// Takes llama.cpp's DRY sampler (`dry_multiplier`), which penalises
     /// a token that would extend a verbatim repeat of earlier output.
     pub dry_sampler: bool,
+    /// Holds a forced tool call's arguments, and a `json_schema` reply, to
+    /// the schema by grammar. A small model so held writes only the keys
+    /// the grammar makes it write: given a schema whose fields are
+    /// optional it closes the object after the required ones. So the
+    /// answer's schema is sent with every key required, the optional ones
+    /// nullable (as OpenAI's strict mode has it), and the nulls are taken
+    /// out of the answer again (`sift_engine::OutputSchema`).
+    pub grammar_held_answers: bool,
 }
 
 impl Capabilities {
@@ -70,6 +86,7 @@ impl Capabilities {
             json_schema_response_format: true,
             null_content_with_tool_calls: true,
             dry_sampler: false,
+            grammar_held_answers: false,
         };
         match (kind, flavor) {
             (ProviderKind::Anthropic, _) | (_, ServerFlavor::Anthropic) => Self {
@@ -78,6 +95,7 @@ impl Capabilities {
                 json_schema_response_format: false,
                 null_content_with_tool_calls: true,
                 dry_sampler: false,
+                grammar_held_answers: false,
             },
             (_, ServerFlavor::OpenAi) => Self {
                 forced_tool: ForcedTool::Required,
@@ -86,15 +104,22 @@ impl Capabilities {
             // llama.cpp's `llama-server` takes the OpenAI forms, and holds a
             // `json_schema` reply to its schema by grammar; whether a forced
             // tool works depends on the model's chat template, which
-            // `/props` tells (see `sift_engine::AnswerChannel`).
+            // `/props` tells (see `sift_engine::AnswerChannel`). Its
+            // `tool_choice` takes only the strings `auto`, `none` and
+            // `required`: an object naming a function is dropped with a
+            // warning and the model may answer in prose (seen with
+            // Qwen2.5-Coder, whose template has tool calls), so the answer
+            // tool, offered alone, is forced with `required`.
             // `content: ""` beside tool calls, which it takes as well as
             // `null`, keeps llama-cpp-python's Python server working too
             // (it answers `null` with HTTP 500); that server also answers
             // `json_schema` with HTTP 500, but has no `/props`, so its
             // models keep the answer tool.
             (_, ServerFlavor::LlamaCpp) => Self {
+                forced_tool: ForcedTool::Required,
                 null_content_with_tool_calls: false,
                 dry_sampler: true,
+                grammar_held_answers: true,
                 ..openai_like
             },
             // A named function is the one form that all of these honour.
@@ -122,12 +147,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn llama_cpp_is_forced_by_name_and_openai_by_required() {
+    fn llama_cpp_and_openai_are_forced_by_required_the_others_by_name() {
         let llama = Capabilities::for_server(ProviderKind::OpenAi, ServerFlavor::LlamaCpp);
-        assert_eq!(
-            llama.force_tool("respond"),
-            ToolChoice::Tool("respond".into())
-        );
+        assert_eq!(llama.force_tool("respond"), ToolChoice::Required);
+        assert!(!llama.forced_tool.honours_a_named_tool());
+        assert!(llama.grammar_held_answers);
         assert!(llama.json_schema_response_format);
         assert!(!llama.null_content_with_tool_calls);
         assert!(llama.stream_usage);
@@ -137,6 +161,11 @@ mod tests {
         assert!(!openai.dry_sampler);
         let generic = Capabilities::for_server(ProviderKind::OpenAi, ServerFlavor::Generic);
         assert!(!generic.dry_sampler);
+        assert!(!generic.grammar_held_answers);
+        assert_eq!(
+            generic.force_tool("respond"),
+            ToolChoice::Tool("respond".into())
+        );
         let anthropic = Capabilities::for_server(ProviderKind::Anthropic, ServerFlavor::Anthropic);
         assert_eq!(
             anthropic.force_tool("respond"),

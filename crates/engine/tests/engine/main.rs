@@ -7,6 +7,7 @@ mod chat;
 mod context;
 mod host_turn;
 mod json_format;
+mod llama_cpp;
 mod real_peer;
 mod structured;
 
