@@ -70,7 +70,7 @@ pub struct ReviseArgs {
 
 pub async fn run(args: CallArgs, ws: &Workspace) -> Result<(), Failure> {
     let store = ws.store()?;
-    let mut request = CallRequest::new(args.model.selection(), args.prompt);
+    let mut request = CallRequest::new(args.model.selection(ws), args.prompt);
     request.kind = args.kind;
     request.system = args.system;
     request.max_turns = args.max_turns;
@@ -95,7 +95,7 @@ pub async fn revise(args: ReviseArgs, ws: &Workspace) -> Result<(), Failure> {
         &store,
         &args.id,
         &args.text,
-        &args.model.selection(),
+        &args.model.selection(ws),
         &context,
     )
     .await?;

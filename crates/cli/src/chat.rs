@@ -27,7 +27,7 @@ pub struct ChatArgs {
 /// stored).
 pub async fn run(args: ChatArgs, ws: &Workspace) -> Result<(), Failure> {
     let store = ws.store()?;
-    let mut request = ChatRequest::new(args.session, args.text, args.model.selection());
+    let mut request = ChatRequest::new(args.session, args.text, args.model.selection(ws));
     request.context = ws.config().context;
     let stdout = std::io::stdout();
     let mut printed = false;

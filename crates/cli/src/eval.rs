@@ -131,7 +131,7 @@ pub async fn run(args: EvalArgs, ws: &Workspace) -> Result<(), Failure> {
         // Candidates, one after another, each over every file.
         let mut runs = Vec::new();
         for model in &args.model.models {
-            let mut selection = args.model.selection();
+            let mut selection = args.model.selection(ws);
             selection.models = vec![model.clone()];
             let documents =
                 run_documents(&store, &requests_for(selection).await?, args.sources, jobs).await;
@@ -158,7 +158,7 @@ pub async fn run(args: EvalArgs, ws: &Workspace) -> Result<(), Failure> {
     }
     let documents = run_documents(
         &store,
-        &requests_for(args.model.selection()).await?,
+        &requests_for(args.model.selection(ws)).await?,
         args.sources,
         jobs,
     )

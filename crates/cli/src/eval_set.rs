@@ -26,7 +26,7 @@ fn candidates_of(
         if candidate.provider_id.is_some() {
             return Ok(CandidateSpec::from_settings(ws, candidate, schema_version)?);
         }
-        let mut selection = args.model.selection();
+        let mut selection = args.model.selection(ws);
         selection.models = candidate.model.clone().into_iter().collect();
         Ok(CandidateSpec::from_selection(
             selection,

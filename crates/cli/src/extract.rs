@@ -160,7 +160,7 @@ async fn extract(args: &ExtractArgs, ws: &Workspace) -> Result<JobTally, Failure
                 schema,
                 prompt: args.prompt.clone(),
                 files: sift_core::resolve_files(&args.files, &working_dir)?,
-                selection: args.model.selection(),
+                selection: args.model.selection(ws),
                 concurrency: jobs,
                 provider_id: None,
                 ocr_languages: args.lang.as_deref().map(crate::read::languages_of),

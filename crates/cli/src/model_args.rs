@@ -44,10 +44,14 @@ impl ModelArgs {
         }
     }
 
-    pub fn selection(&self) -> ModelSelection {
+    /// The provider and models given, with the workspace's `[[models]]`
+    /// overrides, which decide how each model answers.
+    pub fn selection(&self, ws: &sift_core::Workspace) -> ModelSelection {
         ModelSelection {
             provider: self.provider_settings(),
             models: self.models.clone(),
+            overrides: ws.config().model_overrides,
+            provider_id: None,
         }
     }
 }

@@ -51,7 +51,7 @@ pub async fn run(command: SessionCommand, ws: &Workspace) -> Result<(), Failure>
             }
         }
         SessionCommand::Compact { id, keep, model } => {
-            let mut request = CallRequest::new(model.selection(), String::new());
+            let mut request = CallRequest::new(model.selection(ws), String::new());
             request.context = ws.config().context;
             let call = compact_session(&store, &id, keep, &request).await?;
             output.push_str(&canonical_json(&call_summary(&call)));

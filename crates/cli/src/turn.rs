@@ -53,7 +53,7 @@ pub async fn run(args: TurnArgs, ws: &Workspace) -> Result<(), Failure> {
         message: args.message,
         tool_results,
         tools,
-        selection: args.model.selection(),
+        selection: args.model.selection(ws),
         context: ws.config().context,
         extract_signals: None,
     };

@@ -34,7 +34,7 @@ pub use models::local::{
     LocalServerHandle, LocalServerOwner, LocalServerStatus, ensure_local_server,
 };
 pub use models::provider::{KeyOrigin, LOCAL_DEFAULT_MODEL, ProviderKind, ProviderSettings};
-pub use models::{Engines, ModelSelection};
+pub use models::{Engines, ModelOverride, ModelSelection};
 pub use path_grants::PathPolicy;
 pub use running::{RunningGuard, RunningWork, WorkKind};
 // The engine's types that callers name, one by one: the shell and the CLI

@@ -46,6 +46,7 @@ impl AskRequest {
         crate::ModelSelection {
             provider: self.provider.clone(),
             models: self.models.clone(),
+            ..crate::ModelSelection::default()
         }
         .resolved_models()
     }

@@ -32,6 +32,7 @@ impl Readers<'_> {
         let mut models = ModelSelection {
             provider: provider.clone(),
             models: self.selection.models.clone(),
+            ..ModelSelection::default()
         }
         .resolved_models()?;
         if !self.auto {

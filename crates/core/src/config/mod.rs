@@ -208,6 +208,8 @@ impl AppSettings {
         Ok(ModelSelection {
             provider: entry.provider_settings(),
             models,
+            provider_id: Some(entry.id.clone()),
+            ..ModelSelection::default()
         })
     }
 

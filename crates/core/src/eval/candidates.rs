@@ -144,6 +144,7 @@ impl CandidateSpec {
             selection: ModelSelection {
                 provider,
                 models: vec![model],
+                ..ModelSelection::default()
             },
         })
     }
@@ -197,6 +198,7 @@ impl CandidateSpec {
             selection: ModelSelection {
                 provider,
                 models: vec![resolved.model.clone()],
+                ..ModelSelection::default()
             },
             resolved,
         })
@@ -286,6 +288,7 @@ mod tests {
             selection: ModelSelection {
                 provider: ProviderSettings::default(),
                 models: vec![label.into()],
+                ..ModelSelection::default()
             },
         }
     }

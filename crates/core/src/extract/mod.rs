@@ -221,7 +221,13 @@ async fn run_document(
     options: Arc<ExtractOptions>,
     document: ExtractionDocument,
 ) -> Result<ExtractionDocument, CoreError> {
-    let mut request = CallRequest::new(options.selection.clone(), job.prompt.clone());
+    let mut selection = options.selection.clone();
+    // The user's `[[models]]` tables decide how each model answers.
+    selection.overrides.clone_from(&options.model_overrides);
+    if options.provider_id.is_some() {
+        selection.provider_id.clone_from(&options.provider_id);
+    }
+    let mut request = CallRequest::new(selection, job.prompt.clone());
     request.kind.clone_from(&options.flavour.call_kind);
     request.schema = Some(job.schema.clone());
     request.files = vec![PathBuf::from(&document.path)];

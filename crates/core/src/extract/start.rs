@@ -339,7 +339,11 @@ fn resume_through(
     } else {
         models
     };
-    let selection = ModelSelection { provider, models };
+    let selection = ModelSelection {
+        provider,
+        models,
+        ..ModelSelection::default()
+    };
     let mut options = options_for(ws, selection, concurrency);
     options.provider_id = provider_id;
     if let Some(languages) = job.ocr_languages.clone().filter(|l| !l.is_empty()) {

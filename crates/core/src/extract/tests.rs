@@ -89,6 +89,7 @@ fn scripted(server: &ScriptedServer) -> ModelSelection {
             api_key_account: None,
         },
         models: vec!["m".into()],
+        ..ModelSelection::default()
     }
 }
 

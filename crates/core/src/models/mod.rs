@@ -28,6 +28,13 @@ pub struct ModelSelection {
     pub provider: ProviderSettings,
     /// Empty means `SIFT_MODEL`, else the local model for the local provider.
     pub models: Vec<String>,
+    /// The configuration file's `[[models]]` tables
+    /// (`Workspace::config().model_overrides`): what the user says the
+    /// models take, which decides how they answer ([`answer_channel`]).
+    pub overrides: Vec<ModelOverride>,
+    /// The provider's id in the settings, which overrides name; `None`:
+    /// its kind (`local`, `openai`, `anthropic`), as the CLI names it.
+    pub provider_id: Option<String>,
 }
 
 /// Engines ready to call, and the local server when one was started for
@@ -78,6 +85,7 @@ impl ModelSelection {
         let models = ModelSelection {
             provider: provider.clone(),
             models: self.models.clone(),
+            ..ModelSelection::default()
         }
         .resolved_models()?;
         let local = if provider.choice() == ProviderKind::Local && provider.base_url.is_none() {
@@ -96,11 +104,21 @@ impl ModelSelection {
             ProviderKind::Anthropic => "anthropic",
             ProviderKind::OpenAi | ProviderKind::Local => "openai",
         };
-        let provider_id = provider.choice().to_string();
+        let provider_id = self
+            .provider_id
+            .clone()
+            .unwrap_or_else(|| provider.choice().to_string());
         let mut engines = Vec::with_capacity(models.len());
         for model in models {
-            let answer =
-                answer_channel(&client, &provider_id, &provider, &model, context_window).await;
+            let answer = answer_channel(
+                &client,
+                &self.overrides,
+                &provider_id,
+                &provider,
+                &model,
+                context_window,
+            )
+            .await;
             engines.push(Engine {
                 client: client.clone(),
                 model,
@@ -122,29 +140,46 @@ fn local_slot_context() -> u32 {
     })
 }
 
-/// How `model` gives a schema-shaped answer: through the answer tool,
-/// unless its server says its chat template has no tool calls (llama.cpp's
-/// `/props`) or the table of known families says it takes no tools, and
-/// the server can hold a reply to a JSON Schema. llama.cpp with such a
-/// template ignores a forced tool and the model answers in prose.
+/// How `model` gives a schema-shaped answer.
+///
+/// - On a server that holds answers by grammar (llama.cpp), a reply held
+///   to the schema by `response_format`, whatever the template: measured
+///   with Qwen2.5-Coder-0.5B, whose template has tool calls, the answer
+///   tool forced with `"required"` came back as a fenced JSON block in
+///   prose followed by newlines to the token limit, where the same
+///   request held to the schema gave the five values in 59 tokens
+///   (docs/BENCHMARKS.md). A user's `[[models]]` override `tools = true`
+///   still gets the answer tool.
+/// - Elsewhere, the answer tool, unless the model takes no tools (the
+///   user's override first, then the server, then the table of known
+///   families) and the server can hold a reply to a JSON Schema.
 async fn answer_channel(
     client: &sift_llm::Client,
+    overrides: &[ModelOverride],
     provider_id: &str,
     provider: &ProviderSettings,
     model: &str,
     context_window: usize,
 ) -> AnswerChannel {
-    if !client.capabilities().json_schema_response_format {
+    let server = client.capabilities();
+    if !server.json_schema_response_format {
         return AnswerChannel::Tool;
     }
-    let capabilities = capabilities::resolve(&[], provider_id, provider, model).await;
-    if capabilities.tools {
-        AnswerChannel::Tool
+    let capabilities = capabilities::resolve(overrides, provider_id, provider, model).await;
+    let user_wants_tools =
+        capabilities.tools && capabilities.tools_source == capabilities::CapabilitySource::Override;
+    let held = if server.grammar_held_answers {
+        !user_wants_tools
     } else {
+        !capabilities.tools
+    };
+    if held {
         // An eighth of the context: 1,024 tokens on the local server, far
         // above a four-field invoice's 60 and room for 20 line items.
         AnswerChannel::JsonFormat {
             max_tokens: u32::try_from(context_window / 8).unwrap_or(u32::MAX),
         }
+    } else {
+        AnswerChannel::Tool
     }
 }

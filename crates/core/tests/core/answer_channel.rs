@@ -5,6 +5,7 @@
 //! the `submit_output` call and its result.
 
 use serde_json::{Value, json};
+use sift_core::ModelOverride;
 use sift_core::extract::{ExtractOptions, create_job, run_job};
 use sift_engine::structured::schema_instruction;
 use sift_scripted_server::{Reply, Script, ScriptedServer, ServerIdentity};
@@ -33,19 +34,24 @@ fn llama_cpp(supports_tools: bool) -> ServerIdentity {
 /// Extracts `a.txt` on the model `m` and returns the stored call's
 /// transcript.
 async fn extract(server: &ScriptedServer, dir: &TempDir) -> Value {
+    extract_with(server, dir, Vec::new()).await
+}
+
+/// [`extract`] with the configuration file's `[[models]]` tables.
+async fn extract_with(
+    server: &ScriptedServer,
+    dir: &TempDir,
+    overrides: Vec<ModelOverride>,
+) -> Value {
     let store = Store::open(dir.db()).unwrap();
     let doc = dir.0.join("a.txt");
     std::fs::write(&doc, "Total due: 9.00\n").unwrap();
     let job = create_job(&store, "receipt", &schema(), None, &[doc], &["m".into()]).unwrap();
-    run_job(
-        &store,
-        &job.id,
-        ExtractOptions::new(selection(server, &["m"])),
-        |_| {},
-        CancellationToken::new(),
-    )
-    .await
-    .unwrap();
+    let mut options = ExtractOptions::new(selection(server, &["m"]));
+    options.model_overrides = overrides;
+    run_job(&store, &job.id, options, |_| {}, CancellationToken::new())
+        .await
+        .unwrap();
     let document = &store.extraction_documents(&job.id).unwrap()[0];
     assert_eq!(document.status, DocumentStatus::Completed);
     let call = store
@@ -110,4 +116,33 @@ async fn a_template_with_tool_calls_gets_the_answer_tool() {
     let body = &server.requests()[0].body;
     assert_eq!(body.get("response_format"), None);
     assert_eq!(body["tools"][0]["function"]["name"], "submit_output");
+}
+
+#[tokio::test]
+async fn the_users_override_that_a_model_takes_no_tools_decides_its_channel() {
+    let dir = TempDir::new("answer-override");
+    // The server says the template has tool calls; the user says otherwise.
+    let server = ScriptedServer::start(
+        Script::new()
+            .answering_as(llama_cpp(true))
+            .with("m", [Reply::text(r#"{"total": "9.00"}"#)]),
+    )
+    .await
+    .unwrap();
+    let no_tools = ModelOverride {
+        provider: "openai".into(),
+        model: "m".into(),
+        images: None,
+        tools: Some(false),
+    };
+    extract_with(&server, &dir, vec![no_tools]).await;
+
+    let requests = server.requests();
+    assert_eq!(requests.len(), 1);
+    let body = &requests[0].body;
+    assert_eq!(
+        body["response_format"],
+        json!({"type": "json_schema", "json_schema": {"name": "submit_output", "schema": schema()}})
+    );
+    assert_eq!((body.get("tools"), body.get("tool_choice")), (None, None));
 }

@@ -52,6 +52,7 @@ async fn the_local_model_reads_a_receipt_as_its_ocr_text_without_the_image() {
             api_key_account: None,
         },
         models: vec![model],
+        ..ModelSelection::default()
     };
     let ran = run_job(
         &store,

@@ -15,6 +15,7 @@ mod evidence;
 mod extract;
 mod extract_ocr;
 mod extract_real;
+mod extract_real_qwen;
 mod extraction;
 mod formulas;
 mod model_actions;
@@ -79,6 +80,7 @@ pub fn selection(server: &ScriptedServer, models: &[&str]) -> ModelSelection {
             api_key_account: None,
         },
         models: models.iter().map(|m| (*m).to_owned()).collect(),
+        ..ModelSelection::default()
     }
 }
 

@@ -1,0 +1,110 @@
+//! A model whose chat template has tool calls (Qwen2.5-Coder-0.5B, which
+//! `scripts/setup.sh` installs) on the real llama.cpp server, through an
+//! extraction as the app runs one: Sift answers through a reply held to
+//! the schema with every key required (this server drops a `tool_choice`
+//! naming a function, and the model then answers in prose), so the model
+//! writes the optional fields too, the date in ISO form, and the nulls
+//! the grammar allowed are taken out again. `scripts/test.sh` runs it.
+
+use serde_json::{Value, json};
+use sift_core::extract::{ExtractOptions, create_job, run_job};
+use sift_core::{ModelSelection, ProviderKind, ProviderSettings};
+use sift_llm::local_server::{LocalServer, LocalServerConfig};
+use sift_store::{DocumentStatus, Store};
+use tokio_util::sync::CancellationToken;
+
+use crate::TempDir;
+
+const QWEN_FILE: &str = "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf";
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the local model server and Qwen2.5-Coder-0.5B (scripts/setup.sh): run scripts/test.sh"]
+async fn qwen_writes_every_field_held_to_the_schema() {
+    let dir = TempDir::new("extract-real-qwen");
+    let data_dir = sift_documents::default_data_dir();
+    let mut config = LocalServerConfig::in_data_dir(&data_dir);
+    config.model_path = data_dir.join("models").join(QWEN_FILE);
+    config.log_path = dir.0.join("llama-server.log");
+    let server = LocalServer::start(&config)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let store = Store::open(dir.db()).unwrap();
+    let invoice = dir.0.join("invoice.txt");
+    std::fs::write(
+        &invoice,
+        "INVOICE No. A-1043\nDate: 12 March 2024\nAcme GmbH, Berlin\n\
+         Widget 2 x 10.00 EUR = 20.00\nNet 20.00\nVAT 19% 3.80\nTotal due: 23.80 EUR\n",
+    )
+    .unwrap();
+    // Only the total is required: before, a grammar-held answer stopped
+    // after it.
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "invoice_number": {"type": "string"},
+            "date": {"type": "string", "format": "date"},
+            "seller": {"type": "string"},
+            "total": {"type": "number"},
+            "currency": {"type": "string"},
+            "purchase_order": {"type": "string"},
+        },
+        "required": ["total"],
+    });
+    let model = server.model_alias().to_owned();
+    let job = create_job(
+        &store,
+        "invoice",
+        &schema,
+        None,
+        &[invoice],
+        std::slice::from_ref(&model),
+    )
+    .unwrap();
+    let selection = ModelSelection {
+        provider: ProviderSettings {
+            provider: Some(ProviderKind::Local),
+            base_url: Some(server.base_url()),
+            extra_base_urls: Vec::new(),
+            api_key_env: None,
+            api_key_account: None,
+        },
+        models: vec![model],
+        ..ModelSelection::default()
+    };
+    let ran = run_job(
+        &store,
+        &job.id,
+        ExtractOptions::new(selection),
+        |_| {},
+        CancellationToken::new(),
+    )
+    .await;
+    server.stop().await;
+    ran.unwrap();
+    let document = &store.extraction_documents(&job.id).unwrap()[0];
+    assert_eq!(document.status, DocumentStatus::Completed);
+    let call = store
+        .get_call(document.call_id.as_deref().unwrap())
+        .unwrap()
+        .unwrap();
+    // Temperature 0 on one request: the same answer every run. The
+    // purchase order the invoice does not have came back null and is gone.
+    assert_eq!(
+        call.output,
+        Some(json!({
+            "invoice_number": "A-1043",
+            "date": "2024-03-12",
+            "seller": "Acme GmbH",
+            "total": 23.8,
+            "currency": "EUR",
+        }))
+    );
+    assert_eq!(call.metadata["answer_channel"], json!("json_format"));
+    // One request: the reply, held to the schema, is the answer.
+    let transcript: Vec<Value> = serde_json::from_value(call.transcript.unwrap()).unwrap();
+    let assistant_turns = transcript
+        .iter()
+        .filter(|m| m["role"] == "assistant")
+        .count();
+    assert_eq!(assistant_turns, 1);
+}
