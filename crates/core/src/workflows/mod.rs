@@ -41,7 +41,8 @@ pub fn load_file(path: &Path) -> Result<(String, Workflow), CoreError> {
 /// missing DAG in a file that validated is Sift's.
 fn run_refused(error: RunError) -> CoreError {
     match error {
-        RunError::NoSuchStep(_) => CoreError::Usage(error.to_string()),
+        // The file's own DAGs nest too deep: the author's to change.
+        RunError::NoSuchStep(_) | RunError::TooDeep { .. } => CoreError::Usage(error.to_string()),
         RunError::Cycle(_) | RunError::NoSuchDag(_) => CoreError::Internal(error.to_string()),
     }
 }
