@@ -17,6 +17,7 @@ mod turn;
 mod workflow_chat;
 mod workflow_dag;
 mod workflow_files;
+mod workflow_hostile;
 mod workflow_real_peer;
 mod workflow_rerun;
 mod workflow_sessions;
