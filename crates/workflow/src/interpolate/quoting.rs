@@ -24,7 +24,8 @@ pub(crate) enum Quoting {
 }
 
 /// The quoting of each `${` of `command`, by the byte offset of its `$`,
-/// in order. A `${` not listed (escaped with a backslash) does not expand.
+/// in order. A `${` not listed is escaped with a backslash, or inside
+/// another `${...}`.
 pub(crate) fn dollar_braces(command: &str) -> Vec<(usize, Quoting)> {
     let mut reader = Reader {
         text: command.as_bytes(),
@@ -47,6 +48,8 @@ enum Close {
     Backquote,
 }
 
+/// Where the reader is: among commands (the text's own, or those of a
+/// `$(...)` or backquotes), or inside double quotes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Frame {
     Commands(Close),
