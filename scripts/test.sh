@@ -15,6 +15,9 @@ step() { printf '\n\033[1m== %s\033[0m\n' "$*" >&2; }
 step "set-up"
 bash scripts/setup.sh --all
 
+step "model downloads: a substituted, damaged or missing part is refused"
+bash tests/models/get-model.sh
+
 step "cargo fmt"
 cargo fmt --all --check
 
