@@ -21,6 +21,7 @@ mod output;
 mod params;
 mod parse;
 mod plan;
+mod process_env;
 mod record;
 mod run;
 mod runtime;

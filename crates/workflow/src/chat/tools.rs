@@ -9,10 +9,11 @@
 
 use std::sync::{Mutex, PoisonError};
 
+use serde_json::{Map, Value};
 use sift_llm::{ToolCall, ToolSpec};
 
 use super::ChatContext;
-use crate::params::{argument_text, tool_schema};
+use crate::params::{ParamDef, argument_text, tool_schema};
 use crate::record::{RunStatus, run_error, run_outputs};
 use crate::spec::Workflow;
 use sift_llm::canonical_json;
@@ -105,11 +106,12 @@ pub(crate) async fn call(
     ran: &RanTools,
     attempt: usize,
 ) -> ToolOutcome {
-    if !allowed.contains(&call.name) || context.runtime.workflow.dag(&call.name).is_none() {
-        return error(format!("tool {:?} not found", call.name));
-    }
+    let dag = match context.runtime.workflow.dag(&call.name) {
+        Some(dag) if allowed.contains(&call.name) => dag,
+        _ => return error(format!("tool {:?} not found", call.name)),
+    };
     let arguments = match call.parsed_arguments() {
-        Ok(serde_json::Value::Object(map)) => map,
+        Ok(Value::Object(map)) => map,
         Ok(other) => {
             return error(format!(
                 "failed to parse arguments: expected a JSON object, got {other}"
@@ -117,6 +119,9 @@ pub(crate) async fn call(
         }
         Err(e) => return error(format!("failed to parse arguments: {e}")),
     };
+    if let Some(refused) = undeclared(&dag.params, &arguments) {
+        return error(format!("failed to parse arguments: {refused}"));
+    }
     let mut params: Vec<(String, String)> = arguments
         .iter()
         .map(|(k, v)| (k.clone(), argument_text(v)))
@@ -128,6 +133,43 @@ pub(crate) async fn call(
     let outcome = run_dag(context, call, params.clone()).await;
     ran.record(attempt, &call.name, params, &outcome);
     outcome
+}
+
+/// The arguments a tool DAG does not declare, as the model is told of
+/// them, or `None` when every one is a declared param.
+///
+/// A sub-run takes any param it is given, and an undeclared one still
+/// becomes a variable of its commands' environment, so an argument such
+/// as `LD_PRELOAD` or `PATH` (a model steered by a hostile document can
+/// send it) would reach every process of the tool. The call is refused
+/// rather than run without them: the schema the model was offered lists
+/// the params, so an extra argument is the model's mistake, and a model
+/// told which name is wrong can call again, while one whose argument was
+/// dropped silently would take the result for an answer to what it
+/// asked. The message follows dagu's `failed to parse arguments: …`.
+fn undeclared(params: &[ParamDef], arguments: &Map<String, Value>) -> Option<String> {
+    let mut unknown: Vec<String> = arguments
+        .keys()
+        .filter(|name| !params.iter().any(|p| &p.name == *name))
+        .map(|name| format!("{name:?}"))
+        .collect();
+    // Sorted, as dagu sorts a call's params: the message does not depend
+    // on the order the model wrote them in.
+    unknown.sort();
+    let declared = if params.is_empty() {
+        "it takes no arguments".to_owned()
+    } else {
+        let names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
+        format!("it takes {}", names.join(", "))
+    };
+    match unknown.as_slice() {
+        [] => None,
+        [one] => Some(format!("unknown argument {one} ({declared})")),
+        many => Some(format!(
+            "unknown arguments {} ({declared})",
+            many.join(", ")
+        )),
+    }
 }
 
 async fn run_dag(
@@ -152,7 +194,7 @@ async fn run_dag(
                 content: if outputs.is_empty() {
                     "Tool execution completed successfully".to_owned()
                 } else {
-                    canonical_json(&serde_json::Value::Object(outputs))
+                    canonical_json(&Value::Object(outputs))
                 },
                 is_error: false,
             }

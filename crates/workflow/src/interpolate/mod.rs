@@ -22,6 +22,8 @@ use serde_json::{Map, Value};
 
 pub(crate) use command::interpolate_command;
 
+use crate::process_env::steers_process;
+
 /// What references can name while a step runs.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Scope {
@@ -68,13 +70,23 @@ impl Scope {
     }
 
     /// The variables a shell step sees beyond the process environment:
-    /// the DAG's env, then params, then earlier `output:` variables.
+    /// the DAG's env, then params, then earlier `output:` variables. A
+    /// param or output named like `PATH` or `LD_PRELOAD` is left out: its
+    /// value may come from a document or a model, and must not choose
+    /// what the process runs (see `process_env`); `${params.PATH}` still
+    /// reaches it as a reference.
     pub fn shell_env(&self) -> Vec<(String, String)> {
         let mut env = self.env.clone();
-        env.extend(self.params.iter().cloned());
+        env.extend(
+            self.params
+                .iter()
+                .filter(|(k, _)| !steers_process(k))
+                .cloned(),
+        );
         let mut vars: Vec<_> = self
             .vars
             .iter()
+            .filter(|(k, _)| !steers_process(k))
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
         vars.sort();

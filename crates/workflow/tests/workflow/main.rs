@@ -4,6 +4,7 @@
 
 mod nesting;
 mod step_errors;
+mod tool_arguments;
 mod values_in_commands;
 
 use std::path::PathBuf;
