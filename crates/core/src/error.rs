@@ -10,6 +10,8 @@ use sift_engine::SchemaError;
 use sift_llm::{ErrorCategory, LlmError, local_server::LocalServerError};
 use sift_store::StoreError;
 
+use crate::models::catalogue_get::GetError;
+
 /// Every error the API surface returns. [`CoreError::code`] gives callers
 /// something stable to branch on; the message is for people and never
 /// holds a secret (keys are scrubbed from server bodies before they become
@@ -80,6 +82,10 @@ pub enum CoreError {
     /// A native dialog that failed to open or answer.
     #[error("{0}")]
     Dialog(String),
+    /// A catalogue model that was not installed: a part refused, the
+    /// index unreachable, or the fetch cancelled.
+    #[error(transparent)]
+    ModelGet(#[from] GetError),
     /// Something inside Sift that should not happen (a task that
     /// panicked, a stored record it cannot read): not the caller's doing.
     #[error("{0}")]
@@ -232,6 +238,7 @@ impl CoreError {
         match self {
             Self::Llm(e) => e.category,
             Self::Keychain(_) => ErrorCategory::Auth,
+            Self::ModelGet(GetError::Network { .. }) => ErrorCategory::Network,
             _ => ErrorCategory::Other,
         }
     }
@@ -255,6 +262,11 @@ impl CoreError {
             Self::Dialog(_) => ErrorCode::Dialog,
             Self::Internal(_) => ErrorCode::Internal,
             Self::Llm(e) => e.category.into(),
+            // No code of its own: what went wrong decides (a refused part is
+            // `other`, as a model's answer that is not what was asked).
+            Self::ModelGet(GetError::Network { .. }) => ErrorCode::Network,
+            Self::ModelGet(GetError::Io { .. }) => ErrorCode::Io,
+            Self::ModelGet(_) => ErrorCode::Other,
         }
     }
 

@@ -6,6 +6,7 @@
 mod answer_channel;
 mod answers;
 mod ask;
+mod catalogue_get;
 mod chat;
 mod einvoice;
 mod endpoints;
