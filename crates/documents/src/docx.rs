@@ -22,12 +22,50 @@ pub fn read(path: &Path, bytes: &[u8], limits: &Limits) -> Result<String, Docume
     )?;
     let xml = std::str::from_utf8(&xml)
         .map_err(|_| DocumentError::corrupt(path, "its document.xml is not UTF-8"))?;
-    body_text(xml).map_err(|e| {
-        DocumentError::corrupt(
+    body_text(xml, limits.max_chars).map_err(|e| match e {
+        BodyError::Xml(e) => DocumentError::corrupt(
             path,
             format_args!("its document.xml is not valid XML ({e})"),
-        )
+        ),
+        BodyError::TooMuchText => DocumentError::TooMuchText {
+            path: path.to_path_buf(),
+            limit: limits.max_chars,
+        },
     })
+}
+
+/// Why a body's text is not given.
+#[derive(Debug, thiserror::Error)]
+pub enum BodyError {
+    #[error("{0}")]
+    Xml(#[from] quick_xml::Error),
+    /// The text would pass the character limit.
+    #[error("the text passes the character limit")]
+    TooMuchText,
+}
+
+/// The characters a body's text holds so far, checked as each cell and
+/// line is made: a merged cell is repeated across (`gridSpan`) and down
+/// (`vMerge`), so a few kilobytes of XML could otherwise grow into
+/// gigabytes before the text is counted at the end.
+#[derive(Debug)]
+struct Chars {
+    held: usize,
+    max: usize,
+}
+
+impl Chars {
+    fn add(&mut self, n: usize) -> Result<(), BodyError> {
+        self.held = self.held.saturating_add(n);
+        if self.held > self.max {
+            return Err(BodyError::TooMuchText);
+        }
+        Ok(())
+    }
+
+    fn remove(&mut self, n: usize) {
+        self.held = self.held.saturating_sub(n);
+    }
 }
 
 #[derive(Debug, Default)]
@@ -35,6 +73,8 @@ struct Cell {
     text: String,
     span: usize,
     continues_merge: bool,
+    /// The characters of nested tables' text in `text`, already counted.
+    counted: usize,
 }
 
 #[derive(Debug, Default)]
@@ -44,14 +84,23 @@ struct Table {
     cell: Option<Cell>,
     /// The text of the last cell that started a vertical merge, by grid column.
     merge_above: Vec<String>,
+    /// The characters this table's rows hold, counted in [`Chars`].
+    counted: usize,
 }
 
 impl Table {
-    fn push_cell(&mut self, text: String, span: usize) {
+    /// Counts the cell's copies before making them, so that a refused
+    /// cell costs nothing. Each copy counts the ` | ` that separates it
+    /// too, so that a row of a million empty cells is not free.
+    fn push_cell(&mut self, text: String, span: usize, chars: &mut Chars) -> Result<(), BodyError> {
         let span = span.max(1);
+        let n = (text.chars().count() + SEPARATOR.len()).saturating_mul(span);
+        chars.add(n)?;
+        self.counted = self.counted.saturating_add(n);
         for _ in 0..span {
             self.row.push(text.clone());
         }
+        Ok(())
     }
 
     fn end_row(&mut self) {
@@ -59,6 +108,8 @@ impl Table {
         self.lines.push(join_row(&row));
     }
 }
+
+const SEPARATOR: &str = " | ";
 
 /// Cells joined by ` | `, without the empty cells at the end.
 pub fn join_row<S: AsRef<str>>(cells: &[S]) -> String {
@@ -69,7 +120,7 @@ pub fn join_row<S: AsRef<str>>(cells: &[S]) -> String {
     let mut line = String::new();
     for (i, cell) in cells[..used].iter().enumerate() {
         if i > 0 {
-            line.push_str(" | ");
+            line.push_str(SEPARATOR);
         }
         line.push_str(cell.as_ref());
     }
@@ -85,9 +136,14 @@ fn attr(element: &BytesStart<'_>, local: &str) -> Option<String> {
         .map(|v| v.into_owned())
 }
 
-/// The text of a `word/document.xml`.
-pub fn body_text(xml: &str) -> Result<String, quick_xml::Error> {
+/// The text of a `word/document.xml`, refused once it holds more than
+/// `max_chars` characters.
+pub fn body_text(xml: &str, max_chars: usize) -> Result<String, BodyError> {
     let mut reader = Reader::from_str(xml);
+    let mut chars = Chars {
+        held: 0,
+        max: max_chars,
+    };
     let mut out: Vec<String> = Vec::new();
     let mut tables: Vec<Table> = Vec::new();
     // Paragraph buffers: a text box's paragraphs nest inside a paragraph.
@@ -196,7 +252,9 @@ pub fn body_text(xml: &str) -> Result<String, quick_xml::Error> {
                             cell.text.push_str(text);
                         }
                     } else {
-                        out.push(text.trim_end().to_string());
+                        let line = text.trim_end().to_string();
+                        chars.add(line.chars().count())?;
+                        out.push(line);
                     }
                 }
                 "tc" => {
@@ -212,13 +270,15 @@ pub fn body_text(xml: &str) -> Result<String, quick_xml::Error> {
                     } else {
                         cell.text
                     };
+                    // The nested tables' text is counted again as the cell's copies.
+                    chars.remove(cell.counted);
                     if table.merge_above.len() < column + cell.span {
                         table.merge_above.resize(column + cell.span, String::new());
                     }
                     for slot in &mut table.merge_above[column..column + cell.span] {
                         slot.clone_from(&text);
                     }
-                    table.push_cell(text, cell.span);
+                    table.push_cell(text, cell.span, &mut chars)?;
                 }
                 "tr" => {
                     if let Some(table) = tables.last_mut() {
@@ -228,7 +288,9 @@ pub fn body_text(xml: &str) -> Result<String, quick_xml::Error> {
                 "tbl" => {
                     let Some(table) = tables.pop() else { continue };
                     if let Some(cell) = tables.last_mut().and_then(|t| t.cell.as_mut()) {
-                        // A table inside a cell: its rows join the cell's text.
+                        // A table inside a cell: its rows join the cell's
+                        // text, and stay counted there until the cell is made.
+                        cell.counted = cell.counted.saturating_add(table.counted);
                         for line in table.lines.iter().filter(|l| !l.is_empty()) {
                             if !cell.text.is_empty() {
                                 cell.text.push(' ');

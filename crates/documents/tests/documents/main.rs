@@ -4,6 +4,7 @@
 mod assembly;
 mod corpus;
 mod fixtures;
+mod hostile;
 mod images;
 mod limits;
 mod long_pdf;
