@@ -52,7 +52,7 @@ enum Command {
     /// The schema library: import, export, list.
     #[command(subcommand)]
     Schema(schema::SchemaCommand),
-    /// The local server's GGUF models: list, add, choose.
+    /// The local server's GGUF models: list, add, choose; the catalogue, and get one.
     #[command(subcommand)]
     Models(models::ModelsCommand),
     /// Store or remove an API key in the OS keychain.
@@ -151,7 +151,7 @@ fn main() -> ExitCode {
         match cli.command {
             Command::Ask(args) => ask::run(args).await,
             Command::Key(command) => key::run(command),
-            Command::Models(command) => models::run(command),
+            Command::Models(command) => models::run(command).await,
             Command::Schema(command) => schema::run(command, &ws),
             Command::Call(args) => call::run(args, &ws).await,
             Command::Calls(command) => call::calls(command, &ws),

