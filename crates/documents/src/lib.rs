@@ -147,6 +147,7 @@ mod platform;
 mod progress;
 mod read;
 mod resolve;
+mod sheet_parts;
 mod text;
 mod words;
 mod xlsx;

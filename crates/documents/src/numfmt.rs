@@ -5,11 +5,18 @@
 //! percentages, scientific notation (`0.00E+00`), literal text and
 //! currency symbols (`"$"#,##0.00`, `[$€-407] #,##0.00`, `0.00 \€`), and
 //! separate sections for negative numbers and zero. Anything else (such as
-//! fractions) is shown as `General`.
+//! fractions) is shown as `General`, and so is a code longer than Excel
+//! lets a format be.
+
+/// The longest format code Excel accepts (255 characters). A longer one
+/// comes from no spreadsheet program, and shown as written it would pad
+/// each number to as many digits as the code holds zeros: millions, for
+/// a few kilobytes of `styles.xml`.
+const MAX_CODE_CHARS: usize = 255;
 
 /// `value` as the format `code` shows it.
 pub fn format(value: f64, code: &str) -> String {
-    if !value.is_finite() {
+    if !value.is_finite() || code.chars().nth(MAX_CODE_CHARS).is_some() {
         return general(value);
     }
     let sections = split_sections(code);
@@ -266,10 +273,10 @@ fn format_section(value: f64, section: &str) -> Option<String> {
     while frac_part.len() > frac_required && frac_part.ends_with('0') {
         frac_part.pop();
     }
-    let mut int_part = int_part.trim_start_matches('0').to_string();
-    while int_part.len() < int_zeros {
-        int_part.insert(0, '0');
-    }
+    let digits = int_part.trim_start_matches('0');
+    // The zeros the format asks for, put in front at once.
+    let mut int_part = "0".repeat(int_zeros.saturating_sub(digits.len()));
+    int_part.push_str(digits);
     if grouping {
         int_part = group_thousands(&int_part);
     }
@@ -332,6 +339,8 @@ mod tests {
             (0.5, "#.00", ".50"),
             (2.5, "0.##", "2.5"),
             (2.0, "0.##", "2."),
+            (7.0, &"0".repeat(255), &format!("{}7", "0".repeat(254))),
+            (7.0, &"0".repeat(256), "7"),
         ];
         for (value, code, shown) in cases {
             assert_eq!(format(*value, code), *shown, "{value} as {code}");

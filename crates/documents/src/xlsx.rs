@@ -8,7 +8,9 @@
 //! - Error cells are shown as Excel shows them: `#DIV/0!`, `#N/A`, ...
 //! - Booleans are `TRUE` and `FALSE`.
 //! - A merged cell's value is repeated in every cell it covers (regions of
-//!   more than 10,000 cells keep it in their first cell only).
+//!   more than 10,000 cells, and regions past 1,000,000 filled cells in
+//!   the workbook, keep it in their first cell only); the copies count
+//!   towards the character limit as they are made.
 //! - Line breaks inside a cell become spaces; empty cells at the end of a
 //!   row are dropped; runs of empty rows become one empty line.
 //!
@@ -22,13 +24,19 @@ use std::path::Path;
 use calamine::{DataRef, Reader, Xlsx};
 
 use crate::docx::{collapse_blank_lines, join_row};
-use crate::{DocumentError, Limits, numfmt, zipguard};
+use crate::{DocumentError, Limits, numfmt, sheet_parts, zipguard};
 
 const MAX_MERGE_FILL: u64 = 10_000;
+/// Most cells filled from merged regions in one workbook: without it, a
+/// few kilobytes of overlapping regions would visit billions of cells.
+const MAX_MERGE_FILL_TOTAL: u64 = 1_000_000;
 
 pub fn read(path: &Path, bytes: &[u8], limits: &Limits) -> Result<String, DocumentError> {
-    // The container is checked (size bounds, encryption) before calamine opens it.
-    drop(zipguard::open(path, bytes, limits, "Excel workbook")?);
+    // The container is checked (size bounds, encryption, and what its
+    // sheets expand to together) before calamine opens it.
+    let mut archive = zipguard::open(path, bytes, limits, "Excel workbook")?;
+    sheet_parts::check(path, &mut archive, limits)?;
+    drop(archive);
     let corrupt = |e: calamine::XlsxError| {
         match e {
         calamine::XlsxError::Password => DocumentError::Encrypted {
@@ -41,6 +49,11 @@ pub fn read(path: &Path, bytes: &[u8], limits: &Limits) -> Result<String, Docume
     let mut workbook: Xlsx<_> = Xlsx::new(Cursor::new(bytes)).map_err(corrupt)?;
     let mut lines: Vec<String> = Vec::new();
     let mut chars = 0usize;
+    let mut filled = 0u64;
+    let too_much_text = || DocumentError::TooMuchText {
+        path: path.to_path_buf(),
+        limit: limits.max_chars,
+    };
     for name in workbook.sheet_names() {
         let merges = workbook.merge_cells_by_sheet_name(&name).map_err(corrupt)?;
         let mut rows: BTreeMap<u32, BTreeMap<u32, String>> = BTreeMap::new();
@@ -62,10 +75,7 @@ pub fn read(path: &Path, bytes: &[u8], limits: &Limits) -> Result<String, Docume
                 }
                 chars += shown.chars().count();
                 if chars > limits.max_chars {
-                    return Err(DocumentError::TooMuchText {
-                        path: path.to_path_buf(),
-                        limit: limits.max_chars,
-                    });
+                    return Err(too_much_text());
                 }
                 let (row, col) = cell.get_position();
                 rows.entry(row).or_default().insert(col, shown);
@@ -76,16 +86,26 @@ pub fn read(path: &Path, bytes: &[u8], limits: &Limits) -> Result<String, Docume
             let (r1, c1) = region.end;
             let area =
                 (u64::from(r1.saturating_sub(r0)) + 1) * (u64::from(c1.saturating_sub(c0)) + 1);
-            if area > MAX_MERGE_FILL {
+            if area > MAX_MERGE_FILL || filled + area > MAX_MERGE_FILL_TOTAL {
                 continue;
             }
             let Some(value) = rows.get(&r0).and_then(|r| r.get(&c0)).cloned() else {
                 continue;
             };
+            filled += area;
+            let length = value.chars().count();
             for row in r0..=r1 {
                 let cells = rows.entry(row).or_default();
                 for col in c0..=c1 {
-                    cells.entry(col).or_insert_with(|| value.clone());
+                    if let std::collections::btree_map::Entry::Vacant(slot) = cells.entry(col) {
+                        // Counted before the copy is made: the regions'
+                        // copies together could otherwise take gigabytes.
+                        chars += length;
+                        if chars > limits.max_chars {
+                            return Err(too_much_text());
+                        }
+                        slot.insert(value.clone());
+                    }
                 }
             }
         }

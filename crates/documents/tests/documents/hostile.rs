@@ -4,7 +4,9 @@
 //! within the limits, instead of growing into gigabytes or running for
 //! minutes.
 
-use crate::fixtures::docx;
+use sift_documents::{Content, Limits, ReadOptions, read_documents};
+
+use crate::fixtures::{docx, xlsx, zip};
 use crate::{TempDir, read_one};
 
 /// One cell of 10,000 characters, 64 grid columns wide, merged down
@@ -30,4 +32,113 @@ fn a_docx_cell_merged_across_and_down_is_refused_as_it_grows() {
             path.display()
         )
     );
+}
+
+/// 10,000 merged regions of 10,000 cells each (each under the per-region
+/// bound), every one filled with a 15-digit number: 1.5 billion
+/// characters once filled.
+#[test]
+fn xlsx_merged_regions_are_bounded_together() {
+    let mut data = String::new();
+    let mut merges = String::new();
+    for i in 0..10_000u32 {
+        let top = i * 100 + 1;
+        data.push_str(&format!(
+            r#"<row r="{top}"><c r="A{top}"><v>123456789012345</v></c></row>"#
+        ));
+        merges.push_str(&format!(r#"<mergeCell ref="A{top}:CV{}"/>"#, top + 99));
+    }
+    let extra = format!(r#"<mergeCells count="10000">{merges}</mergeCells>"#);
+    let dir = TempDir::new();
+    let path = dir.write("merges.xlsx", xlsx(&[("S", &data, &extra)], &[], &[0]));
+    assert_eq!(
+        read_one(&path).unwrap_err().to_string(),
+        format!(
+            "{}: the files together hold more than 1000000 characters of text (the limit), counting this one",
+            path.display()
+        )
+    );
+}
+
+/// A number format of two million zeros: shown as written, each number
+/// would be padded to two million digits, one at a time.
+#[test]
+fn an_xlsx_number_format_longer_than_excel_allows_is_shown_as_general() {
+    let zeros = "0".repeat(2_000_000);
+    let dir = TempDir::new();
+    let path = dir.write(
+        "zeros.xlsx",
+        xlsx(
+            &[("S", r#"<row r="1"><c r="A1" s="1"><v>7</v></c></row>"#, "")],
+            &[(164, &zeros)],
+            &[0, 164],
+        ),
+    );
+    let documents = read_one(&path).unwrap();
+    let Content::Text(text) = &documents.files[0].content else {
+        panic!("a workbook reads as text");
+    };
+    assert_eq!(text, "--- sheet S ---\n7");
+}
+
+/// Twenty sheets that all point at one 100 kB part, under a 1 MB bound
+/// on what the parts expand to: each sheet decompresses the part again.
+#[test]
+fn xlsx_sheets_that_share_a_part_count_it_for_each_sheet() {
+    let rows: String = (1..=4_000)
+        .map(|r| format!(r#"<row r="{r}"><c r="A{r}"/></row>"#))
+        .collect();
+    let sheet = format!(
+        r#"<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>{rows}</sheetData></worksheet>"#
+    );
+    let mut sheets = String::new();
+    let mut rels = String::new();
+    for n in 1..=20 {
+        sheets.push_str(&format!(
+            r#"<sheet name="S{n}" sheetId="{n}" r:id="rId{n}"/>"#
+        ));
+        rels.push_str(&format!(r#"<Relationship Id="rId{n}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/>"#));
+    }
+    let workbook = format!(
+        r#"<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets>{sheets}</sheets></workbook>"#
+    );
+    let workbook_rels = format!(
+        r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">{rels}</Relationships>"#
+    );
+    let bytes = zip(&[
+        (
+            "[Content_Types].xml",
+            r#"<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/></Types>"#,
+        ),
+        (
+            "_rels/.rels",
+            r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>"#,
+        ),
+        ("xl/workbook.xml", &workbook),
+        ("xl/_rels/workbook.xml.rels", &workbook_rels),
+        ("xl/worksheets/sheet1.xml", &sheet),
+    ]);
+    let dir = TempDir::new();
+    let path = dir.write("shared.xlsx", bytes);
+    let options = ReadOptions {
+        limits: Limits {
+            max_zip_total_bytes: 1_000_000,
+            ..Limits::default()
+        },
+        ..ReadOptions::default()
+    };
+    let part = sheet.len() as u64;
+    let sheets_to_pass = 1_000_000 / part + 1;
+    assert_eq!(
+        read_documents(std::slice::from_ref(&path), &options)
+            .unwrap_err()
+            .to_string(),
+        format!(
+            "{}: refused: its sheets would expand to {} bytes together (a part counts again for each sheet that points at it), over the limit of 1000000 bytes",
+            path.display(),
+            part * sheets_to_pass
+        )
+    );
+    // Under the default bound the same workbook is read.
+    assert!(read_one(&path).is_ok());
 }
