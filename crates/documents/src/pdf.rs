@@ -434,25 +434,31 @@ pub fn embedded_invoice_xml(
     let document = pdfium
         .load_pdf_from_file(path, options.pdf_password.as_deref())
         .map_err(|e| DocumentError::corrupt(path, format_args!("cannot be opened ({e})")))?;
-    let mut found: Vec<(usize, String, Vec<u8>)> = Vec::new();
+    // Only the best so far is held: each attachment may be 16 MB, and a
+    // PDF may carry thousands of them. An attachment is read only when it
+    // would rank before the one held (the first of a rank wins, as in
+    // the PDF's order).
+    let mut best: Option<(usize, EmbeddedXml)> = None;
     for attachment in document.attachments().iter() {
         let name = attachment.name();
         let lower = name.to_lowercase();
         if !lower.ends_with(".xml") || attachment.len() > MAX_INVOICE_XML_BYTES {
             continue;
         }
-        let Ok(bytes) = attachment.save_to_bytes() else {
-            continue;
-        };
         let rank = KNOWN
             .iter()
             .position(|k| *k == lower)
             .unwrap_or(KNOWN.len());
-        found.push((rank, name, bytes));
+        if best.as_ref().is_some_and(|(held, _)| *held <= rank) {
+            continue;
+        }
+        let Ok(bytes) = attachment.save_to_bytes() else {
+            continue;
+        };
+        best = Some((rank, EmbeddedXml { name, bytes }));
+        if rank == 0 {
+            break;
+        }
     }
-    found.sort_by_key(|(rank, _, _)| *rank);
-    Ok(found
-        .into_iter()
-        .next()
-        .map(|(_, name, bytes)| EmbeddedXml { name, bytes }))
+    Ok(best.map(|(_, xml)| xml))
 }

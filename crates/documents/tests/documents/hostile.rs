@@ -4,7 +4,7 @@
 //! within the limits, instead of growing into gigabytes or running for
 //! minutes.
 
-use sift_documents::{Content, Limits, ReadOptions, read_documents};
+use sift_documents::{Content, Limits, ReadOptions, embedded_invoice_xml, read_documents};
 
 use crate::fixtures::{docx, xlsx, zip};
 use crate::{TempDir, read_one};
@@ -141,4 +141,65 @@ fn xlsx_sheets_that_share_a_part_count_it_for_each_sheet() {
     );
     // Under the default bound the same workbook is read.
     assert!(read_one(&path).is_ok());
+}
+
+/// A PDF whose 1,000 attachments `aN.xml` all name one 4 MB stream, and
+/// `factur-x.xml` last: holding each before choosing took 4 GB.
+fn pdf_with_many_xml_attachments(count: usize, xml_bytes: usize) -> Vec<u8> {
+    let mut names = String::new();
+    for n in 0..count {
+        names.push_str(&format!("(a{n}.xml) 5 0 R "));
+    }
+    names.push_str("(factur-x.xml) 6 0 R");
+    let body = format!("<x>{}</x>", "y".repeat(xml_bytes - 7));
+    let objects = [
+        format!(
+            "<< /Type /Catalog /Pages 2 0 R /Names << /EmbeddedFiles << /Names [{names}] >> >> >>"
+        ),
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_owned(),
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>".to_owned(),
+        "null".to_owned(),
+        "<< /Type /Filespec /F (a.xml) /UF (a.xml) /EF << /F 7 0 R >> >>".to_owned(),
+        "<< /Type /Filespec /F (factur-x.xml) /UF (factur-x.xml) /EF << /F 8 0 R >> >>".to_owned(),
+        format!(
+            "<< /Type /EmbeddedFile /Length {} >>\nstream\n{body}\nendstream",
+            body.len()
+        ),
+        "<< /Type /EmbeddedFile /Length 13 >>\nstream\n<Invoice/>   \nendstream".to_owned(),
+    ];
+    let mut out = b"%PDF-1.7\n".to_vec();
+    let mut offsets = Vec::new();
+    for (n, object) in objects.iter().enumerate() {
+        offsets.push(out.len());
+        out.extend_from_slice(format!("{} 0 obj\n{object}\nendobj\n", n + 1).as_bytes());
+    }
+    let xref = out.len();
+    out.extend_from_slice(
+        format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes(),
+    );
+    for offset in offsets {
+        out.extend_from_slice(format!("{offset:010} 00000 n \n").as_bytes());
+    }
+    out.extend_from_slice(
+        format!(
+            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
+            objects.len() + 1
+        )
+        .as_bytes(),
+    );
+    out
+}
+
+#[test]
+fn a_pdf_invoice_attachment_is_chosen_without_holding_every_xml() {
+    let dir = TempDir::new();
+    let path = dir.write(
+        "attachments.pdf",
+        pdf_with_many_xml_attachments(1_000, 4_000_000),
+    );
+    let xml = embedded_invoice_xml(&path, &ReadOptions::default())
+        .unwrap()
+        .expect("the invoice attachment");
+    assert_eq!(xml.name, "factur-x.xml");
+    assert_eq!(xml.bytes, b"<Invoice/>   ");
 }

@@ -28,7 +28,12 @@ fn leaves_of(xml: &[u8]) -> Result<Leaves, String> {
     let text = std::str::from_utf8(xml.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(xml))
         .map_err(|e| format!("the XML is not UTF-8 ({e})"))?;
     let mut reader = Reader::from_str(text);
-    let mut stack: Vec<(String, Vec<(String, String)>)> = Vec::new();
+    // The open elements' attributes and where each one's name starts in
+    // `path`: the path grows and shrinks with the elements, so a closing
+    // tag costs its own name, not the whole stack (joining the stack at
+    // each closing tag made a deep XML quadratic).
+    let mut stack: Vec<(usize, Vec<(String, String)>)> = Vec::new();
+    let mut path = String::new();
     let mut root = None;
     let mut leaves = Vec::new();
     // An element's text, which entity references split into pieces.
@@ -54,8 +59,17 @@ fn leaves_of(xml: &[u8]) -> Result<Leaves, String> {
                         (a.key.local_name().as_ref().to_owned(), value)
                     })
                     .collect();
-                root.get_or_insert_with(|| name.clone());
-                stack.push((name, attributes));
+                let start = path.len();
+                if root.is_none() {
+                    root = Some(name);
+                } else {
+                    // The path is below the root: `ExchangedDocument/ID`.
+                    if stack.len() > 1 {
+                        path.push('/');
+                    }
+                    path.push_str(&name);
+                }
+                stack.push((start, attributes));
                 current.clear();
             }
             Event::Text(ref t) => current.push_str(&t.xml10_content()),
@@ -71,17 +85,14 @@ fn leaves_of(xml: &[u8]) -> Result<Leaves, String> {
             }
             Event::End(_) => {
                 let text = current.trim();
-                if stack.len() > 1 && !text.is_empty() {
-                    let path = stack[1..]
-                        .iter()
-                        .map(|(n, _)| n.as_str())
-                        .collect::<Vec<_>>()
-                        .join("/");
+                if stack.len() > 1 && !text.is_empty() && is_term(&path) {
                     let attributes = stack.last().map(|(_, a)| a.clone()).unwrap_or_default();
-                    leaves.push((path, text.to_owned(), attributes));
+                    leaves.push((kept_path(&path), text.to_owned(), attributes));
                 }
                 current.clear();
-                stack.pop();
+                if let Some((start, _)) = stack.pop() {
+                    path.truncate(start);
+                }
             }
             Event::Eof => break,
             _ => {}
@@ -94,6 +105,66 @@ fn leaves_of(xml: &[u8]) -> Result<Leaves, String> {
         root: root.ok_or("the XML has no element")?,
         leaves,
     })
+}
+
+/// Every concept with a business term, for [`is_term`].
+const CONCEPTS: [Concept; 11] = [
+    Concept::DocumentNumber,
+    Concept::IssueDate,
+    Concept::Currency,
+    Concept::DueDate,
+    Concept::Total,
+    Concept::Net,
+    Concept::Tax,
+    Concept::Issuer,
+    Concept::Buyer,
+    Concept::TaxId,
+    Concept::Iban,
+];
+
+/// Whether an element's path is where some term is (in either syntax):
+/// only those elements' texts are kept, so an XML of a million other
+/// elements costs no memory for them.
+fn is_term(path: &str) -> bool {
+    [true, false].into_iter().any(|cii| {
+        CONCEPTS
+            .iter()
+            .any(|&concept| term_paths(concept, cii).iter().any(|p| at_pattern(path, p)))
+    })
+}
+
+/// Whether `path` is at `pattern` (see [`term_paths`]).
+fn at_pattern(path: &str, pattern: &str) -> bool {
+    match pattern.strip_prefix('/') {
+        Some(exact) => path == exact,
+        None => {
+            path == pattern
+                || path
+                    .strip_suffix(pattern)
+                    .is_some_and(|before| before.ends_with('/'))
+        }
+    }
+}
+
+/// The longest path a leaf keeps: longer than any term's pattern, so a
+/// path cut to its last part here is at the same patterns, and a deep
+/// element's leaf costs no more than a shallow one's.
+const KEPT_PATH_BYTES: usize = 160;
+
+fn kept_path(path: &str) -> String {
+    if path.len() <= KEPT_PATH_BYTES {
+        return path.to_owned();
+    }
+    let mut cut = path.len() - KEPT_PATH_BYTES;
+    while !path.is_char_boundary(cut) {
+        cut += 1;
+    }
+    // From a `/`, so that the kept path still ends in whole names; the
+    // leading `/` keeps it from being taken for a path from the root.
+    match path[cut..].find('/') {
+        Some(slash) => path[cut + slash..].to_owned(),
+        None => format!("/{}", &path[cut..]),
+    }
 }
 
 /// Where a concept's term is, by syntax: paths below the root, an exact
@@ -156,10 +227,7 @@ impl Leaves {
     fn at<'a>(&'a self, pattern: &'a str) -> impl Iterator<Item = &'a Leaf> + 'a {
         self.leaves
             .iter()
-            .filter(move |(path, _, _)| match pattern.strip_prefix('/') {
-                Some(exact) => path == exact,
-                None => path == pattern || path.ends_with(&format!("/{pattern}")),
-            })
+            .filter(move |(path, _, _)| at_pattern(path, pattern))
     }
 
     fn term(&self, concept: Concept, cii: bool) -> Option<&str> {
@@ -338,6 +406,32 @@ mod tests {
                 ("tax".to_owned(), json!(250.0)),
                 ("total".to_owned(), json!(1250.0)),
             ]
+        );
+    }
+
+    /// 100,000 nested elements, each with text before its closing tag:
+    /// joining the open elements at each closing tag took 10^10 steps and
+    /// as many bytes of paths.
+    #[test]
+    fn a_deep_xml_is_read_in_linear_time() {
+        let depth = 100_000;
+        let mut xml = String::from("<Invoice>");
+        xml.push_str(&"<a>".repeat(depth));
+        xml.push_str(&"x</a>".repeat(depth));
+        xml.push_str("<ID>INV-9</ID></Invoice>");
+        assert_eq!(
+            einvoice_fields(xml.as_bytes(), &schema()).unwrap(),
+            vec![("invoice_number".to_owned(), json!("INV-9"))]
+        );
+        // A term under a deep path is still found by its end.
+        let mut xml = String::from("<CrossIndustryInvoice>");
+        xml.push_str(&"<a>".repeat(depth));
+        xml.push_str("<SellerTradeParty><Name>Deep GmbH</Name></SellerTradeParty>");
+        xml.push_str(&"</a>".repeat(depth));
+        xml.push_str("</CrossIndustryInvoice>");
+        assert_eq!(
+            einvoice_fields(xml.as_bytes(), &schema()).unwrap(),
+            vec![("seller_name".to_owned(), json!("Deep GmbH"))]
         );
     }
 
