@@ -33,7 +33,7 @@ pub struct ModelSelection {
     pub models: Vec<String>,
     /// The configuration file's `[[models]]` tables
     /// (`Workspace::config().model_overrides`): what the user says the
-    /// models take, which decides how they answer ([`answer_channel`]).
+    /// models take, which decides how they answer (`answer_channel`).
     pub overrides: Vec<ModelOverride>,
     /// The provider's id in the settings, which overrides name; `None`:
     /// its kind (`local`, `openai`, `anthropic`), as the CLI names it.
