@@ -4,9 +4,12 @@
 //! within the limits, instead of growing into gigabytes or running for
 //! minutes.
 
-use sift_documents::{Content, Limits, ReadOptions, embedded_invoice_xml, read_documents};
+use sift_documents::{
+    Content, Limits, OcrMode, OcrOptions, ReadOptions, default_data_dir, embedded_invoice_xml,
+    installed_paddle_dir, read_documents,
+};
 
-use crate::fixtures::{docx, xlsx, zip};
+use crate::fixtures::{docx, png, xlsx, zip};
 use crate::{TempDir, read_one};
 
 /// One cell of 10,000 characters, 64 grid columns wide, merged down
@@ -202,4 +205,28 @@ fn a_pdf_invoice_attachment_is_chosen_without_holding_every_xml() {
         .expect("the invoice attachment");
     assert_eq!(xml.name, "factur-x.xml");
     assert_eq!(xml.bytes, b"<Invoice/>   ");
+}
+
+/// A 2000×1 image: detection scales a page's short side up to 736 px,
+/// and its long side as much, which made a tensor of 13 GB.
+#[test]
+fn a_strip_one_pixel_high_is_read_by_paddleocr_within_bounds() {
+    let paddle = installed_paddle_dir(&default_data_dir())
+        .expect("PaddleOCR's models are in the data directory: run scripts/setup.sh");
+    let options = ReadOptions {
+        ocr: OcrOptions {
+            mode: OcrMode::Always,
+            paddle: Some(paddle),
+            ..OcrOptions::default()
+        },
+        ..ReadOptions::default()
+    };
+    let dir = TempDir::new();
+    let path = dir.write("strip.png", png(2000, 1, [255, 255, 255]));
+    let documents = read_documents(std::slice::from_ref(&path), &options).unwrap();
+    let ocr = documents.files[0].ocr.as_ref().expect("the strip is OCR'd");
+    assert_eq!(
+        (ocr.text.as_str(), ocr.width, ocr.height),
+        ("", 2000.0, 1.0)
+    );
 }

@@ -10,6 +10,10 @@ use ort::session::Session;
 const MAX_SIDE: u32 = 2000;
 /// Detection sees a page whose short side is at least this long.
 const DET_MIN_SIDE: f32 = 736.0;
+/// The longest side detection sees. Scaling the short side up to
+/// [`DET_MIN_SIDE`] scales the long side as much: without this bound a
+/// 2000×1 strip would become 1,472,000×736 pixels, a tensor of 13 GB.
+const DET_MAX_SIDE: f32 = 4.0 * MAX_SIDE as f32;
 /// A pixel is text above this probability.
 const DET_THRESHOLD: f32 = 0.3;
 /// A region is kept when its mean probability is above this.
@@ -51,9 +55,10 @@ fn to_multiple_of_32(v: f32) -> u32 {
 /// The boxes of the text lines on `page`.
 pub(super) fn detect(det: &mut Session, page: &RgbImage) -> Result<Vec<Box4>, ort::Error> {
     let (w, h) = page.dimensions();
-    let short = w.min(h) as f32;
+    let short = w.min(h).max(1) as f32;
+    let long = w.max(h).max(1) as f32;
     let ratio = if short < DET_MIN_SIDE {
-        DET_MIN_SIDE / short
+        (DET_MIN_SIDE / short).min(DET_MAX_SIDE / long).max(1.0)
     } else {
         1.0
     };
