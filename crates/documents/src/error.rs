@@ -18,6 +18,10 @@ pub enum DocumentError {
     /// A path that names a directory.
     #[error("{}: is a directory, not a file (name its files, e.g. {}/*.pdf)", .path.display(), .path.display())]
     IsDirectory { path: PathBuf },
+    /// A path that names neither a file nor a directory (a named pipe, a
+    /// socket, a device): opening a pipe waits for a writer forever.
+    #[error("{}: is not a regular file (a pipe, socket or device), so it is not opened", .path.display())]
+    NotAFile { path: PathBuf },
     /// A kind of file Sift does not read.
     #[error(
         "{}: Sift does not read this kind of file ({kind}); it reads text (.txt .md .csv .tsv .json .jsonl .yaml .yml .xml .html .htm .log), Word (.docx), Excel (.xlsx .xlsm), PDF and images (.png .jpg .jpeg .gif .webp)",
@@ -90,6 +94,7 @@ impl DocumentError {
         match self {
             Self::NotFound { path }
             | Self::IsDirectory { path }
+            | Self::NotAFile { path }
             | Self::Unsupported { path, .. }
             | Self::TooLarge { path, .. }
             | Self::Encrypted { path, .. }

@@ -110,6 +110,13 @@ fn read_one(
             path: path.to_path_buf(),
         });
     }
+    // Checked before opening: a FIFO named `x.pdf` blocks `open` until
+    // something writes to it, which may be never.
+    if !meta.is_file() {
+        return Err(DocumentError::NotAFile {
+            path: path.to_path_buf(),
+        });
+    }
     if meta.len() > limits.max_file_bytes {
         return Err(DocumentError::TooLarge {
             path: path.to_path_buf(),

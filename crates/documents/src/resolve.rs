@@ -103,6 +103,7 @@ fn resolve_one(spec: &str, working_dir: &Path) -> Result<Vec<PathBuf>, DocumentE
         &base,
         1,
         if recursive { usize::MAX } else { depth },
+        recursive,
         &mut |file| {
             if glob.is_match(file) {
                 matches.push(file.to_path_buf());
@@ -119,19 +120,23 @@ fn resolve_one(spec: &str, working_dir: &Path) -> Result<Vec<PathBuf>, DocumentE
 }
 
 /// Calls `found` with every file under `dir` down to `max_depth` levels.
-fn walk(dir: &Path, depth: usize, max_depth: usize, found: &mut dyn FnMut(&Path)) {
+/// A `**` walk (`recursive`) does not enter a symbolic link to a
+/// directory, as bash's `globstar` does not: a link to a folder above it
+/// would make the walk endless. A pattern of fixed depth follows them,
+/// like a shell's glob, its depth bounding the walk.
+fn walk(dir: &Path, depth: usize, max_depth: usize, recursive: bool, found: &mut dyn FnMut(&Path)) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
     for entry in entries.flatten() {
         let path = entry.path();
-        // Follows symbolic links, like a shell's glob.
         let Ok(meta) = std::fs::metadata(&path) else {
             continue;
         };
         if meta.is_dir() {
-            if depth < max_depth {
-                walk(&path, depth + 1, max_depth, found);
+            let link = entry.file_type().is_ok_and(|t| t.is_symlink());
+            if depth < max_depth && !(recursive && link) {
+                walk(&path, depth + 1, max_depth, recursive, found);
             }
         } else if depth <= max_depth {
             found(&path);

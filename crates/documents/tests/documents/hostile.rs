@@ -6,7 +6,7 @@
 
 use sift_documents::{
     Content, Limits, OcrMode, OcrOptions, ReadOptions, default_data_dir, embedded_invoice_xml,
-    installed_paddle_dir, read_documents,
+    installed_paddle_dir, read_documents, resolve_files,
 };
 
 use crate::fixtures::{docx, png, xlsx, zip};
@@ -228,5 +228,37 @@ fn a_strip_one_pixel_high_is_read_by_paddleocr_within_bounds() {
     assert_eq!(
         (ocr.text.as_str(), ocr.width, ocr.height),
         ("", 2000.0, 1.0)
+    );
+}
+
+/// Two links in a folder back to the folder itself: a `**` walk that
+/// followed them would meet 2^40 paths before the kernel's link limit.
+#[test]
+fn a_double_star_glob_does_not_follow_links_to_folders() {
+    let dir = TempDir::new();
+    let file = dir.write("in/x.txt", "x");
+    let folder = dir.path().join("in");
+    std::os::unix::fs::symlink(&folder, folder.join("a")).unwrap();
+    std::os::unix::fs::symlink(&folder, folder.join("b")).unwrap();
+    let pattern = format!("{}/**/*.txt", folder.display());
+    assert_eq!(resolve_files(&[pattern], dir.path()).unwrap(), vec![file]);
+}
+
+/// A named pipe called `x.pdf`: opening it waits for a writer forever.
+#[test]
+fn a_fifo_is_refused_before_it_is_opened() {
+    let dir = TempDir::new();
+    let path = dir.path().join("x.pdf");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&path)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    assert_eq!(
+        read_one(&path).unwrap_err().to_string(),
+        format!(
+            "{}: is not a regular file (a pipe, socket or device), so it is not opened",
+            path.display()
+        )
     );
 }
