@@ -171,10 +171,10 @@ fn nullable(schema: Value) -> Value {
         // schema or null.
         _ => return json!({"anyOf": [Value::Object(object), {"type": "null"}]}),
     }
-    if let Some(Value::Array(values)) = object.get_mut("enum") {
-        if !values.contains(&Value::Null) {
-            values.push(Value::Null);
-        }
+    if let Some(Value::Array(values)) = object.get_mut("enum")
+        && !values.contains(&Value::Null)
+    {
+        values.push(Value::Null);
     }
     Value::Object(object)
 }

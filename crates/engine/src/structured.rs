@@ -347,10 +347,10 @@ impl Run<'_> {
     /// server is sent ([`Self::answer_schema`]).
     fn tool_specs(&self) -> Vec<ToolSpec> {
         let mut tools = self.spec.tool_specs();
-        if let Some(schema) = self.answer_schema() {
-            if let Some(answer) = tools.iter_mut().find(|t| t.name == ANSWER_TOOL) {
-                answer.parameters = schema;
-            }
+        if let Some(schema) = self.answer_schema()
+            && let Some(answer) = tools.iter_mut().find(|t| t.name == ANSWER_TOOL)
+        {
+            answer.parameters = schema;
         }
         tools
     }
