@@ -2,11 +2,13 @@
 //! keychain), what a model can take ([`capabilities`], with the user's
 //! `overrides.rs`), what a server offers ([`server`]), the local server and
 //! its model files (`local.rs`, [`local_files`]), the models Sift can fetch
-//! ([`catalogue`], fetched by [`catalogue_get`]), and, here, from "which
+//! ([`catalogue`], fetched by [`catalogue_get`], the app's fetches under
+//! way in [`catalogue_downloads`]), and, here, from "which
 //! provider, which models" to ready engines.
 
 pub mod capabilities;
 pub mod catalogue;
+pub mod catalogue_downloads;
 pub mod catalogue_get;
 pub mod keychain;
 pub(crate) mod local;

