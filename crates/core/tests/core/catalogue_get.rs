@@ -10,10 +10,10 @@ use std::io::Write;
 use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
-use sift_core::{ErrorBody, ErrorCode};
 use sift_core::models::catalogue::{CatalogueModel, PartWheel};
 use sift_core::models::catalogue_downloads::{CatalogueDownloads, CatalogueGetEvent};
 use sift_core::models::catalogue_get::{GetError, GetProgress, get};
+use sift_core::{ErrorBody, ErrorCode};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
