@@ -20,6 +20,11 @@ pub struct Script {
     /// `/api/show`, `/api/v0/models`); by default none.
     #[serde(default)]
     pub server: ServerIdentity,
+    /// The key every request but `/health` and the `/_scripted` routes must
+    /// carry as `Authorization: Bearer KEY`, as Sift's local llama-server
+    /// asks (else 401, as it answers); `None` asks none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_key: Option<String>,
 }
 
 impl Script {
@@ -30,6 +35,12 @@ impl Script {
     /// Describes its models as `server` does.
     pub fn answering_as(mut self, server: ServerIdentity) -> Self {
         self.server = server;
+        self
+    }
+
+    /// Asks every request for `key`, as llama-server with `LLAMA_API_KEY` does.
+    pub fn requiring_key(mut self, key: &str) -> Self {
+        self.api_key = Some(key.to_owned());
         self
     }
 

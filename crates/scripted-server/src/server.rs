@@ -196,6 +196,20 @@ async fn handle(
         .next()
         .unwrap_or_default()
         .to_owned();
+    let refused = {
+        let state = lock(&state);
+        state.script.api_key.as_ref().is_some_and(|key| {
+            path != "/health"
+                && !path.starts_with("/_scripted/")
+                && request.header("authorization") != Some(format!("Bearer {key}").as_str())
+        })
+    };
+    if refused {
+        // llama-server's own answer to a request without its key.
+        let body = json!({"error": {"message": "Invalid API Key", "type": "authentication_error", "code": 401}})
+            .to_string();
+        return http::write_response(&mut stream, 401, &json_type(), body.as_bytes()).await;
+    }
     match (request.method.as_str(), path.as_str()) {
         ("POST", "/v1/chat/completions" | "/chat/completions") => {
             answer(stream, &state, &gates, request, Api::OpenAi).await

@@ -29,6 +29,8 @@ fn data_dir() -> PathBuf {
 #[ignore = "needs the local llama.cpp server: run scripts/test.sh"]
 async fn real_structured_call_completes_with_schema_valid_output() {
     let mut config = LocalServerConfig::in_data_dir(&data_dir());
+    // Not shared with other Sift processes: no record.
+    config.record_path = None;
     config.log_path =
         std::env::temp_dir().join(format!("sift-engine-peer-{}.log", std::process::id()));
     let server = LocalServer::start(&config)
@@ -36,6 +38,7 @@ async fn real_structured_call_completes_with_schema_valid_output() {
         .unwrap_or_else(|e| panic!("{e}"));
     let mut client = ClientConfig::new(ProviderKind::OpenAi, server.base_url());
     client.flavor = ServerFlavor::LlamaCpp;
+    client.api_key = Some(server.api_key().clone());
     let engine = Engine {
         client: Client::new(client).unwrap(),
         model: server.model_alias().to_owned(),

@@ -6,8 +6,33 @@
 //!
 //! It serves several requests at once: `--parallel` slots with continuous
 //! batching, each with its own context ([`LocalServerConfig::slots`]).
+//!
+//! No one but Sift may use it. A fixed port with no key let any program
+//! take the port first and receive the documents, and any web page call
+//! the server (llama-server's CORS answers every origin). So each start
+//! gets:
+//!
+//! - **a random free port** ([`LocalServerConfig::port`] 0; a fixed one
+//!   only where asked, for tests), so there is no well-known port to
+//!   squat;
+//! - **a fresh random key**, given to llama-server in its environment
+//!   (`LLAMA_API_KEY`), never on its command line: other users see a
+//!   process's arguments in `ps`, not its environment
+//!   (`/proc/PID/environ` is the owner's alone). Every request but
+//!   `/health` without `Authorization: Bearer KEY` gets 401, a web page's
+//!   included, since it cannot know the key;
+//! - **a record** of its port, process id and key in a 0600 file
+//!   ([`record`]), through which another Sift process shares it, once
+//!   [`adopt`] has checked that the server there is the one recorded.
+//!
+//! The key is a secret like any API key ([`ApiKey`]): it is never
+//! logged, and never part of an error message.
 
+mod adopt;
 mod lifetime;
+pub mod record;
+
+pub use adopt::{AdoptedServer, adopt};
 
 use std::net::{Ipv4Addr, SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
@@ -16,6 +41,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use tokio::process::Child;
+
+use crate::secret::ApiKey;
 
 /// The name the local model is served under.
 pub const DEFAULT_MODEL_ALIAS: &str = "smollm2";
@@ -39,6 +66,14 @@ pub enum LocalServerError {
     Exited { status: String, log_tail: String },
     #[error("the local model server did not answer within {0} s")]
     Timeout(u64),
+    #[error("cannot make a key for the local model server: {0}")]
+    Key(String),
+    #[error("cannot record the local model server for other Sift processes at {path}: {source}")]
+    Record {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -49,7 +84,8 @@ pub struct LocalServerConfig {
     /// A multimodal projector (`mmproj`) that lets the model take images.
     pub projector_path: Option<PathBuf>,
     pub model_alias: String,
-    /// 0 picks a free port.
+    /// 0, the default, picks a free port at each start (see the module
+    /// comment); `SIFT_LOCAL_PORT` fixes one, for tests and benchmarks.
     pub port: u16,
     /// Requests served at once (`--parallel`).
     pub slots: u32,
@@ -60,6 +96,9 @@ pub struct LocalServerConfig {
     pub startup_timeout: Duration,
     /// The server's output goes here, for diagnosing a failed start.
     pub log_path: PathBuf,
+    /// Where the running server is recorded for other Sift processes
+    /// ([`record`]); `None` records nothing.
+    pub record_path: Option<PathBuf>,
 }
 
 /// Slots and threads for a machine with `cores` cores. One slot per core,
@@ -105,6 +144,7 @@ impl LocalServerConfig {
             threads,
             startup_timeout: Duration::from_secs(120),
             log_path: data_dir.join("logs/llama-server.log"),
+            record_path: Some(record::record_path(data_dir)),
         }
     }
 
@@ -169,13 +209,17 @@ impl ServerProps {
     }
 }
 
-/// A running local server. Dropping it kills the process.
+/// A running local server. Dropping it kills the process and removes its
+/// record.
 #[derive(Debug)]
 pub struct LocalServer {
     child: Child,
     port: u16,
+    key: ApiKey,
     model_alias: String,
     props: Option<ServerProps>,
+    /// Its record, once written.
+    record_path: Option<PathBuf>,
 }
 
 impl LocalServer {
@@ -197,11 +241,17 @@ impl LocalServer {
         } else {
             config.port
         };
+        let key = record::fresh_key().map_err(|e| LocalServerError::Key(e.to_string()))?;
         let log = private_log(&config.log_path).map_err(LocalServerError::Spawn)?;
         let log_err = log.try_clone().map_err(LocalServerError::Spawn)?;
         let mut command = lifetime::tied_command(&config.program);
         command
             .args(config.arguments(port))
+            // The key in the environment, never in argv (see the module
+            // comment); a key file the user's environment names would add
+            // keys Sift does not know, so it is not passed on.
+            .env("LLAMA_API_KEY", key.expose())
+            .env_remove("LLAMA_ARG_API_KEY_FILE")
             .stdin(Stdio::null())
             .stdout(Stdio::from(log))
             .stderr(Stdio::from(log_err))
@@ -212,10 +262,25 @@ impl LocalServer {
         let mut server = Self {
             child,
             port,
+            key,
             model_alias: config.model_alias.clone(),
             props: None,
+            record_path: None,
         };
         server.wait_until_ready(config).await?;
+        if let Some(path) = &config.record_path {
+            let pid = server.child.id().unwrap_or_default();
+            let entry = record::ServerRecord {
+                port,
+                pid,
+                key: server.key.clone(),
+            };
+            record::write(path, &entry).map_err(|source| LocalServerError::Record {
+                path: path.clone(),
+                source,
+            })?;
+            server.record_path = Some(path.clone());
+        }
         Ok(server)
     }
 
@@ -232,6 +297,11 @@ impl LocalServer {
         self.port
     }
 
+    /// The key every request but `/health` must carry.
+    pub fn api_key(&self) -> &ApiKey {
+        &self.key
+    }
+
     /// The server's process id, for tests that check it ends with Sift.
     pub fn pid(&self) -> Option<u32> {
         self.child.id()
@@ -242,9 +312,40 @@ impl LocalServer {
         self.props.as_ref()
     }
 
-    /// Stops the server and waits for it to exit.
+    /// Stops the server, waits for it to exit and removes its record.
     pub async fn stop(mut self) {
+        self.forget_record();
         let _ = self.child.kill().await;
+    }
+
+    /// Writes the record again if it no longer names this server: another
+    /// process that started its own (when this one did not pass its checks
+    /// in time) replaced it, then removed it on exit. A long-lived owner
+    /// calls this before each use, so its clients find it again.
+    pub fn ensure_recorded(&self) -> Result<(), LocalServerError> {
+        let (Some(path), Some(pid)) = (&self.record_path, self.child.id()) else {
+            return Ok(());
+        };
+        if record::read(path).is_some_and(|entry| entry.pid == pid) {
+            return Ok(());
+        }
+        let entry = record::ServerRecord {
+            port: self.port,
+            pid,
+            key: self.key.clone(),
+        };
+        record::write(path, &entry).map_err(|source| LocalServerError::Record {
+            path: path.clone(),
+            source,
+        })
+    }
+
+    /// Removes the record if it still names this server: another one may
+    /// have replaced it.
+    fn forget_record(&mut self) {
+        if let (Some(path), Some(pid)) = (self.record_path.take(), self.child.id()) {
+            record::remove_if_names(&path, pid);
+        }
     }
 
     /// Ready when `/health` answers 200: llama-server answers 503 while
@@ -254,7 +355,10 @@ impl LocalServer {
         config: &LocalServerConfig,
     ) -> Result<(), LocalServerError> {
         let started = Instant::now();
-        let http = reqwest::Client::new();
+        // Loopback and no redirects: the key goes to this server only.
+        let http = crate::http::client_builder()
+            .build()
+            .map_err(|e| LocalServerError::Spawn(std::io::Error::other(e)))?;
         let root = format!("http://127.0.0.1:{}", self.port);
         loop {
             if let Ok(Some(status)) = self.child.try_wait() {
@@ -269,7 +373,7 @@ impl LocalServer {
                 .send()
                 .await;
             if probe.is_ok_and(|r| r.status().is_success()) {
-                self.props = read_props(&http, &root).await;
+                self.props = read_props(&http, &root, &self.key).await;
                 return Ok(());
             }
             if started.elapsed() > config.startup_timeout {
@@ -280,28 +384,28 @@ impl LocalServer {
     }
 }
 
-async fn read_props(http: &reqwest::Client, root: &str) -> Option<ServerProps> {
+impl Drop for LocalServer {
+    fn drop(&mut self) {
+        // The process dies with its handle (`kill_on_drop`); its record
+        // must not outlive it.
+        self.forget_record();
+    }
+}
+
+async fn read_props(http: &reqwest::Client, root: &str, key: &ApiKey) -> Option<ServerProps> {
     let response = http
         .get(format!("{root}/props"))
+        .bearer_auth(key.expose())
         .timeout(Duration::from_secs(5))
         .send()
         .await
-        .ok()?;
-    ServerProps::from_json(&response.json::<Value>().await.ok()?)
-}
-
-/// Whether something listens on the local server's port. A connection is
-/// asked for, not an answer: a server busy with a long request (one that
-/// serves one request at a time, say) may not answer within any short
-/// timeout, and taking it for absent would start a second server that
-/// cannot bind the port. Something else on the port shows in the first
-/// request's error.
-pub async fn is_listening(port: u16) -> bool {
-    let connect = tokio::net::TcpStream::connect(SocketAddr::from((Ipv4Addr::LOCALHOST, port)));
-    matches!(
-        tokio::time::timeout(Duration::from_secs(2), connect).await,
-        Ok(Ok(_))
-    )
+        .ok()
+        .filter(|r| r.status().is_success())?;
+    let body = crate::http::read_capped(response, crate::http::MAX_REPLY_BYTES)
+        .await
+        .ok()
+        .filter(|capped| !capped.cut)?;
+    ServerProps::from_json(&serde_json::from_slice::<Value>(&body.bytes).ok()?)
 }
 
 fn free_port() -> std::io::Result<u16> {

@@ -8,6 +8,7 @@ mod anthropic;
 mod endpoints;
 mod fallback;
 mod faults;
+mod local_server_key;
 mod local_server_log;
 mod model_probe;
 mod openai;

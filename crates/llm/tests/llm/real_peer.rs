@@ -38,6 +38,8 @@ async fn server() -> &'static LocalServer {
             let mut config = LocalServerConfig::in_data_dir(&data_dir());
             // Two slots whatever the machine, for the exact checks below.
             config.slots = 2;
+            // Not shared with other Sift processes: no record.
+            config.record_path = None;
             config.log_path =
                 std::env::temp_dir().join(format!("sift-real-peer-{}.log", std::process::id()));
             LocalServer::start(&config)
@@ -55,6 +57,7 @@ async fn client() -> (Client, String) {
     let server = server().await;
     let mut config = ClientConfig::new(ProviderKind::OpenAi, server.base_url());
     config.flavor = ServerFlavor::LlamaCpp;
+    config.api_key = Some(server.api_key().clone());
     (
         Client::new(config).unwrap(),
         server.model_alias().to_owned(),
@@ -164,7 +167,10 @@ async fn real_server_reports_its_slots_and_template() {
             vision: false,
         })
     );
-    let props: serde_json::Value = reqwest::get(format!("{}/props", server_root(server)))
+    let props: serde_json::Value = reqwest::Client::new()
+        .get(format!("{}/props", server_root(server)))
+        .bearer_auth(server.api_key().expose())
+        .send()
         .await
         .unwrap()
         .json()
@@ -186,6 +192,7 @@ async fn real_concurrent_requests_run_at_once() {
     let http = reqwest::Client::new();
     let mut long = http
         .post(format!("{}/chat/completions", server.base_url()))
+        .bearer_auth(server.api_key().expose())
         .json(&json!({
             "model": model,
             "messages": [{"role": "user", "content": "Write a very long story."}],
@@ -204,7 +211,10 @@ async fn real_concurrent_requests_run_at_once() {
         .await
         .unwrap();
     assert!(!short.message.text_content().trim().is_empty());
-    let slots: serde_json::Value = reqwest::get(format!("{}/slots", server_root(server)))
+    let slots: serde_json::Value = http
+        .get(format!("{}/slots", server_root(server)))
+        .bearer_auth(server.api_key().expose())
+        .send()
         .await
         .unwrap()
         .json()
@@ -261,6 +271,7 @@ fn real_server_dies_with_sift_on_kill_9() {
         let runtime = tokio::runtime::Runtime::new().unwrap();
         runtime.block_on(async {
             let mut config = LocalServerConfig::in_data_dir(&data_dir());
+            config.record_path = None;
             config.log_path =
                 std::env::temp_dir().join(format!("sift-kill-peer-{}.log", std::process::id()));
             let server = LocalServer::start(&config)
