@@ -56,6 +56,8 @@ fn bindings_are_written_for_every_ipc_type() {
         sift_core::models::capabilities::CapabilitySource,
         sift_core::models::local_files::LocalModel,
         sift_core::models::local_files::ImportMode,
+        sift_core::models::catalogue::CatalogueEntry,
+        sift_core::models::catalogue_downloads::CatalogueGetEvent,
         sift_core::schemas::SchemaSummary,
         sift_core::schemas::SchemaDoc,
         sift_core::schemas::check::SchemaProblem,

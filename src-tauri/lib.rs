@@ -10,6 +10,8 @@
 mod ask;
 #[cfg(test)]
 mod bindings;
+#[cfg(test)]
+mod catalogue_tests;
 pub mod commands;
 mod error;
 mod launch;
@@ -40,6 +42,11 @@ pub fn run() -> tauri::Result<()> {
         .plugin(tauri_plugin_dialog::init())
         .manage(workspace)
         .manage(sift_core::workflows::files::WorkflowFolderWatch::default())
+        .manage(
+            sift_core::models::catalogue_downloads::CatalogueDownloads::new(
+                sift_core::paths::data_dir(),
+            ),
+        )
         .setup(move |_app| {
             // The default provider is the local server: start it now, so
             // that it is warm by the first extraction.
@@ -67,6 +74,9 @@ pub fn run() -> tauri::Result<()> {
             commands::local_models::local_models,
             commands::local_models::add_local_model,
             commands::local_models::choose_local_model,
+            commands::local_models::model_catalogue,
+            commands::local_models::get_catalogue_model,
+            commands::local_models::cancel_catalogue_model,
             commands::schemas::list_schemas,
             commands::schemas::suggest_schema,
             commands::schemas::get_schema,

@@ -2,15 +2,21 @@
 //! `models/` (described from their headers), adding one the user brings
 //! (picked in the native open dialog, never a path the webview sends:
 //! copied or linked), and choosing the one the local server starts with,
-//! which restarts it. Each calls `sift_core::models::local_files`.
+//! which restarts it. Each calls `sift_core::models::local_files`. The
+//! catalogue: the models Sift can fetch (`sift_core::models::catalogue`),
+//! fetching one with its progress over a channel, and cancelling it
+//! (`sift_core::models::catalogue_downloads`).
 //!
 //! Test hook: when `SIFT_TEST_OPEN_PATHS` is set, "Add a model…" takes its
 //! first path without showing a dialog (as `pick_files` does).
 
 use std::path::PathBuf;
 
+use sift_core::models::catalogue::{self, CatalogueEntry};
+use sift_core::models::catalogue_downloads::{CatalogueDownloads, CatalogueGetEvent};
 use sift_core::models::local_files::{self, ImportMode, LocalModel};
 use sift_core::{CoreError, LocalServerStatus, Workspace, paths};
+use tauri::ipc::Channel;
 use tauri::{AppHandle, Runtime, State};
 
 use crate::commands::dialogs::{self, FileFilter};
@@ -91,4 +97,43 @@ pub async fn choose_local_model(
     // A start that fails is kept in the status, which the UI shows.
     let _ = ws.local_server().restart().await;
     Ok(ws.local_server().status())
+}
+
+/// The models Sift can fetch, each with whether it is installed.
+#[tauri::command]
+pub async fn model_catalogue(
+    downloads: State<'_, CatalogueDownloads>,
+) -> IpcResult<Vec<CatalogueEntry>> {
+    // Off the async threads: each entry looks at its file in `models/`.
+    let data_dir = downloads.data_dir().to_owned();
+    blocking("listing the catalogue", move || {
+        catalogue::catalogue(&data_dir)
+    })
+    .await
+}
+
+/// Starts fetching the catalogue's model `name` into `models/`; returns at
+/// once. Progress follows on `events`, the last event `finished` (the
+/// file's path), `cancelled` or `error`. An unknown name, or a model
+/// already being fetched, is refused (`usage`).
+#[tauri::command]
+pub async fn get_catalogue_model(
+    name: String,
+    events: Channel<CatalogueGetEvent>,
+    downloads: State<'_, CatalogueDownloads>,
+) -> IpcResult<()> {
+    let model = catalogue::find(&name)?;
+    let run = downloads.start(model, move |e| {
+        // A window closed mid-fetch cannot hear; the fetch goes on.
+        let _ = events.send(e);
+    })?;
+    tauri::async_runtime::spawn(run);
+    Ok(())
+}
+
+/// Cancels the fetch of `name`: nothing is left in `models/`. False when
+/// none is under way.
+#[tauri::command]
+pub fn cancel_catalogue_model(name: String, downloads: State<'_, CatalogueDownloads>) -> bool {
+    downloads.cancel(&name)
 }
