@@ -238,22 +238,114 @@ async fn usage_errors_exit_2() {
     assert_eq!(output.status.code(), Some(2));
 }
 
+/// A data folder of its own, with the local server's record where `sift`
+/// looks for it when there is no runtime directory.
+struct LocalData(std::path::PathBuf);
+
+impl LocalData {
+    fn new(name: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("sift-cli-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Self(dir)
+    }
+
+    fn record(&self, port: u16, key: &sift_llm::ApiKey) {
+        let entry = sift_llm::local_server::record::ServerRecord {
+            port,
+            // The scripted servers listen in this test process.
+            pid: std::process::id(),
+            key: key.clone(),
+        };
+        sift_llm::local_server::record::write(&self.0.join("run/local-server.json"), &entry)
+            .unwrap();
+    }
+
+    /// `sift` with this data folder, no runtime directory, and no
+    /// llama-server to start.
+    fn sift(&self) -> tokio::process::Command {
+        let mut command = sift();
+        command
+            .env("SIFT_DATA_DIR", &self.0)
+            .env_remove("XDG_RUNTIME_DIR")
+            .env("SIFT_LLAMA_SERVER", self.0.join("no-llama-server"));
+        command
+    }
+}
+
+impl Drop for LocalData {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn llama_cpp(script: Script) -> Script {
+    script.answering_as(sift_scripted_server::ServerIdentity::LlamaCpp {
+        vision: false,
+        supports_tools: None,
+        n_ctx: 8192,
+        total_slots: 1,
+    })
+}
+
 #[tokio::test]
-async fn local_uses_the_server_already_at_the_local_address() {
-    let server = server(Script::new().with("smollm2", [Reply::text("local hello")])).await;
-    let output = run(sift()
-        .args(["ask", "--provider", "local", "hi"])
-        .env("SIFT_LOCAL_PORT", server.addr().port().to_string()))
+async fn local_uses_the_server_its_record_names_with_its_key() {
+    let data = LocalData::new("local-record");
+    let key = sift_llm::local_server::record::fresh_key().unwrap();
+    let server = server(llama_cpp(
+        Script::new()
+            .with("smollm2", [Reply::text("local hello")])
+            .requiring_key(key.expose()),
+    ))
     .await;
+    data.record(server.addr().port(), &key);
+    let output = run(data.sift().args(["ask", "--provider", "local", "hi"])).await;
     assert_eq!(
         (output.status.code(), stdout(&output).as_str()),
-        (Some(0), "local hello\n")
+        (Some(0), "local hello\n"),
+        "{}",
+        stderr(&output)
     );
-    // Only the model request is recorded (the probe is a GET /v1/models), with the default model.
+    // Only the model request is recorded (the checks are GET /props), with the default model
+    // and the server's key.
     let requests = server.requests();
     assert_eq!(requests.len(), 1);
     assert_eq!(requests[0].path, "/v1/chat/completions");
     assert_eq!(requests[0].body["model"], json!("smollm2"));
+    assert_eq!(
+        requests[0].header("authorization"),
+        Some(format!("Bearer {}", key.expose()).as_str())
+    );
+    assert!(!stderr(&output).contains(key.expose()));
+}
+
+/// A server at the recorded port that answers without the key is not
+/// Sift's: `sift` starts its own instead (here there is none to start),
+/// and sends the squatter nothing.
+#[tokio::test]
+async fn local_does_not_adopt_a_squatter_at_the_recorded_port() {
+    let data = LocalData::new("local-squatter");
+    let key = sift_llm::local_server::record::fresh_key().unwrap();
+    let squatter = server(llama_cpp(
+        Script::new().with("smollm2", [Reply::text("stolen")]),
+    ))
+    .await;
+    data.record(squatter.addr().port(), &key);
+    let output = run(data.sift().args(["ask", "--provider", "local", "hi"])).await;
+    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+    assert!(
+        stderr(&output).contains("the local model server is not installed"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(squatter.requests().is_empty());
+    assert!(
+        squatter
+            .model_info_requests()
+            .iter()
+            .all(|r| r.header("authorization").is_none()),
+        "the squatter was sent the key"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -1,36 +1,47 @@
-//! The local model server: started on demand when nothing serves at its
-//! address, and, for a long-lived caller such as the app, owned for its
-//! life ([`LocalServerOwner`]) and stopped on exit.
+//! The local model server: started on demand unless another Sift process
+//! already runs one for this data directory, and, for a long-lived caller
+//! such as the app, owned for its life ([`LocalServerOwner`]) and stopped
+//! on exit.
+//!
+//! Another process's server is used only when its record names it and it
+//! passes `sift_llm::local_server::adopt`'s checks (it holds the port, it
+//! refuses a request without its key and answers one with it): never
+//! whatever happens to listen on loopback. Clients find its address and
+//! key in the same record (`ProviderSettings::client_config`).
 
 use std::path::Path;
 use std::sync::Arc;
 
 use serde::Serialize;
-use sift_llm::local_server::{LocalServer, LocalServerConfig, is_listening};
+use sift_llm::local_server::{AdoptedServer, LocalServer, LocalServerConfig, adopt};
 use tokio::sync::Mutex;
 
 use crate::error::CoreError;
 use crate::{models::provider, paths};
 
-/// The local server in use: one that was already running (the app's, or
-/// another command's), or one started for this caller and stopped when
+/// The local server in use: one another Sift process started (the app's,
+/// or another command's), or one started for this caller and stopped when
 /// this is dropped.
 #[derive(Debug)]
 pub enum LocalServerHandle {
-    /// Something already served at the port: this caller will not stop it.
-    AlreadyRunning,
+    /// Started by another Sift process and checked: this caller will not
+    /// stop it.
+    Adopted(Box<AdoptedServer>),
     /// Started for this caller, which stops it on release.
     Started(Box<LocalServer>),
 }
 
-/// Makes sure the local server answers at its well-known port, starting it
-/// when nothing does.
+/// Makes sure a local server of Sift's runs for this data directory: the
+/// one its record names when that one passes the checks, else a new one
+/// (whose record replaces a stale one).
 pub async fn ensure_local_server() -> Result<LocalServerHandle, CoreError> {
-    if is_listening(provider::local_port()).await {
-        return Ok(LocalServerHandle::AlreadyRunning);
-    }
     let data_dir = paths::data_dir();
     let mut config = LocalServerConfig::in_data_dir(&data_dir);
+    if let Some(record) = &config.record_path
+        && let Some(adopted) = adopt(record).await
+    {
+        return Ok(LocalServerHandle::Adopted(Box::new(adopted)));
+    }
     // An installed package ships the server in its bundle; one set up in
     // the data directory (scripts/setup.sh) or named by SIFT_LLAMA_SERVER
     // wins over it.
@@ -45,12 +56,20 @@ pub async fn ensure_local_server() -> Result<LocalServerHandle, CoreError> {
     config.model_path = model;
     config.projector_path = projector;
     config.context_per_slot = crate::models::local_files::slot_context(&config.model_path);
-    config.port = provider::local_port();
+    config.port = provider::pinned_local_port().unwrap_or(0);
     let server = LocalServer::start(&config).await?;
     Ok(LocalServerHandle::Started(Box::new(server)))
 }
 
 impl LocalServerHandle {
+    /// The server's OpenAI-compatible base URL, `/v1` included.
+    pub fn base_url(&self) -> String {
+        match self {
+            Self::Adopted(server) => server.base_url(),
+            Self::Started(server) => server.base_url(),
+        }
+    }
+
     /// Stops the server if this caller started it, and waits until it has
     /// exited, so its port is free when this returns.
     pub async fn release(self) {
@@ -124,6 +143,24 @@ impl LocalServerOwner {
     /// serves at the local address.
     pub async fn ensure_running(&self) -> Result<(), CoreError> {
         let mut handle = self.inner.handle.lock().await;
+        // Clients find the server through its record (see the module
+        // comment), so it must still name the server this owner holds.
+        let record_path = sift_llm::local_server::record::record_path(&paths::data_dir());
+        match handle.as_ref() {
+            Some(LocalServerHandle::Adopted(server)) if !server.still_recorded(&record_path) => {
+                *handle = None;
+            }
+            Some(LocalServerHandle::Started(server)) => {
+                if let Err(error) = server.ensure_recorded() {
+                    let error = CoreError::from(error);
+                    self.set_status(LocalServerStatus::Failed {
+                        message: error.to_string(),
+                    });
+                    return Err(error);
+                }
+            }
+            _ => {}
+        }
         if handle.is_none() {
             self.set_status(LocalServerStatus::Starting);
             match ensure_local_server().await {

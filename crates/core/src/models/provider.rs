@@ -11,10 +11,6 @@ use sift_llm::{ApiKey, Client, ClientConfig, ProviderKind as WireApi, ServerFlav
 
 use crate::error::CoreError;
 
-/// The port Sift's local model server listens on, so that the app and the
-/// CLI find one already running. `SIFT_LOCAL_PORT` overrides it.
-pub const DEFAULT_LOCAL_PORT: u16 = 39281;
-
 /// OpenAI's API address, used when an `openai` provider sets no base URL.
 pub const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
 /// Anthropic's API address, used when an `anthropic` provider sets no base URL.
@@ -83,7 +79,8 @@ pub enum KeyOrigin {
     Keychain(String),
     /// Nowhere it was looked for.
     Missing,
-    /// The local server takes none.
+    /// The user needs none: the local server's key is Sift's own, made at
+    /// each start and read from its record.
     NotNeeded,
 }
 
@@ -157,7 +154,7 @@ impl ProviderSettings {
             };
         }
         if self.choice() == ProviderKind::Local {
-            return (KeyOrigin::NotNeeded, None);
+            return (KeyOrigin::NotNeeded, self.local_server_key());
         }
         let account = self
             .api_key_account
@@ -172,6 +169,15 @@ impl ProviderSettings {
             }
         }
         (KeyOrigin::Missing, None)
+    }
+
+    /// The running local server's key, from its record, when this provider
+    /// talks to it: never to another address (a `--base-url` of the local
+    /// kind), which must not receive it.
+    fn local_server_key(&self) -> Option<ApiKey> {
+        let record = local_server_record()?;
+        let ours = self.effective_base_url().trim_end_matches('/') == record.base_url();
+        ours.then_some(record.key)
     }
 
     /// The variables the key is looked up in, in order.
@@ -221,17 +227,31 @@ impl ProviderSettings {
     }
 }
 
-/// The port the local server uses: `SIFT_LOCAL_PORT` when it holds a number, else
-/// [`DEFAULT_LOCAL_PORT`].
-pub fn local_port() -> u16 {
-    env_value("SIFT_LOCAL_PORT")
-        .and_then(|p| p.parse().ok())
-        .unwrap_or(DEFAULT_LOCAL_PORT)
+/// The port the local server is started on when one is fixed:
+/// `SIFT_LOCAL_PORT` when it holds a number (for tests and benchmarks).
+/// Otherwise each start picks a free port (see `sift_llm::local_server`),
+/// so that there is no well-known port for another program to take.
+pub fn pinned_local_port() -> Option<u16> {
+    env_value("SIFT_LOCAL_PORT").and_then(|p| p.parse().ok())
 }
 
-/// The address of Sift's local server on loopback, at [`local_port`], with the `/v1` path.
+/// The record of the local server running for this data directory, if any
+/// (`sift_llm::local_server::record`). Only read for its address and key
+/// once `ensure_local_server` has checked or replaced it.
+fn local_server_record() -> Option<sift_llm::local_server::record::ServerRecord> {
+    let path = sift_llm::local_server::record::record_path(&crate::paths::data_dir());
+    sift_llm::local_server::record::read(&path)
+}
+
+/// The address of Sift's local server on loopback, with the `/v1` path:
+/// the running one's from its record; else at the fixed port
+/// ([`pinned_local_port`]); else port 0, which nothing answers: the port
+/// is only known once a server has started.
 pub fn local_base_url() -> String {
-    format!("http://127.0.0.1:{}/v1", local_port())
+    match local_server_record() {
+        Some(record) => record.base_url(),
+        None => format!("http://127.0.0.1:{}/v1", pinned_local_port().unwrap_or(0)),
+    }
 }
 
 fn env_value(var: &str) -> Option<String> {
