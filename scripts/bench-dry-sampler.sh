@@ -61,12 +61,12 @@ for round in $(seq "$ROUNDS"); do
     proxy_pid=$!
     until curl -sf "http://127.0.0.1:$port/v1/models" >/dev/null; do sleep 0.2; done
     start=$(date +%s)
-    SIFT_LOCAL_PORT=$port "$SIFT" --db "$WORK/$dry$round-x.db" extract --provider local --jobs 4 \
+    "$SIFT" --db "$WORK/$dry$round-x.db" extract --provider local --base-url "http://127.0.0.1:$port/v1" --jobs 4 \
       --schema crates/core/starter-schemas/invoice.json "${FILES[@]}" >"$WORK/x.out" 2>&1 || true
     seconds=$(($(date +%s) - start))
     cut=$(grep -c 'max_tokens limit' "$WORK/x.out" || true)
     out=$(sed -n 's/.*tokens [0-9]* in, \([0-9]*\) out.*/\1/p' "$WORK/x.out")
-    SIFT_LOCAL_PORT=$port "$SIFT" --db "$WORK/$dry$round-e.db" eval --provider local --jobs 4 \
+    "$SIFT" --db "$WORK/$dry$round-e.db" eval --provider local --base-url "http://127.0.0.1:$port/v1" --jobs 4 \
       --schema "$WORK/four.json" --truth "$CORPUS/MANIFEST.tsv" "${FILES[@]}" >"$WORK/e.out" 2>/dev/null || true
     accuracy=$(awk '$1=="overall" {print $2, $3}' "$WORK/e.out")
     printf '| %s | %s | %s/%s | %s | %s | %s |\n' "$round" "$dry" "$cut" "${#FILES[@]}" "$seconds" "$out" "$accuracy"

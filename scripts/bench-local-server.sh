@@ -93,10 +93,10 @@ for name in llama-server llama-cpp-python; do
   slots=$([ "$name" = llama-server ] && echo "$SLOTS" || echo 1)
   ftl=$(first_token_ms "$port")
   start=$(date +%s.%N)
-  SIFT_LOCAL_PORT=$port "$SIFT" --db "$WORK/$name.db" extract --provider local --jobs "$JOBS" \
+  "$SIFT" --db "$WORK/$name.db" extract --provider local --base-url "http://127.0.0.1:$port/v1" --jobs "$JOBS" \
     --schema "$WORK/invoice.json" "${FILES[@]}" >"$WORK/$name.extract" 2>&1 || true
   seconds=$(python3 -c "print($(date +%s.%N) - $start)")
-  SIFT_LOCAL_PORT=$port "$SIFT" --db "$WORK/$name-eval.db" eval --provider local --jobs "$JOBS" \
+  "$SIFT" --db "$WORK/$name-eval.db" eval --provider local --base-url "http://127.0.0.1:$port/v1" --jobs "$JOBS" \
     --schema "$WORK/invoice.json" --truth "$CORPUS/MANIFEST.tsv" "${FILES[@]}" >"$WORK/$name.eval" 2>"$WORK/$name.eval.err" || true
   accuracy=$(awk '$1=="overall" {print $2, $3}' "$WORK/$name.eval")
   printf '| %s | %s | %s | %.0f | %.1f | %s | %s |\n' "$name" "$slots" "${#FILES[@]}" "$seconds" \

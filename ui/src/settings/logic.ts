@@ -15,7 +15,9 @@ export function defaultBaseUrl(kind: ProviderKind): string {
     case "anthropic":
       return "https://api.anthropic.com";
     case "local":
-      return "http://127.0.0.1:39281/v1";
+      // Sift's own server picks a free port, with a fresh key, at each
+      // start: leave the URL empty to use it (a URL given here is another server).
+      return "Sift's local server (a free port at each start)";
   }
 }
 
