@@ -317,6 +317,15 @@ async fn local_uses_the_server_its_record_names_with_its_key() {
         Some(format!("Bearer {}", key.expose()).as_str())
     );
     assert!(!stderr(&output).contains(key.expose()));
+    // Every request that reached it (the checks and any capability probe)
+    // carried the key: one without it is refused and not recorded.
+    let bearer = format!("Bearer {}", key.expose());
+    assert!(
+        server
+            .model_info_requests()
+            .iter()
+            .all(|r| r.header("authorization") == Some(bearer.as_str()))
+    );
 }
 
 /// A server at the recorded port that answers without the key is not

@@ -191,11 +191,15 @@ async fn detect(provider: &ProviderSettings, model: &str) -> Detected {
     detected
 }
 
-/// The key the probe sends to a generic OpenAI-compatible server (a
-/// gateway may guard every route). Looked up off the runtime: the
-/// keychain is a D-Bus round trip. The local server and the first-party
-/// clouds (which are not asked) need none.
+/// The key the probe sends: the local server's own (it asks every route
+/// but `/health` for it; read from its record, no keychain), or a generic
+/// OpenAI-compatible server's (a gateway may guard every route), looked up
+/// off the runtime: the keychain is a D-Bus round trip. The first-party
+/// clouds are not asked.
 async fn probe_key(provider: &ProviderSettings) -> Option<sift_llm::ApiKey> {
+    if provider.choice() == ProviderKind::Local {
+        return provider.api_key();
+    }
     if provider.choice() != ProviderKind::OpenAi
         || provider.server_flavor() != ServerFlavor::Generic
     {
