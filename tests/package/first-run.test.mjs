@@ -125,7 +125,7 @@ describe("the installed package on a fresh profile", () => {
     assert.equal(await shownText(title), "Extract");
     const hint = await byTestId("first-run-hint");
     await hint.waitForDisplayed({ timeout: WAIT_MS });
-    assert.match(await shownText(hint), /SmolLM2-135M, served by llama\.cpp\): nothing leaves the machine/);
+    assert.match(await shownText(hint), /Qwen2\.5-Coder-0\.5B, served by llama\.cpp\): nothing leaves the machine/);
     await browser.waitUntil(async () => (await shownText(await byTestId("first-run-db"))) === join(process.env.HOME, ".local/share/sift/sift.db"), {
       timeout: WAIT_MS,
       timeoutMsg: "the hint does not name the new database in the data directory",
@@ -175,7 +175,7 @@ describe("the installed package on a fresh profile", () => {
     assert.ok(app !== undefined, "no /usr/bin/sift-app process");
     assert.equal(servers.length, 1, "the app's model server is not /usr/lib/sift/llama-server");
     const serverArgs = readFileSync(`/proc/${servers[0]}/cmdline`, "utf8").split("\0");
-    assert.equal(serverArgs[serverArgs.indexOf("--model") + 1], "/usr/lib/sift/models/SmolLM2-135M-Instruct.Q4_1.gguf");
+    assert.equal(serverArgs[serverArgs.indexOf("--model") + 1], "/usr/lib/sift/models/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf");
     assert.deepEqual([...checkoutFilesOf(app), ...checkoutFilesOf(servers[0])], []);
     const pdfium = readFileSync(`/proc/${app}/maps`, "utf8").split("\n").filter((l) => l.endsWith("libpdfium.so"));
     assert.ok(pdfium.length > 0 && pdfium.every((l) => l.endsWith(" /usr/lib/sift/libpdfium.so")), `PDFium mapped from: ${pdfium.join("\n")}`);

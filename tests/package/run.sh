@@ -40,8 +40,9 @@ DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --reinstall "$deb" >"$WORK
 
 # What the package holds and needs.
 for f in /usr/bin/sift-app /usr/bin/sift /usr/lib/sift/libpdfium.so /usr/lib/sift/llama-server \
-  /usr/lib/sift/models/SmolLM2-135M-Instruct.Q4_1.gguf \
-  /usr/share/doc/sift/licenses/SmolLM2-135M-Instruct.LICENSE /usr/share/doc/sift/licenses/llama.cpp.LICENSE \
+  /usr/lib/sift/models/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf \
+  /usr/share/doc/sift/licenses/Qwen2.5-Coder-0.5B-Instruct.LICENSE \
+  /usr/share/doc/sift/licenses/Qwen2.5-Coder-0.5B-Instruct.NOTICE /usr/share/doc/sift/licenses/llama.cpp.LICENSE \
   /usr/share/doc/sift/licenses/pdfium/pdfium.txt /usr/lib/sift/paddle/libonnxruntime.so \
   /usr/lib/sift/paddle/ch_PP-OCRv4_det_infer.onnx /usr/lib/sift/paddle/ch_PP-OCRv4_rec_infer.onnx \
   /usr/share/doc/sift/licenses/onnxruntime/LICENSE /usr/share/doc/sift/licenses/PaddleOCR-models.METADATA; do
@@ -51,7 +52,11 @@ depends="$(dpkg-query -W -f='${Depends}' sift)"
 for d in libwebkit2gtk-4.1-0 tesseract-ocr tesseract-ocr-eng libdbus-1-3; do
   grep -q "$d" <<<"$depends" || fail "Depends does not name $d: $depends"
 done
-grep -q "Apache License" /usr/share/doc/sift/licenses/SmolLM2-135M-Instruct.LICENSE || fail "the model's licence is not Apache-2.0's text"
+grep -q "Apache License" /usr/share/doc/sift/licenses/Qwen2.5-Coder-0.5B-Instruct.LICENSE || fail "the model's licence is not Apache-2.0's text"
+grep -q "^Qwen2.5-Coder-0.5B-Instruct (Q4_K_M): Qwen2.5-Coder by the Qwen team, Alibaba Cloud, licensed under Apache-2.0" \
+  /usr/share/doc/sift/licenses/Qwen2.5-Coder-0.5B-Instruct.NOTICE || fail "the model's credit to Qwen: $(cat /usr/share/doc/sift/licenses/Qwen2.5-Coder-0.5B-Instruct.NOTICE)"
+[ "$(sha256sum /usr/lib/sift/models/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf | cut -d' ' -f1)" = 1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32 ] \
+  || fail "the bundled model is not Qwen's file"
 
 # A user with nothing: an empty HOME, another directory, no Sift variable,
 # and no target/ to fall back on.
@@ -80,8 +85,8 @@ cat >"$WORK/invoice.json" <<'JSON'
  "required": ["invoice_number", "total"]}
 JSON
 # The values are the small model's, and so is whether its answer ends:
-# SmolLM2 samples, and now and then repeats itself up to the answer's
-# token bound (rarer with llama.cpp's DRY sampler: docs/BENCHMARKS.md).
+# a small model held to a grammar now and then repeats itself up to the
+# answer's token bound (rarer with llama.cpp's DRY sampler: docs/BENCHMARKS.md).
 # So the row is the document's, either completed (exit 0) or failed with
 # that one error (exit 1); any other failure (the server, PDFium, the
 # store) fails the suite.

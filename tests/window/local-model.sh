@@ -59,7 +59,7 @@ done
 field() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$record" "$1"; }
 port="$(field port)" pid="$(field pid)" key="$(field key)"
 models="http://127.0.0.1:$port/v1/models"
-curl -sf -H "Authorization: Bearer $key" "$models" | grep -q smollm2 || { echo "the server does not answer its key" >&2; exit 1; }
+curl -sf -H "Authorization: Bearer $key" "$models" | grep -qE '"id": ?"local"' || { echo "the server does not answer its key" >&2; exit 1; }
 status="$(curl -s -o /dev/null -w '%{http_code}' "$models")"
 [ "$status" = 401 ] || { echo "a request without the key got $status, not 401" >&2; exit 1; }
 status="$(curl -s -o /dev/null -w '%{http_code}' -H 'Origin: http://example.com' -X POST -H 'Content-Type: application/json' -d '{}' "http://127.0.0.1:$port/v1/chat/completions")"

@@ -294,7 +294,7 @@ async fn local_uses_the_server_its_record_names_with_its_key() {
     let key = sift_llm::local_server::record::fresh_key().unwrap();
     let server = server(llama_cpp(
         Script::new()
-            .with("smollm2", [Reply::text("local hello")])
+            .with("local", [Reply::text("local hello")])
             .requiring_key(key.expose()),
     ))
     .await;
@@ -311,7 +311,7 @@ async fn local_uses_the_server_its_record_names_with_its_key() {
     let requests = server.requests();
     assert_eq!(requests.len(), 1);
     assert_eq!(requests[0].path, "/v1/chat/completions");
-    assert_eq!(requests[0].body["model"], json!("smollm2"));
+    assert_eq!(requests[0].body["model"], json!("local"));
     assert_eq!(
         requests[0].header("authorization"),
         Some(format!("Bearer {}", key.expose()).as_str())
@@ -336,7 +336,7 @@ async fn local_does_not_adopt_a_squatter_at_the_recorded_port() {
     let data = LocalData::new("local-squatter");
     let key = sift_llm::local_server::record::fresh_key().unwrap();
     let squatter = server(llama_cpp(
-        Script::new().with("smollm2", [Reply::text("stolen")]),
+        Script::new().with("local", [Reply::text("stolen")]),
     ))
     .await;
     data.record(squatter.addr().port(), &key);

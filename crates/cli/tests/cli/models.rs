@@ -170,10 +170,10 @@ async fn the_installed_smollm2_is_read_from_its_header() {
         .join("SmolLM2-135M-Instruct.Q4_1.gguf");
     let added = sift_models(&scratch, &["add", "--link", path(&real)]).await;
     assert_eq!(stderr(&added), "");
-    // Not chosen, but the set-up's default file name: it is the one in use.
+    // Not chosen, and no longer the default file: listed, not in use.
     assert_eq!(
         stdout(&added),
-        "* SmolLM2-135M-Instruct.Q4_1.gguf\tmodel\tSmollm2 135M 8k Lc100K Mix1 Ep2\tQ4_1\t8192 tokens\t98.4 MB\tlinked\n"
+        "  SmolLM2-135M-Instruct.Q4_1.gguf\tmodel\tSmollm2 135M 8k Lc100K Mix1 Ep2\tQ4_1\t8192 tokens\t98.4 MB\tlinked\n"
     );
     assert!(
         scratch
@@ -191,7 +191,7 @@ async fn the_packages_bundled_model_is_listed_and_used_until_the_user_has_their_
     let scratch = Scratch::new("bundled");
     let bundled = scratch.0.join("bundle/models");
     std::fs::create_dir_all(&bundled).unwrap();
-    let default = "SmolLM2-135M-Instruct.Q4_1.gguf";
+    let default = sift_llm::local_server::DEFAULT_MODEL_FILE;
     std::fs::write(bundled.join(default), tiny_gguf("Bundled")).unwrap();
     let listed = sift_models(&scratch, &["list"]).await;
     assert_eq!(

@@ -27,6 +27,10 @@ fn data_dir() -> PathBuf {
 #[ignore = "needs the local model server (scripts/setup.sh)"]
 async fn the_classify_example_gives_a_schema_valid_answer() {
     let mut config = LocalServerConfig::in_data_dir(&data_dir());
+    // SmolLM2, the fast real model: this test is of the server, not of the default model.
+    config.model_path = data_dir()
+        .join("models")
+        .join("SmolLM2-135M-Instruct.Q4_1.gguf");
     config.log_path =
         std::env::temp_dir().join(format!("sift-cli-wf-peer-{}.log", std::process::id()));
     let server = LocalServer::start(&config)

@@ -20,6 +20,10 @@ use crate::extract_ocr::SROIE_000_TEXT_ONLY;
 async fn the_local_model_reads_a_receipt_as_its_ocr_text_without_the_image() {
     let dir = TempDir::new("extract-real-text-only");
     let mut config = LocalServerConfig::in_data_dir(&sift_documents::default_data_dir());
+    // SmolLM2, the fast real model: this test is of the server, not of the default model.
+    config.model_path = sift_documents::default_data_dir()
+        .join("models")
+        .join("SmolLM2-135M-Instruct.Q4_1.gguf");
     config.log_path = dir.0.join("llama-server.log");
     let server = LocalServer::start(&config)
         .await

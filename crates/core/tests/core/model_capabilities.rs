@@ -80,15 +80,12 @@ async fn the_local_default_takes_no_images_from_props() {
     .unwrap();
     let local = at(&server, ProviderKind::Local);
     let resolved = resolve(&[], "local", &local, sift_core::LOCAL_DEFAULT_MODEL).await;
-    // /props says no vision; it says nothing of tools, so the table does.
+    // /props says no vision; it says nothing of tools, and the local
+    // server's name (`local`, whichever model it serves) is no family of
+    // the table: the rule for an unknown model on llama.cpp says tools.
     assert_eq!(
         resolved,
-        caps(
-            (false, Server),
-            (true, KnownFamily),
-            Some("GET /props"),
-            Some("smollm")
-        )
+        caps((false, Server), (true, Default), Some("GET /props"), None)
     );
     assert_eq!(routes(&server), ["GET /props"]);
     let request = &server.model_info_requests()[0];

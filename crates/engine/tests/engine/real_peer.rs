@@ -29,6 +29,10 @@ fn data_dir() -> PathBuf {
 #[ignore = "needs the local llama.cpp server: run scripts/test.sh"]
 async fn real_structured_call_completes_with_schema_valid_output() {
     let mut config = LocalServerConfig::in_data_dir(&data_dir());
+    // SmolLM2, the fast real model: this test is of the server, not of the default model.
+    config.model_path = data_dir()
+        .join("models")
+        .join("SmolLM2-135M-Instruct.Q4_1.gguf");
     // Not shared with other Sift processes: no record.
     config.record_path = None;
     config.log_path =

@@ -180,6 +180,10 @@ async fn real_server_refuses_a_request_without_its_key() {
     let data_dir = std::env::var_os("SIFT_DATA_DIR")
         .map_or_else(|| home.join(".local/share/sift"), PathBuf::from);
     let mut config = LocalServerConfig::in_data_dir(&data_dir);
+    // SmolLM2, the fast real model: this test is of the server, not of the default model.
+    config.model_path = data_dir
+        .join("models")
+        .join("SmolLM2-135M-Instruct.Q4_1.gguf");
     config.slots = 1;
     config.log_path = dir.0.join("logs/llama-server.log");
     let record_path = dir.0.join("run/local-server.json");

@@ -36,6 +36,10 @@ async fn server() -> &'static LocalServer {
     SERVER
         .get_or_init(|| async {
             let mut config = LocalServerConfig::in_data_dir(&data_dir());
+            // SmolLM2, the fast real model: this test is of the server, not of the default model.
+            config.model_path = data_dir()
+                .join("models")
+                .join("SmolLM2-135M-Instruct.Q4_1.gguf");
             // Two slots whatever the machine, for the exact checks below.
             config.slots = 2;
             // Not shared with other Sift processes: no record.
@@ -271,6 +275,10 @@ fn real_server_dies_with_sift_on_kill_9() {
         let runtime = tokio::runtime::Runtime::new().unwrap();
         runtime.block_on(async {
             let mut config = LocalServerConfig::in_data_dir(&data_dir());
+            // SmolLM2, the fast real model: this test is of the server, not of the default model.
+            config.model_path = data_dir()
+                .join("models")
+                .join("SmolLM2-135M-Instruct.Q4_1.gguf");
             config.record_path = None;
             config.log_path =
                 std::env::temp_dir().join(format!("sift-kill-peer-{}.log", std::process::id()));
