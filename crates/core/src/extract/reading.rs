@@ -1,7 +1,7 @@
 //! How a job reads its documents: the OCR text goes to every model (it
 //! helps vision models too), the images only to a model that takes them.
-//! So Sift's local default, SmolLM2, reads a scan as its OCR text and
-//! never receives an image.
+//! So Sift's local default, Qwen2.5-Coder-0.5B, reads a scan as its OCR
+//! text and never receives an image.
 
 use sift_documents::{OcrMode, ReadOptions};
 

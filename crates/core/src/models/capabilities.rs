@@ -11,9 +11,9 @@
 //!    and Anthropic's own APIs, tools but no images anywhere else
 //!    ([`ModelFeatures::unknown_model`]).
 //!
-//! So Sift's local default, SmolLM2 on llama.cpp's `llama-server`, takes
-//! no images and no tools, as its `/props` says (its chat template has no
-//! tool calls), and so answers structured calls held to their schema
+//! So Sift's local default, Qwen2.5-Coder-0.5B on llama.cpp's
+//! `llama-server`, takes no images, as its `/props` says; on llama.cpp
+//! every model answers structured calls held to their schema
 //! (`sift_engine::AnswerChannel`, chosen in [`crate::models`]).
 //!
 //! What the server and the table say is kept for the process, per base
