@@ -11,8 +11,9 @@
 use std::path::Path;
 
 use quick_xml::Reader;
-use quick_xml::events::{BytesStart, Event};
+use quick_xml::events::Event;
 
+use crate::ooxml::attribute;
 use crate::{DocumentError, Limits, zipguard};
 
 pub fn read(path: &Path, bytes: &[u8], limits: &Limits) -> Result<String, DocumentError> {
@@ -127,15 +128,6 @@ pub fn join_row<S: AsRef<str>>(cells: &[S]) -> String {
     line
 }
 
-fn attr(element: &BytesStart<'_>, local: &str) -> Option<String> {
-    element
-        .attributes()
-        .flatten()
-        .find(|a| a.key.local_name().as_ref() == local)
-        .and_then(|a| a.normalized_value(quick_xml::XmlVersion::Implicit1_0).ok())
-        .map(|v| v.into_owned())
-}
-
 /// The text of a `word/document.xml`, refused once it holds more than
 /// `max_chars` characters.
 pub fn body_text(xml: &str, max_chars: usize) -> Result<String, BodyError> {
@@ -184,7 +176,9 @@ pub fn body_text(xml: &str, max_chars: usize) -> Result<String, BodyError> {
                     "tr" if !empty => {}
                     "gridBefore" => {
                         if let Some(table) = tables.last_mut() {
-                            let n: usize = attr(e, "val").and_then(|v| v.parse().ok()).unwrap_or(0);
+                            let n: usize = attribute(e, "val")
+                                .and_then(|v| v.parse().ok())
+                                .unwrap_or(0);
                             for _ in 0..n.min(64) {
                                 table.row.push(String::new());
                             }
@@ -201,7 +195,7 @@ pub fn body_text(xml: &str, max_chars: usize) -> Result<String, BodyError> {
                     "tcPr" if !empty => in_tc_pr = true,
                     "gridSpan" if in_tc_pr => {
                         if let Some(cell) = tables.last_mut().and_then(|t| t.cell.as_mut()) {
-                            cell.span = attr(e, "val")
+                            cell.span = attribute(e, "val")
                                 .and_then(|v| v.parse().ok())
                                 .unwrap_or(1)
                                 .clamp(1, 64);
@@ -209,7 +203,8 @@ pub fn body_text(xml: &str, max_chars: usize) -> Result<String, BodyError> {
                     }
                     "vMerge" if in_tc_pr => {
                         if let Some(cell) = tables.last_mut().and_then(|t| t.cell.as_mut()) {
-                            cell.continues_merge = attr(e, "val").is_none_or(|v| v != "restart");
+                            cell.continues_merge =
+                                attribute(e, "val").is_none_or(|v| v != "restart");
                         }
                     }
                     _ => {}

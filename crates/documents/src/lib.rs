@@ -140,6 +140,7 @@ mod imaging;
 mod limits;
 mod numfmt;
 mod ocr;
+mod ooxml;
 mod page_ocr;
 mod page_word;
 mod pdf;

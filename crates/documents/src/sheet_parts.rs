@@ -14,9 +14,10 @@ use std::io::Cursor;
 use std::path::Path;
 
 use quick_xml::Reader;
-use quick_xml::events::{BytesStart, Event};
+use quick_xml::events::Event;
 use zip::ZipArchive;
 
+use crate::ooxml::attribute;
 use crate::{DocumentError, Limits, zipguard};
 
 /// Refuses the workbook when its sheets' parts, each counted once a sheet
@@ -100,15 +101,6 @@ fn part(
     };
     Ok(zipguard::read_entry(archive, actual, path, limits)?
         .map(|bytes| String::from_utf8_lossy(&bytes).into_owned()))
-}
-
-fn attribute(element: &BytesStart<'_>, local: &str) -> Option<String> {
-    element
-        .attributes()
-        .flatten()
-        .find(|a| a.key.local_name().as_ref() == local)
-        .and_then(|a| a.normalized_value(quick_xml::XmlVersion::Implicit1_0).ok())
-        .map(|v| v.into_owned())
 }
 
 /// A relationships part: each id's type and target.
