@@ -19,57 +19,21 @@ use crate::extract_ocr::SROIE_000_TEXT_ONLY;
 #[ignore = "needs the local model server (scripts/setup.sh): run scripts/test.sh"]
 async fn the_local_model_reads_a_receipt_as_its_ocr_text_without_the_image() {
     let dir = TempDir::new("extract-real-text-only");
-    let mut config = LocalServerConfig::in_data_dir(&sift_documents::default_data_dir());
-    // SmolLM2, the fast real model: this test is of the server, not of the default model.
-    config.model_path = sift_documents::default_data_dir()
-        .join("models")
-        .join("SmolLM2-135M-Instruct.Q4_1.gguf");
-    config.log_path = dir.0.join("llama-server.log");
-    let server = LocalServer::start(&config)
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    // SmolLM2, the fast real model: this test is of what is sent, not of
+    // the default model.
+    let server = start_server(&dir, "SmolLM2-135M-Instruct.Q4_1.gguf").await;
     let store = Store::open(dir.db()).unwrap();
     let receipt = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../../shared/corpus")
         .join("sroie_000.jpg");
-    let model = server.model_alias().to_owned();
     let schema = json!({
         "type": "object",
         "properties": {"total": {"type": "string"}},
         "required": ["total"],
     });
-    let job = create_job(
-        &store,
-        "receipt",
-        &schema,
-        None,
-        &[receipt],
-        std::slice::from_ref(&model),
-    )
-    .unwrap();
-    let selection = ModelSelection {
-        provider: ProviderSettings {
-            provider: Some(ProviderKind::Local),
-            base_url: Some(server.base_url()),
-            extra_base_urls: Vec::new(),
-            api_key_env: None,
-            api_key_account: None,
-        },
-        models: vec![model],
-        ..ModelSelection::default()
-    };
-    let ran = run_job(
-        &store,
-        &job.id,
-        ExtractOptions::new(selection),
-        |_| {},
-        CancellationToken::new(),
-    )
-    .await;
-    server.stop().await;
-    ran.unwrap();
+    let job_id = run_one(server, &store, "receipt", &schema, receipt).await;
     // What was sent, as the call recorded it (whatever the model answered).
-    let document = &store.extraction_documents(&job.id).unwrap()[0];
+    let document = &store.extraction_documents(&job_id).unwrap()[0];
     let call_id = document.call_id.clone().expect("the document was called");
     let call = store.get_call(&call_id).unwrap().unwrap();
     let transcript: Vec<Message> =
@@ -88,4 +52,59 @@ async fn the_local_model_reads_a_receipt_as_its_ocr_text_without_the_image() {
     );
     // The receipt's total (MANIFEST.tsv) is in the request.
     assert!(expected.contains(" 9.00\n"));
+}
+
+/// The real llama.cpp server on the model file `model` of the data
+/// directory's `models/`, logging into `dir`.
+pub(crate) async fn start_server(dir: &TempDir, model: &str) -> LocalServer {
+    let data_dir = sift_documents::default_data_dir();
+    let mut config = LocalServerConfig::in_data_dir(&data_dir);
+    config.model_path = data_dir.join("models").join(model);
+    config.log_path = dir.0.join("llama-server.log");
+    LocalServer::start(&config)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Runs a job of one document on `server` (the local provider at its
+/// address), stops the server, and returns the job's id.
+pub(crate) async fn run_one(
+    server: LocalServer,
+    store: &Store,
+    schema_name: &str,
+    schema: &serde_json::Value,
+    document: PathBuf,
+) -> String {
+    let model = server.model_alias().to_owned();
+    let job = create_job(
+        store,
+        schema_name,
+        schema,
+        None,
+        &[document],
+        std::slice::from_ref(&model),
+    )
+    .unwrap();
+    let selection = ModelSelection {
+        provider: ProviderSettings {
+            provider: Some(ProviderKind::Local),
+            base_url: Some(server.base_url()),
+            extra_base_urls: Vec::new(),
+            api_key_env: None,
+            api_key_account: None,
+        },
+        models: vec![model],
+        ..ModelSelection::default()
+    };
+    let ran = run_job(
+        store,
+        &job.id,
+        ExtractOptions::new(selection),
+        |_| {},
+        CancellationToken::new(),
+    )
+    .await;
+    server.stop().await;
+    ran.unwrap();
+    job.id
 }

@@ -6,13 +6,10 @@
 //! writes the optional fields too, in one turn. `scripts/test.sh` runs it.
 
 use serde_json::{Value, json};
-use sift_core::extract::{ExtractOptions, create_job, run_job};
-use sift_core::{ModelSelection, ProviderKind, ProviderSettings};
-use sift_llm::local_server::{LocalServer, LocalServerConfig};
 use sift_store::{DocumentStatus, Store};
-use tokio_util::sync::CancellationToken;
 
 use crate::TempDir;
+use crate::extract_real::{run_one, start_server};
 
 const QWEN_FILE: &str = "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf";
 
@@ -20,13 +17,7 @@ const QWEN_FILE: &str = "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf";
 #[ignore = "needs the local model server and Qwen2.5-Coder-0.5B (scripts/setup.sh): run scripts/test.sh"]
 async fn qwen_writes_every_field_held_to_the_schema() {
     let dir = TempDir::new("extract-real-qwen");
-    let data_dir = sift_documents::default_data_dir();
-    let mut config = LocalServerConfig::in_data_dir(&data_dir);
-    config.model_path = data_dir.join("models").join(QWEN_FILE);
-    config.log_path = dir.0.join("llama-server.log");
-    let server = LocalServer::start(&config)
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    let server = start_server(&dir, QWEN_FILE).await;
     let store = Store::open(dir.db()).unwrap();
     let invoice = dir.0.join("invoice.txt");
     std::fs::write(
@@ -48,38 +39,8 @@ async fn qwen_writes_every_field_held_to_the_schema() {
         },
         "required": ["total"],
     });
-    let model = server.model_alias().to_owned();
-    let job = create_job(
-        &store,
-        "invoice",
-        &schema,
-        None,
-        &[invoice],
-        std::slice::from_ref(&model),
-    )
-    .unwrap();
-    let selection = ModelSelection {
-        provider: ProviderSettings {
-            provider: Some(ProviderKind::Local),
-            base_url: Some(server.base_url()),
-            extra_base_urls: Vec::new(),
-            api_key_env: None,
-            api_key_account: None,
-        },
-        models: vec![model],
-        ..ModelSelection::default()
-    };
-    let ran = run_job(
-        &store,
-        &job.id,
-        ExtractOptions::new(selection),
-        |_| {},
-        CancellationToken::new(),
-    )
-    .await;
-    server.stop().await;
-    ran.unwrap();
-    let document = &store.extraction_documents(&job.id).unwrap()[0];
+    let job_id = run_one(server, &store, "invoice", &schema, invoice).await;
+    let document = &store.extraction_documents(&job_id).unwrap()[0];
     assert_eq!(document.status, DocumentStatus::Completed);
     let call = store
         .get_call(document.call_id.as_deref().unwrap())
