@@ -10,8 +10,6 @@ use sift_engine::SchemaError;
 use sift_llm::{ErrorCategory, LlmError, local_server::LocalServerError};
 use sift_store::StoreError;
 
-use crate::models::catalogue_get::GetError;
-
 /// Every error the API surface returns. [`CoreError::code`] gives callers
 /// something stable to branch on; the message is for people and never
 /// holds a secret (keys are scrubbed from server bodies before they become
@@ -83,9 +81,18 @@ pub enum CoreError {
     #[error("{0}")]
     Dialog(String),
     /// A catalogue model that was not installed: a part refused, the
-    /// index unreachable, or the fetch cancelled.
-    #[error(transparent)]
-    ModelGet(#[from] GetError),
+    /// index unreachable, or the fetch cancelled. Its message is the
+    /// fetch's own (`models::catalogue_get::GetError`, converted there so
+    /// that errors do not depend on models), and its code what went wrong:
+    /// `network`, `io`, or `other` for a refused part (as a model's answer
+    /// that is not what was asked).
+    #[error("{message}")]
+    ModelGet {
+        /// What the fetch said.
+        message: String,
+        /// `Network`, `Io` or `Other`.
+        code: ErrorCode,
+    },
     /// Something inside Sift that should not happen (a task that
     /// panicked, a stored record it cannot read): not the caller's doing.
     #[error("{0}")]
@@ -238,7 +245,10 @@ impl CoreError {
         match self {
             Self::Llm(e) => e.category,
             Self::Keychain(_) => ErrorCategory::Auth,
-            Self::ModelGet(GetError::Network { .. }) => ErrorCategory::Network,
+            Self::ModelGet {
+                code: ErrorCode::Network,
+                ..
+            } => ErrorCategory::Network,
             _ => ErrorCategory::Other,
         }
     }
@@ -262,11 +272,7 @@ impl CoreError {
             Self::Dialog(_) => ErrorCode::Dialog,
             Self::Internal(_) => ErrorCode::Internal,
             Self::Llm(e) => e.category.into(),
-            // No code of its own: what went wrong decides (a refused part is
-            // `other`, as a model's answer that is not what was asked).
-            Self::ModelGet(GetError::Network { .. }) => ErrorCode::Network,
-            Self::ModelGet(GetError::Io { .. }) => ErrorCode::Io,
-            Self::ModelGet(_) => ErrorCode::Other,
+            Self::ModelGet { code, .. } => *code,
         }
     }
 

@@ -162,6 +162,21 @@ pub enum GetError {
     Cancelled(String),
 }
 
+impl From<GetError> for crate::error::CoreError {
+    fn from(error: GetError) -> Self {
+        use crate::error::ErrorCode;
+        let code = match &error {
+            GetError::Network { .. } => ErrorCode::Network,
+            GetError::Io { .. } => ErrorCode::Io,
+            GetError::Refused { .. } | GetError::Cancelled(_) => ErrorCode::Other,
+        };
+        Self::ModelGet {
+            message: error.to_string(),
+            code,
+        }
+    }
+}
+
 fn io_error(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> GetError + use<> {
     let path = path.to_owned();
     move |source| GetError::Io {
