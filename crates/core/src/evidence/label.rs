@@ -84,22 +84,32 @@ fn names(page_word: &str, label: &str) -> bool {
 /// and on the line above (1 each), then orders them: the best labelled
 /// first, an exact match before a normalised one, then in document order.
 pub(super) fn rank(pages: &[SearchPage], labels: &[String], found: &mut [Match]) {
+    // Each line's label words counted once, as running totals, for the
+    // lines places are on (and above): counting the words before each
+    // place was quadratic on one long line of the value repeated
+    // (issue 40).
+    let mut counted: HashMap<(usize, usize), Vec<u32>> = HashMap::new();
+    let mut labels_before = |page: usize, line: usize, word: Option<usize>| -> u32 {
+        let totals = counted.entry((page, line)).or_insert_with(|| {
+            let mut totals = vec![0];
+            let mut total = 0;
+            for word in &pages[page].words[pages[page].lines[line].clone()] {
+                total += u32::from(labels.iter().any(|l| names(&word.text, l)));
+                totals.push(total);
+            }
+            totals
+        });
+        // `None`: the whole line.
+        let at = word.map_or(totals.len() - 1, |w| {
+            w.saturating_sub(pages[page].lines[line].start)
+        });
+        totals.get(at).copied().unwrap_or(0)
+    };
     for m in found.iter_mut() {
-        let page = &pages[m.page];
-        let line = page.words[m.words.start].line;
-        let before = page.lines[line].start..m.words.start;
-        let mut score = 0;
-        for word in &page.words[before] {
-            if labels.iter().any(|l| names(&word.text, l)) {
-                score += 2;
-            }
-        }
+        let line = pages[m.page].words[m.words.start].line;
+        let mut score = labels_before(m.page, line, Some(m.words.start)).saturating_mul(2);
         if line > 0 {
-            for word in &page.words[page.lines[line - 1].clone()] {
-                if labels.iter().any(|l| names(&word.text, l)) {
-                    score += 1;
-                }
-            }
+            score = score.saturating_add(labels_before(m.page, line - 1, None));
         }
         m.label = score;
     }

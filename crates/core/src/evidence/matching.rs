@@ -1,6 +1,7 @@
 //! Finding a value's places on the pages: as it is, then in normalised
 //! form (amounts, dates, identifiers). See the module docs for the rules.
 
+use std::collections::HashSet;
 use std::ops::Range;
 
 use super::locator::home_currency_place;
@@ -153,8 +154,15 @@ fn exact_in_line(line: &LineText, page: usize, text: &str, numeric: bool, found:
         if joined(b1) || joined(a1) || in_number(b1, b2) || in_number(a1, a2) {
             continue;
         }
-        let first = starts.iter().rposition(|s| *s <= at).unwrap_or(0);
-        let last = starts.iter().rposition(|s| *s < end).unwrap_or(first);
+        // The last word starting at or before the match, and the last
+        // starting inside it. `starts` is ascending, so a binary search:
+        // scanning it for each match was quadratic on one long line of
+        // the value repeated (issue 40).
+        let first = starts.partition_point(|s| *s <= at).saturating_sub(1);
+        let last = starts
+            .partition_point(|s| *s < end)
+            .checked_sub(1)
+            .unwrap_or(first);
         found.push(Match {
             page,
             words: line.first_word + first..line.first_word + last + 1,
@@ -167,11 +175,20 @@ fn exact_in_line(line: &LineText, page: usize, text: &str, numeric: bool, found:
 /// The runs that `reads_as` accepts and no earlier match (a shorter run,
 /// or the exact value) overlaps.
 fn take_runs(index: &SearchIndex<'_>, found: &mut Vec<Match>, reads_as: impl Fn(&Run) -> bool) {
+    // The words earlier matches hold, by page: two places overlap when
+    // they share a word (neither is empty). A set, because comparing each
+    // run with every match was quadratic on a page of the same amount
+    // over and over (issue 40). Exact matches do not overlap each other
+    // and a run is at most four words, so the set stays about the size of
+    // the pages' words.
+    let mut held: HashSet<(usize, usize)> = found
+        .iter()
+        .flat_map(|m| m.words.clone().map(|w| (m.page, w)))
+        .collect();
     for run in index.runs.iter().filter(|r| reads_as(r)) {
-        let taken = found.iter().any(|m| {
-            m.page == run.page && m.words.start < run.words.end && run.words.start < m.words.end
-        });
+        let taken = run.words.clone().any(|w| held.contains(&(run.page, w)));
         if !taken {
+            held.extend(run.words.clone().map(|w| (run.page, w)));
             found.push(Match {
                 page: run.page,
                 words: run.words.clone(),
@@ -411,18 +428,25 @@ fn folded_in_page(stream: &[(char, usize)], index: usize, text: &str, found: &mu
     if needle.is_empty() {
         return;
     }
-    if stream.len() < needle.len() {
-        return;
-    }
-    for at in 0..=stream.len() - needle.len() {
-        if !stream[at..at + needle.len()]
-            .iter()
-            .zip(&needle)
-            .all(|((c, _), n)| c == n)
-        {
+    // Knuth–Morris–Pratt: every occurrence, overlapping ones too, in
+    // order, in time linear in the page and the value. Comparing the value
+    // at every place was their product, minutes for a long value on a
+    // page of the same letter over and over (issue 40).
+    let border = borders(&needle);
+    let mut matched = 0;
+    for (i, (c, _)) in stream.iter().enumerate() {
+        while matched > 0 && needle[matched] != *c {
+            matched = border[matched - 1];
+        }
+        if needle[matched] == *c {
+            matched += 1;
+        }
+        if matched < needle.len() {
             continue;
         }
-        let end = at + needle.len();
+        matched = border[matched - 1];
+        let end = i + 1;
+        let at = end - needle.len();
         let inside = |outer: Option<&(char, usize)>, inner: &(char, usize)| {
             outer.is_some_and(|(c, w)| {
                 *w == inner.1 && c.is_alphanumeric() && inner.0.is_alphanumeric()
@@ -440,6 +464,23 @@ fn folded_in_page(stream: &[(char, usize)], index: usize, text: &str, found: &mu
             label: 0,
         });
     }
+}
+
+/// For each prefix of `needle`, the length of its longest proper prefix
+/// that is also its suffix (Knuth–Morris–Pratt's failure table).
+fn borders(needle: &[char]) -> Vec<usize> {
+    let mut border = vec![0; needle.len()];
+    let mut k = 0;
+    for i in 1..needle.len() {
+        while k > 0 && needle[i] != needle[k] {
+            k = border[k - 1];
+        }
+        if needle[i] == needle[k] {
+            k += 1;
+        }
+        border[i] = k;
+    }
+    border
 }
 
 /// The signs a currency's ISO code is printed as (`$4.11` for `USD`).

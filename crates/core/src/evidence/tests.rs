@@ -430,3 +430,87 @@ fn a_quote_from_the_model_puts_its_place_first_even_when_only_alike() {
     );
     assert_eq!(other[0].status, EvidenceStatus::NotFound);
 }
+
+/// Issue 40: one line of the same amount 200,000 times. Each exact
+/// match looked up its word by scanning the line, each run was compared
+/// with every match before it, and each place's label was counted over
+/// the words before it: about n²/2 steps each, 2·10¹⁰ in all, minutes.
+/// Now a binary search, a set of the words taken and a running count per
+/// line: n log n, well under a second.
+#[test]
+fn one_long_line_of_the_same_amount_is_searched_in_linear_time() {
+    const TIMES: usize = 200_000;
+    let line = vec!["12.50"; TIMES].join(" ");
+    let doc = text_document(&line);
+    let s = schema(json!({"total": {"type": "number"}, "reference": {"type": "string"}}));
+    let evidence = locate_values(
+        &doc,
+        &s,
+        &json!({"total": 12.5, "reference": "12.50"}),
+        false,
+    );
+    let every_place = |status, confidence| FieldEvidence {
+        key: String::new(),
+        status,
+        confidence: Some(confidence),
+        places: vec![
+            EvidencePlace {
+                page: 1,
+                quote: line.clone(),
+                bbox: None,
+                labelled: false,
+            };
+            MAX_PLACES
+        ],
+        origin: None,
+        problems: Vec::new(),
+    };
+    // `12.5` is not inside `12.50` as it is: every word is the amount in
+    // another form.
+    assert_eq!(
+        one(&evidence, "total"),
+        FieldEvidence {
+            key: "total".into(),
+            ..every_place(EvidenceStatus::Normalised, Confidence::Medium)
+        }
+    );
+    assert_eq!(
+        one(&evidence, "reference"),
+        FieldEvidence {
+            key: "reference".into(),
+            ..every_place(EvidenceStatus::Exact, Confidence::High)
+        }
+    );
+}
+
+/// Issue 40: a value of 50,001 letters, found with case and spacing
+/// aside on a page of 1,000,000 `a`s that ends in it. Comparing the value
+/// at each of the page's places took about 10¹⁰ steps there, minutes;
+/// Knuth–Morris–Pratt takes one pass over the page.
+#[test]
+fn a_long_value_on_a_page_of_one_letter_is_folded_in_linear_time() {
+    const WORDS: usize = 200_000;
+    let mut line = vec!["aaaaa"; WORDS].join(" ");
+    line.push_str(" b");
+    // Ten thousand words of five `a`s, then `b`: it starts on a word.
+    let value = format!("{}b", "a".repeat(50_000));
+    let doc = text_document(&line);
+    let s = schema(json!({"code": {"type": "string"}}));
+    let evidence = locate_values(&doc, &s, &json!({"code": value}), false);
+    assert_eq!(
+        one(&evidence, "code"),
+        FieldEvidence {
+            key: "code".into(),
+            status: EvidenceStatus::Normalised,
+            confidence: Some(Confidence::Medium),
+            places: vec![EvidencePlace {
+                page: 1,
+                quote: line,
+                bbox: None,
+                labelled: false,
+            }],
+            origin: None,
+            problems: Vec::new(),
+        }
+    );
+}
