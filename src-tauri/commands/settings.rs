@@ -52,8 +52,11 @@ pub async fn delete_api_key(provider_id: String, ws: State<'_, Workspace>) -> Ip
 /// The models the provider's server lists at `/models` (the provider
 /// need not be saved yet).
 #[tauri::command]
-pub async fn list_models(provider: ProviderForm) -> IpcResult<Vec<String>> {
-    Ok(screen::list_models(&provider).await?)
+pub async fn list_models(
+    provider: ProviderForm,
+    ws: State<'_, Workspace>,
+) -> IpcResult<Vec<String>> {
+    Ok(screen::list_models(&ws, &provider).await?)
 }
 
 #[tauri::command]

@@ -41,6 +41,7 @@ impl ModelArgs {
             extra_base_urls: Vec::new(),
             api_key_env: self.api_key_env.clone(),
             api_key_account: self.api_key_account.clone(),
+            key_scope: Default::default(),
         }
     }
 

@@ -122,6 +122,7 @@ pub async fn run(args: RunArgs, ws: &Workspace) -> Result<(), Failure> {
             .map(|(step, run_id)| RerunFrom { run_id, step }),
         cancel,
         read_options: ws.read_options(),
+        providers: ws.settings().providers,
     };
     let outcome = run_workflow(&store, request, sink)
         .await

@@ -119,3 +119,88 @@ steps:
         assert!(!scratch.path("ran.txt").exists(), "{name} ran");
     }
 }
+
+/// A workflow naming `provider: anthropic` at `address`, with no key of
+/// its own.
+fn anthropic_step(address: &str) -> String {
+    format!(
+        "steps:
+  - id: ask
+    action: chat.completion
+    with:
+      provider: anthropic
+      model: test-model
+      base_url: {address}
+      prompt: Say hi.
+"
+    )
+}
+
+/// `sift run` with the anthropic key in the environment, the configuration
+/// file `config` (a path that need not exist).
+async fn run_with_key(scratch: &Scratch, config: &std::path::Path) -> serde_json::Value {
+    let mut command = scratch.run_command("flow.yaml", &["--json"]);
+    command
+        .env("ANTHROPIC_API_KEY", "sk-ant-stored-secret")
+        .env("SIFT_CONFIG", config);
+    let output = crate::run(&mut command).await;
+    let summary = crate::workflow_support::summary(&output);
+    assert!(!stderr(&output).contains("sk-ant-stored-secret"));
+    assert!(!stdout(&output).contains("sk-ant-stored-secret"));
+    summary
+}
+
+#[tokio::test]
+async fn a_stored_key_goes_only_to_its_providers_saved_address() {
+    let server = server(Script::new().with("test-model", [Reply::text("hi").repeated()])).await;
+    let scratch = Scratch::new("hostile-key");
+    scratch.write("flow.yaml", &anthropic_step(&server.url()));
+    // No provider saved: the anthropic key belongs to Anthropic's address.
+    let summary = run_with_key(&scratch, &scratch.path("none.toml")).await;
+    assert_eq!(summary["status"], "failed", "{summary}");
+    assert_eq!(
+        step(&summary, "ask")["error"],
+        format!(
+            "anthropic/test-model: no key for {}: a stored key goes only to its \
+             provider's address; \
+             name one with api_key_name",
+            server.url()
+        ),
+        "{summary}"
+    );
+    assert!(server.requests().is_empty(), "a request was sent");
+
+    // Saved at this address, the provider's key goes there.
+    let config = scratch.write(
+        "config.toml",
+        &format!(
+            "[[providers]]\nid = \"anthropic\"\nkind = \"anthropic\"\nbase_url = \"{}/\"\n",
+            server.url()
+        ),
+    );
+    let summary = run_with_key(&scratch, &config).await;
+    assert_eq!(step(&summary, "ask")["status"], "succeeded", "{summary}");
+    let requests = server.requests();
+    assert_eq!(requests.len(), 1);
+    assert_eq!(
+        requests[0].header("x-api-key"),
+        Some("sk-ant-stored-secret")
+    );
+
+    // Elsewhere, a key the step names itself goes where the step says.
+    let named = anthropic_step(&server.url()) + "      api_key_name: STEP_KEY\n";
+    scratch.write("flow.yaml", &named);
+    let mut command = scratch.run_command("flow.yaml", &["--json"]);
+    command
+        .env("STEP_KEY", "sk-step-own")
+        .env("ANTHROPIC_API_KEY", "sk-ant-stored-secret")
+        .env("SIFT_CONFIG", scratch.path("none.toml"));
+    let output = crate::run(&mut command).await;
+    assert_exit(&output, 0);
+    let requests = server.requests();
+    assert_eq!(requests.len(), 2);
+    assert_eq!(requests[1].header("x-api-key"), Some("sk-step-own"));
+    for request in &requests {
+        assert_eq!(request.header("authorization"), None);
+    }
+}

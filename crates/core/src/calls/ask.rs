@@ -193,6 +193,7 @@ pub async fn ask_streamed(
         extra_base_urls: Vec::new(),
         api_key_env: None,
         api_key_account: None,
+        key_scope: Default::default(),
     }
     .with_env_defaults()?;
     if provider.choice() == ProviderKind::Local && provider.base_url.is_none() {

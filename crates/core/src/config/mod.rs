@@ -41,7 +41,7 @@ pub use file::{
 
 use crate::error::CoreError;
 use crate::models::ModelSelection;
-use crate::models::provider::{ProviderKind, ProviderSettings};
+use crate::models::provider::{KeyScope, ProviderKind, ProviderSettings};
 
 /// One model server the user can pick.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,8 +72,25 @@ impl ProviderEntry {
             extra_base_urls: self.extra_base_urls.clone(),
             api_key_env: self.api_key_env.clone(),
             api_key_account: (self.kind != ProviderKind::Local).then(|| self.id.clone()),
+            key_scope: Default::default(),
         }
     }
+}
+
+/// The addresses the key under `account` may go to ([`KeyScope`]): the
+/// saved provider of that id's base URLs, else (none saved under it) the
+/// official URL of `kind`.
+pub fn key_addresses(providers: &[ProviderEntry], account: &str, kind: ProviderKind) -> KeyScope {
+    let settings = match providers.iter().find(|p| p.id == account) {
+        Some(entry) => entry.provider_settings(),
+        None => ProviderSettings {
+            provider: Some(kind),
+            ..ProviderSettings::default()
+        },
+    };
+    let mut saved = vec![settings.effective_base_url()];
+    saved.extend(settings.extra_base_urls);
+    KeyScope::SavedAddresses(saved)
 }
 
 /// The app's settings as the configuration file holds them: the providers,

@@ -87,6 +87,7 @@ fn scripted(server: &ScriptedServer) -> ModelSelection {
             extra_base_urls: Vec::new(),
             api_key_env: Some("SIFT_CORE_TESTS_NO_KEY".into()),
             api_key_account: None,
+            key_scope: Default::default(),
         },
         models: vec!["m".into()],
         ..ModelSelection::default()

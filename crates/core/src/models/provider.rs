@@ -82,6 +82,60 @@ pub enum KeyOrigin {
     /// The user needs none: the local server's key is Sift's own, made at
     /// each start and read from its record.
     NotNeeded,
+    /// A stored key was found, but not for this address ([`KeyScope`]):
+    /// it is not sent.
+    Withheld,
+}
+
+/// Which addresses a stored key may go to: the one rule that keeps a key
+/// with its provider (issue 40).
+///
+/// A key the settings do not name (one found in the keychain under the
+/// provider's account or the kind's own, `anthropic`, or in the kind's
+/// variables, `ANTHROPIC_API_KEY` and `SIFT_API_KEY`) belongs to the
+/// provider saved under that account, and is sent only to that
+/// provider's saved base URLs, or the kind's official URL when none is
+/// saved. Where the address comes from something someone else may have
+/// written (a workflow step's `llm:`, the settings screen's unsaved form),
+/// a request to any other address gets no such key: it needs a key named
+/// in the same place (`api_key_env`, a step's `api_key_name`), since
+/// whoever named both chose where that key goes. A key withheld this way
+/// is an error ([`ProviderSettings::checked_api_key`]) rather than a
+/// request without it, so the user learns why instead of seeing a 401.
+/// An address the user gave themselves (`--base-url`, `SIFT_BASE_URL`,
+/// the saved settings) binds nothing: they chose where their key goes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum KeyScope {
+    /// The address is the user's own: any key the lookup finds goes there.
+    #[default]
+    UserAddress,
+    /// The address may be someone else's: an unnamed key goes only to
+    /// these addresses (its provider's saved ones).
+    SavedAddresses(Vec<String>),
+}
+
+impl KeyScope {
+    /// Whether an unnamed key may go to `url`.
+    fn allows(&self, url: &str) -> bool {
+        match self {
+            Self::UserAddress => true,
+            Self::SavedAddresses(saved) => saved.iter().any(|s| same_address(s, url)),
+        }
+    }
+}
+
+/// Whether two base URLs name the same endpoint: equal but for a
+/// trailing `/` (the settings keep what was typed).
+pub fn same_address(a: &str, b: &str) -> bool {
+    a.trim().trim_end_matches('/') == b.trim().trim_end_matches('/')
+}
+
+/// The error of a request whose stored key was withheld ([`KeyScope`]);
+/// `fix` says how to name a key where the address came from.
+pub fn withheld_key_error(url: &str, fix: &str) -> CoreError {
+    CoreError::Usage(format!(
+        "no key for {url}: a stored key goes only to its provider's address; {fix}"
+    ))
 }
 
 /// Settings as the user gave them; `None` means "use the default".
@@ -100,6 +154,8 @@ pub struct ProviderSettings {
     /// The keychain account holding the API key; by default the
     /// provider's name (`openai`, `anthropic`).
     pub api_key_account: Option<String>,
+    /// Where a key the settings do not name may go ([`KeyScope`]).
+    pub key_scope: KeyScope,
 }
 
 impl ProviderSettings {
@@ -145,8 +201,32 @@ impl ProviderSettings {
         self.find_key().0
     }
 
-    /// The one lookup order of a key, and where it was found.
+    /// [`Self::api_key`], or the error of a stored key withheld from this
+    /// address ([`KeyScope`]); `fix` says how to name one instead.
+    pub fn checked_api_key(&self, fix: &str) -> Result<Option<ApiKey>, CoreError> {
+        match self.find_key() {
+            (KeyOrigin::Withheld, _) => Err(withheld_key_error(&self.effective_base_url(), fix)),
+            (_, key) => Ok(key),
+        }
+    }
+
+    /// The one lookup order of a key, and where it was found, kept to the
+    /// addresses the key may go to ([`KeyScope`]).
     fn find_key(&self) -> (KeyOrigin, Option<ApiKey>) {
+        let (origin, key) = self.find_any_key();
+        let named = self.api_key_env.is_some();
+        if named
+            || key.is_none()
+            || origin == KeyOrigin::NotNeeded
+            || self.key_scope.allows(&self.effective_base_url())
+        {
+            return (origin, key);
+        }
+        (KeyOrigin::Withheld, None)
+    }
+
+    /// The lookup order of a key, wherever it may go.
+    fn find_any_key(&self) -> (KeyOrigin, Option<ApiKey>) {
         if let Some(var) = &self.api_key_env {
             return match ApiKey::from_env(var) {
                 Some(key) => (KeyOrigin::Env(var.clone()), Some(key)),

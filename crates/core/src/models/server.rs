@@ -162,6 +162,7 @@ mod tests {
             extra_base_urls: Vec::new(),
             api_key_env: Some("SIFT_CORE_TESTS_NO_KEY".into()),
             api_key_account: None,
+            key_scope: Default::default(),
         }
     }
 

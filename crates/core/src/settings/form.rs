@@ -184,7 +184,9 @@ pub fn key_status(provider: &ProviderEntry) -> KeyStatus {
         KeyOrigin::NotNeeded => (KeySource::NotNeeded, None),
         KeyOrigin::Keychain(_) => (KeySource::Keychain, None),
         KeyOrigin::Env(var) => (KeySource::Env, Some(var)),
-        KeyOrigin::Missing => (KeySource::None, provider.api_key_env.clone()),
+        // A saved provider's own address binds nothing, so its key is
+        // never withheld; were it, there would be none to show.
+        KeyOrigin::Missing | KeyOrigin::Withheld => (KeySource::None, provider.api_key_env.clone()),
     };
     KeyStatus { source, env_var }
 }

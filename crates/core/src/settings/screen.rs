@@ -8,13 +8,17 @@ use super::form::{
     DefaultAnswers, DefaultBaseUrls, KeyStatus, ProviderForm, SettingsForm, SettingsView,
     key_status,
 };
+use crate::config::key_addresses;
 use crate::config::{AppSettings, ProviderEntry};
 use crate::error::CoreError;
 use crate::extract::AnswerMode;
 use crate::models::capabilities::{self, ModelCapabilities};
 use crate::models::keychain;
 use crate::models::overrides::ModelOverride;
-use crate::models::provider::{ANTHROPIC_BASE_URL, OPENAI_BASE_URL, ProviderKind, local_base_url};
+use crate::models::provider::{
+    ANTHROPIC_BASE_URL, OPENAI_BASE_URL, ProviderKind, ProviderSettings, local_base_url,
+    same_address, withheld_key_error,
+};
 use crate::models::server::{self, ConnectionReport};
 use crate::workspace::Workspace;
 
@@ -110,24 +114,76 @@ pub async fn delete_api_key(ws: &Workspace, provider_id: &str) -> Result<KeyStat
     .await
 }
 
+/// What a connection test from the settings screen may use of `form`,
+/// which the webview sent and so may ask for anything. The form's own
+/// address gets the saved provider's key only while the form still is that
+/// provider: the same id, kind, address and key variable as saved; any
+/// other address gets no stored key ([`crate::models::provider::KeyScope`]).
+/// A form that names a key variable the saved provider does not name, or
+/// names it for another address, is refused before anything is read: else
+/// a page could have Sift read `AWS_SECRET_ACCESS_KEY` and send it to its
+/// own server. To test a new variable or address with a key, save first.
+fn form_settings(ws: &Workspace, form: &ProviderForm) -> Result<ProviderSettings, CoreError> {
+    let entry = ProviderEntry::from(form);
+    let mut settings = entry.provider_settings();
+    let saved = ws.settings().provider(&entry.id).cloned();
+    let is_saved = saved.as_ref().is_some_and(|saved| {
+        saved.kind == entry.kind
+            && saved.api_key_env == entry.api_key_env
+            && same_address(
+                &saved.provider_settings().effective_base_url(),
+                &settings.effective_base_url(),
+            )
+    });
+    if is_saved {
+        return Ok(settings);
+    }
+    if entry.api_key_env.is_some() {
+        return Err(withheld_key_error(
+            &settings.effective_base_url(),
+            "save the provider with this address and key variable first",
+        ));
+    }
+    settings.key_scope = key_addresses(&ws.settings().providers, &entry.id, entry.kind);
+    Ok(settings)
+}
+
 /// The models the provider's server lists at `/models` (the provider
-/// need not be saved yet).
-pub async fn list_models(provider: &ProviderForm) -> Result<Vec<String>, CoreError> {
-    let entry = ProviderEntry::from(provider);
-    server::list_models(&entry.provider_settings()).await
+/// need not be saved yet; see [`form_settings`] for its key).
+pub async fn list_models(
+    ws: &Workspace,
+    provider: &ProviderForm,
+) -> Result<Vec<String>, CoreError> {
+    let settings = form_settings(ws, provider)?;
+    refuse_withheld_key(&settings).await?;
+    server::list_models(&settings).await
 }
 
 /// Asks the provider's `/models`; testing the local provider at its own
-/// address means starting the workspace's local server first.
+/// address means starting the workspace's local server first. The key is
+/// [`form_settings`]'.
 pub async fn test_connection(
     ws: &Workspace,
     provider: &ProviderForm,
 ) -> Result<ConnectionReport, CoreError> {
-    let entry = ProviderEntry::from(provider);
-    if entry.kind == ProviderKind::Local && entry.base_url.is_none() {
+    let settings = form_settings(ws, provider)?;
+    refuse_withheld_key(&settings).await?;
+    if provider.kind == ProviderKind::Local && settings.base_url.is_none() {
         ws.local_server().ensure_running().await?;
     }
-    Ok(server::test_connection(&entry.provider_settings()).await)
+    Ok(server::test_connection(&settings).await)
+}
+
+/// Fails when a stored key would have gone to this address but may not,
+/// so the screen says why rather than showing the server's 401.
+async fn refuse_withheld_key(settings: &ProviderSettings) -> Result<(), CoreError> {
+    let settings = settings.clone();
+    off_the_runtime(move || {
+        settings
+            .checked_api_key("save the provider with this address first")
+            .map(drop)
+    })
+    .await
 }
 
 /// Checks and saves what the user says models can take (`[[models]]`),

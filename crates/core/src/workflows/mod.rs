@@ -23,6 +23,7 @@ use sift_workflow::{
 };
 use tokio_util::sync::CancellationToken;
 
+use crate::config::{ProviderEntry, key_addresses};
 use crate::error::CoreError;
 use crate::models::capabilities;
 use crate::models::local::{LocalServerHandle, ensure_local_server};
@@ -53,9 +54,21 @@ fn run_refused(error: RunError) -> CoreError {
 #[derive(Debug, Default)]
 pub struct SiftConnector {
     local: tokio::sync::Mutex<Option<LocalServerHandle>>,
+    /// The saved providers: a step's stored key goes only to its
+    /// provider's saved address ([`crate::models::provider::KeyScope`]).
+    providers: Vec<ProviderEntry>,
 }
 
 impl SiftConnector {
+    /// A connector whose steps' stored keys are bound to `providers`'
+    /// addresses.
+    pub fn new(providers: Vec<ProviderEntry>) -> Self {
+        Self {
+            local: Default::default(),
+            providers,
+        }
+    }
+
     /// Stops the local server if this connector started it.
     pub async fn release(&self) {
         if let Some(local) = self.local.lock().await.take() {
@@ -63,7 +76,13 @@ impl SiftConnector {
         }
     }
 
-    fn settings(endpoint: &ModelEndpoint) -> Result<(ProviderKind, ProviderSettings), CoreError> {
+    /// A step names a kind, not a saved provider: its unnamed key is the
+    /// kind's account's, bound to that provider's saved address, since the
+    /// step's `base_url` is the workflow author's, not the user's.
+    fn settings(
+        &self,
+        endpoint: &ModelEndpoint,
+    ) -> Result<(ProviderKind, ProviderSettings), CoreError> {
         let provider: ProviderKind = endpoint.provider.parse()?;
         let settings = ProviderSettings {
             provider: Some(provider),
@@ -71,20 +90,22 @@ impl SiftConnector {
             extra_base_urls: Vec::new(),
             api_key_env: endpoint.api_key_name.clone(),
             api_key_account: None,
+            key_scope: key_addresses(&self.providers, provider.as_str(), provider),
         };
         Ok((provider, settings))
     }
 
     async fn client(&self, endpoint: &ModelEndpoint) -> Result<Client, CoreError> {
-        let (provider, settings) = Self::settings(endpoint)?;
+        let (provider, settings) = self.settings(endpoint)?;
         if provider == ProviderKind::Local && endpoint.base_url.is_none() {
             let mut local = self.local.lock().await;
             if local.is_none() {
                 *local = Some(ensure_local_server().await?);
             }
         }
+        let key = settings.checked_api_key("name one with api_key_name")?;
         if let Some(var) = &endpoint.api_key_name
-            && settings.api_key().is_none()
+            && key.is_none()
         {
             return Err(CoreError::Usage(format!(
                 "the environment variable {var} holds no API key"
@@ -131,7 +152,7 @@ impl ModelConnector for SiftConnector {
         model: &'a str,
     ) -> Pin<Box<dyn Future<Output = sift_llm::ModelFeatures> + Send + 'a>> {
         Box::pin(async move {
-            let Ok((_, settings)) = Self::settings(endpoint) else {
+            let Ok((_, settings)) = self.settings(endpoint) else {
                 return sift_workflow::known_features(endpoint, model);
             };
             let capabilities =
@@ -159,6 +180,9 @@ pub struct WorkflowRunRequest {
     /// How the steps' `files` are read: the workspace's (its OCR cache and
     /// languages; [`crate::Workspace::read_options`]).
     pub read_options: ReadOptions,
+    /// The saved providers ([`crate::Workspace::settings`]): a step's stored
+    /// key goes only to its provider's address among them.
+    pub providers: Vec<ProviderEntry>,
 }
 
 /// Where a re-run starts: a step of an earlier run. The steps that neither are it nor depend
@@ -218,7 +242,7 @@ pub async fn run_workflow_announced(
         .iter()
         .map(|s| s.name.clone())
         .collect();
-    let connector = Arc::new(SiftConnector::default());
+    let connector = Arc::new(SiftConnector::new(request.providers.clone()));
     // Absolute, so that messages about files name them in full.
     let base_dir = std::path::absolute(&request.file)
         .ok()

@@ -263,6 +263,7 @@ pub fn start_workflow_run(
         from,
         cancel: guard.token().clone(),
         read_options: ws.read_options(),
+        providers: ws.settings().providers,
     };
     let run = async move {
         // Registered until the run ends.

@@ -92,6 +92,7 @@ pub(crate) async fn run_one(
             extra_base_urls: Vec::new(),
             api_key_env: None,
             api_key_account: None,
+            key_scope: Default::default(),
         },
         models: vec![model],
         ..ModelSelection::default()

@@ -28,6 +28,7 @@ mod schemas;
 mod server_models;
 mod sessions;
 mod settings;
+mod settings_keys;
 mod transcripts;
 mod usage;
 mod workflow_files;
@@ -79,6 +80,7 @@ pub fn selection(server: &ScriptedServer, models: &[&str]) -> ModelSelection {
             extra_base_urls: Vec::new(),
             api_key_env: Some("SIFT_CORE_TESTS_NO_KEY".into()),
             api_key_account: None,
+            key_scope: Default::default(),
         },
         models: models.iter().map(|m| (*m).to_owned()).collect(),
         ..ModelSelection::default()

@@ -23,6 +23,7 @@ fn at(server: &ScriptedServer, kind: ProviderKind) -> ProviderSettings {
         extra_base_urls: Vec::new(),
         api_key_env: Some("SIFT_CORE_TESTS_NO_KEY".into()),
         api_key_account: None,
+        key_scope: sift_core::models::provider::KeyScope::UserAddress,
     }
 }
 
@@ -224,6 +225,7 @@ async fn first_party_clouds_are_not_asked_and_keep_images_for_unknown_names() {
         extra_base_urls: Vec::new(),
         api_key_env: Some("SIFT_CORE_TESTS_NO_KEY".into()),
         api_key_account: None,
+        key_scope: sift_core::models::provider::KeyScope::UserAddress,
     };
     assert_eq!(
         resolve(&[], "openai", &cloud(ProviderKind::OpenAi), "gpt-4o-mini").await,
@@ -270,6 +272,7 @@ async fn an_unreachable_server_is_asked_again_once_it_answers() {
         extra_base_urls: Vec::new(),
         api_key_env: None,
         api_key_account: None,
+        key_scope: sift_core::models::provider::KeyScope::UserAddress,
     };
     assert_eq!(
         resolve(&[], "local", &local, "gemma3:4b").await,

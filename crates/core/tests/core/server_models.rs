@@ -12,6 +12,7 @@ fn openai(base_url: String) -> ProviderSettings {
         extra_base_urls: Vec::new(),
         api_key_env: Some("SIFT_CORE_TESTS_NO_KEY".into()),
         api_key_account: None,
+        key_scope: Default::default(),
     }
 }
 

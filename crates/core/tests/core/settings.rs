@@ -79,6 +79,7 @@ fn provider(kind: ProviderKind, api_key_env: Option<&str>) -> ProviderSettings {
         extra_base_urls: Vec::new(),
         api_key_env: api_key_env.map(str::to_owned),
         api_key_account: None,
+        key_scope: Default::default(),
     }
 }
 
