@@ -93,7 +93,9 @@ impl ConnectError {
 
 /// Connects to exactly the URL a step names (`local` needs `base_url`);
 /// the key comes from `api_key_name`, else `OPENAI_API_KEY` or
-/// `ANTHROPIC_API_KEY`.
+/// `ANTHROPIC_API_KEY`, which go only to their kind's official URL: a
+/// step's other `base_url` is its author's, and gets no key it does not
+/// name (Sift's own connector keeps the same rule, `KeyScope` in sift-core).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct DirectConnector;
 
@@ -128,7 +130,14 @@ impl DirectConnector {
             Some(var) => {
                 Some(ApiKey::from_env(var).ok_or_else(|| ConnectError::NoApiKey(var.clone()))?)
             }
-            None => default_key.and_then(ApiKey::from_env),
+            None if endpoint
+                .base_url
+                .as_deref()
+                .is_none_or(|url| Some(url) == default_url) =>
+            {
+                default_key.and_then(ApiKey::from_env)
+            }
+            None => None,
         };
         Ok(Client::new(config)?)
     }
