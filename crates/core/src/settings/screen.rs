@@ -149,7 +149,9 @@ fn form_settings(ws: &Workspace, form: &ProviderForm) -> Result<ProviderSettings
 }
 
 /// The models the provider's server lists at `/models` (the provider
-/// need not be saved yet; see [`form_settings`] for its key).
+/// need not be saved yet). Its key is the saved provider's only while
+/// the form still matches it (`form_settings`, the rule of
+/// [`crate::models::provider::KeyScope`]).
 pub async fn list_models(
     ws: &Workspace,
     provider: &ProviderForm,
@@ -161,7 +163,7 @@ pub async fn list_models(
 
 /// Asks the provider's `/models`; testing the local provider at its own
 /// address means starting the workspace's local server first. The key is
-/// [`form_settings`]'.
+/// as for [`list_models`].
 pub async fn test_connection(
     ws: &Workspace,
     provider: &ProviderForm,
