@@ -52,6 +52,24 @@ pub enum AnswerChannel {
     JsonFormat { max_tokens: u32 },
 }
 
+impl AnswerChannel {
+    /// The reply held to the schema, each answer turn bounded by
+    /// [`held_answer_max_tokens`] of `context_window`.
+    pub fn held(context_window: usize) -> Self {
+        Self::JsonFormat {
+            max_tokens: held_answer_max_tokens(context_window),
+        }
+    }
+}
+
+/// The bound of an answer turn held to the schema: an eighth of the
+/// context (1,024 tokens on the local server, far above a four-field
+/// invoice's 60 and room for 20 line items). A weak model held to a
+/// grammar can write one string until its context is full.
+pub fn held_answer_max_tokens(context_window: usize) -> u32 {
+    u32::try_from(context_window / 8).unwrap_or(u32::MAX)
+}
+
 type TextOutput = dyn Fn(&str) -> Value + Send + Sync;
 type OutputParser = dyn Fn(&str) -> Result<Value, TextParseError> + Send + Sync;
 
@@ -370,9 +388,13 @@ impl Run<'_> {
     /// Whether the answer comes through the reply held to the schema:
     /// see [`AnswerChannel::JsonFormat`].
     fn answers_by_format(&self) -> bool {
-        matches!(self.engine.answer, AnswerChannel::JsonFormat { .. })
-            && self.spec.response_schema.is_some()
-            && self.spec.text_output.is_none()
+        matches!(self.engine.answer, AnswerChannel::JsonFormat { .. }) && self.answer_may_be_held()
+    }
+
+    /// Whether a reply could be the answer held to a schema: there is a
+    /// schema, and no mapping of plain text to the answer takes its place.
+    fn answer_may_be_held(&self) -> bool {
+        self.spec.response_schema.is_some() && self.spec.text_output.is_none()
     }
 
     /// Whether, after a reply in prose, the next turn is held to the
@@ -385,8 +407,7 @@ impl Run<'_> {
         self.answered_in_text
             && capabilities.json_schema_response_format
             && !capabilities.forced_tool.honours_a_named_tool()
-            && self.spec.response_schema.is_some()
-            && self.spec.text_output.is_none()
+            && self.answer_may_be_held()
     }
 
     /// The `response_format` of this turn, when it is an answer turn: under
@@ -410,15 +431,11 @@ impl Run<'_> {
     }
 
     /// The bound of an answer turn held to the schema: the channel's, else
-    /// an eighth of the context, as the local server's channel has it. A
-    /// weak model held to a grammar can write one string until its context
-    /// is full.
+    /// the one [`AnswerChannel::held`] would give this context.
     fn answer_max_tokens(&self) -> u32 {
         match self.engine.answer {
             AnswerChannel::JsonFormat { max_tokens } => max_tokens,
-            AnswerChannel::Tool => {
-                u32::try_from(self.engine.context.context_window / 8).unwrap_or(u32::MAX)
-            }
+            AnswerChannel::Tool => held_answer_max_tokens(self.engine.context.context_window),
         }
     }
 

@@ -40,7 +40,6 @@ use crate::error::CoreError;
 use crate::evidence::ValueOrigin;
 use crate::evidence::locator::locate_fields;
 use crate::evidence::{evidence_value, needed_correction, refresh_evidence};
-use crate::models::ModelOverride;
 use crate::models::ModelSelection;
 use crate::models::local::{LocalServerHandle, LocalServerOwner, ensure_local_server};
 use crate::models::provider::ProviderKind;
@@ -86,11 +85,6 @@ pub struct ExtractOptions {
     /// the OCR progress); the job itself sets OCR on for every model and
     /// images only for a model that takes them.
     pub read_options: ReadOptions,
-    /// The settings' id of the provider, which the `[[models]]` overrides
-    /// name; `None`: the provider kind's name (`local`, `openai`, ...).
-    pub provider_id: Option<String>,
-    /// What the user says models can take (`[[models]]`).
-    pub model_overrides: Vec<ModelOverride>,
     /// What the job's calls are and whether scans are OCR'd.
     pub flavour: JobFlavour,
 }
@@ -131,8 +125,6 @@ impl ExtractOptions {
                 },
                 ..ReadOptions::default()
             },
-            provider_id: None,
-            model_overrides: Vec::new(),
             flavour: JobFlavour::default(),
         }
     }
@@ -221,13 +213,7 @@ async fn run_document(
     options: Arc<ExtractOptions>,
     document: ExtractionDocument,
 ) -> Result<ExtractionDocument, CoreError> {
-    let mut selection = options.selection.clone();
-    // The user's `[[models]]` tables decide how each model answers.
-    selection.overrides.clone_from(&options.model_overrides);
-    if options.provider_id.is_some() {
-        selection.provider_id.clone_from(&options.provider_id);
-    }
-    let mut request = CallRequest::new(selection, job.prompt.clone());
+    let mut request = CallRequest::new(options.selection.clone(), job.prompt.clone());
     request.kind.clone_from(&options.flavour.call_kind);
     request.schema = Some(job.schema.clone());
     request.files = vec![PathBuf::from(&document.path)];

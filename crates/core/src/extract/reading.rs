@@ -36,13 +36,13 @@ pub(super) async fn job_read_options(
         read.model_takes_images = false;
         return Ok(read);
     }
-    let provider_id = options
+    let selection = &options.selection;
+    let provider_id = selection
         .provider_id
         .clone()
         .unwrap_or_else(|| provider.choice().to_string());
     read.model_takes_images =
-        capabilities::all_take_images(&options.model_overrides, &provider_id, &provider, &models)
-            .await;
+        capabilities::all_take_images(&selection.overrides, &provider_id, &provider, &models).await;
     Ok(read)
 }
 

@@ -185,7 +185,7 @@ pub fn start_tallied_job(
     // The job records the models it runs with, so a resume finds them.
     selection.models = selection.resolved_models()?;
     let mut options = options_for(ws, selection.clone(), job.concurrency);
-    options.provider_id = job.provider_id;
+    options.selection.provider_id = job.provider_id.or(options.selection.provider_id.take());
     let languages = job.ocr_languages.filter(|l| !l.is_empty());
     if let Some(languages) = &languages {
         options.read_options.ocr.languages.clone_from(languages);
@@ -345,7 +345,7 @@ fn resume_through(
         ..ModelSelection::default()
     };
     let mut options = options_for(ws, selection, concurrency);
-    options.provider_id = provider_id;
+    options.selection.provider_id = provider_id.or(options.selection.provider_id.take());
     if let Some(languages) = job.ocr_languages.clone().filter(|l| !l.is_empty()) {
         options.read_options.ocr.languages = languages;
     }
@@ -419,7 +419,7 @@ pub(crate) async fn one_document_options(
     provider_id: Option<String>,
 ) -> Result<ExtractOptions, CoreError> {
     let mut options = options_for(ws, selection, 1);
-    options.provider_id = provider_id;
+    options.selection.provider_id = provider_id.or(options.selection.provider_id.take());
     if local_provider(&options.selection)? {
         // Through the workspace's owner: the server stays up after.
         super::start_local_server(options.local_server.as_ref()).await?;
@@ -429,7 +429,13 @@ pub(crate) async fn one_document_options(
     Ok(options)
 }
 
-fn options_for(ws: &Workspace, selection: ModelSelection, concurrency: usize) -> ExtractOptions {
+fn options_for(
+    ws: &Workspace,
+    mut selection: ModelSelection,
+    concurrency: usize,
+) -> ExtractOptions {
+    // The user's `[[models]]` tables decide what each model is sent and how it answers.
+    selection.overrides = ws.config().model_overrides;
     ExtractOptions {
         concurrency: concurrency.max(1),
         selection,
@@ -438,8 +444,6 @@ fn options_for(ws: &Workspace, selection: ModelSelection, concurrency: usize) ->
         // finds it up.
         local_server: Some(ws.local_server().clone()),
         read_options: ws.read_options(),
-        provider_id: None,
-        model_overrides: ws.config().model_overrides,
         flavour: super::JobFlavour::default(),
     }
 }
@@ -465,7 +469,7 @@ pub(crate) fn run_flavoured_job(
     sink: impl Fn(ExtractEvent) + Send + Sync + 'static,
 ) -> Result<impl Future<Output = Result<JobTally, CoreError>> + Send + 'static, CoreError> {
     let mut options = options_for(ws, job.selection, job.concurrency);
-    options.provider_id = job.provider_id;
+    options.selection.provider_id = job.provider_id.or(options.selection.provider_id.take());
     options.flavour = job.flavour;
     refuse_missing_languages(&options.read_options.ocr)?;
     let store = ws.store()?;

@@ -179,11 +179,7 @@ async fn answer_channel(
         !capabilities.tools
     };
     if held {
-        // An eighth of the context: 1,024 tokens on the local server, far
-        // above a four-field invoice's 60 and room for 20 line items.
-        AnswerChannel::JsonFormat {
-            max_tokens: u32::try_from(context_window / 8).unwrap_or(u32::MAX),
-        }
+        AnswerChannel::held(context_window)
     } else {
         AnswerChannel::Tool
     }

@@ -48,7 +48,7 @@ async fn extract_with(
     std::fs::write(&doc, "Total due: 9.00\n").unwrap();
     let job = create_job(&store, "receipt", &schema(), None, &[doc], &["m".into()]).unwrap();
     let mut options = ExtractOptions::new(selection(server, &["m"]));
-    options.model_overrides = overrides;
+    options.selection.overrides = overrides;
     run_job(&store, &job.id, options, |_| {}, CancellationToken::new())
         .await
         .unwrap();
