@@ -6,7 +6,8 @@ value scored against the XML's.
   scripts/bench-einvoice-lines.py [--set DIR] [--split held-out|tune] [--limit N]
   MODES="located grounded free"  the answer modes (located runs once: no model)
   MODELS="qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"  files of the data directory's
-      models/, each passed as SIFT_LOCAL_MODEL (default: Sift's default model)
+      models/, each passed as SIFT_LOCAL_MODEL (default: the file DEFAULT_MODEL_FILE
+      names, asked of scripts/get-model.py)
   SIFT=target/release/sift  JOBS=2  SIFT_EXTRA="--flag ..." (more `sift extract` flags)
 
 Scoring. A line row is right when its description holds the truth's or
@@ -177,7 +178,11 @@ def main():
     args = ap.parse_args()
     sift = os.environ.get("SIFT", str(ROOT / os.environ.get("CARGO_TARGET_DIR", "target") / "release/sift"))
     modes = os.environ.get("MODES", "located grounded free").split()
-    models = os.environ.get("MODELS", "").split() or [""]
+    # The default model named, not left to the binary: an older build's
+    # default is another model.
+    models = os.environ.get("MODELS", "").split() or [subprocess.run(
+        [sys.executable, str(ROOT / "scripts/get-model.py"), "default", "--file-name"],
+        check=True, capture_output=True, text=True).stdout.strip()]
     jobs = int(os.environ.get("JOBS", "2"))
     extra = os.environ.get("SIFT_EXTRA", "").split()
     files = sorted((args.set / args.split).glob("*.pdf"))
@@ -197,7 +202,7 @@ def main():
                 continue  # no model: the same answers
             results, seconds = run(sift, args.set / "schema.json", files, mode,
                                    model if mode != "located" else "", jobs, extra, work)
-            runs.append((model or "default", mode, results, seconds))
+            runs.append((model.removesuffix(".gguf"), mode, results, seconds))
     header = ("model", "mode", "rows right", "cells right", "fields right", "four fields",
               "fields beyond", "rows given", "failed", "seconds")
     print("| " + " | ".join(header) + " |")
