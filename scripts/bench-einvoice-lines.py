@@ -140,25 +140,34 @@ def score(truth, result):
     return out
 
 
-def run(sift, schema, files, mode, model, jobs, extra, work):
+def read_answers(out):
+    results = {}
+    if out.exists():
+        for line in out.read_text().splitlines():
+            r = json.loads(line)
+            results[Path(r["file"]).name] = r
+    return results
+
+
+def run(sift, schema, files, mode, model, jobs, extra, work, reuse):
+    tag = f"{mode}-{model or 'default'}".replace("/", "_")
+    out = work / f"{tag}.jsonl"
+    if reuse and out.exists():
+        seconds = work / f"{tag}.seconds"
+        return read_answers(out), float(seconds.read_text()) if seconds.exists() else float("nan")
     env = dict(os.environ)
     if model:
         data = Path(os.environ.get("SIFT_DATA_DIR") or
                     Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local/share")) / "sift")
         env["SIFT_LOCAL_MODEL"] = str(data / "models" / model)
-    tag = f"{mode}-{model or 'default'}".replace("/", "_")
-    out = work / f"{tag}.jsonl"
     cmd = [sift, "--db", str(work / f"{tag}.db"), "extract", "--schema", str(schema),
            "--answers", mode, "--provider", "local", "--jobs", str(jobs),
            "--jsonl", str(out), *extra, *map(str, files)]
     start = time.monotonic()
     proc = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     seconds = time.monotonic() - start
-    results = {}
-    if out.exists():
-        for line in out.read_text().splitlines():
-            r = json.loads(line)
-            results[Path(r["file"]).name] = r
+    (work / f"{tag}.seconds").write_text(f"{seconds:.1f}\n")
+    results = read_answers(out)
     if proc.returncode not in (0, 1):
         print(proc.stderr[-2000:], file=sys.stderr)
     return results, seconds
@@ -175,6 +184,8 @@ def main():
     ap.add_argument("--split", default="held-out", choices=["held-out", "tune"])
     ap.add_argument("--limit", type=int, default=0, help="the first N documents only (by name)")
     ap.add_argument("--keep", type=Path, help="keep the JSONL answers in this folder")
+    ap.add_argument("--reuse", action="store_true",
+                    help="score the answers --keep already holds instead of asking again")
     args = ap.parse_args()
     sift = os.environ.get("SIFT", str(ROOT / os.environ.get("CARGO_TARGET_DIR", "target") / "release/sift"))
     modes = os.environ.get("MODES", "located grounded free").split()
@@ -201,7 +212,7 @@ def main():
             if mode == "located" and any(r[1] == "located" for r in runs):
                 continue  # no model: the same answers
             results, seconds = run(sift, args.set / "schema.json", files, mode,
-                                   model if mode != "located" else "", jobs, extra, work)
+                                   model if mode != "located" else "", jobs, extra, work, args.reuse)
             runs.append((model.removesuffix(".gguf"), mode, results, seconds))
     header = ("model", "mode", "rows right", "cells right", "fields right", "four fields",
               "fields beyond", "rows given", "failed", "seconds")
