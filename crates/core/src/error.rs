@@ -60,6 +60,15 @@ pub enum CoreError {
     /// each, one line each (as the window shows them).
     #[error("the workflow is not valid:\n- {}", .0.join("\n- "))]
     InvalidWorkflow(Vec<String>),
+    /// A workflow run from the window whose folder holds shell commands the
+    /// user has not allowed as they are now: the commands, to show and allow
+    /// (`workflows::consent`).
+    #[error(
+        "the workflows in {} run shell commands you have not allowed yet:\n{}",
+        .0.folder,
+        .0.commands.iter().map(|c| format!("- {} {}: {}", c.file, c.step, c.command)).collect::<Vec<_>>().join("\n")
+    )]
+    ConsentNeeded(Box<crate::shell_commands::WorkflowCommands>),
     /// A file Sift could not read or write.
     #[error("cannot {action} {}: {source}", path.display())]
     Io {
@@ -129,6 +138,8 @@ pub enum ErrorCode {
     PathNotAllowed,
     /// [`CoreError::InvalidWorkflow`]: a workflow file that does not validate.
     InvalidWorkflow,
+    /// [`CoreError::ConsentNeeded`]: a workflow folder's shell commands wait for the user's consent.
+    ConsentNeeded,
     /// [`CoreError::ToolResultsRequired`]: tool calls still wait for their results.
     ToolResultsRequired,
     /// [`CoreError::ApprovalRequired`]: tool calls still wait for the user's approval.
@@ -152,7 +163,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in the order of the README's table.
-    pub const ALL: [ErrorCode; 20] = [
+    pub const ALL: [ErrorCode; 21] = [
         Self::Usage,
         Self::NotFound,
         Self::Schema,
@@ -165,6 +176,7 @@ impl ErrorCode {
         Self::Dialog,
         Self::PathNotAllowed,
         Self::InvalidWorkflow,
+        Self::ConsentNeeded,
         Self::ToolResultsRequired,
         Self::ApprovalRequired,
         Self::Internal,
@@ -190,6 +202,7 @@ impl ErrorCode {
             Self::Dialog => "dialog",
             Self::PathNotAllowed => "path_not_allowed",
             Self::InvalidWorkflow => "invalid_workflow",
+            Self::ConsentNeeded => "consent_needed",
             Self::ToolResultsRequired => "tool_results_required",
             Self::ApprovalRequired => "approval_required",
             Self::Internal => "internal",
@@ -267,6 +280,7 @@ impl CoreError {
             Self::ToolResultsRequired { .. } => ErrorCode::ToolResultsRequired,
             Self::ApprovalRequired { .. } => ErrorCode::ApprovalRequired,
             Self::InvalidWorkflow(_) => ErrorCode::InvalidWorkflow,
+            Self::ConsentNeeded(_) => ErrorCode::ConsentNeeded,
             Self::Io { .. } => ErrorCode::Io,
             Self::PathNotAllowed(_) => ErrorCode::PathNotAllowed,
             Self::Dialog(_) => ErrorCode::Dialog,

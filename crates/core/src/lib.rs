@@ -23,6 +23,7 @@ mod process_owner;
 mod running;
 pub mod schemas;
 pub mod settings;
+mod shell_commands;
 pub mod transcripts;
 pub mod usage;
 pub mod workflows;

@@ -68,6 +68,7 @@
 //! corrections kept beside the model's values.
 
 mod checks;
+mod consent;
 mod document_pages;
 mod error;
 mod evaluation;

@@ -291,6 +291,18 @@ ALTER TABLE workflow_steps ADD COLUMN model TEXT;
 ALTER TABLE extraction_jobs ADD COLUMN answers TEXT
     CHECK (answers IS NULL OR answers IN ('free', 'grounded', 'located'));
 "#,
+    // 8: the user's consent to a workflow folder's shell commands, by the
+    // folder's canonical path and the fingerprint of the commands shown
+    // (core's `workflows::consent`): the window runs a folder's commands
+    // only once they were shown and allowed.
+    r#"
+CREATE TABLE workflow_command_consents (
+    folder      TEXT NOT NULL CHECK (folder <> ''),
+    fingerprint TEXT NOT NULL CHECK (fingerprint <> ''),
+    allowed_at  INTEGER NOT NULL,
+    PRIMARY KEY (folder, fingerprint)
+) STRICT;
+"#,
 ];
 
 /// The schema version this build writes: the number of migrations.

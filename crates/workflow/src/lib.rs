@@ -35,6 +35,7 @@ pub use connector::{ConnectError, DirectConnector, ModelConnector, ModelEndpoint
 pub use params::{ParamDef, parse_param_assignment};
 pub use parse::{ParseError, parse};
 pub use plan::cycle;
+pub use process_env::steers_process;
 pub use record::{
     EventSink, RunError, RunEvent, RunRecord, RunStatus, ServedModel, StepRecord, StepStatus,
 };

@@ -71,7 +71,7 @@ const PREFIXES: &[&str] = &["LD_", "DYLD_", "BASH_FUNC_", "GIT_"];
 
 /// Whether a variable of this name steers what a process runs or loads,
 /// so that a param or an output of this name must not set it.
-pub(crate) fn steers_process(name: &str) -> bool {
+pub fn steers_process(name: &str) -> bool {
     NAMES.contains(&name) || PREFIXES.iter().any(|prefix| name.starts_with(prefix))
 }
 

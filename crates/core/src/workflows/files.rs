@@ -113,7 +113,7 @@ pub fn list_workflows(ws: &Workspace, dir: &Path) -> Result<Vec<WorkflowFile>, C
 }
 
 /// The workflow files directly in `dir`, by name.
-fn workflows_in(dir: &Path) -> Result<Vec<WorkflowFile>, CoreError> {
+pub(crate) fn workflows_in(dir: &Path) -> Result<Vec<WorkflowFile>, CoreError> {
     let entries = std::fs::read_dir(dir).map_err(|e| CoreError::io("read the folder", dir, e))?;
     let mut files: Vec<WorkflowFile> = entries
         .filter_map(Result::ok)

@@ -6,6 +6,7 @@
 //! from a step reusing the stored outputs of the steps before it, and the
 //! JSON form `sift run --json` prints.
 
+pub mod consent;
 pub mod files;
 pub mod runs;
 

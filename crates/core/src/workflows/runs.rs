@@ -14,6 +14,7 @@ use sift_workflow::{RunEvent, StepRecord};
 
 use crate::error::CoreError;
 use crate::running::WorkKind;
+use crate::workflows::consent::require_consent;
 use crate::workflows::{RerunFrom, WorkflowRunRequest, load_file, run_workflow_announced};
 use crate::workspace::Workspace;
 
@@ -253,6 +254,8 @@ pub fn start_workflow_run(
     let file = PathBuf::from(&args.path);
     load_file(&file)?;
     let store = ws.store()?;
+    // The window runs a folder's shell commands only once the user allowed them.
+    require_consent(&store, &file)?;
     let guard = ws.running().register_new(WorkKind::WorkflowRun);
     let key = guard.key().to_owned();
     on_event(WorkflowRunEvent::Started { key: key.clone() });

@@ -31,6 +31,7 @@ mod settings;
 mod settings_keys;
 mod transcripts;
 mod usage;
+mod workflow_consent;
 mod workflow_files;
 mod workflow_runs;
 

@@ -6,6 +6,7 @@
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
+use sift_core::workflows::consent::{allow_commands, folder_commands};
 use sift_core::workflows::runs::{
     ParamValue, WorkflowRunArgs, WorkflowRunEvent, cancel_workflow_run, start_workflow_run,
     stored_run, workflow_runs,
@@ -26,6 +27,14 @@ fn collecting() -> (
         move |e: WorkflowRunEvent| sink.lock().unwrap().push(serde_json::to_value(&e).unwrap()),
         seen,
     )
+}
+
+/// The user allows the shell commands of the file's folder, as the
+/// window's dialog does.
+fn allow(ws: &sift_core::Workspace, file: &std::path::Path) {
+    let folder = file.parent().unwrap();
+    let listing = folder_commands(folder).unwrap();
+    allow_commands(&ws.store().unwrap(), folder, &listing.fingerprint).unwrap();
 }
 
 fn args(path: &std::path::Path) -> WorkflowRunArgs {
@@ -72,6 +81,14 @@ steps:
     )
     .unwrap();
     let ws = app_workspace(&dir, None);
+    // The window runs the folder's commands only once they are allowed:
+    // before, nothing is reported or stored.
+    let (sink, seen) = collecting();
+    let refused = start_workflow_run(&ws, args(&file), sink).err().unwrap();
+    assert_eq!(refused.code(), "consent_needed");
+    assert!(seen.lock().unwrap().is_empty());
+    assert!(ws.store().unwrap().workflow_runs(10).unwrap().is_empty());
+    allow(&ws, &file);
     let (sink, seen) = collecting();
     let request = WorkflowRunArgs {
         params: vec![ParamValue {
@@ -179,6 +196,7 @@ async fn a_run_cancelled_by_its_key_ends_cancelled() {
     )
     .unwrap();
     let ws = app_workspace(&dir, None);
+    allow(&ws, &file);
     let canceller = ws.clone();
     let key_seen: Arc<Mutex<Option<String>>> = Arc::default();
     let sink = {
