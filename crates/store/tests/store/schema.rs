@@ -368,6 +368,10 @@ fn the_schema_is_exactly_this() {
                 "interrupted_at",
             ][..],
         ),
+        (
+            "workflow_command_consents",
+            &["folder", "fingerprint", "allowed_at"][..],
+        ),
     ]
     .into_iter()
     .map(|(t, cols)| (t.to_owned(), cols.iter().map(|c| c.to_string()).collect()))
@@ -396,7 +400,7 @@ fn no_column_can_hold_a_credential() {
         "config",
     ];
     let all = columns(&dir.db());
-    assert_eq!(all.len(), 19);
+    assert_eq!(all.len(), 20);
     for (table, names) in all {
         for name in names {
             let lower = name.to_lowercase();
