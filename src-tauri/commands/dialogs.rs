@@ -3,7 +3,9 @@
 //! A path chosen in a save or folder dialog is granted in the workspace:
 //! the app writes only where the user chose.
 //!
-//! Test hooks (a WebDriver cannot drive a native dialog): when
+//! Test hooks, only in a build with the `test-hooks` feature (the window
+//! suite's; a WebDriver cannot drive a native dialog, and a release build
+//! must have no variable that answers a dialog in the user's place): when
 //! `SIFT_TEST_OPEN_PATHS` is set, `pick_files` returns its paths (split
 //! like `PATH`, on `:`) without showing a dialog; when
 //! `SIFT_TEST_SAVE_PATH` is set, `pick_save_path` returns it; when
@@ -57,15 +59,45 @@ pub struct SaveDialogOptions {
     pub filters: Option<Vec<FileFilter>>,
 }
 
-pub const TEST_OPEN_PATHS: &str = "SIFT_TEST_OPEN_PATHS";
-pub const TEST_SAVE_PATH: &str = "SIFT_TEST_SAVE_PATH";
-pub const TEST_FOLDER_PATH: &str = "SIFT_TEST_FOLDER_PATH";
+/// The dialogs' answers from the environment, in a `test-hooks` build.
+#[cfg(feature = "test-hooks")]
+pub(crate) mod test_hooks {
+    use std::path::PathBuf;
 
-/// A test hook's path, standing in for the dialog's answer.
-fn test_hook(var: &str) -> Option<PathBuf> {
-    std::env::var_os(var)
-        .filter(|p| !p.is_empty())
-        .map(PathBuf::from)
+    fn var(name: &str) -> Option<std::ffi::OsString> {
+        std::env::var_os(name).filter(|p| !p.is_empty())
+    }
+
+    /// The files "picked" in an open dialog.
+    pub fn open_paths() -> Option<Vec<PathBuf>> {
+        var("SIFT_TEST_OPEN_PATHS").map(|paths| std::env::split_paths(&paths).collect())
+    }
+
+    pub fn save_path() -> Option<PathBuf> {
+        var("SIFT_TEST_SAVE_PATH").map(PathBuf::from)
+    }
+
+    pub fn folder_path() -> Option<PathBuf> {
+        var("SIFT_TEST_FOLDER_PATH").map(PathBuf::from)
+    }
+}
+
+/// A release build: every dialog is shown.
+#[cfg(not(feature = "test-hooks"))]
+pub(crate) mod test_hooks {
+    use std::path::PathBuf;
+
+    pub fn open_paths() -> Option<Vec<PathBuf>> {
+        None
+    }
+
+    pub fn save_path() -> Option<PathBuf> {
+        None
+    }
+
+    pub fn folder_path() -> Option<PathBuf> {
+        None
+    }
 }
 
 pub(crate) fn dialog<R: Runtime>(
@@ -107,8 +139,8 @@ pub async fn pick_files<R: Runtime>(
     options: OpenDialogOptions,
     app: AppHandle<R>,
 ) -> IpcResult<Vec<String>> {
-    if let Some(paths) = std::env::var_os(TEST_OPEN_PATHS).filter(|p| !p.is_empty()) {
-        return Ok(std::env::split_paths(&paths).map(|p| text(&p)).collect());
+    if let Some(paths) = test_hooks::open_paths() {
+        return Ok(paths.iter().map(|p| text(p)).collect());
     }
     let dialog = dialog(&app, options.title.as_deref(), options.filters.as_deref());
     let picked = shown(move || {
@@ -130,7 +162,7 @@ pub async fn pick_save_path<R: Runtime>(
     app: AppHandle<R>,
     ws: State<'_, Workspace>,
 ) -> IpcResult<Option<String>> {
-    let path = match test_hook(TEST_SAVE_PATH) {
+    let path = match test_hooks::save_path() {
         Some(path) => Some(path),
         None => {
             let mut dialog = dialog(&app, options.title.as_deref(), options.filters.as_deref());
@@ -156,7 +188,7 @@ pub async fn pick_folder<R: Runtime>(
     app: AppHandle<R>,
     ws: State<'_, Workspace>,
 ) -> IpcResult<Option<String>> {
-    let path = match test_hook(TEST_FOLDER_PATH) {
+    let path = match test_hooks::folder_path() {
         Some(path) => Some(path),
         None => {
             let dialog = dialog(&app, title.as_deref(), None);

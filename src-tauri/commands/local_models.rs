@@ -7,8 +7,9 @@
 //! fetching one with its progress over a channel, and cancelling it
 //! (`sift_core::models::catalogue_downloads`).
 //!
-//! Test hook: when `SIFT_TEST_OPEN_PATHS` is set, "Add a model…" takes its
-//! first path without showing a dialog (as `pick_files` does).
+//! Test hook (a `test-hooks` build only): when `SIFT_TEST_OPEN_PATHS` is
+//! set, "Add a model…" takes its first path without showing a dialog (as
+//! `pick_files` does).
 
 use std::path::PathBuf;
 
@@ -53,8 +54,8 @@ pub async fn add_local_model<R: Runtime>(
     mode: ImportMode,
     app: AppHandle<R>,
 ) -> IpcResult<Option<LocalModel>> {
-    let picked = match std::env::var_os(dialogs::TEST_OPEN_PATHS).filter(|p| !p.is_empty()) {
-        Some(paths) => std::env::split_paths(&paths).next(),
+    let picked = match dialogs::test_hooks::open_paths() {
+        Some(paths) => paths.into_iter().next(),
         None => {
             let filter = FileFilter {
                 name: "GGUF models".to_owned(),

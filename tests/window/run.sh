@@ -6,9 +6,9 @@
 #   bash tests/window/run.sh          (scripts/test.sh runs it)
 #
 # It builds the app with the UI embedded, scripts the model server, starts
-# tauri-driver, and runs tests/window/*.test.mjs (webdriverio). The native
-# open and save dialogs cannot be driven, so the app's test hooks stand in
-# for them: SIFT_TEST_OPEN_PATHS (the files "picked") and
+# tauri-driver, and runs tests/window/*.test.mjs (webdriverio). A WebDriver
+# cannot drive the native open and save dialogs, so the app is built with
+# its `test-hooks` feature (never in a release) and these stand in for them: SIFT_TEST_OPEN_PATHS (the files "picked") and
 # SIFT_TEST_SAVE_PATH (where "Export CSV…" saves) and SIFT_TEST_FOLDER_PATH
 # (the folder Workflows opens).
 #
@@ -39,7 +39,7 @@ CORPUS="$(cd "$ROOT/../shared/corpus" 2>/dev/null && pwd)" || fail "the corpus i
 # SIFT_WINDOW_NO_BUILD=1 uses the app binary as it is (when iterating on
 # the tests).
 if [ "${SIFT_WINDOW_NO_BUILD:-0}" != 1 ]; then
-  (cd "$ROOT/ui" && npm run --silent tauri -- build --debug --no-bundle -- -p sift-app >"$OUT/build.log" 2>&1) \
+  (cd "$ROOT/ui" && npm run --silent tauri -- build --debug --no-bundle -- -p sift-app --features test-hooks >"$OUT/build.log" 2>&1) \
     || { tail -30 "$OUT/build.log" >&2; fail "the app did not build"; }
 fi
 cargo build -q -p sift-scripted-server -p sift-cli
