@@ -97,6 +97,8 @@ fn bindings_are_written_for_every_ipc_type() {
         sift_core::workflows::runs::WorkflowRunEvent,
         sift_core::workflows::runs::WorkflowRunView,
         sift_core::workflows::runs::WorkflowRunSummary,
+        sift_core::workflows::consent::WorkflowCommand,
+        sift_core::workflows::consent::WorkflowCommands,
         sift_core::chat::view::ApprovalView,
         sift_core::chat::reply::CutReplyView,
         sift_core::chat::view::SessionView,

@@ -16,6 +16,8 @@ pub mod commands;
 mod error;
 mod launch;
 #[cfg(test)]
+mod workflow_consent_tests;
+#[cfg(test)]
 mod write_paths_tests;
 
 use tauri::{Manager, RunEvent};
@@ -104,6 +106,8 @@ pub fn run() -> tauri::Result<()> {
             commands::workflows::check_workflow,
             commands::workflows::watch_workflows,
             commands::workflows::run_workflow,
+            commands::workflows::workflow_commands,
+            commands::workflows::allow_workflow_commands,
             commands::workflows::cancel_workflow_run,
             commands::workflows::workflow_runs,
             commands::workflows::workflow_run,

@@ -1,11 +1,13 @@
 //! Workflows from the window: a folder of YAML files (watched, so a change
 //! on disk reloads), a file's text and problems, saving it, running it
-//! with live events, cancelling, and the stored runs. The behaviour is
-//! `sift_core::workflows::files` and `sift_core::workflows::runs`.
+//! with live events, cancelling, and the stored runs; the consent to a
+//! folder's shell commands before the window runs them. The behaviour is
+//! `sift_core::workflows::files`, `runs` and `consent`.
 
 use std::path::Path;
 
 use sift_core::Workspace;
+use sift_core::workflows::consent::{self, WorkflowCommands};
 use sift_core::workflows::files::{
     self, WorkflowFile, WorkflowFileEvent, WorkflowFolderWatch, WorkflowText,
 };
@@ -69,6 +71,28 @@ pub async fn run_workflow(
         let _ = on_event.send(e);
     })?;
     Ok(run.await?)
+}
+
+/// The shell commands the workflows of `folder` can run, as the window
+/// shows them before asking (a run refused with `consent_needed`).
+#[tauri::command]
+pub fn workflow_commands(folder: String) -> IpcResult<WorkflowCommands> {
+    Ok(consent::folder_commands(Path::new(&folder))?)
+}
+
+/// Records the user's consent to the commands of `folder` they were shown
+/// (`fingerprint`); `consent_needed` when they changed since.
+#[tauri::command]
+pub fn allow_workflow_commands(
+    folder: String,
+    fingerprint: String,
+    ws: State<'_, Workspace>,
+) -> IpcResult<()> {
+    Ok(consent::allow_commands(
+        &ws.store()?,
+        Path::new(&folder),
+        &fingerprint,
+    )?)
 }
 
 /// Asks a running workflow to stop; false when no run has that key.

@@ -54,6 +54,7 @@ import type { MessageView } from "./bindings/MessageView";
 import type { ModelChoice } from "./bindings/ModelChoice";
 import type { RevisionNode } from "./bindings/RevisionNode";
 import type { SessionView } from "./bindings/SessionView";
+import type { WorkflowCommands } from "./bindings/WorkflowCommands";
 import type { WorkflowFile } from "./bindings/WorkflowFile";
 import type { WorkflowFileEvent } from "./bindings/WorkflowFileEvent";
 import type { WorkflowRunEvent } from "./bindings/WorkflowRunEvent";
@@ -138,6 +139,8 @@ export type { ParamValue } from "./bindings/ParamValue";
 export type { RevisionNode } from "./bindings/RevisionNode";
 export type { SessionView } from "./bindings/SessionView";
 export type { StepView } from "./bindings/StepView";
+export type { WorkflowCommand } from "./bindings/WorkflowCommand";
+export type { WorkflowCommands } from "./bindings/WorkflowCommands";
 export type { WorkflowFile } from "./bindings/WorkflowFile";
 export type { WorkflowFileEvent } from "./bindings/WorkflowFileEvent";
 export type { WorkflowRunEvent } from "./bindings/WorkflowRunEvent";
@@ -239,6 +242,8 @@ export interface CommandResults {
   check_workflow: string[];
   watch_workflows: void;
   run_workflow: WorkflowRunView;
+  workflow_commands: WorkflowCommands;
+  allow_workflow_commands: void;
   cancel_workflow_run: boolean;
   workflow_runs: WorkflowRunSummary[];
   workflow_run: WorkflowRunView;
@@ -621,6 +626,16 @@ export function runWorkflow(
   const channel = new Channel<WorkflowRunEvent>();
   channel.onmessage = onEvent;
   return command("run_workflow", { request, onEvent: channel });
+}
+
+/** The shell commands the workflows of `folder` can run, as shown before a run refused with `consent_needed`. */
+export function workflowCommands(folder: string): Promise<WorkflowCommands> {
+  return command("workflow_commands", { folder });
+}
+
+/** Allows the commands of `folder` the user was shown (`fingerprint`); rejects with `consent_needed` when they changed since. */
+export function allowWorkflowCommands(folder: string, fingerprint: string): Promise<void> {
+  return command("allow_workflow_commands", { folder, fingerprint });
 }
 
 export function cancelWorkflowRun(key: string): Promise<boolean> {

@@ -4,4 +4,4 @@
  * The stable codes of [`CoreError`], the one list of them (the README's
  * "Error codes" table mirrors it). Serialised in snake_case.
  */
-export type ErrorCode = "usage" | "not_found" | "schema" | "store" | "config" | "keychain" | "document" | "local_server" | "io" | "dialog" | "path_not_allowed" | "invalid_workflow" | "tool_results_required" | "approval_required" | "internal" | "auth" | "model" | "refusal" | "network" | "other";
+export type ErrorCode = "usage" | "not_found" | "schema" | "store" | "config" | "keychain" | "document" | "local_server" | "io" | "dialog" | "path_not_allowed" | "invalid_workflow" | "consent_needed" | "tool_results_required" | "approval_required" | "internal" | "auth" | "model" | "refusal" | "network" | "other";
