@@ -256,6 +256,12 @@ impl LocalData {
             // The scripted servers listen in this test process.
             pid: std::process::id(),
             key: key.clone(),
+            // The model `sift` wants here: the default file in this data
+            // folder's models/ (no choice made, no SIFT_LOCAL_MODEL).
+            model: self
+                .0
+                .join("models")
+                .join(sift_llm::local_server::DEFAULT_MODEL_FILE),
         };
         sift_llm::local_server::record::write(&self.0.join("run/local-server.json"), &entry)
             .unwrap();
@@ -268,6 +274,7 @@ impl LocalData {
         command
             .env("SIFT_DATA_DIR", &self.0)
             .env_remove("XDG_RUNTIME_DIR")
+            .env_remove("SIFT_LOCAL_MODEL")
             .env("SIFT_LLAMA_SERVER", self.0.join("no-llama-server"));
         command
     }

@@ -3,10 +3,11 @@
 //! such as the app, owned for its life ([`LocalServerOwner`]) and stopped
 //! on exit.
 //!
-//! Another process's server is used only when its record names it and it
-//! passes `sift_llm::local_server::adopt`'s checks (it holds the port, it
-//! refuses a request without its key and answers one with it): never
-//! whatever happens to listen on loopback. Clients find its address and
+//! Another process's server is used only when its record names it, serving
+//! the model this caller wants, and it passes
+//! `sift_llm::local_server::adopt`'s checks (it holds the port, it refuses
+//! a request without its key and answers one with it): never whatever
+//! happens to listen on loopback. Clients find its address and
 //! key in the same record (`ProviderSettings::client_config`).
 
 use std::path::Path;
@@ -37,8 +38,11 @@ pub enum LocalServerHandle {
 pub async fn ensure_local_server() -> Result<LocalServerHandle, CoreError> {
     let data_dir = paths::data_dir();
     let mut config = LocalServerConfig::in_data_dir(&data_dir);
+    // The model chosen in Settings (or `sift models use`, or
+    // SIFT_LOCAL_MODEL): a running server of another model is not used.
+    let (model, projector) = crate::models::local_files::chosen_paths(&data_dir)?;
     if let Some(record) = &config.record_path
-        && let Some(adopted) = adopt(record).await
+        && let Some(adopted) = adopt(record, &model).await
     {
         return Ok(LocalServerHandle::Adopted(Box::new(adopted)));
     }
@@ -51,8 +55,6 @@ pub async fn ensure_local_server() -> Result<LocalServerHandle, CoreError> {
     {
         config.program = bundled;
     }
-    // The model chosen in Settings (or `sift models use`).
-    let (model, projector) = crate::models::local_files::chosen_paths(&data_dir)?;
     config.model_path = model;
     config.projector_path = projector;
     config.context_per_slot = crate::models::local_files::slot_context(&config.model_path);

@@ -16,6 +16,10 @@
 //! 3. **It answers the key** (`GET /props` with it answers 200 with the
 //!    server's properties).
 //!
+//! And it must serve the model the caller wants (the record names its
+//! file): the user may have chosen another since it started, or a command
+//! may name its own (`SIFT_LOCAL_MODEL`).
+//!
 //! A failed check is not an error: the record is taken for stale, and the
 //! caller starts a server of its own (on another random port, so the two
 //! never fight over one), whose record replaces it.
@@ -74,11 +78,14 @@ impl AdoptedServer {
     }
 }
 
-/// The server the record at `record_path` names, if it passes every check
-/// (see the module comment); `None` for no record or a record not to be
-/// believed.
-pub async fn adopt(record_path: &Path) -> Option<AdoptedServer> {
+/// The server the record at `record_path` names, if it serves `model` and
+/// passes every check (see the module comment); `None` for no record, a
+/// record not to be believed, or a server of another model.
+pub async fn adopt(record_path: &Path, model: &Path) -> Option<AdoptedServer> {
     let record = record::read(record_path)?;
+    if !same_file(&record.model, model) {
+        return None;
+    }
     if !holds_listening_socket(record.pid, record.port) {
         return None;
     }
@@ -106,6 +113,15 @@ pub async fn adopt(record_path: &Path) -> Option<AdoptedServer> {
         .filter(|capped| !capped.cut)?;
     let props = ServerProps::from_json(&serde_json::from_slice::<Value>(&body.bytes).ok()?);
     Some(AdoptedServer { record, props })
+}
+
+/// Whether two paths name one file (through links), or are the same text.
+fn same_file(a: &Path, b: &Path) -> bool {
+    a == b
+        || matches!(
+            (std::fs::canonicalize(a), std::fs::canonicalize(b)),
+            (Ok(a), Ok(b)) if a == b
+        )
 }
 
 /// Whether process `pid` holds the socket listening on loopback `port`.

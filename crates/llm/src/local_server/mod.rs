@@ -229,6 +229,8 @@ pub struct LocalServer {
     port: u16,
     key: ApiKey,
     model_alias: String,
+    /// The model file it serves, for its record.
+    model_path: PathBuf,
     props: Option<ServerProps>,
     /// Its record, once written.
     record_path: Option<PathBuf>,
@@ -276,6 +278,7 @@ impl LocalServer {
             port,
             key,
             model_alias: config.model_alias.clone(),
+            model_path: config.model_path.clone(),
             props: None,
             record_path: None,
         };
@@ -286,6 +289,7 @@ impl LocalServer {
                 port,
                 pid,
                 key: server.key.clone(),
+                model: server.model_path.clone(),
             };
             record::write(path, &entry).map_err(|source| LocalServerError::Record {
                 path: path.clone(),
@@ -345,6 +349,7 @@ impl LocalServer {
             port: self.port,
             pid,
             key: self.key.clone(),
+            model: self.model_path.clone(),
         };
         record::write(path, &entry).map_err(|source| LocalServerError::Record {
             path: path.clone(),

@@ -41,6 +41,10 @@ pub struct ServerRecord {
     pub pid: u32,
     /// The key it asks of every request but `/health`.
     pub key: ApiKey,
+    /// The model file it serves: a process that wants another model (the
+    /// user chose one since, or a command names its own) starts a server
+    /// of its own rather than have its documents read by the wrong model.
+    pub model: PathBuf,
 }
 
 /// The record as a file holds it; the key is read into an [`ApiKey`] at
@@ -50,6 +54,7 @@ struct OnDisk {
     port: u16,
     pid: u32,
     key: String,
+    model: PathBuf,
 }
 
 impl ServerRecord {
@@ -103,6 +108,7 @@ pub fn write(path: &Path, record: &ServerRecord) -> std::io::Result<()> {
         port: record.port,
         pid: record.pid,
         key: record.key.expose().to_owned(),
+        model: record.model.clone(),
     })?;
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(format!(".{}.tmp", std::process::id()));
@@ -153,6 +159,7 @@ pub fn read(path: &Path) -> Option<ServerRecord> {
         port: on_disk.port,
         pid: on_disk.pid,
         key: ApiKey::new(on_disk.key),
+        model: on_disk.model,
     })
 }
 
@@ -184,6 +191,7 @@ mod tests {
             port: 4242,
             pid: 7,
             key: fresh_key().unwrap(),
+            model: PathBuf::from("/models/a model.gguf"),
         };
         write(&path, &record).unwrap();
         assert_eq!(read(&path), Some(record.clone()));

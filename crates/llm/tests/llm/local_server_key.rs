@@ -49,6 +49,11 @@ fn llama_cpp() -> Script {
     })
 }
 
+/// The model file a recorded server serves, and the one adoption wants.
+fn model() -> PathBuf {
+    PathBuf::from("/models/qwen.gguf")
+}
+
 fn mode(path: &Path) -> u32 {
     std::fs::metadata(path).unwrap().permissions().mode() & 0o777
 }
@@ -64,11 +69,12 @@ async fn a_recorded_server_that_asks_for_its_key_is_adopted() {
         // The scripted server listens in this process.
         pid: std::process::id(),
         key: key.clone(),
+        model: model(),
     };
     record::write(&path, &entry).unwrap();
     assert_eq!(mode(&path), 0o600);
 
-    let adopted = adopt(&path).await.expect("not adopted");
+    let adopted = adopt(&path, &model()).await.expect("not adopted");
     assert_eq!(adopted.base_url(), scripted.openai_base_url());
     assert_eq!(adopted.api_key(), &key);
     assert_eq!(adopted.props().map(|p| p.slots), Some(2));
@@ -80,6 +86,36 @@ async fn a_recorded_server_that_asks_for_its_key_is_adopted() {
         Some(format!("Bearer {}", key.expose()).as_str())
     );
     assert!(adopted.still_recorded(&path));
+}
+
+/// A server of another model (the user chose one since it started, or a
+/// command names its own) is not used, and is not even asked.
+#[tokio::test]
+async fn a_recorded_server_of_another_model_is_not_adopted() {
+    let dir = TempDir::new("other-model");
+    let key = record::fresh_key().unwrap();
+    let scripted = server(llama_cpp().requiring_key(key.expose())).await;
+    let path = dir.0.join("run/local-server.json");
+    let entry = ServerRecord {
+        port: scripted.addr().port(),
+        pid: std::process::id(),
+        key,
+        model: PathBuf::from("/models/smollm2.gguf"),
+    };
+    record::write(&path, &entry).unwrap();
+
+    assert!(adopt(&path, &model()).await.is_none());
+    assert!(scripted.model_info_requests().is_empty());
+    // The same file by another path (a link) is the same model.
+    let linked = dir.0.join("linked.gguf");
+    std::fs::write(dir.0.join("real.gguf"), b"GGUF").unwrap();
+    std::os::unix::fs::symlink(dir.0.join("real.gguf"), &linked).unwrap();
+    let entry = ServerRecord {
+        model: dir.0.join("real.gguf"),
+        ..entry
+    };
+    record::write(&path, &entry).unwrap();
+    assert!(adopt(&path, &linked).await.is_some());
 }
 
 /// A squatter: a plain HTTP server that answers 200 to anything, at the
@@ -113,10 +149,14 @@ async fn a_squatter_at_the_recorded_port_is_not_adopted() {
         port,
         pid: std::process::id(),
         key: key.clone(),
+        model: model(),
     };
     record::write(&path, &entry).unwrap();
 
-    assert!(adopt(&path).await.is_none(), "the squatter was adopted");
+    assert!(
+        adopt(&path, &model()).await.is_none(),
+        "the squatter was adopted"
+    );
     let seen = seen.lock().unwrap().clone();
     assert!(seen.starts_with("GET /props"), "{seen}");
     assert!(!seen.contains(key.expose()), "the squatter saw the key");
@@ -141,10 +181,11 @@ async fn a_server_the_recorded_process_does_not_hold_is_not_adopted() {
         port: mimic.addr().port(),
         pid: sleeper.id().unwrap(),
         key,
+        model: model(),
     };
     record::write(&path, &entry).unwrap();
 
-    assert!(adopt(&path).await.is_none());
+    assert!(adopt(&path, &model()).await.is_none());
     // Nothing was even asked.
     assert!(mimic.model_info_requests().is_empty());
     let _ = sleeper.kill().await;
@@ -154,7 +195,7 @@ async fn a_server_the_recorded_process_does_not_hold_is_not_adopted() {
 async fn no_record_or_one_naming_nothing_adopts_nothing() {
     let dir = TempDir::new("stale");
     let path = dir.0.join("run/local-server.json");
-    assert!(adopt(&path).await.is_none());
+    assert!(adopt(&path, &model()).await.is_none());
     let free = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -164,9 +205,10 @@ async fn no_record_or_one_naming_nothing_adopts_nothing() {
         port: free,
         pid: std::process::id(),
         key: record::fresh_key().unwrap(),
+        model: model(),
     };
     record::write(&path, &entry).unwrap();
-    assert!(adopt(&path).await.is_none());
+    assert!(adopt(&path, &model()).await.is_none());
 }
 
 /// The real llama-server with its key: a request without it gets 401, one
@@ -220,7 +262,10 @@ async fn real_server_refuses_a_request_without_its_key() {
     assert_eq!(mode(&dir.0.join("run")), 0o700);
     let recorded = record::read(&record_path).unwrap();
     assert_eq!((recorded.port, recorded.pid), (server.port(), pid));
-    let adopted = adopt(&record_path).await.expect("not adopted");
+    assert_eq!(recorded.model, config.model_path);
+    let adopted = adopt(&record_path, &config.model_path)
+        .await
+        .expect("not adopted");
     assert_eq!(adopted.base_url(), server.base_url());
 
     server.stop().await;
