@@ -50,8 +50,22 @@ describe("Workflows in the app", () => {
     assert.equal(await disk(page), expected);
     assert.deepEqual((await ipcCalls(page, "save_workflow")).map((c) => c.args), [{ path: FILE, text: expected }]);
 
-    // Run: each node shows its status as the run goes.
+    // Run: the folder's commands are shown first, exactly, and run only once allowed.
     await page.getByTestId("workflow-run").click();
+    const consent = page.getByTestId("commands-consent");
+    await consent.waitFor();
+    assert.deepEqual(await consent.getByTestId("consent-step").allInnerTexts(), ["two.yaml › fetch", "two.yaml › shout"]);
+    assert.deepEqual(await consent.getByTestId("consent-command-text").allTextContents(), ["echo hello", "echo loud"]);
+    assert.deepEqual(await statuses(page), { fetch: "none", shout: "none" });
+    await consent.getByRole("button", { name: "Run them" }).click();
+    await eventually(() => consent.count(), 0);
+    const [allowed] = await ipcCalls(page, "allow_workflow_commands");
+    assert.equal(allowed.args.folder, "/home/user/flows");
+    assert.deepEqual(JSON.parse(allowed.args.fingerprint), [
+      { file: "two.yaml", dag: null, step: "fetch", command: "echo hello", env: [] },
+      { file: "two.yaml", dag: null, step: "shout", command: "echo loud", env: [] },
+    ]);
+    // Each node shows its status as the run goes.
     const release = (n) => page.evaluate((n) => window.__siftWorkflowsChatTranscriptsMock.releaseSteps(n ?? undefined), n ?? null);
     await eventually(() => statuses(page), { fetch: "running", shout: "pending" });
     await release(1);
@@ -59,8 +73,8 @@ describe("Workflows in the app", () => {
     await release(); // this step and every later one
     await eventually(() => statuses(page), { fetch: "succeeded", shout: "succeeded" });
     await eventually(() => page.getByTestId("run-status").textContent(), "Run succeeded");
-    const [run] = await ipcCalls(page, "run_workflow");
-    assert.deepEqual(run.args.request, { path: FILE, params: [] });
+    // The refused run, then the one allowed.
+    assert.deepEqual((await ipcCalls(page, "run_workflow")).map((c) => c.args.request), [{ path: FILE, params: [] }, { path: FILE, params: [] }]);
     await page.getByRole("tab", { name: "Run output" }).click();
     await eventually(() => page.getByTestId("step-stdout").textContent(), "loud\n");
 
@@ -68,10 +82,13 @@ describe("Workflows in the app", () => {
     await page.getByTestId("workflow-rerun").click();
     await eventually(() => page.getByTestId("run-status").textContent(), "Run succeeded");
     const reruns = (await ipcCalls(page, "run_workflow")).map((c) => c.args.request);
+    // Allowed once for the folder: the re-run is not asked about.
     assert.deepEqual(reruns, [
+      { path: FILE, params: [] },
       { path: FILE, params: [] },
       { path: FILE, params: [], fromStep: "shout", fromRun: "run_1" },
     ]);
+    assert.equal((await ipcCalls(page, "allow_workflow_commands")).length, 1);
     await page.locator('[data-node="fetch"]').click();
     await page.getByRole("tab", { name: "Run output" }).click();
     await page.getByTestId("step-run").getByText("reused from the earlier run").waitFor();
@@ -87,6 +104,22 @@ describe("Workflows in the app", () => {
     );
     await page.locator('[data-transcript="run_2/shout"]').click();
     await eventually(() => page.getByTestId("transcript-title").textContent(), "shout");
+  });
+
+  it("runs nothing when the commands are cancelled, and asks again at the next run", async () => {
+    const page = await app.open({ stepDelay: 5 });
+    await openFolder(page);
+    await page.getByTestId("workflow-run").click();
+    const consent = page.getByTestId("commands-consent");
+    await consent.waitFor();
+    await consent.getByRole("button", { name: "Cancel" }).click();
+    await eventually(() => consent.count(), 0);
+    assert.deepEqual(await statuses(page), { fetch: "none", shout: "none" });
+    assert.deepEqual(await ipcCalls(page, "allow_workflow_commands"), []);
+    assert.equal(await page.getByTestId("run-history").locator("option").count(), 0);
+    await page.getByTestId("workflow-run").click();
+    await consent.waitFor();
+    assert.deepEqual(await consent.getByTestId("consent-command-text").allTextContents(), ["echo hello", 'echo "${GREETING}!"']);
   });
 
   it("reloads a file changed on disk (the folder watch)", async () => {

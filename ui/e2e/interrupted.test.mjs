@@ -79,7 +79,8 @@ describe("After a crash", () => {
   });
 
   it("shows the run's interrupted step, and Re-run from it reuses the step before", async () => {
-    const page = await app.open({ interruptedRun: true, stepDelay: 5 });
+    // The run that Sift closed on ran, so the folder's commands were allowed then.
+    const page = await app.open({ interruptedRun: true, stepDelay: 5, commandsAllowed: true });
     await page.getByTestId("nav-workflows").click();
     await page.getByTestId("open-folder").click();
     const notice = page.getByTestId("run-interrupted");

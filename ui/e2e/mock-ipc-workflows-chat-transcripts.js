@@ -12,6 +12,8 @@
 //   stepDelay       ms each step runs (default 120)
 //   holdSteps       each step, once started, waits for releaseSteps() (the test
 //                   sees every state however slow the machine; see releaseSteps)
+//   commandsAllowed the folder's shell commands were allowed in an earlier session:
+//                   run_workflow does not refuse with consent_needed
 //   chatDelay       ms between streamed words (default 40)
 //   holdChat        a reply streams this many words, then waits for releaseChat()
 //                   (or the stop button); once released, no reply is held again
@@ -122,7 +124,8 @@ function installWorkflowsChatTranscriptsMock(scenario) {
     /** @type {(typeof steps)[number] | null} */
     let cur = null;
     let inDepends = false;
-    const value = (s) => s.replace(/\s+#.*$/, "").trim().replace(/^["']|["']$/g, "");
+    // A value's wrapping quotes go (`"a b"`, `'a'`); a quote inside it stays (`echo "x"`).
+    const value = (s) => s.replace(/\s+#.*$/, "").trim().replace(/^(["'])(.*)\1$/, "$2");
     for (const line of lines.slice(start + 1)) {
       if (/^\S/.test(line)) break;
       const item = /^ {2}- (.*)$/.exec(line);
@@ -155,6 +158,30 @@ function installWorkflowsChatTranscriptsMock(scenario) {
     return steps.map((s, i) => ({ ...s, name: s.name ?? s.id ?? `step${i + 1}` }));
   }
 
+  /**
+   * Every shell command of the folder's files, as core's workflows::consent lists them
+   * (the main DAG's steps here), and their fingerprint (the list as JSON: a mock's).
+   * @param {string} folder
+   * @returns {import("../src/ipc").WorkflowCommands}
+   */
+  function folderCommands(folder) {
+    const inFolder = [...files.entries()].filter(([p]) => p.slice(0, p.lastIndexOf("/")) === folder).sort(([a], [b]) => baseName(a).localeCompare(baseName(b)));
+    const commands = inFolder.flatMap(([p, text]) =>
+      stepsOf(text)
+        .filter((s) => s.command !== "")
+        .map((s) => ({ file: baseName(p), dag: null, step: s.id ?? s.name, command: s.command, env: [] })),
+    );
+    return { folder, fingerprint: JSON.stringify(commands), commands };
+  }
+  /** `folder\nfingerprint` of each consent recorded. */
+  const allowedCommands = new Set();
+  /** @param {string} folder */
+  function consentNeeded(folder) {
+    const listing = folderCommands(folder);
+    const lines = listing.commands.map((c) => `- ${c.file} ${c.step}: ${c.command}`);
+    return ipcError("consent_needed", `the workflows in ${folder} run shell commands you have not allowed yet:\n${lines.join("\n")}`);
+  }
+
   function problemsOf(text) {
     const steps = stepsOf(text);
     const known = new Set(steps.flatMap((s) => [s.name, s.id].filter(Boolean)));
@@ -178,6 +205,9 @@ function installWorkflowsChatTranscriptsMock(scenario) {
     if (text === undefined) throw ipcError("io", `cannot read ${request.path}: No such file or directory (os error 2)`);
     const problems = problemsOf(text);
     if (problems.length > 0) throw ipcError("workflow", `Validation failed for ${request.path}\n- ${problems.join("\n- ")}`);
+    const dir = request.path.slice(0, request.path.lastIndexOf("/"));
+    const listing = folderCommands(dir);
+    if (listing.commands.length > 0 && !scenario.commandsAllowed && !allowedCommands.has(`${dir}\n${listing.fingerprint}`)) throw consentNeeded(dir);
     const key = `wfrun-${++counter}`;
     const earlier = request.fromRun ? runs.find((r) => r.id === request.fromRun) : null;
     if (request.fromRun && !earlier) throw ipcError("not_found", `no run ${request.fromRun}`);
@@ -532,6 +562,12 @@ function installWorkflowsChatTranscriptsMock(scenario) {
       return null;
     },
     run_workflow: runWorkflow,
+    workflow_commands: ({ folder }) => folderCommands(folder),
+    allow_workflow_commands: ({ folder, fingerprint }) => {
+      if (folderCommands(folder).fingerprint !== fingerprint) throw consentNeeded(folder);
+      allowedCommands.add(`${folder}\n${fingerprint}`);
+      return null;
+    },
     cancel_workflow_run: ({ key }) => {
       const run = runKeys.get(key);
       if (!run) return false;

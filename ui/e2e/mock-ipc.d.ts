@@ -66,6 +66,7 @@ declare global {
     stepScript?: Record<string, Partial<Pick<StepView, "status" | "stdout" | "stderr" | "outputs" | "error">> & { delay?: number }>;
     stepDelay?: number;
     holdSteps?: boolean;
+    commandsAllowed?: boolean;
     chatDelay?: number;
     holdChat?: number;
     longSession?: number;

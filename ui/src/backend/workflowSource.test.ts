@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type * as ipc from "../ipc";
-import type { RunEvent } from "../workflows/source";
+import { ConsentNeeded, type RunEvent } from "../workflows/source";
 import { stepRecord } from "./mapping";
 import { tauriWorkflowSource, type WorkflowIpc } from "./workflowSource";
 
@@ -21,8 +21,14 @@ const STEP: ipc.StepView = {
 
 type Calls = { cmd: string; args: unknown[] }[];
 
+const LISTING: ipc.WorkflowCommands = {
+  folder: "/flows",
+  fingerprint: "f1",
+  commands: [{ file: "a.yml", dag: null, step: "fetch", command: "curl -s https://example.com > a.txt", env: ["PATH=./bin"] }],
+};
+
 /** Fake commands: each call recorded; `runWorkflow` plays `script` then resolves (or rejects) with `end`. */
-function fake(script: ipc.WorkflowRunEvent[] = [], end: ipc.WorkflowRunView | Error = { runId: "run_1", status: "succeeded", steps: [] }) {
+function fake(script: ipc.WorkflowRunEvent[] = [], end: ipc.WorkflowRunView | Error | ipc.IpcError = { runId: "run_1", status: "succeeded", steps: [] }) {
   const calls: Calls = [];
   const record = (cmd: string, ...args: unknown[]) => calls.push({ cmd, args });
   let watcher: ((e: ipc.WorkflowFileEvent) => void) | null = null;
@@ -44,9 +50,15 @@ function fake(script: ipc.WorkflowRunEvent[] = [], end: ipc.WorkflowRunView | Er
         setTimeout(() => {
           for (const e of script) on(e);
           if (end instanceof Error) reject({ code: "workflow", message: end.message });
+          else if ("code" in end) reject(end);
           else resolve(end);
         }, 0);
       });
+    },
+    workflowCommands: async (folder) => (record("workflowCommands", folder), LISTING),
+    allowWorkflowCommands: async (folder, fingerprint) => {
+      record("allowWorkflowCommands", folder, fingerprint);
+      if (fingerprint !== LISTING.fingerprint) throw { code: "consent_needed", message: "the commands changed" };
     },
     cancelWorkflowRun: async (key) => (record("cancelWorkflowRun", key), true),
     workflowRuns: async (limit) => (
@@ -148,6 +160,28 @@ describe("tauriWorkflowSource", () => {
     const broke = tauriWorkflowSource("/flows", fake([{ kind: "runCreated", runId: "run_4" }], new Error("database is locked")).api);
     const last = new Promise<RunEvent>((resolve) => void broke.run("a.yml", [], resolve));
     expect(await last).toEqual({ kind: "run_error", message: "database is locked" });
+  });
+
+  it("turns a run refused with consent_needed into ConsentNeeded with the folder's commands, and allows the fingerprint shown", async () => {
+    const { api, calls } = fake([], { code: "consent_needed", message: "the workflows in /flows run shell commands you have not allowed yet:\n- a.yml fetch: curl" });
+    const source = tauriWorkflowSource("/flows/", api);
+    const refusal = await source.run("a.yml", [], () => undefined).catch((e: unknown) => e);
+    expect(refusal).toBeInstanceOf(ConsentNeeded);
+    expect((refusal as ConsentNeeded).listing).toEqual(LISTING);
+    expect(calls.map((c) => c.cmd)).toEqual(["runWorkflow", "workflowCommands"]);
+    expect(calls[1]).toEqual({ cmd: "workflowCommands", args: ["/flows"] });
+
+    await source.allowCommands(LISTING);
+    expect(calls[2]).toEqual({ cmd: "allowWorkflowCommands", args: ["/flows", "f1"] });
+  });
+
+  it("rejects allowing commands that changed since they were shown with the new ones", async () => {
+    const { api, calls } = fake();
+    const source = tauriWorkflowSource("/flows", api);
+    const stale = await source.allowCommands({ ...LISTING, fingerprint: "old" }).catch((e: unknown) => e);
+    expect(stale).toBeInstanceOf(ConsentNeeded);
+    expect((stale as ConsentNeeded).listing).toEqual(LISTING);
+    expect(calls.map((c) => c.cmd)).toEqual(["allowWorkflowCommands", "workflowCommands"]);
   });
 
   it("lists only this file's runs, in the screen's shape, and reads a run's steps", async () => {

@@ -1,13 +1,23 @@
 // The Workflows screen's source over the Tauri commands (ui/src/ipc.ts):
 // one open folder, its files by their names in it, runs with their events.
 import * as ipc from "../ipc";
-import type { RunEvent, RunHandle, WorkflowFile, WorkflowFolders, WorkflowRunSummary, WorkflowSource } from "../workflows/source";
+import { ConsentNeeded, type FolderCommands, type RunEvent, type RunHandle, type WorkflowFile, type WorkflowFolders, type WorkflowRunSummary, type WorkflowSource } from "../workflows/source";
 import { errorText, stepRecord } from "./mapping";
 
 /** The commands this adapter uses (the real ones by default; tests pass fakes). */
 export type WorkflowIpc = Pick<
   typeof ipc,
-  "listWorkflows" | "readWorkflow" | "saveWorkflow" | "checkWorkflow" | "watchWorkflows" | "runWorkflow" | "cancelWorkflowRun" | "workflowRuns" | "workflowRun"
+  | "listWorkflows"
+  | "readWorkflow"
+  | "saveWorkflow"
+  | "checkWorkflow"
+  | "watchWorkflows"
+  | "runWorkflow"
+  | "workflowCommands"
+  | "allowWorkflowCommands"
+  | "cancelWorkflowRun"
+  | "workflowRuns"
+  | "workflowRun"
 >;
 
 const RUN_STATUSES = new Set(["running", "succeeded", "failed", "cancelled", "interrupted"]);
@@ -39,6 +49,12 @@ export function tauriWorkflowSource(dir: string, api: WorkflowIpc = ipc): Workfl
   const relative = (path: string) => (path.startsWith(`${folder}/`) ? path.slice(folder.length + 1) : path);
   const listeners = new Set<(path: string) => void>();
   let watching: Promise<void> | null = null;
+
+  /** A `consent_needed` refusal as the screen's `ConsentNeeded`, with the commands to show; other errors as they are. */
+  async function consentOr(error: unknown): Promise<unknown> {
+    if (!ipc.isIpcError(error) || error.code !== "consent_needed") return error;
+    return new ConsentNeeded(await api.workflowCommands(folder));
+  }
 
   /**
    * Starts a run: resolves once the store has the run (`runCreated`), with
@@ -76,7 +92,11 @@ export function tauriWorkflowSource(dir: string, api: WorkflowIpc = ipc): Workfl
           },
           (error: unknown) => {
             if (created) onEvent({ kind: "run_error", message: errorText(error) });
-            else reject(new Error(errorText(error)));
+            else
+              void consentOr(error).then(
+                (refusal) => reject(refusal instanceof ConsentNeeded ? refusal : new Error(errorText(refusal))),
+                (failed: unknown) => reject(new Error(errorText(failed))),
+              );
           },
         );
     });
@@ -103,6 +123,13 @@ export function tauriWorkflowSource(dir: string, api: WorkflowIpc = ipc): Workfl
     },
     rerunFrom(path, runId, step, onEvent) {
       return start({ path: absolute(path), params: [], fromStep: step, fromRun: runId }, onEvent);
+    },
+    async allowCommands(listing: FolderCommands) {
+      try {
+        await api.allowWorkflowCommands(listing.folder, listing.fingerprint);
+      } catch (error) {
+        throw await consentOr(error);
+      }
     },
     async runs(path): Promise<WorkflowRunSummary[]> {
       const file = absolute(path);

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from "react";
 import type { Diagnostic } from "@codemirror/lint";
 import { Canvas } from "./Canvas";
+import { CommandsConsent } from "./CommandsConsent";
 import { NewFile } from "./NewFile";
 import { addStep, connect, deleteStep, disconnect, EditError, renameStep, setStepField, type StepField } from "./edit";
 import { parseWorkflow, type StepKind } from "./graph";
@@ -26,7 +27,7 @@ interface Props {
 /** Workflows: the open folder's YAML files on a canvas, beside their text, with a side panel per step and runs. */
 export function WorkflowsScreen({ source, folderLabel }: Props) {
   const file = useWorkflowFile(source);
-  const { state: run, history, run: startRun, rerunFrom, cancel, show } = useRun(source, file.path);
+  const { state: run, history, run: startRun, rerunFrom, cancel, show, consent, allowCommands, dismissCommands } = useRun(source, file.path);
   const [selected, setSelected] = useState<number | null>(null);
   const [tab, setTab] = useState<"step" | "run">("step");
   /** The engine's validate messages for the text (the latest answer). */
@@ -184,6 +185,7 @@ export function WorkflowsScreen({ source, folderLabel }: Props) {
         onCancel={() => void cancel()}
         onShow={(id) => void show(id)}
       />
+      {consent !== null ? <CommandsConsent listing={consent} onRun={() => void allowCommands()} onCancel={dismissCommands} /> : null}
       {interruptedStep !== null ? (
         <div className="note row" role="alert" data-testid="run-interrupted">
           <span>

@@ -54,6 +54,36 @@ export interface WorkflowRunSummary {
   finished_at: number | null;
 }
 
+/** One shell command a workflow of the folder can run (core's WorkflowCommand). */
+export interface FolderCommand {
+  file: string;
+  /** The named DAG it is in; null for the file's main DAG. */
+  dag: string | null;
+  step: string;
+  /** Exactly as written; `sh -c` runs it. */
+  command: string;
+  /** The author's `env:` entries that steer the process (`PATH=…`), as `NAME=value`. */
+  env: string[];
+}
+
+/** Every shell command of the open folder, and the fingerprint the user's consent is kept under. */
+export interface FolderCommands {
+  folder: string;
+  fingerprint: string;
+  commands: FolderCommand[];
+}
+
+/**
+ * A run refused because the folder's shell commands wait for the user's
+ * consent (`consent_needed`): the commands to show.
+ */
+export class ConsentNeeded extends Error {
+  constructor(readonly listing: FolderCommands) {
+    super(`the workflows in ${listing.folder} run shell commands you have not allowed yet`);
+    this.name = "ConsentNeeded";
+  }
+}
+
 export interface RunHandle {
   runId: string;
   cancel(): Promise<void>;
@@ -72,6 +102,8 @@ export interface WorkflowSource {
   run(path: string, params: [string, string][], onEvent: (event: RunEvent) => void): Promise<RunHandle>;
   /** Re-runs from `step` (a name), reusing the stored outputs of the steps before it. */
   rerunFrom(path: string, runId: string, step: string, onEvent: (event: RunEvent) => void): Promise<RunHandle>;
+  /** `run` and `rerunFrom` reject with `ConsentNeeded` until the user allows the folder's commands, as shown; rejects with `ConsentNeeded` again when they changed since. */
+  allowCommands(listing: FolderCommands): Promise<void>;
   /** The file's stored runs, newest first, and one run's steps. */
   runs(path: string): Promise<WorkflowRunSummary[]>;
   runSteps(runId: string): Promise<StepRecord[]>;
@@ -108,6 +140,8 @@ export interface MemorySourceOptions {
   validate?: (text: string) => string[];
   /** The steps in run order, for a file's text (see `runOrder`). */
   order: (text: string) => { name: string; id: string | null; depends: string[] }[];
+  /** The folder's shell commands: runs are refused with `ConsentNeeded` until they are allowed; default none. */
+  commands?: FolderCommands;
 }
 
 export interface MemoryWorkflowSource extends WorkflowSource {
@@ -116,6 +150,8 @@ export interface MemoryWorkflowSource extends WorkflowSource {
   files: Map<string, string>;
   /** Every run/rerunFrom call, for assertions. */
   calls: { method: "run" | "rerunFrom"; path: string; from?: string; runId?: string; params?: [string, string][] }[];
+  /** The fingerprints `allowCommands` recorded. */
+  allowed: string[];
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -126,7 +162,12 @@ export function memoryWorkflowSource(options: MemorySourceOptions): MemoryWorkfl
   const listeners = new Set<(path: string) => void>();
   const runs: (WorkflowRunSummary & { steps: StepRecord[] })[] = [];
   const calls: MemoryWorkflowSource["calls"] = [];
+  const allowed: string[] = [];
   let clock = 1;
+  const requireConsent = () => {
+    const listing = options.commands;
+    if (listing !== undefined && listing.commands.length > 0 && !allowed.includes(listing.fingerprint)) throw new ConsentNeeded(listing);
+  };
 
   async function execute(path: string, reuse: Map<string, StepRecord>, onEvent: (e: RunEvent) => void, from?: { runId: string; step: string }): Promise<RunHandle> {
     const text = files.get(path);
@@ -173,6 +214,12 @@ export function memoryWorkflowSource(options: MemorySourceOptions): MemoryWorkfl
   return {
     files,
     calls,
+    allowed,
+    async allowCommands(listing) {
+      const current = options.commands;
+      if (current !== undefined && current.fingerprint !== listing.fingerprint) throw new ConsentNeeded(current);
+      allowed.push(listing.fingerprint);
+    },
     async listFolder() {
       return [...files.keys()].sort().map((path) => ({ path, modifiedAt: modified.get(path) ?? 0 }));
     },
@@ -190,10 +237,12 @@ export function memoryWorkflowSource(options: MemorySourceOptions): MemoryWorkfl
     },
     async run(path, params, onEvent) {
       calls.push({ method: "run", path, params });
+      requireConsent();
       return execute(path, new Map(), onEvent);
     },
     async rerunFrom(path, runId, step, onEvent) {
       calls.push({ method: "rerunFrom", path, runId, from: step });
+      requireConsent();
       const earlier = runs.find((r) => r.id === runId);
       if (earlier === undefined) throw new Error(`no such run: ${runId}`);
       // The steps before `step`: all but it and those that depend on it.

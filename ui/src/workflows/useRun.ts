@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { applyEvent, finishedRun, IDLE, startRun, type RunState } from "./runState";
-import type { RunEvent, RunHandle, WorkflowRunSummary, WorkflowSource } from "./source";
+import { ConsentNeeded, type FolderCommands, type RunEvent, type RunHandle, type WorkflowRunSummary, type WorkflowSource } from "./source";
 
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -10,6 +10,8 @@ function message(error: unknown): string {
 export function useRun(source: WorkflowSource, path: string | null) {
   const [state, setState] = useState<RunState>(IDLE);
   const [history, setHistory] = useState<WorkflowRunSummary[]>([]);
+  /** A run refused until the user allows the folder's commands: what to show, and the run to start once allowed. */
+  const [consent, setConsent] = useState<{ listing: FolderCommands; retry: () => Promise<void> } | null>(null);
   const handle = useRef<RunHandle | null>(null);
   // Events of a run that is no longer shown are dropped.
   const generation = useRef(0);
@@ -30,7 +32,7 @@ export function useRun(source: WorkflowSource, path: string | null) {
   }, [loadHistory]);
 
   const begin = useCallback(
-    async (names: string[], from: string | null, start: (onEvent: (e: RunEvent) => void) => Promise<RunHandle>) => {
+    async (names: string[], from: string | null, start: (onEvent: (e: RunEvent) => void) => Promise<RunHandle>): Promise<void> => {
       const mine = ++generation.current;
       setState(startRun(names, null, from));
       const onEvent = (event: RunEvent) => {
@@ -46,11 +48,32 @@ export function useRun(source: WorkflowSource, path: string | null) {
         handle.current = started;
         if (generation.current === mine) setState((s) => ({ ...s, runId: started.runId }));
       } catch (error) {
-        onEvent({ kind: "run_error", message: message(error) });
+        if (error instanceof ConsentNeeded) {
+          // Nothing ran: the canvas goes back to how it was, and the commands wait for the user.
+          if (generation.current === mine) setState(IDLE);
+          setConsent({ listing: error.listing, retry: () => begin(names, from, start) });
+        } else onEvent({ kind: "run_error", message: message(error) });
       }
     },
     [loadHistory],
   );
+
+  /** The user allowed the commands shown: the consent is recorded, then the refused run starts. */
+  const allowCommands = useCallback(async () => {
+    if (consent === null) return;
+    setConsent(null);
+    try {
+      await source.allowCommands(consent.listing);
+    } catch (error) {
+      // The commands changed since they were shown: show the new ones.
+      if (error instanceof ConsentNeeded) setConsent({ listing: error.listing, retry: consent.retry });
+      else setState({ ...IDLE, error: message(error), status: "failed" });
+      return;
+    }
+    await consent.retry();
+  }, [consent, source]);
+
+  const dismissCommands = useCallback(() => setConsent(null), []);
 
   const run = useCallback(
     (names: string[], params: [string, string][] = []) => {
@@ -93,5 +116,5 @@ export function useRun(source: WorkflowSource, path: string | null) {
     if (latest?.status === "interrupted" && state.status === "idle" && state.runId === null) void show(latest.id);
   }, [latest, state.status, state.runId, show]);
 
-  return { state, history, run, rerunFrom, cancel, show };
+  return { state, history, run, rerunFrom, cancel, show, consent: consent?.listing ?? null, allowCommands, dismissCommands };
 }
