@@ -8,7 +8,8 @@ value scored against the XML's.
   MODELS="qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"  files of the data directory's
       models/, each passed as SIFT_LOCAL_MODEL (default: the file DEFAULT_MODEL_FILE
       names, asked of scripts/get-model.py)
-  SIFT=target/release/sift  JOBS=2  SIFT_EXTRA="--flag ..." (more `sift extract` flags)
+  SIFT=target/release/sift  JOBS=2  SIFT_DATA_DIR (a folder of one's own keeps the run's
+      model server apart from other runs': symbolic links to models/, llama.cpp/, lib/)  SIFT_EXTRA="--flag ..." (more `sift extract` flags)
 
 Scoring. A line row is right when its description holds the truth's or
 the reverse (case and spaces ignored) and its quantity, unit price (the
@@ -27,6 +28,7 @@ import argparse
 import json
 import os
 import re
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -141,11 +143,19 @@ def score(truth, result):
 
 
 def read_answers(out):
+    """The answers of a run: its JSONL, else (a run stopped before it
+    wrote one) the documents its database holds."""
     results = {}
     if out.exists():
         for line in out.read_text().splitlines():
             r = json.loads(line)
             results[Path(r["file"]).name] = r
+    elif out.with_suffix(".db").exists():
+        db = sqlite3.connect(f"file:{out.with_suffix('.db')}?mode=ro", uri=True)
+        for path, status, values in db.execute(
+                'SELECT path, status, "values" FROM extraction_documents'):
+            results[Path(path).name] = {"status": status,
+                                        "values": json.loads(values) if values else None}
     return results
 
 
@@ -184,6 +194,8 @@ def main():
     ap.add_argument("--split", default="held-out", choices=["held-out", "tune"])
     ap.add_argument("--limit", type=int, default=0, help="the first N documents only (by name)")
     ap.add_argument("--keep", type=Path, help="keep the JSONL answers in this folder")
+    ap.add_argument("--answered", action="store_true",
+                    help="score only the documents every run answered (runs stopped early)")
     ap.add_argument("--reuse", action="store_true",
                     help="score the answers --keep already holds instead of asking again")
     args = ap.parse_args()
@@ -214,6 +226,11 @@ def main():
             results, seconds = run(sift, args.set / "schema.json", files, mode,
                                    model if mode != "located" else "", jobs, extra, work, args.reuse)
             runs.append((model.removesuffix(".gguf"), mode, results, seconds))
+    if args.answered:
+        files = [f for f in files if all(
+            (r[2].get(f.name) or {}).get("status") == "completed" for r in runs)]
+        print(f"scored on the {len(files)} documents every run answered, "
+              f"{sum(len(truths[f.name]['lines']) for f in files)} truth rows")
     header = ("model", "mode", "rows right", "cells right", "fields right", "four fields",
               "fields beyond", "rows given", "failed", "seconds")
     print("| " + " | ".join(header) + " |")
