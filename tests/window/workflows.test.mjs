@@ -1,7 +1,7 @@
 // The real window: a two-step workflow edited on the canvas (a step added
-// and connected, a command changed in the side panel), saved, run by the
-// engine, and the file on disk compared exactly (comments, blank line and
-// key order kept). The folder dialog's test hook (SIFT_TEST_FOLDER_PATH)
+// and connected, a command changed in the side panel), saved, its commands
+// shown and allowed before the first run, run by the engine, and the file
+// on disk compared exactly (comments, blank line and key order kept). The folder dialog's test hook (SIFT_TEST_FOLDER_PATH)
 // "picks" the folder. Run by tests/window/run.sh.
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -130,8 +130,29 @@ describe("the Workflows screen", () => {
     assert.equal(readFileSync(FILE, "utf8"), EDITED);
   });
 
-  test("runs it: each node's status live, then every step succeeded with its output", async () => {
+  test("asks before the folder's commands first run, listing each step's exact command", async () => {
     await (await byTestId("workflow-run")).click();
+    const consent = await byTestId("commands-consent");
+    await consent.waitForDisplayed({ timeout: WAIT_MS });
+    const listed = () =>
+      browser.execute(() =>
+        [...document.querySelectorAll('[data-testid="consent-command"]')].map((li) => [
+          li.querySelector('[data-testid="consent-step"]').textContent,
+          li.querySelector('[data-testid="consent-command-text"]').textContent,
+        ]),
+      );
+    assert.deepEqual(await listed(), [
+      ["greet.yaml › fetch", `until [ -e ${RELEASE} ]; do sleep 0.05; done; echo "hello \${WHO}"`],
+      ["greet.yaml › shout", 'echo "${GREETING}!!"'],
+      ["greet.yaml › step3", "echo done"],
+    ]);
+    // Nothing ran before the answer.
+    assert.deepEqual(await statuses(), { fetch: "none", shout: "none", step3: "none" });
+    await (await byTestId("consent-run")).click();
+    await consent.waitForDisplayed({ reverse: true, timeout: WAIT_MS });
+  });
+
+  test("runs it: each node's status live, then every step succeeded with its output", async () => {
     // fetch waits for the test: it is seen running, the others waiting.
     await eventually(browser, statuses, { fetch: "running", shout: "pending", step3: "pending" });
     writeFileSync(RELEASE, "");
