@@ -4,8 +4,8 @@ use std::io::Write;
 
 use clap::Args;
 use sift_core::{
-    DocumentError, OcrMode, OcrOptions, OcrPage, OnPage, PageProgress, ReadOptions, Workspace,
-    read_documents, render_text, resolve_files,
+    DocumentError, OcrMode, OcrOptions, OcrPage, OnPage, PageProgress, ReadOptions, TextOrder,
+    Workspace, read_documents, render_text, resolve_files,
 };
 
 use crate::Failure;
@@ -25,6 +25,11 @@ pub struct ReadArgs {
     /// OCR languages, Tesseract's codes joined by `+` (`eng+deu`).
     #[arg(long, value_name = "LANGS")]
     lang: Option<String>,
+    /// The order of a PDF page's text and an OCR'd page's: `layout` (its
+    /// visual rows rebuilt from the words' boxes) or `pdfium` (as PDFium,
+    /// or the OCR, gives it). The workspace's `[read] order` by default.
+    #[arg(long, value_name = "layout|pdfium")]
+    order: Option<TextOrder>,
     /// Read for a model that cannot take images: no image is attached, and
     /// the blocks say so.
     #[arg(long)]
@@ -62,6 +67,7 @@ pub fn run(args: ReadArgs, ws: &Workspace) -> Result<(), Failure> {
         pdf_password: args.password,
         ocr,
         model_takes_images: !args.text_only,
+        text_order: args.order.unwrap_or(base.text_order),
         on_page: Some(OnPage::new(report_progress)),
         ..base
     };

@@ -44,7 +44,7 @@ pub use calls::turns::{
     HostToolResult, PendingCall, TurnRequest, TurnResult, host_turn, new_session, session_messages,
 };
 pub use sift_documents::{
-    Content, Documents, OcrMode, OcrOptions, OcrPage, OnPage, PageProgress, PageWord,
+    Content, Documents, OcrMode, OcrOptions, OcrPage, OnPage, PageProgress, PageWord, TextOrder,
 };
 pub use sift_documents::{DocumentError, ReadOptions, read_documents, render_text, resolve_files};
 pub use sift_engine::ChatEvent;

@@ -202,6 +202,9 @@ impl Workspace {
                 paddle: sift_documents::installed_paddle_dir(&self.data_dir()),
                 ..sift_documents::OcrOptions::default()
             },
+            text_order: config
+                .text_order
+                .unwrap_or(sift_documents::ReadOptions::default().text_order),
             ..sift_documents::ReadOptions::default()
         }
     }

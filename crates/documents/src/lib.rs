@@ -141,6 +141,7 @@ mod limits;
 mod numfmt;
 mod ocr;
 mod ooxml;
+mod page_layout;
 mod page_ocr;
 mod page_word;
 mod pdf;
@@ -169,6 +170,7 @@ pub use ocr::{
     check_ocr_languages, default_ocr_languages, installed_ocr_languages, installed_paddle_dir,
     ocr_layer_is_usable, recognize,
 };
+pub use page_layout::{MAX_GAP_SPACES, TextOrder, UnknownTextOrder};
 pub use pdf::{EmbeddedXml, embedded_invoice_xml, pdfium_library_candidates, render_pdf_page};
 pub use platform::{bundle_dir, bundle_dir_beside, default_data_dir};
 pub use progress::{OnPage, PageProgress};

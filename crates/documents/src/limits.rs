@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::ocr::OcrOptions;
+use crate::page_layout::TextOrder;
 use crate::progress::OnPage;
 
 /// The bounds a read stays within. [`Limits::default`] is the specification's.
@@ -68,6 +69,10 @@ pub struct ReadOptions {
     /// ([`crate::Page::text_words`]), to find values on the page later.
     /// Off unless set: it costs a look at every character.
     pub word_boxes: bool,
+    /// The order of a PDF page's text and an OCR'd page's as the model
+    /// reads it: its visual rows rebuilt from the words' boxes, or the
+    /// order PDFium (or the OCR) gives.
+    pub text_order: TextOrder,
     /// Told after each page of a PDF (and an OCR'd image) is read, so a
     /// long file shows its progress; see [`OnPage`].
     pub on_page: Option<OnPage>,
@@ -83,6 +88,7 @@ impl Default for ReadOptions {
             ocr: OcrOptions::default(),
             model_takes_images: true,
             word_boxes: false,
+            text_order: TextOrder::Pdfium,
             on_page: None,
         }
     }

@@ -21,6 +21,7 @@ use crate::error::DocumentError;
 use crate::imaging::encode_compact;
 use crate::limits::ReadOptions;
 use crate::ocr::{OCR_DPI, ocr_layer_is_usable};
+use crate::page_layout::{TextOrder, ocr_text_in, pdf_text_in};
 use crate::page_ocr::{FileOcr, PageQueue};
 use crate::platform::{bundle_dir, default_data_dir};
 use crate::progress::PageProgress;
@@ -212,11 +213,14 @@ pub fn read(
                 ));
             }
             let text_page = page.text().map_err(page_error)?;
-            let text = clean_text(&page_text(&text_page));
+            let own_text = clean_text(&page_text(&text_page));
             let visible = has_visible_text(&text_page);
-            let text_words = (options.word_boxes && !text.is_empty())
+            let layout = options.text_order == TextOrder::Layout;
+            let words = ((options.word_boxes || layout) && !own_text.is_empty())
                 .then(|| pdf_text_words(&text_page, width, height));
             drop(text_page);
+            let text = pdf_text_in(options.text_order, &own_text, words.as_ref());
+            let text_words = words.filter(|_| options.word_boxes);
             budget.take_chars(path, &text)?;
             let scan = !visible && !page.objects().is_empty();
             if scan && options.model_takes_images {
@@ -228,7 +232,7 @@ pub fn read(
             let mut ocr = None;
             if let Some(queue) = &ocr_queue {
                 // A usable invisible layer (an earlier OCR) is read as it is.
-                if scan && !ocr_layer_is_usable(&text) {
+                if scan && !ocr_layer_is_usable(&own_text) {
                     ocr = file_ocr.cached(index + 1);
                     if ocr.is_none() {
                         let image = render(&page, OCR_MAX_EDGE, OCR_DPI).map_err(page_error)?;
@@ -264,8 +268,8 @@ pub fn read(
         }
         for page in &mut out {
             if let Some(ocr) = &page.ocr {
-                budget.take_chars(path, &ocr.text)?;
-                page.text.clone_from(&ocr.text);
+                page.text = ocr_text_in(options.text_order, ocr);
+                budget.take_chars(path, &page.text)?;
                 page.text_words = None;
             }
         }

@@ -7,6 +7,7 @@ use crate::document::{Content, Document, Documents, Kind, kind_of};
 use crate::error::DocumentError;
 use crate::limits::ReadOptions;
 use crate::ocr::OcrPage;
+use crate::page_layout::ocr_text_in;
 use crate::page_ocr::FileOcr;
 use crate::{docx, imaging, pdf, text, xlsx};
 
@@ -199,7 +200,11 @@ fn read_content(
                 Content::Image(imaging::for_model(decoded, &name, &bytes, limits))
             } else {
                 // The model reads the image's text in its place.
-                Content::Text(ocr.as_ref().map(|o| o.text.clone()).unwrap_or_default())
+                Content::Text(
+                    ocr.as_ref()
+                        .map(|o| ocr_text_in(options.text_order, o))
+                        .unwrap_or_default(),
+                )
             }
         }
     };

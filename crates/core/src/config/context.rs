@@ -28,6 +28,9 @@ pub struct Config {
     pub ocr_languages: Option<Vec<String>>,
     /// The `[ocr]` table's mode for chat and workflows; `None`: `auto`.
     pub ocr_mode: Option<sift_documents::OcrMode>,
+    /// The `[read]` table's order of a page's text; `None`: the
+    /// documents' default.
+    pub text_order: Option<sift_documents::TextOrder>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -83,6 +86,7 @@ impl ContextTable {
             model_overrides: Vec::new(),
             ocr_languages: None,
             ocr_mode: None,
+            text_order: None,
         }
     }
 }

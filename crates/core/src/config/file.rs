@@ -16,6 +16,7 @@ use toml_edit::{Array, ArrayOfTables, DocumentMut, Item, Table, value};
 
 use super::context::{Config, ContextTable};
 use super::ocr::OcrTable;
+use super::read::ReadTable;
 use crate::config::{AppSettings, ProviderEntry};
 use crate::error::CoreError;
 use crate::models::overrides::{ModelOverride, ModelTable, checked};
@@ -54,6 +55,8 @@ struct ConfigFile {
     models: Vec<ModelTable>,
     #[serde(default)]
     ocr: OcrTable,
+    #[serde(default)]
+    read: ReadTable,
     // The remembered workflow folder, read and written by `workflow_files.rs`.
     #[serde(default, rename = "workflows")]
     _workflows: Option<toml::Value>,
@@ -142,6 +145,7 @@ pub fn parse(text: &str) -> Result<(AppSettings, Config), ParseError> {
     config.model_overrides = file.models.into_iter().map(ModelOverride::from).collect();
     config.ocr_mode = file.ocr.mode().map_err(ParseError::of)?;
     config.ocr_languages = file.ocr.languages().map_err(ParseError::of)?;
+    config.text_order = file.read.order().map_err(ParseError::of)?;
     Ok((settings, config))
 }
 
@@ -404,6 +408,19 @@ mod tests {
         assert!(
             error.contains("unknown field `TOOL_RESULT_TOKENS`"),
             "{error}"
+        );
+    }
+
+    #[test]
+    fn the_read_table_gives_the_order_and_refuses_mistakes() {
+        assert_eq!(parse_config("").unwrap().text_order, None);
+        let pdfium = parse_config("[read]\norder = \"pdfium\"\n").unwrap();
+        assert_eq!(pdfium.text_order, Some(sift_documents::TextOrder::Pdfium));
+        assert_eq!(
+            parse_config("[read]\norder = \"visual\"\n")
+                .unwrap_err()
+                .to_string(),
+            "\"visual\" is not a text order (layout or pdfium)"
         );
     }
 

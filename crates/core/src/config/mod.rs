@@ -32,6 +32,7 @@
 pub(crate) mod context;
 pub(crate) mod file;
 pub(crate) mod ocr;
+pub(crate) mod read;
 
 use std::path::PathBuf;
 

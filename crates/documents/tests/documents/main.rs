@@ -6,6 +6,7 @@ mod corpus;
 mod fixtures;
 mod hostile;
 mod images;
+mod layout;
 mod limits;
 mod long_pdf;
 mod ocr;
