@@ -60,6 +60,8 @@ APT_TEST_PACKAGES=(
   sqlite3
   # A private keychain for the tests that store API keys
   dbus gnome-keyring
+  # The bad-input suite measures each run's peak memory (GNU time)
+  time
 )
 
 apt_install() {

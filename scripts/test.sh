@@ -46,6 +46,9 @@ bash scripts/test-rust.sh
 step "a full disk and a read-only database (tmpfs)"
 bash tests/disk/run.sh
 
+step "hostile files: refused or read, under 500 MB and a time limit"
+bash tests/badinputs/run.sh
+
 step "desktop window under Xvfb (WebDriver), and the local model server with it"
 bash tests/window/run.sh
 
