@@ -13,8 +13,11 @@ mod bindings;
 #[cfg(test)]
 mod catalogue_tests;
 pub mod commands;
+mod drops;
 mod error;
 mod launch;
+#[cfg(test)]
+mod read_paths_tests;
 #[cfg(test)]
 mod workflow_consent_tests;
 #[cfg(test)]
@@ -49,6 +52,9 @@ pub fn run() -> tauri::Result<()> {
                 sift_core::paths::data_dir(),
             ),
         )
+        .on_window_event(|window, event| {
+            drops::grant_dropped(&window.state::<Workspace>(), event);
+        })
         .setup(move |_app| {
             // The default provider is the local server: start it now, so
             // that it is warm by the first extraction.

@@ -16,10 +16,10 @@ use tauri::{WebviewWindow, WebviewWindowBuilder};
 
 use crate::commands;
 
-struct Scratch(PathBuf);
+pub(crate) struct Scratch(pub(crate) PathBuf);
 
 impl Scratch {
-    fn new(name: &str) -> Self {
+    pub(crate) fn new(name: &str) -> Self {
         let dir = std::env::temp_dir().join(format!("sift-app-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(dir.join("flows")).unwrap();
@@ -40,6 +40,9 @@ fn app_with(ws: &Workspace) -> (tauri::App<MockRuntime>, WebviewWindow<MockRunti
             commands::extract::export_results,
             commands::chat::write_export,
             commands::workflows::save_workflow,
+            commands::workflows::list_workflows,
+            commands::settings::get_settings,
+            commands::settings::save_settings,
         ])
         .build(mock_context(noop_assets()))
         .unwrap();
@@ -49,7 +52,11 @@ fn app_with(ws: &Workspace) -> (tauri::App<MockRuntime>, WebviewWindow<MockRunti
     (app, window)
 }
 
-fn invoke(window: &WebviewWindow<MockRuntime>, cmd: &str, args: Value) -> Result<Value, Value> {
+pub(crate) fn invoke(
+    window: &WebviewWindow<MockRuntime>,
+    cmd: &str,
+    args: Value,
+) -> Result<Value, Value> {
     let request = InvokeRequest {
         cmd: cmd.into(),
         callback: CallbackFn(0),
@@ -72,14 +79,28 @@ fn refused(path: &Path) -> Value {
     })
 }
 
-#[test]
-fn writes_to_paths_no_dialog_returned_are_refused_and_write_nothing() {
-    let dir = Scratch::new("write-paths");
-    let ws = Workspace::open(WorkspaceOptions::app(
+fn not_a_workflow(path: &Path) -> Value {
+    json!({
+        "code": "path_not_allowed",
+        "message": format!(
+            "{} is not a .yaml or .yml file directly in the open workflow folder: nothing was written",
+            path.display()
+        ),
+    })
+}
+
+fn app_workspace(dir: &Scratch) -> Workspace {
+    Workspace::open(WorkspaceOptions::app(
         Some(dir.0.join("config.toml")),
         Some(dir.0.join("sift.db")),
     ))
-    .unwrap();
+    .unwrap()
+}
+
+#[test]
+fn writes_to_paths_no_dialog_returned_are_refused_and_write_nothing() {
+    let dir = Scratch::new("write-paths");
+    let ws = app_workspace(&dir);
     let (_app, window) = app_with(&ws);
 
     let csv = dir.0.join("results.csv");
@@ -102,7 +123,7 @@ fn writes_to_paths_no_dialog_returned_are_refused_and_write_nothing() {
     let flow_args = json!({"path": flow, "text": "steps: []\n"});
     assert_eq!(
         invoke(&window, "save_workflow", flow_args),
-        Err(refused(&flow))
+        Err(not_a_workflow(&flow))
     );
     assert!(!flow.exists());
 
@@ -119,4 +140,87 @@ fn writes_to_paths_no_dialog_returned_are_refused_and_write_nothing() {
         Err(refused(&beside))
     );
     assert!(!beside.exists());
+}
+
+#[test]
+fn a_workflow_is_saved_only_as_yaml_directly_in_the_open_folder() {
+    let dir = Scratch::new("write-workflows");
+    let ws = app_workspace(&dir);
+    let (_app, window) = app_with(&ws);
+    let flows = dir.0.join("flows");
+    std::fs::create_dir_all(flows.join(".git/hooks")).unwrap();
+    std::fs::create_dir_all(flows.join("sub")).unwrap();
+    // The folder dialog grants it; listing it opens it.
+    ws.grants().grant_folder(&flows);
+    assert_eq!(
+        invoke(&window, "list_workflows", json!({"dir": flows})),
+        Ok(json!([]))
+    );
+    let save = |path: &Path| {
+        invoke(
+            &window,
+            "save_workflow",
+            json!({"path": path, "text": "steps: []\n"}),
+        )
+    };
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(dir.0.join("elsewhere.yaml"), flows.join("link.yaml")).unwrap();
+    for path in [
+        flows.join(".git/hooks/pre-commit"),
+        flows.join(".git/hooks/pre-commit.yaml"),
+        flows.join("sub/b.yaml"),
+        flows.join("run.sh"),
+        flows.join("../b.yaml"),
+        flows.join("link.yaml"),
+        PathBuf::from("b.yaml"),
+    ] {
+        assert_eq!(
+            save(&path),
+            Err(not_a_workflow(&path)),
+            "{}",
+            path.display()
+        );
+    }
+    assert!(!flows.join(".git/hooks/pre-commit").exists());
+    assert!(!flows.join("sub/b.yaml").exists());
+    assert!(!dir.0.join("b.yaml").exists());
+    assert!(!dir.0.join("elsewhere.yaml").exists());
+
+    assert_eq!(save(&flows.join("a.yaml")), Ok(json!([])));
+    assert_eq!(
+        std::fs::read_to_string(flows.join("a.yaml")).unwrap(),
+        "steps: []\n"
+    );
+    assert_eq!(save(&flows.join("b.yml")), Ok(json!([])));
+}
+
+#[test]
+fn the_data_folder_is_only_one_a_folder_dialog_returned() {
+    let dir = Scratch::new("write-data-dir");
+    let ws = app_workspace(&dir);
+    let (_app, window) = app_with(&ws);
+    let mut settings = invoke(&window, "get_settings", json!({})).unwrap()["settings"].clone();
+    let elsewhere = dir.0.join("flows");
+    settings["dataDir"] = json!(elsewhere);
+    assert_eq!(
+        invoke(&window, "save_settings", json!({"settings": settings})),
+        Err(json!({
+            "code": "path_not_allowed",
+            "message": format!(
+                "{} was not chosen in a folder dialog of this session: the settings were not saved",
+                elsewhere.display()
+            ),
+        }))
+    );
+    assert!(!elsewhere.join("sift.db").exists());
+    assert!(!dir.0.join("config.toml").exists());
+
+    // What `pick_folder` grants.
+    ws.grants().grant_folder(&elsewhere);
+    let view = invoke(&window, "save_settings", json!({"settings": settings})).unwrap();
+    assert_eq!(view["settings"]["dataDir"], json!(elsewhere));
+    // Saved again unchanged, it needs no new grant.
+    let again = app_workspace(&dir);
+    let (_app, window) = app_with(&again);
+    assert!(invoke(&window, "save_settings", json!({"settings": settings})).is_ok());
 }

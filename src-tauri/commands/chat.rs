@@ -67,9 +67,13 @@ pub fn update_session(
     Ok(sessions::update_session(&ws, &session_id, change)?)
 }
 
+/// What each file holds; a path no dialog or drop granted is refused.
 #[tauri::command]
-pub async fn describe_attachments(paths: Vec<String>) -> IpcResult<Vec<AttachmentView>> {
-    Ok(sessions::describe_attachments(paths).await?)
+pub async fn describe_attachments(
+    paths: Vec<String>,
+    ws: State<'_, Workspace>,
+) -> IpcResult<Vec<AttachmentView>> {
+    Ok(sessions::describe_attachments(&ws, paths).await?)
 }
 
 /// Writes an exported conversation to the path the save dialog gave.

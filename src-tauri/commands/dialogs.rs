@@ -1,7 +1,9 @@
 //! The native open and save dialogs, called from Rust so that the web
 //! page needs no dialog permission. Paths travel, never file contents.
-//! A path chosen in a save or folder dialog is granted in the workspace:
-//! the app writes only where the user chose.
+//! A path a dialog returns is granted in the workspace: the app reads
+//! only files picked in an open dialog (or dropped on the window, see
+//! `drops.rs`) and what is below a picked folder, and writes only where
+//! the user chose.
 //!
 //! Test hooks, only in a build with the `test-hooks` feature (the window
 //! suite's; a WebDriver cannot drive a native dialog, and a release build
@@ -133,25 +135,35 @@ fn text(path: &std::path::Path) -> String {
     path.display().to_string()
 }
 
-/// The files the user picked to read; empty when they cancelled.
+/// The files the user picked, granted for reading; empty when they
+/// cancelled.
 #[tauri::command]
 pub async fn pick_files<R: Runtime>(
     options: OpenDialogOptions,
     app: AppHandle<R>,
+    ws: State<'_, Workspace>,
 ) -> IpcResult<Vec<String>> {
-    if let Some(paths) = test_hooks::open_paths() {
-        return Ok(paths.iter().map(|p| text(p)).collect());
-    }
-    let dialog = dialog(&app, options.title.as_deref(), options.filters.as_deref());
-    let picked = shown(move || {
-        if options.multiple.unwrap_or(false) {
-            dialog.blocking_pick_files().unwrap_or_default()
-        } else {
-            dialog.blocking_pick_file().into_iter().collect()
+    let picked = match test_hooks::open_paths() {
+        Some(paths) => paths,
+        None => {
+            let dialog = dialog(&app, options.title.as_deref(), options.filters.as_deref());
+            shown(move || {
+                if options.multiple.unwrap_or(false) {
+                    dialog.blocking_pick_files().unwrap_or_default()
+                } else {
+                    dialog.blocking_pick_file().into_iter().collect()
+                }
+            })
+            .await?
         }
-    })
-    .await?;
-    Ok(picked.iter().map(|p| text(p)).collect())
+    };
+    Ok(picked
+        .iter()
+        .map(|path| {
+            ws.grants().grant_read(path);
+            text(path)
+        })
+        .collect())
 }
 
 /// Where the user chose to save, granted for writing; `null` when they
@@ -180,8 +192,9 @@ pub async fn pick_save_path<R: Runtime>(
     }))
 }
 
-/// A folder the user picked (such as the data folder), granted for
-/// writing; `null` when they cancelled.
+/// A folder the user picked (such as the data folder or a workflow
+/// folder), granted: read below, a workflow saved directly in it, the
+/// data folder set to it; `null` when they cancelled.
 #[tauri::command]
 pub async fn pick_folder<R: Runtime>(
     title: Option<String>,

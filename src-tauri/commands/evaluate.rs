@@ -35,6 +35,9 @@ pub fn import_labelled_set(
     schema_version: Option<i64>,
     ws: State<'_, Workspace>,
 ) -> IpcResult<LabelledSetSummary> {
+    // The files the TSV names are its picker's choice, as a workflow
+    // file's are: read when the set is evaluated.
+    ws.grants().check_read(&path)?;
     Ok(eval::import_set(
         &ws.store()?,
         &name,

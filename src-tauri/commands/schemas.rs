@@ -44,13 +44,14 @@ pub fn check_schema(schema: Value) -> Vec<SchemaProblem> {
 }
 
 /// Saves the schema in a `.json` file under `name` (default: the file's
-/// stem).
+/// stem); the file must be one the open dialog returned.
 #[tauri::command]
 pub fn import_schema(
     path: PathBuf,
     name: Option<String>,
     ws: State<'_, Workspace>,
 ) -> IpcResult<SchemaDoc> {
+    ws.grants().check_read(&path)?;
     Ok(schemas::import_schema(&ws.store()?, &path, name.as_deref())?.into())
 }
 

@@ -25,8 +25,8 @@ pub fn list_workflows(dir: String, ws: State<'_, Workspace>) -> IpcResult<Vec<Wo
 }
 
 #[tauri::command]
-pub fn read_workflow(path: String) -> IpcResult<WorkflowText> {
-    Ok(files::read_workflow(Path::new(&path))?)
+pub fn read_workflow(path: String, ws: State<'_, Workspace>) -> IpcResult<WorkflowText> {
+    Ok(files::read_workflow(&ws, Path::new(&path))?)
 }
 
 /// Saves a file of the open folder; its problems.
@@ -51,9 +51,10 @@ pub fn watch_workflows(
     dir: String,
     on_change: Channel<WorkflowFileEvent>,
     watch: State<'_, WorkflowFolderWatch>,
+    ws: State<'_, Workspace>,
 ) -> IpcResult<()> {
     // A closed window's channel: nothing to tell.
-    Ok(watch.watch(Path::new(&dir), move |e| {
+    Ok(watch.watch(&ws, Path::new(&dir), move |e| {
         let _ = on_change.send(e);
     })?)
 }

@@ -86,6 +86,27 @@ pub enum CoreError {
         .0.display()
     )]
     PathNotAllowed(PathBuf),
+    /// A path to read that no open dialog returned, that was not dropped
+    /// on the window, and that is in no folder so chosen: nothing was read.
+    #[error(
+        "{} was not picked in an open dialog, dropped on the window or found in a folder picked in this session: nothing was read",
+        .0.display()
+    )]
+    ReadNotAllowed(PathBuf),
+    /// A workflow file to save that is not a `.yaml` or `.yml` file
+    /// directly in the open workflow folder: nothing was written.
+    #[error(
+        "{} is not a .yaml or .yml file directly in the open workflow folder: nothing was written",
+        .0.display()
+    )]
+    WorkflowPathNotAllowed(PathBuf),
+    /// A data folder that is not the current one and that no folder dialog
+    /// returned in this session: the settings were not saved.
+    #[error(
+        "{} was not chosen in a folder dialog of this session: the settings were not saved",
+        .0.display()
+    )]
+    DataFolderNotAllowed(PathBuf),
     /// A native dialog that failed to open or answer.
     #[error("{0}")]
     Dialog(String),
@@ -134,7 +155,9 @@ pub enum ErrorCode {
     Io,
     /// [`CoreError::Dialog`]: a native dialog failed.
     Dialog,
-    /// [`CoreError::PathNotAllowed`]: a write to a path the user did not choose.
+    /// [`CoreError::PathNotAllowed`], [`CoreError::ReadNotAllowed`],
+    /// [`CoreError::WorkflowPathNotAllowed`], [`CoreError::DataFolderNotAllowed`]:
+    /// a path the user did not choose for this use.
     PathNotAllowed,
     /// [`CoreError::InvalidWorkflow`]: a workflow file that does not validate.
     InvalidWorkflow,
@@ -282,7 +305,10 @@ impl CoreError {
             Self::InvalidWorkflow(_) => ErrorCode::InvalidWorkflow,
             Self::ConsentNeeded(_) => ErrorCode::ConsentNeeded,
             Self::Io { .. } => ErrorCode::Io,
-            Self::PathNotAllowed(_) => ErrorCode::PathNotAllowed,
+            Self::PathNotAllowed(_)
+            | Self::ReadNotAllowed(_)
+            | Self::WorkflowPathNotAllowed(_)
+            | Self::DataFolderNotAllowed(_) => ErrorCode::PathNotAllowed,
             Self::Dialog(_) => ErrorCode::Dialog,
             Self::Internal(_) => ErrorCode::Internal,
             Self::Llm(e) => e.category.into(),

@@ -151,9 +151,16 @@ pub fn update_session(
 }
 
 /// Reads the files as a message would carry them: what each holds, or the
-/// first refusal (a kind Sift does not read, a missing file, a limit).
-/// Reading runs on a blocking thread: a large PDF takes a while.
-pub async fn describe_attachments(paths: Vec<String>) -> Result<Vec<AttachmentView>, CoreError> {
+/// first refusal (a path the workspace does not let be read, a kind Sift
+/// does not read, a missing file, a limit). Reading runs on a blocking
+/// thread: a large PDF takes a while.
+pub async fn describe_attachments(
+    ws: &Workspace,
+    paths: Vec<String>,
+) -> Result<Vec<AttachmentView>, CoreError> {
+    for path in &paths {
+        ws.grants().check_read(Path::new(path))?;
+    }
     tokio::task::spawn_blocking(move || describe(&paths))
         .await
         .map_err(|e| CoreError::Internal(format!("reading the files stopped unexpectedly: {e}")))?

@@ -79,6 +79,10 @@ pub fn send_chat_message(
     message: ChatMessage,
     on_event: impl Fn(ChatTurnEvent) + Send + Sync + 'static,
 ) -> Result<StartedTurn, CoreError> {
+    // The attachments are the page's paths: each must be granted.
+    for file in &message.files {
+        ws.grants().check_read(file)?;
+    }
     let (selection, context) = turn_settings(ws, &message.choice)?;
     let mut request = ChatRequest::new(message.session_id, message.text, selection);
     request.files = message.files;

@@ -10,7 +10,7 @@
 //! their problems travel with it for the editor to show.
 
 use std::collections::HashSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
@@ -113,11 +113,13 @@ fn field_of(types: Value) -> Value {
     })
 }
 
-/// Runs the suggestion call on `request.file` and converts its answer.
+/// Runs the suggestion call on `request.file` (a path the workspace lets
+/// be read) and converts its answer.
 pub async fn suggest_schema(
     ws: &Workspace,
     request: SuggestSchemaRequest,
 ) -> Result<SchemaSuggestion, CoreError> {
+    ws.grants().check_read(Path::new(&request.file))?;
     let settings = ws.settings();
     let selection = settings.selection(request.provider_id.as_deref(), request.model.as_deref())?;
     let provider_id = settings

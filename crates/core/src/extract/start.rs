@@ -181,6 +181,11 @@ pub fn start_tallied_job(
     ),
     CoreError,
 > {
+    // A new job's files are the caller's paths: each must be granted (a
+    // resume reads the ones the job recorded).
+    for file in &job.files {
+        ws.grants().check_read(file)?;
+    }
     let mut selection = job.selection;
     // The job records the models it runs with, so a resume finds them.
     selection.models = selection.resolved_models()?;

@@ -48,6 +48,11 @@ pub fn view(ws: &Workspace) -> SettingsView {
 /// here rather than at the next command.
 pub async fn save(ws: &Workspace, form: &SettingsForm) -> Result<SettingsView, CoreError> {
     let mut settings = AppSettings::from(form);
+    // A database is made in the data folder: only one the user chose.
+    if let Some(data_dir) = &settings.data_dir {
+        ws.grants()
+            .check_data_folder(data_dir, ws.settings().data_dir.as_deref())?;
+    }
     settings.keep_extra_base_urls(&ws.settings());
     ws.save_settings(settings.clone())?;
     if settings.default_is_local_server() {

@@ -1,7 +1,8 @@
 //! The Workflows screen's folder: its YAML files, a file's text and
-//! problems, saving one (atomically, and only inside the open folder),
-//! checking a text not saved yet, and the watch that reloads a file
-//! changed on disk.
+//! problems, saving one (atomically, and only as a `.yaml` or `.yml` file
+//! directly in the open folder), checking a text not saved yet, and the
+//! watch that reloads a file changed on disk; each refuses a path outside
+//! the open folder.
 //!
 //! The file stays the source of truth: the canvas edits the text (keeping
 //! comments and key order) and saves it here.
@@ -97,19 +98,30 @@ pub fn check_workflow(text: &str) -> Vec<String> {
 
 /// Opens `dir` as the workflow folder and lists its workflow files, by
 /// name. A folder the dialog granted in this session becomes the one
-/// remembered for the next launch; the remembered folder, listed again,
-/// is granted.
+/// remembered for the next launch; the remembered folder is granted
+/// ([`check_workflow_read`]); any other is refused.
 pub fn list_workflows(ws: &Workspace, dir: &Path) -> Result<Vec<WorkflowFile>, CoreError> {
     let remembered = remembered_folder(ws)?;
     let canonical = dir.canonicalize().ok();
-    if ws.grants().is_folder_granted(dir) {
-        if canonical.is_some() && remembered != canonical {
-            remember_folder(ws, canonical.as_deref().unwrap_or(dir))?;
-        }
-    } else if canonical.is_some() && remembered == canonical {
-        ws.grants().grant_folder(dir);
+    if ws.grants().is_folder_granted(dir) && canonical.is_some() && remembered != canonical {
+        remember_folder(ws, canonical.as_deref().unwrap_or(dir))?;
     }
+    check_workflow_read(ws, dir)?;
     workflows_in(dir)
+}
+
+/// Whether the page may read `path` (a workflow file or its folder): it
+/// is in a folder granted this session or in the folder remembered in the
+/// configuration file, which Sift wrote when the user picked it in an
+/// earlier session (so it is granted here, as the dialog would).
+/// [`CoreError::ReadNotAllowed`] otherwise.
+pub(crate) fn check_workflow_read(ws: &Workspace, path: &Path) -> Result<(), CoreError> {
+    if ws.grants().policy() == PathPolicy::GrantedOnly
+        && let Some(folder) = remembered_folder(ws)?
+    {
+        ws.grants().grant_folder(&folder);
+    }
+    ws.grants().check_read(path).map(drop)
 }
 
 /// The workflow files directly in `dir`, by name.
@@ -131,8 +143,11 @@ pub(crate) fn workflows_in(dir: &Path) -> Result<Vec<WorkflowFile>, CoreError> {
     Ok(files)
 }
 
-/// Reads the workflow file at `path`, with its problems; fails only when it cannot be read.
-pub fn read_workflow(path: &Path) -> Result<WorkflowText, CoreError> {
+/// Reads the workflow file at `path`, with its problems; fails when it
+/// cannot be read, or is outside the folders the page may read
+/// ([`check_workflow_read`]).
+pub fn read_workflow(ws: &Workspace, path: &Path) -> Result<WorkflowText, CoreError> {
+    check_workflow_read(ws, path)?;
     let text = std::fs::read_to_string(path).map_err(|e| CoreError::io("read", path, e))?;
     Ok(WorkflowText {
         problems: check_workflow(&text),
@@ -143,23 +158,15 @@ pub fn read_workflow(path: &Path) -> Result<WorkflowText, CoreError> {
 
 /// Writes the text beside the file and renames it into place, so that a
 /// crash never leaves half a file; returns its problems. In the app the
-/// file must be inside the open folder ([`CoreError::PathNotAllowed`]
-/// otherwise, and nothing is written).
+/// file must be a `.yaml` or `.yml` file directly in the open folder
+/// ([`CoreError::WorkflowPathNotAllowed`] otherwise, and nothing is
+/// written).
 pub fn save_workflow(ws: &Workspace, path: &Path, text: &str) -> Result<Vec<String>, CoreError> {
-    let target = match ws.grants().policy() {
-        PathPolicy::Trusted => path.to_path_buf(),
-        PathPolicy::GrantedOnly => {
-            let target = ws.grants().check_write(path)?;
-            let in_open_folder = remembered_folder(ws)?.is_some_and(|open| {
-                target.parent().is_some_and(|p| p.starts_with(&open))
-                    && ws.grants().is_folder_granted(&open)
-            });
-            if !in_open_folder {
-                return Err(CoreError::PathNotAllowed(path.to_path_buf()));
-            }
-            target
-        }
+    let open = match ws.grants().policy() {
+        PathPolicy::Trusted => None,
+        PathPolicy::GrantedOnly => remembered_folder(ws)?,
     };
+    let target = ws.grants().check_workflow_write(path, open.as_deref())?;
     write_atomically(&target, text.as_bytes())?;
     Ok(check_workflow(text))
 }
@@ -189,12 +196,15 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 
 impl WorkflowFolderWatch {
     /// Watches `dir` (replacing the previous watch): each change of a
-    /// workflow file goes to `on_change`.
+    /// workflow file goes to `on_change`. A folder the page may not read
+    /// ([`check_workflow_read`]) is refused.
     pub fn watch(
         &self,
+        ws: &Workspace,
         dir: &Path,
         on_change: impl Fn(WorkflowFileEvent) + Send + 'static,
     ) -> Result<(), CoreError> {
+        check_workflow_read(ws, dir)?;
         let watch = watch_folder(dir, move |change| on_change(change.into()))
             .map_err(|e| CoreError::io("watch", dir, std::io::Error::other(e.to_string())))?;
         *lock(&self.watch) = Some(watch);

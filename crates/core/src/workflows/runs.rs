@@ -252,6 +252,7 @@ pub fn start_workflow_run(
         }
     };
     let file = PathBuf::from(&args.path);
+    super::files::check_workflow_read(ws, &file)?;
     load_file(&file)?;
     let store = ws.store()?;
     // The window runs a folder's shell commands only once the user allowed them.

@@ -29,15 +29,18 @@ fn schema() -> Value {
 }
 
 /// A workspace as the app opens it (paths granted only), on `sift.db`
-/// in `dir`, with its own configuration file.
+/// in `dir`, with its own configuration file; `dir`'s files may be read,
+/// as when the folder is dropped on the window.
 fn app_workspace(dir: &TempDir) -> Workspace {
-    Workspace::open(WorkspaceOptions {
+    let ws = Workspace::open(WorkspaceOptions {
         config: Some(dir.0.join("config.toml")),
         db: Some(dir.db()),
         paths: PathPolicy::GrantedOnly,
         starter_schemas: false,
     })
-    .unwrap()
+    .unwrap();
+    ws.grants().grant_read(&dir.0);
+    ws
 }
 
 fn file(dir: &TempDir, name: &str) -> PathBuf {

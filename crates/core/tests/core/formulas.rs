@@ -42,6 +42,8 @@ async fn a_formula_is_exported_as_text_and_a_set_imports_it_as_it_was() {
     let ws = app_workspace(&dir, Some(&server));
     let doc: PathBuf = dir.0.join("invoice.txt");
     std::fs::write(&doc, "Invoice\n").unwrap();
+    // As the open dialog grants the file it returned.
+    ws.grants().grant_read(&doc);
     let job = NewJob {
         schema_name: "invoice".into(),
         schema: schema(),

@@ -43,6 +43,8 @@ async fn a_document_asking_the_chat_to_read_a_key_waits_for_approval_of_the_exac
     .await
     .unwrap();
     let ws = app_workspace(&dir, Some(&server));
+    // As the open dialog grants the file it returned.
+    ws.grants().grant_read(&note);
     let session = create_session(&ws, String::new(), None).unwrap().id;
     let seen = Arc::new(Mutex::new(Vec::new()));
     let sink = {

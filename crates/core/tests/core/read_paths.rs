@@ -62,7 +62,8 @@ fn workspace(dir: &TempDir, server: &ScriptedServer) -> Workspace {
     )
     .unwrap();
     let ws = Workspace::open(WorkspaceOptions::app(Some(config), Some(dir.db()))).unwrap();
-    ws.grants().grant_file(&photo());
+    // As the open dialog grants the file it returned.
+    ws.grants().grant_read(&photo());
     ws
 }
 
@@ -138,6 +139,8 @@ async fn a_workflow_steps_files_are_read_as_the_photos_ocr_text() {
     let dir = TempDir::new("read-path-workflow");
     let server = text_only_server(Reply::text("9.00")).await;
     let ws = workspace(&dir, &server);
+    // As the folder dialog grants the folder it returned.
+    ws.grants().grant_folder(&dir.0);
     let file = dir.0.join("flow.yaml");
     std::fs::write(
         &file,

@@ -14,14 +14,18 @@ use sift_store::CallStatus;
 
 use crate::TempDir;
 
+/// The app's workspace; `dir`'s files may be read, as when the folder is
+/// dropped on the window.
 fn workspace(dir: &TempDir, starter_schemas: bool) -> Workspace {
-    Workspace::open(WorkspaceOptions {
+    let ws = Workspace::open(WorkspaceOptions {
         config: Some(dir.0.join("config.toml")),
         db: Some(dir.db()),
         paths: PathPolicy::GrantedOnly,
         starter_schemas,
     })
-    .unwrap()
+    .unwrap();
+    ws.grants().grant_read(&dir.0);
+    ws
 }
 
 fn with_scripted_provider(ws: &Workspace, server: &ScriptedServer) {

@@ -323,8 +323,10 @@ async fn files_go_with_the_message_through_the_documents_crate() {
         .await
         .unwrap();
     let ws = app_workspace(&dir, Some(&server));
+    // As a drop of the folder grants it (a missing file is then reported as missing).
+    ws.grants().grant_read(&dir.0);
     let session = new_session(&ws.store().unwrap(), "", None);
-    let described = describe_attachments(vec![note.display().to_string()])
+    let described = describe_attachments(&ws, vec![note.display().to_string()])
         .await
         .unwrap();
     assert_eq!(
@@ -337,7 +339,7 @@ async fn files_go_with_the_message_through_the_documents_crate() {
     );
     let missing = dir.0.join("gone.pdf").display().to_string();
     assert_eq!(
-        describe_attachments(vec![missing.clone()])
+        describe_attachments(&ws, vec![missing.clone()])
             .await
             .unwrap_err()
             .to_string(),
@@ -386,6 +388,8 @@ async fn a_text_only_model_gets_an_attached_photo_as_its_ocr_text() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/sroie_000.jpg"),
     )
     .unwrap();
+    // As the open dialog grants the file it returned.
+    ws.grants().grant_read(&photo);
     let mut with_photo = message(&session, "What is the total?");
     with_photo.files = vec![photo.clone()];
     let (sink, _) = collecting();

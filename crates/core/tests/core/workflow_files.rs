@@ -1,10 +1,13 @@
 //! The Workflows screen's folder through the functions its commands call:
-//! listing, an atomic save that reports problems, and saves only inside
-//! the open folder (picked in the dialog, or remembered from last time).
+//! listing, an atomic save that reports problems, and reads and saves
+//! only in the open folder (picked in the dialog, or remembered from last
+//! time), a save only of a `.yaml` or `.yml` file directly in it.
 
 use std::path::Path;
 
-use sift_core::workflows::files::{list_workflows, remembered_folder, save_workflow};
+use sift_core::workflows::files::{
+    list_workflows, read_workflow, remembered_folder, save_workflow,
+};
 
 use crate::TempDir;
 use crate::sessions::app_workspace;
@@ -68,18 +71,35 @@ fn a_save_outside_the_open_folder_is_refused_and_writes_nothing() {
         std::fs::read_to_string(folder.join("a.yaml")).unwrap(),
         "steps: []\n"
     );
-    // Listing a folder the webview names does not open it.
-    list_workflows(&ws, &folder).unwrap();
-    let error = save_workflow(&ws, &folder.join("a.yaml"), "steps: 1\n").unwrap_err();
+    // A folder the webview names is neither listed nor read.
+    let error = list_workflows(&ws, &folder).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "{} was not picked in an open dialog, dropped on the window or found in a folder \
+             picked in this session: nothing was read",
+            folder.display()
+        )
+    );
+    let error = read_workflow(&ws, &folder.join("a.yaml")).unwrap_err();
     assert_eq!(error.code(), "path_not_allowed");
 
     ws.grants().grant_folder(&folder);
     list_workflows(&ws, &folder).unwrap();
     save_workflow(&ws, &folder.join("a.yaml"), "steps: []\n# saved\n").unwrap();
-    // Another folder, a climb out of it, a relative path: refused.
+    assert_eq!(
+        read_workflow(&ws, &folder.join("a.yaml")).unwrap().text,
+        "steps: []\n# saved\n"
+    );
+    // Another folder, a climb out of it, a subfolder, the folder's other
+    // files, a relative path: refused.
+    std::fs::create_dir_all(folder.join(".git/hooks")).unwrap();
     for path in [
         other.join("b.yaml"),
         folder.join("../other/b.yaml"),
+        folder.join(".git/hooks/pre-commit"),
+        folder.join(".git/b.yaml"),
+        folder.join("notes.txt"),
         Path::new("b.yaml").to_path_buf(),
     ] {
         let error = save_workflow(&ws, &path, "steps: []\n").unwrap_err();
@@ -87,13 +107,15 @@ fn a_save_outside_the_open_folder_is_refused_and_writes_nothing() {
         assert_eq!(
             error.to_string(),
             format!(
-                "{} was not chosen in a save dialog of this session: nothing was written",
+                "{} is not a .yaml or .yml file directly in the open workflow folder: nothing \
+                 was written",
                 path.display()
             )
         );
     }
     assert!(names_in(&other).is_empty());
-    assert_eq!(names_in(&folder), ["a.yaml"]);
+    assert_eq!(names_in(&folder), [".git", "a.yaml"]);
+    assert!(names_in(&folder.join(".git/hooks")).is_empty());
 }
 
 #[test]
@@ -124,7 +146,10 @@ fn the_folder_opened_last_is_remembered_and_open_at_the_next_launch() {
     // The next launch: no dialog; the remembered folder opens, another does not.
     let ws = app_workspace(&dir, None);
     assert_eq!(ws.config().context.images_in_context, Some(3));
-    list_workflows(&ws, &other).unwrap();
+    assert_eq!(
+        list_workflows(&ws, &other).unwrap_err().code(),
+        "path_not_allowed"
+    );
     assert_eq!(
         save_workflow(&ws, &other.join("x.yaml"), "steps: []\n")
             .unwrap_err()

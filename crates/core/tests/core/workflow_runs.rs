@@ -81,6 +81,8 @@ steps:
     )
     .unwrap();
     let ws = app_workspace(&dir, None);
+    // As the folder dialog grants the folder it returned.
+    ws.grants().grant_folder(&dir.0);
     // The window runs the folder's commands only once they are allowed:
     // before, nothing is reported or stored.
     let (sink, seen) = collecting();
@@ -173,6 +175,8 @@ async fn an_invalid_file_is_refused_with_its_problems() {
     let file = dir.0.join("flow.yaml");
     std::fs::write(&file, "steps:\n  - {id: my-step, run: 'true'}\n").unwrap();
     let ws = app_workspace(&dir, None);
+    // As the folder dialog grants the folder it returned.
+    ws.grants().grant_folder(&dir.0);
     let (sink, seen) = collecting();
     let error = start_workflow_run(&ws, args(&file), sink).err().unwrap();
     assert_eq!(error.code(), "invalid_workflow");
@@ -196,6 +200,8 @@ async fn a_run_cancelled_by_its_key_ends_cancelled() {
     )
     .unwrap();
     let ws = app_workspace(&dir, None);
+    // As the folder dialog grants the folder it returned.
+    ws.grants().grant_folder(&dir.0);
     allow(&ws, &file);
     let canceller = ws.clone();
     let key_seen: Arc<Mutex<Option<String>>> = Arc::default();
