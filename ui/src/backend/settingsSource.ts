@@ -49,6 +49,7 @@ export function tauriSettingsSource(): SettingsSource {
     getCatalogueModel: (name, onEvent) => ipc.getCatalogueModel(name, onEvent),
     cancelCatalogueModel: (name) => ipc.cancelCatalogueModel(name),
     localServer: () => ipc.localServerStatus(),
+    pickDataFolder: () => ipc.pickFolder("Choose the data folder"),
     canAsk: () => ipc.isDesktopApp(),
     ask: (args, onEvent) => ipc.ask(args, onEvent),
   };

@@ -46,6 +46,17 @@ export function SettingsScreen({ source, active }: { source: SettingsSource; act
     setStatus("");
   }
 
+  // The app takes a new data folder only from its folder dialog.
+  async function chooseDataFolder() {
+    if (settings === null || source.pickDataFolder === undefined) return;
+    try {
+      const folder = await source.pickDataFolder();
+      if (folder !== null) change({ ...settings, dataDir: folder });
+    } catch (error) {
+      setStatus(`Could not choose a folder: ${describeError(error)}`);
+    }
+  }
+
   async function save(): Promise<boolean> {
     if (settings === null) return false;
     const normalised = normaliseSettings(settings);
@@ -128,7 +139,14 @@ export function SettingsScreen({ source, active }: { source: SettingsSource; act
               <label htmlFor="default-model">Default model</label>
               <input id="default-model" value={settings.defaultModel ?? ""} placeholder="the provider's default" spellCheck={false} onChange={(e) => change({ ...settings, defaultModel: e.target.value })} />
               <label htmlFor="data-dir">Data folder</label>
-              <input id="data-dir" value={settings.dataDir ?? ""} placeholder="~/.local/share/sift" spellCheck={false} onChange={(e) => change({ ...settings, dataDir: e.target.value })} />
+              <div className="row">
+                <input id="data-dir" value={settings.dataDir ?? ""} placeholder="~/.local/share/sift" spellCheck={false} onChange={(e) => change({ ...settings, dataDir: e.target.value })} />
+                {source.pickDataFolder !== undefined && (
+                  <button type="button" className="ghost" data-testid="choose-data-dir" onClick={() => void chooseDataFolder()}>
+                    Choose…
+                  </button>
+                )}
+              </div>
             </div>
             {paths !== null && (
               <p className="muted small" data-testid="settings-paths">

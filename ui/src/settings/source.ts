@@ -68,6 +68,12 @@ export interface SettingsSource {
   cancelCatalogueModel(name: string): Promise<boolean>;
   /** The local server's state now. */
   localServer(): Promise<LocalServerStatus>;
+  /**
+   * The native folder dialog for the data folder; null when cancelled. The
+   * app takes a new data folder only from it (a typed one is refused).
+   * Absent where there is no dialog.
+   */
+  pickDataFolder?(): Promise<string | null>;
   /** False outside the desktop app (the "Try a model" panel cannot send). */
   canAsk(): boolean;
   /** Sends one prompt; `onEvent` sees the reply as it streams in. */
