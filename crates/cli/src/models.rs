@@ -110,12 +110,13 @@ pub async fn run(command: ModelsCommand) -> Result<(), Failure> {
     Ok(())
 }
 
-/// `NAME  SIZE  LICENCE  installed|not installed`, tab-separated.
+/// `NAME  SIZE  MEMORY  LICENCE  installed|not installed`, tab-separated.
 fn catalogue_line(entry: &CatalogueEntry) -> String {
     format!(
-        "{}\t{}\t{}\t{}",
+        "{}\t{}\t{} memory\t{}\t{}",
         entry.name,
         megabytes(entry.size_bytes),
+        megabytes(entry.memory_bytes),
         entry.licence,
         if entry.installed {
             "installed"

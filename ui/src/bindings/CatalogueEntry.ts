@@ -21,6 +21,14 @@ file: string,
  */
 sizeBytes: number, 
 /**
+ * The memory the model server needs with it, in bytes (measured).
+ */
+memoryBytes: number, 
+/**
+ * What it got right on Sift's sets, in a sentence.
+ */
+measured: string, 
+/**
  * The licence's SPDX identifier.
  */
 licence: string, 

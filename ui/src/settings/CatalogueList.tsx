@@ -87,7 +87,10 @@ export function CatalogueList({ source, inUse, choosing, onInstalled, onUse }: P
                   {installed && inUse === entry.file && <span className="badge" data-testid="catalogue-in-use">in use</span>}
                 </div>
                 <p className="small" data-testid="catalogue-details">
-                  {formatSize(entry.sizeBytes)} · {entry.licence} · {SOURCE_NOTE}
+                  {formatSize(entry.sizeBytes)} · needs {formatSize(entry.memoryBytes)} of memory · {entry.licence} · {SOURCE_NOTE}
+                </p>
+                <p className="muted small" data-testid="catalogue-measured">
+                  On Sift's sets: {entry.measured}
                 </p>
                 {vendor !== null && (
                   <p className="muted small" data-testid="catalogue-vendor">

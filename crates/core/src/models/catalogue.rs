@@ -28,6 +28,11 @@ pub struct CatalogueModel {
     pub file: String,
     /// The joined file's size in bytes.
     pub size_bytes: u64,
+    /// The memory the model server needs with it, as Sift starts it
+    /// (measured peak resident bytes).
+    pub memory_bytes: u64,
+    /// What it got right on Sift's sets, in a sentence.
+    pub measured: String,
     /// The vendor's sha256 of the joined file, in lower-case hex.
     pub sha256: String,
     /// The licence's SPDX identifier.
@@ -142,6 +147,11 @@ pub struct CatalogueEntry {
     /// The file's size in bytes.
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub size_bytes: u64,
+    /// The memory the model server needs with it, in bytes (measured).
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub memory_bytes: u64,
+    /// What it got right on Sift's sets, in a sentence.
+    pub measured: String,
     /// The licence's SPDX identifier.
     pub licence: String,
     /// Who made the model.
@@ -163,6 +173,8 @@ pub fn catalogue(data_dir: &Path) -> Result<Vec<CatalogueEntry>, CoreError> {
             title: m.title.clone(),
             file: m.file.clone(),
             size_bytes: m.size_bytes,
+            memory_bytes: m.memory_bytes,
+            measured: m.measured.clone(),
             licence: m.licence.clone(),
             credit: m.credit.clone(),
             sources: m.sources(),

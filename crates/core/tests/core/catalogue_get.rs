@@ -64,6 +64,8 @@ fn fake_model() -> (CatalogueModel, Vec<Vec<u8>>) {
         title: "Fake Model (Q4_K_M)".into(),
         file: "fake-model.gguf".into(),
         size_bytes: slices.iter().map(|s| s.len() as u64).sum(),
+        memory_bytes: 1,
+        measured: "nothing".into(),
         sha256: hex(&slices.concat()),
         licence: "Apache-2.0".into(),
         credit: "a test".into(),
