@@ -47,6 +47,11 @@ pub use sift_documents::{
     Content, Documents, OcrMode, OcrOptions, OcrPage, OnPage, PageProgress, PageWord, TextOrder,
 };
 pub use sift_documents::{DocumentError, ReadOptions, read_documents, render_text, resolve_files};
+// Reading each document in a child process: the CLI and the app start
+// themselves as reader processes (sift_documents::reader_process).
+pub use sift_documents::{
+    ReaderCommand, ReaderLimits, ReaderStop, is_reader_invocation, isolate_readers, serve_reader,
+};
 pub use sift_engine::ChatEvent;
 pub use sift_llm::{ApiKey, ToolSpec};
 pub use sift_store::{CallStatus, StructuredCall};

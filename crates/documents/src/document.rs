@@ -9,7 +9,7 @@ use crate::ocr::OcrPage;
 pub use crate::page_word::PageWord;
 
 /// The kind of a file, from its extension.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Kind {
     Text,
     Word,
@@ -33,7 +33,7 @@ pub fn kind_of(path: &Path) -> Option<Kind> {
 }
 
 /// An image as the model receives it.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DocImage {
     /// What the image is: the file name (`receipt.png`), or the file name
     /// and page for a rendered page (`scan.pdf page 2`).
@@ -43,7 +43,9 @@ pub struct DocImage {
     pub mime: String,
     pub width: u32,
     pub height: u32,
-    /// The encoded bytes.
+    /// The encoded bytes (base64 when serialised: a reader process sends
+    /// them so, a third larger rather than four times as a JSON array).
+    #[serde(with = "base64_bytes")]
     pub data: Vec<u8>,
 }
 
@@ -73,7 +75,7 @@ pub struct WordLines {
 impl Eq for WordLines {}
 
 /// One page of a PDF.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Page {
     /// From 1.
     pub number: usize,
@@ -96,7 +98,7 @@ pub struct Page {
 }
 
 /// What a file holds.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Content {
     /// Text, Word and Excel files; and an image file read for a model that
     /// cannot take images (its OCR text, or nothing with OCR off).
@@ -128,7 +130,7 @@ impl Content {
 }
 
 /// One file, read.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Document {
     pub path: PathBuf,
     /// The file name without its directory.
@@ -173,5 +175,22 @@ impl Documents {
             .iter()
             .map(|d| d.content.chars() + d.ocr_text().map_or(0, |t| t.chars().count()))
             .sum()
+    }
+}
+
+mod base64_bytes {
+    use base64::Engine;
+    use base64::engine::general_purpose::STANDARD;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(bytes: &[u8], serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&STANDARD.encode(bytes))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<u8>, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        STANDARD
+            .decode(text.as_bytes())
+            .map_err(serde::de::Error::custom)
     }
 }

@@ -3,8 +3,13 @@
 
 use std::path::PathBuf;
 
+pub use crate::reader_process::ReaderStop;
+
 /// A refusal: nothing is sent to a model when any file is refused.
-#[derive(Debug, thiserror::Error)]
+///
+/// Serialisable, so that a reader process ([`crate::isolate_readers`])
+/// hands its refusal to Sift as it would have been made in process.
+#[derive(Debug, thiserror::Error, serde::Serialize, serde::Deserialize)]
 pub enum DocumentError {
     /// A path that names no file.
     #[error("{}: no such file", .path.display())]
@@ -81,8 +86,14 @@ pub enum DocumentError {
     Io {
         path: PathBuf,
         #[source]
+        #[serde(with = "io_error_text")]
         source: std::io::Error,
     },
+    /// The reader process stopped before it gave the file: a limit (memory,
+    /// time, the size of its result) or a crash in a library it runs
+    /// (PDFium, ONNX Runtime); see [`crate::isolate_readers`].
+    #[error("{}: {stop}", .path.display())]
+    ReaderStopped { path: PathBuf, stop: ReaderStop },
     /// Assembly needs a user message to put the files in front of.
     #[error("the files go with a user message, and there is none")]
     NoUserMessage,
@@ -104,7 +115,8 @@ impl DocumentError {
             | Self::TooManyImages { path, .. }
             | Self::PdfiumMissing { path, .. }
             | Self::Ocr { path, .. }
-            | Self::Io { path, .. } => Some(path),
+            | Self::Io { path, .. }
+            | Self::ReaderStopped { path, .. } => Some(path),
             Self::NoMatch { .. } | Self::BadPattern { .. } | Self::NoUserMessage => None,
         }
     }
@@ -121,5 +133,24 @@ impl DocumentError {
             path: path.to_path_buf(),
             reason: reason.to_string(),
         }
+    }
+}
+
+/// An I/O error crosses from a reader process as its message: what a
+/// caller shows. Its kind is not kept (no caller asks for it).
+mod io_error_text {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(
+        error: &std::io::Error,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&error.to_string())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<std::io::Error, D::Error> {
+        Ok(std::io::Error::other(String::deserialize(deserializer)?))
     }
 }

@@ -148,6 +148,7 @@ mod pdf;
 mod platform;
 mod progress;
 mod read;
+mod reader_process;
 mod resolve;
 mod sheet_parts;
 mod text;
@@ -175,4 +176,8 @@ pub use pdf::{EmbeddedXml, embedded_invoice_xml, pdfium_library_candidates, rend
 pub use platform::{bundle_dir, bundle_dir_beside, default_data_dir};
 pub use progress::{OnPage, PageProgress};
 pub use read::{read_bytes, read_documents};
+pub use reader_process::{
+    READER_ARGUMENT, ReaderCommand, ReaderLimits, ReaderStop, is_reader_invocation,
+    isolate_readers, serve_reader,
+};
 pub use resolve::{expand_path, resolve_files};

@@ -9,7 +9,7 @@ use crate::page_layout::TextOrder;
 use crate::progress::OnPage;
 
 /// The bounds a read stays within. [`Limits::default`] is the specification's.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Limits {
     /// Largest file, in bytes: 50 MB (50,000,000 bytes).
     pub max_file_bytes: u64,

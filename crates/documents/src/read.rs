@@ -18,6 +18,10 @@ use crate::{docx, imaging, pdf, text, xlsx};
 /// Files are read in parallel (one thread a core, at most 4); each is
 /// bounded by the limits on its own while read, and the totals are then
 /// charged in order, so the outcome is the same as reading one by one.
+/// After [`crate::isolate_readers`], each file is read in a reader process
+/// of its own, under a memory and a time limit; a file that crashes its
+/// reader or passes a limit is refused as any other
+/// ([`DocumentError::ReaderStopped`]).
 pub fn read_documents(
     paths: &[PathBuf],
     options: &ReadOptions,
@@ -29,7 +33,7 @@ pub fn read_documents(
     let results: Vec<Result<Document, DocumentError>> = if workers <= 1 {
         let mut results = Vec::with_capacity(paths.len());
         for path in paths {
-            let result = read_one(path, options, &mut Budget::new(&options.limits));
+            let result = read_file(path, options);
             let failed = result.is_err();
             results.push(result);
             if failed {
@@ -70,8 +74,7 @@ fn read_parallel(
                     if index >= paths.len() || index > first_error.load(Ordering::SeqCst) {
                         break;
                     }
-                    let result =
-                        read_one(&paths[index], options, &mut Budget::new(&options.limits));
+                    let result = read_file(&paths[index], options);
                     if result.is_err() {
                         first_error.fetch_min(index, Ordering::SeqCst);
                     }
@@ -88,12 +91,33 @@ fn read_parallel(
         .collect()
 }
 
-fn read_one(
+/// One file, in a reader process when [`crate::isolate_readers`] asked
+/// for them, else here. What needs no reading is refused here either way,
+/// without starting a process.
+fn read_file(path: &Path, options: &ReadOptions) -> Result<Document, DocumentError> {
+    match crate::reader_process::reader_command() {
+        Some(command) => {
+            check_unopened(path, &options.limits)?;
+            crate::reader_process::read_in_child(path, options, command)
+        }
+        None => read_one(path, options, &mut Budget::new(&options.limits)),
+    }
+}
+
+pub(crate) fn read_one(
     path: &Path,
     options: &ReadOptions,
     budget: &mut Budget,
 ) -> Result<Document, DocumentError> {
     let limits = &options.limits;
+    check_unopened(path, limits)?;
+    let bytes = read_bounded(path, limits.max_file_bytes)?;
+    read_content(path, bytes, options, budget)
+}
+
+/// The refusals made before a file is opened: its kind, that it is there,
+/// a regular file and not too large.
+fn check_unopened(path: &Path, limits: &crate::Limits) -> Result<(), DocumentError> {
     // The kind is checked before the file is opened: a kind Sift does not
     // read is refused without reading it.
     kind_or_refusal(path)?;
@@ -125,8 +149,7 @@ fn read_one(
             limit: limits.max_file_bytes,
         });
     }
-    let bytes = read_bounded(path, limits.max_file_bytes)?;
-    read_content(path, bytes, options, budget)
+    Ok(())
 }
 
 fn kind_or_refusal(path: &Path) -> Result<Kind, DocumentError> {

@@ -13,6 +13,7 @@ mod extract;
 mod interrupted;
 mod models;
 mod read;
+mod reader_process;
 mod turn;
 mod workflow_chat;
 mod workflow_dag;

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 /// Why OCR could not read a page (the documents reader names the file).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, serde::Serialize, serde::Deserialize)]
 pub enum OcrError {
     /// The `tesseract` program cannot be run.
     #[error(

@@ -113,7 +113,7 @@ impl std::str::FromStr for OcrMode {
 pub struct UnknownOcrMode(pub String);
 
 /// How OCR runs.
-#[derive(Clone)]
+#[derive(Clone, Serialize, Deserialize)]
 pub struct OcrOptions {
     pub mode: OcrMode,
     /// Tesseract language codes, tried together (`["eng", "deu"]` is

@@ -1,0 +1,165 @@
+//! Each document is read in a reader process of its own: one whose reader
+//! crashes, runs past the time limit or past the memory limit fails alone,
+//! with a message naming the file and the limit, and the job goes on.
+//!
+//! A crash and a stall come from the debug build's
+//! `SIFT_TEST_READER_FAULT` (no file crashes this machine's PDFium on
+//! demand); the limits are lowered with `SIFT_TEST_READER_TIME_LIMIT_SECS`
+//! and `SIFT_TEST_READER_MEMORY_LIMIT_MIB`. The stalled reader waits
+//! forever, so the time limit is reached however fast the machine is.
+
+use std::path::PathBuf;
+
+use crate::{run, sift, stderr};
+
+/// A folder of its own for one test, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Self {
+        let dir =
+            std::env::temp_dir().join(format!("sift-cli-reader-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Self(dir)
+    }
+
+    fn path(&self, name: &str) -> String {
+        self.0.join(name).display().to_string()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A PNG of 9000 × 9000 pixels whose data is cut short: 69 bytes for
+/// which a decoder sets aside 243 MB before it finds the data missing.
+const HUGE_CUT_SHORT_PNG: &str = "89504e470d0a1a0a0000000d4948445200002328000023280802000000e2b7e5ed0000000c49444154789c63f84f070000a7c8639d167d73710000000049454e44ae426082";
+
+fn bytes_of(hex: &str) -> Vec<u8> {
+    (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+        .collect()
+}
+
+/// `sift extract --answers located` over an invoice and a PDF whose reader
+/// aborts (as PDFium does on some malformed files): the invoice's row has
+/// its values, the PDF's row is failed with a message naming it, and the
+/// job ends with one of two failed.
+#[tokio::test]
+async fn a_reader_that_crashes_fails_its_file_alone_and_the_job_goes_on() {
+    let scratch = Scratch::new("crash");
+    std::fs::write(
+        scratch.0.join("invoice.txt"),
+        "ACME GmbH\nInvoice Number: 2024-17A\nInvoice date: 2024-03-01\nTotal: 1.234,50 EUR\n",
+    )
+    .unwrap();
+    std::fs::copy(crate::corpus("i2d_oyo.pdf"), scratch.0.join("aborts.pdf")).unwrap();
+    let output = run(sift()
+        .args(["--db", &scratch.path("sift.db"), "extract"])
+        .args(["--schema", "invoice", "--provider", "local"])
+        .args(["--answers", "located", "--jobs", "1"])
+        .args(["--csv", &scratch.path("out.csv")])
+        .args([scratch.path("invoice.txt"), scratch.path("aborts.pdf")])
+        .env("SIFT_DATA_DIR", &scratch.0)
+        .env("SIFT_TEST_READER_FAULT", "abort:aborts.pdf"))
+    .await;
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let csv = std::fs::read_to_string(scratch.0.join("out.csv")).unwrap();
+    let rows: Vec<&str> = csv.split("\r\n").collect();
+    assert_eq!(rows.len(), 4, "{csv}");
+    assert!(
+        rows[1].starts_with(&format!("{},", scratch.path("invoice.txt")))
+            && rows[1].contains(",2024-17A,")
+            && rows[1].ends_with(",completed,"),
+        "{}",
+        rows[1]
+    );
+    assert!(
+        rows[2].starts_with(&format!("{},", scratch.path("aborts.pdf"))),
+        "{}",
+        rows[2]
+    );
+    assert!(
+        rows[2].ends_with(&format!(
+            ",failed,\"{}: its reader crashed (aborted, SIGABRT); the file is probably malformed\"",
+            scratch.path("aborts.pdf")
+        )),
+        "{}",
+        rows[2]
+    );
+    assert!(
+        stderr(&output).contains("error: 1 of 2 documents failed (job job_"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+/// A reader that never finishes is killed at the time limit, and the
+/// refusal names the file and the limit.
+#[tokio::test]
+async fn a_reader_past_the_time_limit_is_stopped_and_named() {
+    let scratch = Scratch::new("stall");
+    std::fs::write(scratch.0.join("stalls.txt"), "never read\n").unwrap();
+    let output = run(sift()
+        .args(["read", &scratch.path("stalls.txt")])
+        .env("SIFT_DATA_DIR", &scratch.0)
+        .env("SIFT_TEST_READER_FAULT", "stall:stalls.txt")
+        .env("SIFT_TEST_READER_TIME_LIMIT_SECS", "1"))
+    .await;
+    assert_eq!(
+        (output.status.code(), stderr(&output)),
+        (
+            Some(1),
+            format!(
+                "error (document): {}: its reader took longer than 1 s (the time limit), so it was stopped\n",
+                scratch.path("stalls.txt")
+            )
+        )
+    );
+}
+
+/// An image that needs more memory than the limit (decoded, 243 MB) is
+/// refused naming the limit; under the real limit the same file is read
+/// as far as its data goes, and refused as the corrupt file it is.
+#[tokio::test]
+async fn a_reader_past_the_memory_limit_is_stopped_and_named() {
+    let scratch = Scratch::new("memory");
+    std::fs::write(scratch.0.join("huge.png"), bytes_of(HUGE_CUT_SHORT_PNG)).unwrap();
+    let read = |limit: Option<&str>| {
+        let mut command = sift();
+        command
+            .args(["read", "--ocr", "off", &scratch.path("huge.png")])
+            .env("SIFT_DATA_DIR", &scratch.0);
+        if let Some(limit) = limit {
+            command.env("SIFT_TEST_READER_MEMORY_LIMIT_MIB", limit);
+        }
+        command
+    };
+    let output = run(&mut read(Some("150"))).await;
+    assert_eq!(
+        (output.status.code(), stderr(&output)),
+        (
+            Some(1),
+            format!(
+                "error (document): {}: its reader stopped at the 150 MiB memory limit\n",
+                scratch.path("huge.png")
+            )
+        )
+    );
+    let output = run(&mut read(None)).await;
+    assert_eq!(
+        (output.status.code(), stderr(&output)),
+        (
+            Some(1),
+            format!(
+                "error (document): {}: cannot be read: not a valid image (Format error decoding Png: IDAT or fDAT chunk does not have enough data for image.)\n",
+                scratch.path("huge.png")
+            )
+        )
+    );
+}
