@@ -1,10 +1,10 @@
 import { useState } from "react";
 
-/** A file name for a new workflow: `name.yaml`, refused when empty, nested outside the folder, or taken. */
+/** A file name for a new workflow: `name.yaml`, refused when empty, not directly in the folder (the app saves nowhere else), or taken. */
 export function newFileProblem(name: string, taken: string[]): string | null {
   const trimmed = name.trim();
   if (trimmed === "") return "Give the file a name.";
-  if (trimmed.startsWith("/") || trimmed.split("/").includes("..")) return "The file must stay in the folder.";
+  if (trimmed.includes("/")) return "The file goes directly in the folder, not in a subfolder.";
   if (!/\.ya?ml$/.test(trimmed)) return "The name must end in .yaml or .yml.";
   if (taken.includes(trimmed)) return `${trimmed} already exists.`;
   return null;

@@ -41,10 +41,11 @@ describe("run params", () => {
 describe("a new file's name", () => {
   it("must end in .yaml, stay in the folder and be free", () => {
     expect(newFileProblem("flow.yaml", [])).toBeNull();
-    expect(newFileProblem("sub/flow.yml", [])).toBeNull();
+    expect(newFileProblem("flow.yml", [])).toBeNull();
     expect(newFileProblem(" ", [])).toBe("Give the file a name.");
-    expect(newFileProblem("../x.yaml", [])).toBe("The file must stay in the folder.");
-    expect(newFileProblem("/etc/x.yaml", [])).toBe("The file must stay in the folder.");
+    expect(newFileProblem("sub/flow.yml", [])).toBe("The file goes directly in the folder, not in a subfolder.");
+    expect(newFileProblem("../x.yaml", [])).toBe("The file goes directly in the folder, not in a subfolder.");
+    expect(newFileProblem("/etc/x.yaml", [])).toBe("The file goes directly in the folder, not in a subfolder.");
     expect(newFileProblem("flow.txt", [])).toBe("The name must end in .yaml or .yml.");
     expect(newFileProblem("a.yaml", ["a.yaml"])).toBe("a.yaml already exists.");
   });
