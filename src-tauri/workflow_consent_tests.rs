@@ -74,11 +74,20 @@ fn a_run_is_refused_until_the_folders_commands_are_allowed() {
         Some(dir.0.join("sift.db")),
     ))
     .unwrap();
-    // The folder dialog granted the folder: the page may read it.
-    ws.grants().grant_folder(&folder);
     let (_app, window) = app_with(&ws);
     let run = json!({"request": {"path": file}, "onEvent": "__CHANNEL__:7"});
     let canonical = folder.canonicalize().unwrap().display().to_string();
+
+    // A folder the page may not read is neither listed nor allowed.
+    let listed = invoke(&window, "workflow_commands", json!({"folder": folder}));
+    assert_eq!(listed.unwrap_err()["code"], "path_not_allowed");
+    let any = json!({"folder": folder, "fingerprint": "0".repeat(64)});
+    assert_eq!(
+        invoke(&window, "allow_workflow_commands", any).unwrap_err()["code"],
+        "path_not_allowed"
+    );
+    // The folder dialog granted the folder: the page may read it.
+    ws.grants().grant_folder(&folder);
 
     let refused = invoke(&window, "run_workflow", run.clone()).unwrap_err();
     assert_eq!(

@@ -77,8 +77,8 @@ pub async fn run_workflow(
 /// The shell commands the workflows of `folder` can run, as the window
 /// shows them before asking (a run refused with `consent_needed`).
 #[tauri::command]
-pub fn workflow_commands(folder: String) -> IpcResult<WorkflowCommands> {
-    Ok(consent::folder_commands(Path::new(&folder))?)
+pub fn workflow_commands(folder: String, ws: State<'_, Workspace>) -> IpcResult<WorkflowCommands> {
+    Ok(consent::window_folder_commands(&ws, Path::new(&folder))?)
 }
 
 /// Records the user's consent to the commands of `folder` they were shown
@@ -89,8 +89,8 @@ pub fn allow_workflow_commands(
     fingerprint: String,
     ws: State<'_, Workspace>,
 ) -> IpcResult<()> {
-    Ok(consent::allow_commands(
-        &ws.store()?,
+    Ok(consent::allow_window_commands(
+        &ws,
         Path::new(&folder),
         &fingerprint,
     )?)

@@ -26,7 +26,8 @@ use sift_workflow::{Dag, StepAction, Workflow, steers_process};
 
 use crate::error::CoreError;
 pub use crate::shell_commands::{WorkflowCommand, WorkflowCommands};
-use crate::workflows::files::workflows_in;
+use crate::workflows::files::{check_workflow_read, workflows_in};
+use crate::workspace::Workspace;
 
 /// The shell commands of a workflow: each command step of every DAG of
 /// the file. Every DAG counts, not only those the main DAG reaches by
@@ -129,4 +130,24 @@ pub fn allow_commands(store: &Store, folder: &Path, fingerprint: &str) -> Result
         return Err(CoreError::ConsentNeeded(Box::new(listing)));
     }
     Ok(store.allow_workflow_commands(&listing.folder, &listing.fingerprint)?)
+}
+
+/// [`folder_commands`] for the window: a folder the page may not read
+/// (not picked in this session nor remembered) is refused.
+pub fn window_folder_commands(
+    ws: &Workspace,
+    folder: &Path,
+) -> Result<WorkflowCommands, CoreError> {
+    check_workflow_read(ws, folder)?;
+    folder_commands(folder)
+}
+
+/// [`allow_commands`] for the window: only for a folder the page may read.
+pub fn allow_window_commands(
+    ws: &Workspace,
+    folder: &Path,
+    fingerprint: &str,
+) -> Result<(), CoreError> {
+    check_workflow_read(ws, folder)?;
+    allow_commands(&ws.store()?, folder, fingerprint)
 }
