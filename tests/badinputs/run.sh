@@ -36,13 +36,13 @@ GOAL_S=10
 # the reason printed each time they fail and counted apart; a listed run
 # that passes says so, to be taken off the list.
 declare -A KNOWN=(
-  ["truncated.jpg read"]="OCR of a 2048x1536 page peaks at about 620 MB whole or truncated: PaddleOCR's detection runs at the page's size (up to 8,000 px), unbounded by memory"
-  ["truncated.jpg extract"]="OCR of a 2048x1536 page peaks at about 620 MB whole or truncated: PaddleOCR's detection runs at the page's size (up to 8,000 px), unbounded by memory"
-  ["pixel-limit.png read"]="OCR of a 100-megapixel image peaks at about 1.3 GB and takes 70-90 s (detection scaled to 8,000 px)"
-  ["pixel-limit.png extract"]="OCR of a 100-megapixel image peaks at about 1.3 GB and takes 70-90 s (detection scaled to 8,000 px)"
-  ["attachment-bomb.pdf extract"]="PDFium inflates an attachment whole to learn its length (embedded_invoice_xml checks the 16 MB bound after), 1 GiB here"
-  ["content-bomb.pdf read"]="PDFium inflates a page's content stream whole: 1 GiB here, over 2 GB resident, or an abort when the address space runs out"
-  ["content-bomb.pdf extract"]="PDFium inflates a page's content stream whole: 1 GiB here, over 2 GB resident, or an abort when the address space runs out"
+  ["truncated.jpg read"]="OCR of a 2048x1536 page peaks over 600 MB, whole or truncated: PaddleOCR's detection runs at the page's size (up to 8,000 px), unbounded by memory"
+  ["truncated.jpg extract"]="OCR of a 2048x1536 page peaks over 600 MB, whole or truncated: PaddleOCR's detection runs at the page's size (up to 8,000 px), unbounded by memory"
+  ["pixel-limit.png read"]="OCR of a 100-megapixel image peaks over 1 GB and takes minutes (detection scaled to 8,000 px)"
+  ["pixel-limit.png extract"]="OCR of a 100-megapixel image peaks over 1 GB and takes minutes (detection scaled to 8,000 px)"
+  ["attachment-bomb.pdf extract"]="embedded_invoice_xml runs in the extracting process, not a reader process, and PDFium inflates the attachment whole (1 GiB) to learn its length before the 16 MB bound is checked"
+  ["content-bomb.pdf read"]="PDFium inflates a page's content stream whole (1 GiB): the reader process stops at its 2 GiB limit and the file is refused, but the peak is over 1 GB"
+  ["content-bomb.pdf extract"]="PDFium inflates a page's content stream whole (1 GiB): the reader process stops at its 2 GiB limit and the file is refused, but the peak is over 1 GB"
   ["long-line.txt extract"]="the locator is quadratic on one line of many amounts: tax_line::is_tax_of_another scans every amount of the page for each one, labels::label_score counts every word between a label and each value"
 )
 
@@ -175,6 +175,7 @@ while IFS=$'\t' read -r name how target what; do
     fi
     row "$name" "$command" "$short" "$seconds" "$peak_mb" "$message"
     if [ -n "${BADINPUTS_TABLE:-}" ]; then
+      # shellcheck disable=SC2016 # the backquotes are Markdown's, not a command
       printf '| `%s` | %s | %s | %s | %s | %s |\n' "$name" "$what" "$command" "$short" "$seconds" "$peak_mb" >>"$BADINPUTS_TABLE"
     fi
   done
