@@ -4,7 +4,7 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 use std::process::{Child, ChildStderr, ChildStdout, Command, ExitStatus, Stdio};
-use std::sync::mpsc;
+use std::sync::{Condvar, Mutex, OnceLock, mpsc};
 
 use super::{ReadRequest, ReaderCommand, ReaderLimits, ReaderLine, ReaderStop};
 use crate::document::Document;
@@ -45,6 +45,9 @@ pub(crate) fn read_in_child(
             reason: format!("the request cannot be written: {e}"),
         })
     })?;
+    // Held until the reader is waited for: the readers running at once,
+    // and so the memory they hold together, are bounded.
+    let _slot = ReaderSlots::global().take();
     let mut child = spawn(command).map_err(|e| {
         stopped(ReaderStop::Failed {
             reason: format!("{} cannot be started: {e}", command.program.display()),
@@ -322,4 +325,47 @@ fn effective_limits(limits: &ReaderLimits) -> ReaderLimits {
         }
     }
     limits
+}
+
+/// The reader processes that may run at once: one a core, 4 at most (as
+/// many as [`crate::read_documents`] reads in parallel), across all the
+/// reads of this process (an extraction's documents, a chat's files), so
+/// that readers hold at most that many times the memory limit together.
+struct ReaderSlots {
+    free: Mutex<usize>,
+    freed: Condvar,
+}
+
+/// A reader's place among [`ReaderSlots`], given back when dropped.
+struct ReaderSlot(&'static ReaderSlots);
+
+impl ReaderSlots {
+    fn global() -> &'static Self {
+        static SLOTS: OnceLock<ReaderSlots> = OnceLock::new();
+        SLOTS.get_or_init(|| Self {
+            free: Mutex::new(
+                std::thread::available_parallelism()
+                    .map_or(1, |n| n.get())
+                    .min(4),
+            ),
+            freed: Condvar::new(),
+        })
+    }
+
+    fn take(&'static self) -> ReaderSlot {
+        let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
+        while *free == 0 {
+            free = self.freed.wait(free).unwrap_or_else(|e| e.into_inner());
+        }
+        *free -= 1;
+        ReaderSlot(self)
+    }
+}
+
+impl Drop for ReaderSlot {
+    fn drop(&mut self) {
+        let mut free = self.0.free.lock().unwrap_or_else(|e| e.into_inner());
+        *free += 1;
+        self.0.freed.notify_one();
+    }
 }
