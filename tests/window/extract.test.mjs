@@ -213,6 +213,21 @@ describe("the window's permissions", () => {
     assert.deepEqual(outcome, { inline: false, fetch: "blocked" });
   });
 
+  test("reads no path it makes up: only one a dialog or a drop granted", async () => {
+    const refused = (path) =>
+      `denied: ${JSON.stringify({
+        code: "path_not_allowed",
+        message: `${path} was not picked in an open dialog, dropped on the window or found in a folder picked in this session: nothing was read`,
+      })}`;
+    for (const [command, args] of [
+      ["describe_attachments", { paths: ["/etc/passwd"] }],
+      ["read_workflow", { path: "/etc/passwd" }],
+      ["list_workflows", { dir: "/etc" }],
+    ]) {
+      assert.equal(await invoke(command, args), refused(command === "list_workflows" ? "/etc" : "/etc/passwd"), command);
+    }
+  });
+
   test("may not do what it does not need", async () => {
     for (const [command, args] of [
       ["plugin:event|emit", { event: "tauri://drag-drop", payload: { paths: ["/etc/passwd"] } }],
