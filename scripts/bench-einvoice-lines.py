@@ -153,7 +153,8 @@ def read_answers(out):
     elif out.with_suffix(".db").exists():
         db = sqlite3.connect(f"file:{out.with_suffix('.db')}?mode=ro", uri=True)
         for path, status, values in db.execute(
-                'SELECT path, status, "values" FROM extraction_documents'):
+                'SELECT path, status, "values" FROM extraction_documents WHERE job_id = '
+                '(SELECT id FROM extraction_jobs ORDER BY created_at LIMIT 1)'):
             results[Path(path).name] = {"status": status,
                                         "values": json.loads(values) if values else None}
     return results
@@ -162,7 +163,7 @@ def read_answers(out):
 def run(sift, schema, files, mode, model, jobs, extra, work, reuse):
     tag = f"{mode}-{model or 'default'}".replace("/", "_")
     out = work / f"{tag}.jsonl"
-    if reuse and out.exists():
+    if reuse:  # never asks: a run not there scores as unanswered
         seconds = work / f"{tag}.seconds"
         return read_answers(out), float(seconds.read_text()) if seconds.exists() else float("nan")
     env = dict(os.environ)
@@ -197,7 +198,7 @@ def main():
     ap.add_argument("--answered", action="store_true",
                     help="score only the documents every run answered (runs stopped early)")
     ap.add_argument("--reuse", action="store_true",
-                    help="score the answers --keep already holds instead of asking again")
+                    help="score the answers --keep already holds (its JSONL, else its database's first job); ask nothing")
     args = ap.parse_args()
     sift = os.environ.get("SIFT", str(ROOT / os.environ.get("CARGO_TARGET_DIR", "target") / "release/sift"))
     modes = os.environ.get("MODES", "located grounded free").split()
