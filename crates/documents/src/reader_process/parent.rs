@@ -312,7 +312,6 @@ fn signal_words(signal: i32) -> String {
 /// `SIFT_TEST_READER_TIME_LIMIT_SECS` and `SIFT_TEST_READER_MEMORY_LIMIT_MIB`
 /// (tests of the limits without a file that takes minutes or gigabytes).
 fn effective_limits(limits: &ReaderLimits) -> ReaderLimits {
-    #[allow(unused_mut)]
     let mut limits = limits.clone();
     #[cfg(debug_assertions)]
     {
@@ -323,6 +322,12 @@ fn effective_limits(limits: &ReaderLimits) -> ReaderLimits {
         if let Some(mib) = knob("SIFT_TEST_READER_MEMORY_LIMIT_MIB") {
             limits.memory_bytes = mib << 20;
         }
+    }
+    // A reader cannot have more than Sift was started with (`prlimit
+    // --as`); the message names the limit it had.
+    #[cfg(unix)]
+    if let Some(inherited) = rustix::process::getrlimit(rustix::process::Resource::As).maximum {
+        limits.memory_bytes = limits.memory_bytes.min(inherited);
     }
     limits
 }

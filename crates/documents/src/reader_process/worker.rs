@@ -112,25 +112,33 @@ fn path_of(bytes: Vec<u8>) -> PathBuf {
 
 #[cfg(unix)]
 fn set_limits(request: &ReadRequest) -> Result<(), String> {
-    use rustix::process::{Resource, Rlimit, setrlimit};
-    setrlimit(
-        Resource::As,
-        Rlimit {
-            current: Some(request.memory_bytes),
-            maximum: Some(request.memory_bytes),
-        },
-    )
-    .map_err(|e| format!("cannot set the memory limit: {e}"))?;
+    use rustix::process::Resource;
+    set_limit(Resource::As, request.memory_bytes, request.memory_bytes)
+        .map_err(|e| format!("cannot set the memory limit: {e}"))?;
     // SIGXCPU at the soft limit; the hard one, a little later, is SIGKILL
     // for a reader that ignores it.
+    set_limit(Resource::Cpu, request.cpu_seconds, request.cpu_seconds + 5)
+        .map_err(|e| format!("cannot set the processor time limit: {e}"))
+}
+
+/// Sets a limit, kept within one Sift was started under (`prlimit --as`,
+/// `ulimit -v`): a limit can be lowered, never raised past its maximum.
+#[cfg(unix)]
+fn set_limit(
+    resource: rustix::process::Resource,
+    current: u64,
+    maximum: u64,
+) -> rustix::io::Result<()> {
+    use rustix::process::{Rlimit, getrlimit, setrlimit};
+    let inherited = getrlimit(resource).maximum;
+    let within = |value: u64| Some(inherited.map_or(value, |max| value.min(max)));
     setrlimit(
-        Resource::Cpu,
+        resource,
         Rlimit {
-            current: Some(request.cpu_seconds),
-            maximum: Some(request.cpu_seconds + 5),
+            current: within(current),
+            maximum: within(maximum),
         },
     )
-    .map_err(|e| format!("cannot set the processor time limit: {e}"))
 }
 
 #[cfg(not(unix))]
