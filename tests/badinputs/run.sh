@@ -67,6 +67,11 @@ mkdir -p "$WORK/data"
 for part in lib paddle; do
   if [ -e "$REAL_DATA/$part" ]; then ln -s "$REAL_DATA/$part" "$WORK/data/$part"; fi
 done
+# Without PDFium every PDF would be refused for that, and pass unread.
+if [ -z "${SIFT_PDFIUM:-}" ] && [ ! -e "$WORK/data/lib/libpdfium.so" ] && [ ! -e "$(dirname "$SIFT")/libpdfium.so" ]; then
+  echo "badinputs: PDFium is not installed (run scripts/setup.sh, or set SIFT_PDFIUM)" >&2
+  exit 1
+fi
 cat >"$WORK/schema.json" <<'JSON'
 {"type": "object", "properties": {"invoice_number": {"type": "string"}, "invoice_date": {"type": "string"}, "total": {"type": "number"}, "seller_name": {"type": "string"}}}
 JSON
