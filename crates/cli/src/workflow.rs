@@ -7,7 +7,7 @@ use std::sync::Arc;
 use clap::Args;
 use sift_core::workflows::{RerunFrom, WorkflowRunRequest, load_file, run_json, run_workflow};
 use sift_core::{CoreError, Workspace};
-use sift_core::{RunEvent, RunStatus, StepStatus};
+use sift_core::{FileGate, RunEvent, RunStatus, StepStatus};
 use tokio_util::sync::CancellationToken;
 
 use crate::Failure;
@@ -123,6 +123,8 @@ pub async fn run(args: RunArgs, ws: &Workspace) -> Result<(), Failure> {
         cancel,
         read_options: ws.read_options(),
         providers: ws.settings().providers,
+        // The user typed the command: its steps read any file, as its commands do.
+        file_gate: FileGate::allow_all(),
     };
     let outcome = run_workflow(&store, request, sink)
         .await

@@ -93,6 +93,20 @@ pub enum CoreError {
         .0.display()
     )]
     ReadNotAllowed(PathBuf),
+    /// A file a step of a workflow run from the window names (`files:`)
+    /// that no grant covers (its link's target, when it is a link):
+    /// the step fails before any file is read or sent.
+    #[error(
+        "the window may not read {}: {} outside the workflow's folder and was not picked in an open dialog, dropped on the window or found in a folder picked in this session",
+        .path.display(),
+        where_it_leads(.path, .target)
+    )]
+    WorkflowFileNotAllowed {
+        /// The file as the step names it, resolved (`~`, `..`, globs).
+        path: PathBuf,
+        /// Where it leads: `path` itself unless it is a link.
+        target: PathBuf,
+    },
     /// A workflow file to save that is not a `.yaml` or `.yml` file
     /// directly in the open workflow folder: nothing was written.
     #[error(
@@ -156,6 +170,7 @@ pub enum ErrorCode {
     /// [`CoreError::Dialog`]: a native dialog failed.
     Dialog,
     /// [`CoreError::PathNotAllowed`], [`CoreError::ReadNotAllowed`],
+    /// [`CoreError::WorkflowFileNotAllowed`],
     /// [`CoreError::WorkflowPathNotAllowed`], [`CoreError::DataFolderNotAllowed`]:
     /// a path the user did not choose for this use.
     PathNotAllowed,
@@ -247,6 +262,16 @@ impl ErrorCode {
     }
 }
 
+/// How a refused workflow file stands: "it is" outside, or, for a link,
+/// where it leads, which is.
+fn where_it_leads(path: &Path, target: &Path) -> String {
+    if path == target {
+        "it is".to_owned()
+    } else {
+        format!("it leads to {}, which is", target.display())
+    }
+}
+
 impl std::fmt::Display for ErrorCode {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
@@ -307,6 +332,7 @@ impl CoreError {
             Self::Io { .. } => ErrorCode::Io,
             Self::PathNotAllowed(_)
             | Self::ReadNotAllowed(_)
+            | Self::WorkflowFileNotAllowed { .. }
             | Self::WorkflowPathNotAllowed(_)
             | Self::DataFolderNotAllowed(_) => ErrorCode::PathNotAllowed,
             Self::Dialog(_) => ErrorCode::Dialog,

@@ -55,5 +55,5 @@ pub use sift_documents::{
 pub use sift_engine::ChatEvent;
 pub use sift_llm::{ApiKey, ToolSpec};
 pub use sift_store::{CallStatus, StructuredCall};
-pub use sift_workflow::{RunEvent, RunStatus, StepStatus, parse_param_assignment};
+pub use sift_workflow::{FileGate, RunEvent, RunStatus, StepStatus, parse_param_assignment};
 pub use workspace::{Workspace, WorkspaceOptions};

@@ -39,6 +39,7 @@ fn runtime(yaml: &str) -> Arc<Runtime> {
         base_dir: std::env::temp_dir(),
         connector: Arc::new(DirectConnector),
         read_options: Default::default(),
+        file_gate: Default::default(),
     })
 }
 

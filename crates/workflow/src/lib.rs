@@ -16,6 +16,7 @@
 
 mod chat;
 mod connector;
+mod file_gate;
 mod interpolate;
 mod output;
 mod params;
@@ -32,6 +33,7 @@ mod validate;
 mod watch;
 
 pub use connector::{ConnectError, DirectConnector, ModelConnector, ModelEndpoint, known_features};
+pub use file_gate::{FileCheck, FileGate};
 pub use params::{ParamDef, parse_param_assignment};
 pub use parse::{ParseError, parse};
 pub use plan::cycle;

@@ -12,6 +12,7 @@ use sift_documents::ReadOptions;
 use tokio_util::sync::CancellationToken;
 
 use crate::connector::ModelConnector;
+use crate::file_gate::FileGate;
 use crate::record::{RunError, RunRecord};
 use crate::spec::Workflow;
 
@@ -23,6 +24,8 @@ pub struct Runtime {
     pub base_dir: PathBuf,
     pub connector: Arc<dyn ModelConnector>,
     pub read_options: ReadOptions,
+    /// Every file a step of this run or of a DAG it runs reads passes it first.
+    pub file_gate: FileGate,
 }
 
 /// A sub-run on its way: the named DAG's record, once it has run.

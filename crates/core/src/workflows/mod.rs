@@ -19,8 +19,8 @@ use sift_documents::ReadOptions;
 use sift_llm::Client;
 use sift_store::{NewWorkflowRun, Store, StoredStep};
 use sift_workflow::{
-    EventSink, ModelConnector, ModelEndpoint, RunError, RunEvent, RunOptions, RunRecord, Runtime,
-    StepRecord, StepStatus, Workflow,
+    EventSink, FileGate, ModelConnector, ModelEndpoint, RunError, RunEvent, RunOptions, RunRecord,
+    Runtime, StepRecord, StepStatus, Workflow,
 };
 use tokio_util::sync::CancellationToken;
 
@@ -184,6 +184,10 @@ pub struct WorkflowRunRequest {
     /// The saved providers ([`crate::Workspace::settings`]): a step's stored
     /// key goes only to its provider's address among them.
     pub providers: Vec<ProviderEntry>,
+    /// What each file a step reads passes first: every file for the CLI
+    /// (its user typed the command), the window's grants for the app
+    /// ([`runs::start_workflow_run`]).
+    pub file_gate: FileGate,
 }
 
 /// Where a re-run starts: a step of an earlier run. The steps that neither are it nor depend
@@ -254,6 +258,7 @@ pub async fn run_workflow_announced(
         base_dir,
         connector: connector.clone(),
         read_options: request.read_options.clone(),
+        file_gate: request.file_gate.clone(),
     });
     let store_error: Arc<Mutex<Option<CoreError>>> = Arc::default();
     let sink: EventSink = {

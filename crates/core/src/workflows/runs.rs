@@ -3,14 +3,14 @@
 //! work so that it can be cancelled, and the stored runs read back.
 
 use std::future::Future;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::pin::Pin;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sift_store::{StoredStep, WorkflowRun};
-use sift_workflow::{RunEvent, StepRecord};
+use sift_workflow::{FileGate, RunEvent, StepRecord};
 
 use crate::error::CoreError;
 use crate::running::WorkKind;
@@ -268,6 +268,7 @@ pub fn start_workflow_run(
         cancel: guard.token().clone(),
         read_options: ws.read_options(),
         providers: ws.settings().providers,
+        file_gate: granted_files_only(ws),
     };
     let run = async move {
         // Registered until the run ends.
@@ -289,6 +290,24 @@ pub fn start_workflow_run(
         })
     };
     Ok((key, Box::pin(run)))
+}
+
+/// The check each file a step of a window's run reads passes (the run's
+/// sub-runs too): the workspace's read grants, of which the workflow's
+/// folder is one, links followed; so a stranger's `files: [~/.ssh/id_rsa]`
+/// is refused before anything is read or sent to its model.
+fn granted_files_only(ws: &Workspace) -> FileGate {
+    let ws = ws.clone();
+    FileGate::new(move |path: &Path| {
+        ws.grants().check_read(path).map(drop).map_err(|_| {
+            let target = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+            CoreError::WorkflowFileNotAllowed {
+                path: path.to_path_buf(),
+                target,
+            }
+            .to_string()
+        })
+    })
 }
 
 /// Asks a running workflow to stop; false when no run has that key.

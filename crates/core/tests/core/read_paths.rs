@@ -139,8 +139,10 @@ async fn a_workflow_steps_files_are_read_as_the_photos_ocr_text() {
     let dir = TempDir::new("read-path-workflow");
     let server = text_only_server(Reply::text("9.00")).await;
     let ws = workspace(&dir, &server);
-    // As the folder dialog grants the folder it returned.
+    // As the folder dialog grants the folder it returned, and the open
+    // dialog the photo outside it that the step reads.
     ws.grants().grant_folder(&dir.0);
+    ws.grants().grant_read(&photo());
     let file = dir.0.join("flow.yaml");
     std::fs::write(
         &file,

@@ -223,3 +223,77 @@ async fn a_run_cancelled_by_its_key_ends_cancelled() {
     assert_eq!(view.steps[0].status, "succeeded");
     assert_eq!(stored_run(&ws, &view.run_id).unwrap().status, "cancelled");
 }
+
+/// The message a run from the window gives for a file no grant covers.
+fn not_granted(path: &str, leads: &str) -> String {
+    format!(
+        "the window may not read {path}: {leads} outside the workflow's folder and was not \
+         picked in an open dialog, dropped on the window or found in a folder picked in this \
+         session"
+    )
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_run_from_the_window_reads_only_files_in_its_folder_or_picked() {
+    let server = ScriptedServer::start(Script::new().with("m", [Reply::text("seen")]))
+        .await
+        .unwrap();
+    let dir = TempDir::new("wf-files");
+    let folder = dir.0.join("flows");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::write(folder.join("inside.txt"), "the notes").unwrap();
+    std::os::unix::fs::symlink("/etc/hostname", folder.join("link.txt")).unwrap();
+    let step = |id: &str, file: &str| {
+        format!(
+            "  - id: {id}\n    action: chat.completion\n    with:\n      provider: openai\n      \
+             model: m\n      base_url: {}\n      api_key_env: SIFT_CORE_TESTS_NO_KEY\n      \
+             prompt: read it\n      files: [\"{file}\"]\n",
+            server.openai_base_url()
+        )
+    };
+    let file = folder.join("flow.yaml");
+    std::fs::write(
+        &file,
+        format!(
+            "steps:\n{}{}{}",
+            step("inside", "inside.txt"),
+            step("outside", "/etc/hostname"),
+            step("link", "link.txt"),
+        ),
+    )
+    .unwrap();
+    let ws = app_workspace(&dir, None);
+    // As the folder dialog grants the folder it returned.
+    ws.grants().grant_folder(&folder);
+    let (_, run) = start_workflow_run(&ws, args(&file), |_| {}).unwrap();
+    let view = run.await.unwrap();
+    assert_eq!(view.status, "failed");
+    // Named as the step resolved it; the link is followed only to check it.
+    let link = folder.join("link.txt");
+    let outcomes: Vec<(&str, &str, Option<String>)> = view
+        .steps
+        .iter()
+        .map(|s| (s.name.as_str(), s.status.as_str(), s.error.clone()))
+        .collect();
+    assert_eq!(
+        outcomes,
+        [
+            ("inside", "succeeded", None),
+            (
+                "outside",
+                "failed",
+                Some(not_granted("/etc/hostname", "it is"))
+            ),
+            (
+                "link",
+                "failed",
+                Some(not_granted(
+                    &link.display().to_string(),
+                    "it leads to /etc/hostname, which is"
+                ))
+            ),
+        ]
+    );
+    // Only the file inside the folder went to the model.
+    assert_eq!(server.requests().len(), 1);
+}

@@ -99,9 +99,14 @@ pub(crate) async fn run_chat(
         options.ocr.mode = config.ocr.unwrap_or(options.ocr.mode);
         options.model_takes_images = takes;
         let mut conversation = base.clone();
-        let documents = files::read(&config.files, context.dir, &options)
-            .await
-            .map_err(|e| fail(StepError::new(e), Usage::default()))?;
+        let documents = files::read(
+            &config.files,
+            context.dir,
+            &options,
+            &context.runtime.file_gate,
+        )
+        .await
+        .map_err(|e| fail(StepError::new(e), Usage::default()))?;
         if let Some(documents) = &documents {
             sift_documents::attach(&mut conversation, documents)
                 .map_err(|e| fail(StepError::new(e.to_string()), Usage::default()))?;

@@ -2,6 +2,7 @@
 //! real `sh` processes, real files, a real notify watcher.
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
+mod file_gate;
 mod nesting;
 mod step_errors;
 mod tool_arguments;
@@ -40,6 +41,7 @@ fn runtime(yaml: &str, dir: &std::path::Path) -> Arc<Runtime> {
         base_dir: dir.to_path_buf(),
         connector: Arc::new(DirectConnector),
         read_options: Default::default(),
+        file_gate: Default::default(),
     })
 }
 

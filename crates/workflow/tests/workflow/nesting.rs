@@ -38,6 +38,7 @@ steps:
         base_dir: scratch.0.clone(),
         connector: Arc::new(DirectConnector),
         read_options: Default::default(),
+        file_gate: Default::default(),
     });
     let record = sift_workflow::run(runtime, RunOptions::default(), Arc::new(|_| {}))
         .await
