@@ -196,7 +196,7 @@ def main():
     ap.add_argument("--limit", type=int, default=0, help="the first N documents only (by name)")
     ap.add_argument("--keep", type=Path, help="keep the JSONL answers in this folder")
     ap.add_argument("--answered", action="store_true",
-                    help="score only the documents every run answered (runs stopped early)")
+                    help="score only the documents every run reached, answered or failed (runs stopped early)")
     ap.add_argument("--reuse", action="store_true",
                     help="score the answers --keep already holds (its JSONL, else its database's first job); ask nothing")
     args = ap.parse_args()
@@ -229,8 +229,8 @@ def main():
             runs.append((model.removesuffix(".gguf"), mode, results, seconds))
     if args.answered:
         files = [f for f in files if all(
-            (r[2].get(f.name) or {}).get("status") == "completed" for r in runs)]
-        print(f"scored on the {len(files)} documents every run answered, "
+            (r[2].get(f.name) or {}).get("status") in ("completed", "failed") for r in runs)]
+        print(f"scored on the {len(files)} documents every run reached (a failed one scores nothing), "
               f"{sum(len(truths[f.name]['lines']) for f in files)} truth rows")
     header = ("model", "mode", "rows right", "cells right", "fields right", "four fields",
               "fields beyond", "rows given", "failed", "seconds")
