@@ -283,10 +283,12 @@ pub(super) fn label_score(
         }
         let len: usize = chain.iter().map(|o| o.len).sum();
         // Each word between a label and its value makes it less its own;
-        // a mark alone (`|`, `-`, `:`) is no word.
+        // a mark alone (`|`, `-`, `:`) is no word. Ten are as far as
+        // counting goes: a line of many values counts no further.
         let between = search.words[nearest.end..words.start]
             .iter()
             .filter(|w| w.text.chars().any(char::is_alphanumeric))
+            .take(10)
             .count();
         let distance = 3 * between.min(10) as i32;
         return SAME_LINE + 8 * len as i32 - distance;

@@ -3,6 +3,7 @@
 //! governs it (the nearest label before it on its line, else the one
 //! above it), then merged by value and ranked.
 
+use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 
 use serde_json::{Value, json};
@@ -17,7 +18,7 @@ use super::labels::{
 use super::lexicon::{self, Concept};
 use super::party::party_names;
 use super::phrases::{FieldPhrases, occurrences, total_lines};
-use super::tax_line::{is_rate_of_another, is_tax_of_another, rates};
+use super::tax_line::{AmountsByValue, is_rate_of_another, is_tax_of_another};
 use super::terms::is_payment_deadline;
 use crate::evidence::consistency::{has_iban_shape, is_vat_number};
 use crate::evidence::matching::{Run, value_runs};
@@ -64,15 +65,28 @@ pub(super) struct Proposal {
 pub(super) struct DocumentValues {
     pub amounts: Vec<(usize, Range<usize>, f64)>,
     dates: Vec<(usize, Range<usize>, String)>,
+    by_value: AmountsByValue,
+    /// For each line of each page with an amount with cents, the first
+    /// word of the last such amount (see [`cents_after`]).
+    last_with_cents: HashMap<(usize, usize), usize>,
 }
 
 impl DocumentValues {
     pub fn new(pages: &[SearchPage]) -> Self {
         let runs = value_runs(pages);
         let dates = dates(pages, &runs);
+        let amounts = amounts(pages, &runs, &dates);
+        let mut last_with_cents = HashMap::new();
+        for (page, words, _) in amounts.iter().filter(|(p, w, _)| has_cents(pages, *p, w)) {
+            let line = pages[*page].words[words.start].line;
+            let last = last_with_cents.entry((*page, line)).or_insert(words.start);
+            *last = (*last).max(words.start);
+        }
         Self {
-            amounts: amounts(pages, &runs, &dates),
+            by_value: AmountsByValue::new(pages, &amounts),
+            amounts,
             dates,
+            last_with_cents,
         }
     }
 }
@@ -91,10 +105,6 @@ pub(super) fn propose(
         ValueKind::Amount => {
             let is_total = spec.concept == Some(Concept::Total);
             let rounding = is_total.then(|| lines_with(folded, pages, lexicon::ROUNDING_WORDS));
-            let page_rates = std::cell::OnceCell::new();
-            let page_rates = || {
-                page_rates.get_or_init(|| pages.iter().map(|p| rates(&p.words)).collect::<Vec<_>>())
-            };
             for (page, words, amount) in values.amounts.iter().cloned() {
                 if spec.integer && amount.fract() != 0.0 {
                     continue;
@@ -119,7 +129,7 @@ pub(super) fn propose(
                 // number (a count, a stray digit) on its line.
                 if s >= ABOVE
                     && !has_cents(pages, page, &words)
-                    && cents_after(pages, &values.amounts, page, line, words.end)
+                    && cents_after(values, page, line, words.end)
                 {
                     s = 0;
                 }
@@ -146,17 +156,14 @@ pub(super) fn propose(
                 // tax is the one that is the rate of another.
                 if s >= ABOVE
                     && spec.concept == Some(Concept::Tax)
-                    && is_rate_of_another(pages, &values.amounts, page, line, amount)
+                    && is_rate_of_another(&values.by_value, page, line, amount)
                 {
                     s += TAX_OF_BASE;
                 }
                 // A tax is no total, whatever label is near it: the
                 // amount that is another's tax at a rate the page prints
                 // is taken for an unlabelled one.
-                if s >= ABOVE
-                    && is_total
-                    && is_tax_of_another(&values.amounts, &page_rates()[page], page, amount)
-                {
+                if s >= ABOVE && is_total && is_tax_of_another(&values.by_value, page, amount) {
                     s = 1;
                 }
                 out.push(Proposal {
@@ -458,10 +465,14 @@ fn amounts(
         .collect();
     runs.sort_by_key(|r| std::cmp::Reverse(r.words.len()));
     let mut kept: Vec<(usize, Range<usize>, f64)> = Vec::new();
+    // The kept words by (page, first word): they never overlap, so the
+    // one starting last before a run ends is the only one it could meet.
+    let mut kept_ends: BTreeMap<(usize, usize), usize> = BTreeMap::new();
     for run in runs {
-        let overlaps = kept
-            .iter()
-            .any(|(p, w, _)| *p == run.page && w.start < run.words.end && run.words.start < w.end);
+        let overlaps = kept_ends
+            .range((run.page, 0)..(run.page, run.words.end))
+            .next_back()
+            .is_some_and(|(_, end)| run.words.start < *end);
         if !overlaps {
             let words = &pages[run.page].words;
             let digits = |i: &usize| words[*i].text.chars().any(|c| c.is_ascii_digit());
@@ -472,6 +483,7 @@ fn amounts(
                 .rev()
                 .find(digits)
                 .map_or(run.words.end, |i| i + 1);
+            kept_ends.insert((run.page, start), end);
             kept.push((run.page, start..end, run.amounts[0]));
         }
     }
@@ -480,19 +492,11 @@ fn amounts(
 }
 
 /// Whether an amount with cents follows word `after` on `line`.
-fn cents_after(
-    pages: &[SearchPage],
-    amounts: &[(usize, Range<usize>, f64)],
-    page: usize,
-    line: usize,
-    after: usize,
-) -> bool {
-    amounts.iter().any(|(p, at, _)| {
-        *p == page
-            && at.start >= after
-            && pages[page].words[at.start].line == line
-            && has_cents(pages, page, at)
-    })
+fn cents_after(values: &DocumentValues, page: usize, line: usize, after: usize) -> bool {
+    values
+        .last_with_cents
+        .get(&(page, line))
+        .is_some_and(|last| *last >= after)
 }
 
 /// Whether the amount's last word ends in a decimal mark and two digits.

@@ -4,53 +4,128 @@
 //! tax is never the total: an amount that is the tax, at a rate printed
 //! on its page, of another amount there (`(Inclusive) GST 6% 33,57` under
 //! `Total 593,10`) is no total, whatever label is near it.
+//!
+//! Each question is asked of every amount of a page, so the amounts are
+//! sorted by value once and each base looked up in the range that could
+//! give the amount at a rate: a page of many amounts costs n log n, not
+//! every amount compared with every other.
 
+use std::collections::HashMap;
 use std::ops::Range;
 
 use crate::evidence::pages::{SearchPage, SearchWord};
 
+/// How far (in cents' fractions) a rate of a base may be from the
+/// amount printed for it: rounding to the cent, and a float's error.
+const TO_THE_CENT: f64 = 0.011;
+
+/// The page's amounts sorted by value, on each page and on each line
+/// that has some, with the distinct rates printed there.
+pub(super) struct AmountsByValue {
+    by_page: Vec<Vec<f64>>,
+    by_line: HashMap<(usize, usize), Vec<f64>>,
+    page_rates: Vec<Vec<f64>>,
+    line_rates: HashMap<(usize, usize), Vec<f64>>,
+}
+
+impl AmountsByValue {
+    pub fn new(pages: &[SearchPage], amounts: &[(usize, Range<usize>, f64)]) -> Self {
+        let mut by_page = vec![Vec::new(); pages.len()];
+        let mut by_line: HashMap<(usize, usize), Vec<f64>> = HashMap::new();
+        for (page, words, amount) in amounts {
+            by_page[*page].push(*amount);
+            let line = pages[*page].words[words.start].line;
+            by_line.entry((*page, line)).or_default().push(*amount);
+        }
+        for sorted in by_page.iter_mut().chain(by_line.values_mut()) {
+            sorted.sort_by(f64::total_cmp);
+        }
+        let page_rates = pages.iter().map(|p| distinct(rates(&p.words))).collect();
+        let line_rates = by_line
+            .keys()
+            .map(|&(page, line)| {
+                let words = &pages[page].words[pages[page].lines[line].clone()];
+                ((page, line), distinct(rates(words)))
+            })
+            .collect();
+        Self {
+            by_page,
+            by_line,
+            page_rates,
+            line_rates,
+        }
+    }
+}
+
+/// The values of `sorted` strictly between `low` and `high`, widened by
+/// a float's error (the caller's own test decides).
+fn between(sorted: &[f64], low: f64, high: f64) -> &[f64] {
+    let slack = 1e-9 * (1.0 + low.abs().max(high.abs()));
+    let from = sorted.partition_point(|v| *v <= low - slack);
+    let to = sorted.partition_point(|v| *v < high + slack);
+    &sorted[from..to.max(from)]
+}
+
 /// Whether `amount` is a rate printed on its line (`19%`, `5,5 %`) of
-/// another of the page's `amounts` on that line, to the cent.
+/// another of the page's amounts on that line, to the cent.
 pub(super) fn is_rate_of_another(
-    pages: &[SearchPage],
-    amounts: &[(usize, Range<usize>, f64)],
+    by_value: &AmountsByValue,
     page: usize,
     line: usize,
     amount: f64,
 ) -> bool {
-    let search = &pages[page];
-    let rates = rates(&search.words[search.lines[line].clone()]);
-    amounts
-        .iter()
-        .filter(|(p, at, other)| {
-            *p == page && search.words[at.start].line == line && (other - amount).abs() > 0.005
+    let (Some(on_line), Some(rates)) = (
+        by_value.by_line.get(&(page, line)),
+        by_value.line_rates.get(&(page, line)),
+    ) else {
+        return false;
+    };
+    rates.iter().any(|rate| {
+        // base * rate / 100 within a cent of the amount.
+        let low = (amount - TO_THE_CENT) * 100.0 / rate;
+        let high = (amount + TO_THE_CENT) * 100.0 / rate;
+        between(on_line, low, high).iter().any(|base| {
+            (base - amount).abs() > 0.005 && (base * rate / 100.0 - amount).abs() < TO_THE_CENT
         })
-        .any(|(_, _, base)| {
-            rates
-                .iter()
-                .any(|rate| (base * rate / 100.0 - amount).abs() < 0.011)
-        })
+    })
 }
 
 /// Whether `amount` is the tax of a larger amount of its page at one of
-/// the page's printed `rates`: charged on it (`100.00` at 6% is `6.00`)
-/// or included in it (`106.00` at 6% includes `6.00`), to the cent.
-pub(super) fn is_tax_of_another(
-    amounts: &[(usize, Range<usize>, f64)],
-    rates: &[f64],
-    page: usize,
-    amount: f64,
-) -> bool {
+/// the page's printed rates: charged on it (`100.00` at 6% is `6.00`) or
+/// included in it (`106.00` at 6% includes `6.00`), to the cent.
+pub(super) fn is_tax_of_another(by_value: &AmountsByValue, page: usize, amount: f64) -> bool {
+    let on_page = &by_value.by_page[page];
+    let rates = &by_value.page_rates[page];
+    let larger = &on_page[on_page.partition_point(|base| *base <= amount)..];
     amount > 0.0
-        && amounts
+        && rates.iter().any(|rate| {
+            let charged = |base: f64| (base * rate / 100.0 - amount).abs() < TO_THE_CENT;
+            let included = |base: f64| (base * rate / (100.0 + rate) - amount).abs() < TO_THE_CENT;
+            let scale_charged = 100.0 / rate;
+            let scale_included = (100.0 + rate) / rate;
+            between(
+                larger,
+                (amount - TO_THE_CENT) * scale_charged,
+                (amount + TO_THE_CENT) * scale_charged,
+            )
             .iter()
-            .filter(|(p, _, base)| *p == page && *base > amount)
-            .any(|(_, _, base)| {
-                rates.iter().any(|rate| {
-                    (base * rate / 100.0 - amount).abs() < 0.011
-                        || (base * rate / (100.0 + rate) - amount).abs() < 0.011
-                })
-            })
+            .any(|base| charged(*base))
+                || between(
+                    larger,
+                    (amount - TO_THE_CENT) * scale_included,
+                    (amount + TO_THE_CENT) * scale_included,
+                )
+                .iter()
+                .any(|base| included(*base))
+        })
+}
+
+/// `rates` once each, in order: a page printing `19%` on every line asks
+/// each question once.
+fn distinct(mut rates: Vec<f64>) -> Vec<f64> {
+    rates.sort_by(f64::total_cmp);
+    rates.dedup();
+    rates
 }
 
 /// The rates (`19%`, `5,5 %`) printed among `words`, each more than

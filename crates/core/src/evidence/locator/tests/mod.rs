@@ -556,6 +556,7 @@ fn a_date_either_way_round_is_read_the_way_the_documents_other_dates_are() {
 }
 
 mod dates;
+mod many_values;
 mod parties;
 mod payment_fields;
 mod totals;
