@@ -43,7 +43,6 @@ declare -A KNOWN=(
   ["attachment-bomb.pdf extract"]="embedded_invoice_xml runs in the extracting process, not a reader process, and PDFium inflates the attachment whole (1 GiB) to learn its length before the 16 MB bound is checked"
   ["content-bomb.pdf read"]="PDFium inflates a page's content stream whole (1 GiB): the reader process stops at its 2 GiB limit and the file is refused, but the peak is over 1 GB"
   ["content-bomb.pdf extract"]="PDFium inflates a page's content stream whole (1 GiB): the reader process stops at its 2 GiB limit and the file is refused, but the peak is over 1 GB"
-  ["long-line.txt extract"]="the locator is quadratic on one line of many amounts: tax_line::is_tax_of_another scans every amount of the page for each one, labels::label_score counts every word between a label and each value"
 )
 
 command -v prlimit >/dev/null || { echo "badinputs: prlimit (util-linux) is missing" >&2; exit 1; }
