@@ -6,46 +6,17 @@
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
 use std::net::TcpListener;
-use std::path::PathBuf;
 
 use serde_json::{Value, json};
 use sift_core::models::catalogue_downloads::CatalogueDownloads;
-use tauri::ipc::{CallbackFn, InvokeBody};
-use tauri::test::{
-    INVOKE_KEY, MockRuntime, get_ipc_response, mock_builder, mock_context, noop_assets,
-};
-use tauri::webview::InvokeRequest;
-use tauri::{WebviewWindow, WebviewWindowBuilder};
+use tauri::test::mock_builder;
 
 use crate::commands;
-
-struct Scratch(PathBuf);
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn invoke(window: &WebviewWindow<MockRuntime>, cmd: &str, args: Value) -> Result<Value, Value> {
-    let request = InvokeRequest {
-        cmd: cmd.into(),
-        callback: CallbackFn(0),
-        error: CallbackFn(1),
-        url: "tauri://localhost".parse().unwrap(),
-        body: InvokeBody::Json(args),
-        headers: Default::default(),
-        invoke_key: INVOKE_KEY.to_string(),
-    };
-    get_ipc_response(window, request).map(|body| body.deserialize::<Value>().unwrap())
-}
+use crate::mock_ipc::{Scratch, app_and_window, invoke};
 
 #[test]
 fn the_catalogue_lists_fetches_one_model_at_a_time_and_cancels() {
-    let dir =
-        Scratch(std::env::temp_dir().join(format!("sift-app-catalogue-{}", std::process::id())));
-    let _ = std::fs::remove_dir_all(&dir.0);
-    std::fs::create_dir_all(&dir.0).unwrap();
+    let dir = Scratch::new("catalogue");
     // Takes connections and never answers: a fetch waits until cancelled.
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let index = format!("http://{}/simple", listener.local_addr().unwrap());
@@ -53,18 +24,15 @@ fn the_catalogue_lists_fetches_one_model_at_a_time_and_cancels() {
         let held: Vec<_> = listener.incoming().collect();
         drop(held);
     });
-    let app = mock_builder()
-        .manage(CatalogueDownloads::with_index(dir.0.clone(), &index))
-        .invoke_handler(tauri::generate_handler![
-            commands::local_models::model_catalogue,
-            commands::local_models::get_catalogue_model,
-            commands::local_models::cancel_catalogue_model,
-        ])
-        .build(mock_context(noop_assets()))
-        .unwrap();
-    let window = WebviewWindowBuilder::new(&app, "main", Default::default())
-        .build()
-        .unwrap();
+    let (_app, window) = app_and_window(
+        mock_builder()
+            .manage(CatalogueDownloads::with_index(dir.0.clone(), &index))
+            .invoke_handler(tauri::generate_handler![
+                commands::local_models::model_catalogue,
+                commands::local_models::get_catalogue_model,
+                commands::local_models::cancel_catalogue_model,
+            ]),
+    );
 
     let listed = invoke(&window, "model_catalogue", json!({})).unwrap();
     let rows: Vec<(String, String, bool)> = listed

@@ -17,6 +17,8 @@ mod drops;
 mod error;
 mod launch;
 #[cfg(test)]
+mod mock_ipc;
+#[cfg(test)]
 mod read_paths_tests;
 #[cfg(test)]
 mod workflow_consent_tests;

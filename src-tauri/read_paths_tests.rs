@@ -10,11 +10,11 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 use sift_core::workflows::files::WorkflowFolderWatch;
 use sift_core::{Workspace, WorkspaceOptions};
-use tauri::test::{MockRuntime, mock_builder, mock_context, noop_assets};
-use tauri::{DragDropEvent, PhysicalPosition, WebviewWindow, WebviewWindowBuilder, WindowEvent};
+use tauri::test::{MockRuntime, mock_builder};
+use tauri::{DragDropEvent, PhysicalPosition, WebviewWindow, WindowEvent};
 
 use crate::commands;
-use crate::write_paths_tests::{Scratch, invoke};
+use crate::mock_ipc::{Scratch, app_and_window, invoke};
 
 const CHANNEL: &str = "__CHANNEL__:1";
 
@@ -36,28 +36,24 @@ fn workspace(dir: &Scratch) -> Workspace {
 }
 
 fn app_with(ws: &Workspace) -> (tauri::App<MockRuntime>, WebviewWindow<MockRuntime>) {
-    let app = mock_builder()
-        .manage(ws.clone())
-        .manage(WorkflowFolderWatch::default())
-        .invoke_handler(tauri::generate_handler![
-            commands::workflows::list_workflows,
-            commands::workflows::read_workflow,
-            commands::workflows::watch_workflows,
-            commands::workflows::run_workflow,
-            commands::chat::new_session,
-            commands::chat::describe_attachments,
-            commands::chat::send_chat_message,
-            commands::extract::start_extraction,
-            commands::schemas::import_schema,
-            commands::schemas::suggest_schema,
-            commands::evaluate::import_labelled_set,
-        ])
-        .build(mock_context(noop_assets()))
-        .unwrap();
-    let window = WebviewWindowBuilder::new(&app, "main", Default::default())
-        .build()
-        .unwrap();
-    (app, window)
+    app_and_window(
+        mock_builder()
+            .manage(ws.clone())
+            .manage(WorkflowFolderWatch::default())
+            .invoke_handler(tauri::generate_handler![
+                commands::workflows::list_workflows,
+                commands::workflows::read_workflow,
+                commands::workflows::watch_workflows,
+                commands::workflows::run_workflow,
+                commands::chat::new_session,
+                commands::chat::describe_attachments,
+                commands::chat::send_chat_message,
+                commands::extract::start_extraction,
+                commands::schemas::import_schema,
+                commands::schemas::suggest_schema,
+                commands::evaluate::import_labelled_set,
+            ]),
+    )
 }
 
 fn refused(path: &Path) -> Value {

@@ -4,63 +4,24 @@
 //! consent to the commands `workflow_commands` listed, then run.
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test, with its location
 
-use std::path::PathBuf;
-
 use serde_json::{Value, json};
 use sift_core::{Workspace, WorkspaceOptions};
-use tauri::ipc::{CallbackFn, InvokeBody};
-use tauri::test::{
-    INVOKE_KEY, MockRuntime, get_ipc_response, mock_builder, mock_context, noop_assets,
-};
-use tauri::webview::InvokeRequest;
-use tauri::{WebviewWindow, WebviewWindowBuilder};
+use tauri::WebviewWindow;
+use tauri::test::{MockRuntime, mock_builder};
 
 use crate::commands;
-
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Self {
-        let dir = std::env::temp_dir().join(format!("sift-app-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(dir.join("flows")).unwrap();
-        Self(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use crate::mock_ipc::{Scratch, app_and_window, invoke};
 
 fn app_with(ws: &Workspace) -> (tauri::App<MockRuntime>, WebviewWindow<MockRuntime>) {
-    let app = mock_builder()
-        .manage(ws.clone())
-        .invoke_handler(tauri::generate_handler![
-            commands::workflows::run_workflow,
-            commands::workflows::workflow_commands,
-            commands::workflows::allow_workflow_commands,
-        ])
-        .build(mock_context(noop_assets()))
-        .unwrap();
-    let window = WebviewWindowBuilder::new(&app, "main", Default::default())
-        .build()
-        .unwrap();
-    (app, window)
-}
-
-fn invoke(window: &WebviewWindow<MockRuntime>, cmd: &str, args: Value) -> Result<Value, Value> {
-    let request = InvokeRequest {
-        cmd: cmd.into(),
-        callback: CallbackFn(0),
-        error: CallbackFn(1),
-        url: "tauri://localhost".parse().unwrap(),
-        body: InvokeBody::Json(args),
-        headers: Default::default(),
-        invoke_key: INVOKE_KEY.to_string(),
-    };
-    get_ipc_response(window, request).map(|body| body.deserialize::<Value>().unwrap())
+    app_and_window(
+        mock_builder()
+            .manage(ws.clone())
+            .invoke_handler(tauri::generate_handler![
+                commands::workflows::run_workflow,
+                commands::workflows::workflow_commands,
+                commands::workflows::allow_workflow_commands,
+            ]),
+    )
 }
 
 #[test]
