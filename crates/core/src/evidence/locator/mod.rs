@@ -30,6 +30,8 @@ mod terms;
 #[cfg(test)]
 mod tests;
 
+use std::collections::HashMap;
+
 use serde::Serialize;
 use serde_json::{Map, Value};
 use sift_documents::Document;
@@ -170,11 +172,20 @@ pub fn locate_fields(document: &Document, schema: &Value) -> Vec<FieldCandidates
 /// the largest of the totals), else the earlier place.
 fn rank(spec: &FieldSpec, proposals: Vec<Proposal>) -> Vec<Proposal> {
     let mut merged: Vec<(Proposal, i32)> = Vec::new();
+    // Where each value was merged, by its key: a page of many values
+    // looks each up, instead of comparing it with every one before.
+    let mut by_key: HashMap<ValueKey, Vec<usize>> = HashMap::new();
     for p in proposals {
-        match merged
-            .iter_mut()
-            .find(|(m, _)| same_value(&m.value, &p.value))
-        {
+        let key = ValueKey::of(&p.value);
+        let at = key
+            .neighbours()
+            .iter()
+            .filter_map(|k| by_key.get(k))
+            .flatten()
+            .copied()
+            .filter(|&i| same_value(&merged[i].0.value, &p.value))
+            .min();
+        match at.map(|i| &mut merged[i]) {
             Some((best, extra)) => {
                 if spec.kind == ValueKind::Currency {
                     *extra += p.score.min(SAME_LINE) / 10;
@@ -185,7 +196,10 @@ fn rank(spec: &FieldSpec, proposals: Vec<Proposal>) -> Vec<Proposal> {
                     *best = p;
                 }
             }
-            None => merged.push((p, 0)),
+            None => {
+                by_key.entry(key).or_default().push(merged.len());
+                merged.push((p, 0));
+            }
         }
     }
     let mut ranked: Vec<Proposal> = merged
@@ -368,6 +382,34 @@ fn with_paid_total_first(
     moved.score = first_score;
     ranked.insert(0, moved);
     ranked
+}
+
+/// A value as [`rank`] finds it again: a number in millionths (a number
+/// [`same_value`] takes for it is in its key or one beside it), else its
+/// JSON text.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum ValueKey {
+    Millionths(i64),
+    Text(String),
+}
+
+impl ValueKey {
+    fn of(value: &Value) -> Self {
+        match value.as_f64() {
+            Some(x) => Self::Millionths((x * 1e6).round() as i64),
+            None => Self::Text(value.to_string()),
+        }
+    }
+
+    /// The keys a value equal to this key's may have.
+    fn neighbours(&self) -> Vec<Self> {
+        match self {
+            Self::Millionths(n) => [n.saturating_sub(1), *n, n.saturating_add(1)]
+                .map(Self::Millionths)
+                .to_vec(),
+            Self::Text(_) => vec![self.clone()],
+        }
+    }
 }
 
 fn same_value(a: &Value, b: &Value) -> bool {

@@ -38,3 +38,27 @@ fn many_equal_taxes_at_a_printed_rate_are_still_no_total() {
     // with the most a value gains for being printed again (9).
     assert_eq!(total.candidates[1].score, 10);
 }
+
+#[test]
+fn one_line_of_many_different_amounts_gives_the_labelled_one_first() {
+    let amounts: Vec<String> = (100..100 + MANY)
+        .map(|cents| format!("{}.{:02}", cents / 100, cents % 100))
+        .collect();
+    let line = format!("Total: {}\n", amounts.join(" "));
+    let located = locate_fields(&text_document(&line), &four_fields());
+    let total = located.iter().find(|f| f.key == "total").unwrap();
+    let values: Vec<_> = total.candidates.iter().map(|c| &c.value).collect();
+    // Each word between the label and an amount costs it 3.
+    assert_eq!(
+        values,
+        [
+            &json!(1.0),
+            &json!(1.01),
+            &json!(1.02),
+            &json!(1.03),
+            &json!(1.04)
+        ]
+    );
+    let scores: Vec<_> = total.candidates.iter().map(|c| c.score).collect();
+    assert_eq!(scores, [108, 105, 102, 99, 96]);
+}
