@@ -115,6 +115,8 @@ pub async fn run(args: RunArgs, ws: &Workspace) -> Result<(), Failure> {
     });
     let request = WorkflowRunRequest {
         file: args.file.clone(),
+        // Read as the run starts: the user typed the command that runs it.
+        workflow: None,
         params,
         from: args
             .from

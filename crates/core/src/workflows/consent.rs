@@ -66,27 +66,75 @@ fn dag_commands(file: &str, name: Option<String>, dag: &Dag) -> Vec<WorkflowComm
         .collect()
 }
 
-/// Every shell command of the workflow files directly in `folder`. A file
-/// that cannot be read or parsed has none it could run; once it parses,
-/// its commands change the fingerprint and the window asks again.
-pub fn folder_commands(folder: &Path) -> Result<WorkflowCommands, CoreError> {
-    let canonical = folder
-        .canonicalize()
-        .map_err(|e| CoreError::io("open the folder", folder, e))?;
-    let mut commands = Vec::new();
-    for file in workflows_in(&canonical)? {
-        let Ok(text) = std::fs::read_to_string(&file.path) else {
-            continue;
-        };
-        if let Ok(workflow) = sift_workflow::parse(&text) {
-            commands.extend(workflow_commands(&file.name, &workflow));
+/// The workflow files directly in a folder, each read once: what the
+/// consent is checked against and, for a run from the window, what runs.
+/// Reading a file again after the check could run a text rewritten in
+/// between, commands the user never saw.
+struct FolderSnapshot {
+    /// The folder's canonical path.
+    folder: PathBuf,
+    /// Each workflow file's name and text, by name; why it could not be
+    /// read for one that could not.
+    files: Vec<(String, Result<String, CoreError>)>,
+}
+
+impl FolderSnapshot {
+    fn read(folder: &Path) -> Result<Self, CoreError> {
+        let canonical = folder
+            .canonicalize()
+            .map_err(|e| CoreError::io("open the folder", folder, e))?;
+        let files = workflows_in(&canonical)?
+            .into_iter()
+            .map(|file| {
+                let text = std::fs::read_to_string(&file.path)
+                    .map_err(|e| CoreError::io("read", Path::new(&file.path), e));
+                (file.name, text)
+            })
+            .collect();
+        Ok(Self {
+            folder: canonical,
+            files,
+        })
+    }
+
+    /// Every shell command of the files. A file that cannot be read or
+    /// parsed has none it could run; once it parses, its commands change
+    /// the fingerprint and the window asks again.
+    fn commands(&self) -> WorkflowCommands {
+        let commands: Vec<WorkflowCommand> = self
+            .files
+            .iter()
+            .filter_map(|(name, text)| {
+                let workflow = sift_workflow::parse(text.as_ref().ok()?).ok()?;
+                Some(workflow_commands(name, &workflow))
+            })
+            .flatten()
+            .collect();
+        WorkflowCommands {
+            folder: self.folder.display().to_string(),
+            fingerprint: fingerprint(&commands),
+            commands,
         }
     }
-    Ok(WorkflowCommands {
-        folder: canonical.display().to_string(),
-        fingerprint: fingerprint(&commands),
-        commands,
-    })
+
+    /// The workflow of the file `name` as read here, validated. A file
+    /// that is not a workflow file of the folder is refused: its commands
+    /// were not among those listed.
+    fn into_workflow(self, name: &str, path: &Path) -> Result<Workflow, CoreError> {
+        let Some((_, text)) = self.files.into_iter().find(|(file, _)| file == name) else {
+            return Err(CoreError::Usage(format!(
+                "{} is not a .yaml or .yml file in its folder: the window runs only those, \
+                 whose commands it can show",
+                path.display()
+            )));
+        };
+        sift_workflow::load(&text?).map_err(CoreError::InvalidWorkflow)
+    }
+}
+
+/// Every shell command of the workflow files directly in `folder`.
+pub fn folder_commands(folder: &Path) -> Result<WorkflowCommands, CoreError> {
+    Ok(FolderSnapshot::read(folder)?.commands())
 }
 
 /// The sha256 of the commands as JSON (an unambiguous encoding: a command
@@ -107,15 +155,29 @@ fn folder_of(file: &Path) -> PathBuf {
     }
 }
 
-/// Refuses ([`CoreError::ConsentNeeded`], with the commands) to run `file`
-/// from the window while its folder holds shell commands the user has not
-/// allowed as they are now.
-pub fn require_consent(store: &Store, file: &Path) -> Result<(), CoreError> {
-    let listing = folder_commands(&folder_of(file))?;
+/// The workflow `file` holds, read once with the rest of its folder, when
+/// the user has allowed the folder's shell commands as they are in that
+/// reading (or it has none); else [`CoreError::ConsentNeeded`], with the
+/// commands. A run from the window executes this workflow, not the file
+/// read again: what runs is what the consent was checked against, even
+/// when the file is rewritten in between. Its `dag.run` sub-runs and tool
+/// DAGs are DAGs of the same file, so of this reading too.
+///
+/// A file that is not valid is refused with its problems first
+/// ([`CoreError::InvalidWorkflow`]), as is one that is not a workflow
+/// file of its folder.
+pub fn require_consent(store: &Store, file: &Path) -> Result<Workflow, CoreError> {
+    let snapshot = FolderSnapshot::read(&folder_of(file))?;
+    let name = file
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let listing = snapshot.commands();
+    let workflow = snapshot.into_workflow(&name, file)?;
     if listing.commands.is_empty()
         || store.workflow_commands_allowed(&listing.folder, &listing.fingerprint)?
     {
-        return Ok(());
+        return Ok(workflow);
     }
     Err(CoreError::ConsentNeeded(Box::new(listing)))
 }

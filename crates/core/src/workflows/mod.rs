@@ -171,6 +171,11 @@ impl ModelConnector for SiftConnector {
 pub struct WorkflowRunRequest {
     /// The workflow file; its folder is where the steps' relative paths start.
     pub file: PathBuf,
+    /// The workflow as already read: for the window's runs, the one whose
+    /// commands the user allowed ([`consent::require_consent`]), so that a
+    /// file rewritten since does not run; `None` reads `file` as the run
+    /// starts (the CLI's, whose user typed the command).
+    pub workflow: Option<Workflow>,
     /// Parameter values by name, over the workflow's defaults (`--param NAME=VALUE`); values
     /// named like secrets are masked in the stored run.
     pub params: Vec<(String, String)>,
@@ -223,11 +228,14 @@ pub async fn run_workflow(
 /// and before any step starts (a window shows it while the run goes).
 pub async fn run_workflow_announced(
     store: &Store,
-    request: WorkflowRunRequest,
+    mut request: WorkflowRunRequest,
     on_created: &(dyn Fn(&str) + Send + Sync),
     on_event: EventSink,
 ) -> Result<WorkflowRunOutcome, CoreError> {
-    let (_, workflow) = load_file(&request.file)?;
+    let workflow = match request.workflow.take() {
+        Some(workflow) => workflow,
+        None => load_file(&request.file)?.1,
+    };
     let reuse = match &request.from {
         None => Default::default(),
         Some(from) => reused_steps(store, &workflow, from)?,

@@ -15,7 +15,7 @@ use sift_workflow::{FileGate, RunEvent, StepRecord};
 use crate::error::CoreError;
 use crate::running::WorkKind;
 use crate::workflows::consent::require_consent;
-use crate::workflows::{RerunFrom, WorkflowRunRequest, load_file, run_workflow_announced};
+use crate::workflows::{RerunFrom, WorkflowRunRequest, run_workflow_announced};
 use crate::workspace::Workspace;
 
 /// One workflow parameter the window sets for a run.
@@ -253,16 +253,17 @@ pub fn start_workflow_run(
     };
     let file = PathBuf::from(&args.path);
     super::files::check_workflow_read(ws, &file)?;
-    load_file(&file)?;
     let store = ws.store()?;
-    // The window runs a folder's shell commands only once the user allowed them.
-    require_consent(&store, &file)?;
+    // The window runs a folder's shell commands only once the user allowed
+    // them, and runs the workflow as it was read for that check.
+    let workflow = require_consent(&store, &file)?;
     let guard = ws.running().register_new(WorkKind::WorkflowRun);
     let key = guard.key().to_owned();
     on_event(WorkflowRunEvent::Started { key: key.clone() });
     let events = Arc::new(on_event);
     let request = WorkflowRunRequest {
         file,
+        workflow: Some(workflow),
         params: args.params.into_iter().map(|p| (p.name, p.value)).collect(),
         from,
         cancel: guard.token().clone(),

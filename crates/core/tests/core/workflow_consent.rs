@@ -1,13 +1,16 @@
 //! The window asks before a folder's shell commands run: the commands a
 //! real folder of YAML files can run, the consent kept in a real SQLite
-//! file, and a change of the commands asking again.
+//! file, a change of the commands asking again, and a run executing the
+//! workflow as it was read for the check, not the file rewritten since.
 
 use sift_core::workflows::consent::{
     WorkflowCommand, WorkflowCommands, allow_commands, folder_commands, require_consent,
 };
+use sift_core::workflows::runs::{WorkflowRunArgs, start_workflow_run};
 use sift_store::Store;
 
 use crate::TempDir;
+use crate::sessions::app_workspace;
 
 const MAIN: &str = "\
 env:
@@ -195,4 +198,104 @@ fn a_folder_without_commands_needs_no_consent() {
     let store = Store::open(dir.db()).unwrap();
     require_consent(&store, &file).unwrap();
     assert!(folder_commands(&dir.0).unwrap().commands.is_empty());
+}
+
+#[test]
+fn a_file_that_is_no_workflow_file_of_its_folder_does_not_run_from_the_window() {
+    let dir = TempDir::new("consent-not-listed");
+    let folder = folder(&dir);
+    let store = Store::open(dir.db()).unwrap();
+    let listing = folder_commands(&folder).unwrap();
+    allow_commands(&store, &folder, &listing.fingerprint).unwrap();
+    // notes.txt runs `echo no`, a command the listing never showed.
+    let notes = folder.join("notes.txt");
+    let error = require_consent(&store, &notes).unwrap_err();
+    assert_eq!(
+        (error.code(), error.to_string()),
+        (
+            "usage",
+            format!(
+                "{} is not a .yaml or .yml file in its folder: the window runs only those, \
+                 whose commands it can show",
+                notes.display()
+            )
+        )
+    );
+}
+
+/// A workflow whose main DAG and `dag.run` sub-DAG each touch a marker
+/// file named `{prefix}-main` and `{prefix}-helper` in `markers`.
+fn touching(markers: &std::path::Path, prefix: &str) -> String {
+    let marker = |name: &str| format!("'{}'", markers.join(format!("{prefix}-{name}")).display());
+    format!(
+        "steps:\n  - id: main\n    command: touch {}\n  - id: sub\n    depends: main\n    \
+         action: dag.run\n    with: {{dag: helper}}\n---\nname: helper\nsteps:\n  - id: inner\n    \
+         command: touch {}\n",
+        marker("main"),
+        marker("helper")
+    )
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_run_executes_the_commands_allowed_not_the_file_rewritten_after_the_check() {
+    let dir = TempDir::new("consent-race");
+    let folder = dir.0.join("flows");
+    std::fs::create_dir_all(&folder).unwrap();
+    let file = folder.join("flow.yaml");
+    std::fs::write(&file, touching(&dir.0, "a")).unwrap();
+    let ws = app_workspace(&dir, None);
+    // As the folder dialog grants the folder it returned.
+    ws.grants().grant_folder(&folder);
+    let allowed = folder_commands(&folder).unwrap();
+    allow_commands(&ws.store().unwrap(), &folder, &allowed.fingerprint).unwrap();
+    let args = WorkflowRunArgs {
+        path: file.display().to_string(),
+        params: Vec::new(),
+        from_step: None,
+        from_run: None,
+    };
+
+    // The consent is checked as the run starts; the file is rewritten
+    // before its first step runs, its sub-DAG's command too.
+    let (_, run) = start_workflow_run(&ws, args.clone(), |_| {}).unwrap();
+    std::fs::write(&file, touching(&dir.0, "b")).unwrap();
+    let view = run.await.unwrap();
+
+    let steps: Vec<(&str, &str)> = view
+        .steps
+        .iter()
+        .map(|s| (s.name.as_str(), s.status.as_str()))
+        .collect();
+    assert_eq!(steps, [("main", "succeeded"), ("sub", "succeeded")]);
+    let ran = |name: &str| dir.0.join(name).exists();
+    assert_eq!(
+        [
+            ran("a-main"),
+            ran("a-helper"),
+            ran("b-main"),
+            ran("b-helper")
+        ],
+        [true, true, false, false]
+    );
+
+    // The rewritten commands were never allowed: the next run asks.
+    let error = start_workflow_run(&ws, args, |_| {}).err().unwrap();
+    let sift_core::CoreError::ConsentNeeded(listing) = error else {
+        panic!("expected consent_needed, got {error:?}");
+    };
+    let touch = |name: &str| format!("touch '{}'", dir.0.join(name).display());
+    assert_eq!(
+        listing.commands,
+        [
+            command("flow.yaml", None, "main", &touch("b-main"), &[]),
+            command(
+                "flow.yaml",
+                Some("helper"),
+                "inner",
+                &touch("b-helper"),
+                &[]
+            ),
+        ]
+    );
+    assert!(!ran("b-main"));
 }
