@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::ocr::OcrPage;
 pub use crate::page_word::PageWord;
+use crate::pdf::EmbeddedXml;
 
 /// The kind of a file, from its extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -139,6 +140,10 @@ pub struct Document {
     pub content: Content,
     /// For an image file, what OCR read on it when OCR ran.
     pub ocr: Option<OcrPage>,
+    /// For a PDF read with [`crate::ReadOptions::invoice_xml`], the
+    /// e-invoice XML it carries, if any.
+    #[serde(default)]
+    pub invoice_xml: Option<EmbeddedXml>,
 }
 
 impl Document {
@@ -178,7 +183,7 @@ impl Documents {
     }
 }
 
-mod base64_bytes {
+pub(crate) mod base64_bytes {
     use base64::Engine;
     use base64::engine::general_purpose::STANDARD;
     use serde::{Deserialize, Deserializer, Serializer};

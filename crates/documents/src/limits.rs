@@ -73,6 +73,11 @@ pub struct ReadOptions {
     /// reads it: its visual rows rebuilt from the words' boxes, or the
     /// order PDFium (or the OCR) gives.
     pub text_order: TextOrder,
+    /// Whether a PDF's embedded e-invoice XML (Factur-X, ZUGFeRD) is read
+    /// with its pages ([`crate::Document::invoice_xml`]), so the file is
+    /// opened, and the attachment inflated, only by its reader. Off unless
+    /// set: only a job that takes an e-invoice's values needs it.
+    pub invoice_xml: bool,
     /// Told after each page of a PDF (and an OCR'd image) is read, so a
     /// long file shows its progress; see [`OnPage`].
     pub on_page: Option<OnPage>,
@@ -89,6 +94,7 @@ impl Default for ReadOptions {
             model_takes_images: true,
             word_boxes: false,
             text_order: TextOrder::Pdfium,
+            invoice_xml: false,
             on_page: None,
         }
     }

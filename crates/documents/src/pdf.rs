@@ -120,7 +120,7 @@ pub fn read(
     bytes: &[u8],
     options: &ReadOptions,
     budget: &mut Budget,
-) -> Result<Vec<Page>, DocumentError> {
+) -> Result<(Vec<Page>, Option<EmbeddedXml>), DocumentError> {
     let limits = &options.limits;
     let pdfium = pdfium(options).map_err(|detail| DocumentError::PdfiumMissing {
         path: path.to_path_buf(),
@@ -170,7 +170,7 @@ pub fn read(
     let ocr_applies = options.ocr_applies();
     let file_ocr = FileOcr::new(path, bytes, &options.ocr, options.on_page.as_ref(), count);
     let file_ocr = &file_ocr;
-    std::thread::scope(|scope| {
+    let read_pages = std::thread::scope(|scope| {
         let ocr_queue = ocr_applies.then(|| PageQueue::start(scope, file_ocr));
         let (to_encoder, rendered) = mpsc::channel::<(usize, image::DynamicImage)>();
         let encoder = scope.spawn(move || {
@@ -280,7 +280,15 @@ pub fn read(
             out[index].image = Some(image);
         }
         Ok(out)
-    })
+    })?;
+    // After the pages: a file refused for its pages never inflates its
+    // attachments.
+    let xml = if options.invoice_xml {
+        invoice_xml_in(&document)
+    } else {
+        None
+    };
+    Ok((read_pages, xml))
 }
 
 /// The page's text as PDFium gives it. pdfium-render decodes PDFium's
@@ -406,30 +414,26 @@ fn fit_points(width: f32, height: f32, long: u32) -> (u32, u32) {
 
 /// The largest embedded invoice XML read: an EN 16931 invoice with many
 /// lines is a few hundred kilobytes.
-const MAX_INVOICE_XML_BYTES: usize = 16 * 1024 * 1024;
+pub(crate) const MAX_INVOICE_XML_BYTES: usize = 16 * 1024 * 1024;
 
 /// An XML file a PDF carries as an attachment.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct EmbeddedXml {
     /// Its name in the PDF (`factur-x.xml`, `ZUGFeRD-invoice.xml`).
     pub name: String,
+    /// Base64 when serialised, as a reader process sends it.
+    #[serde(with = "crate::document::base64_bytes")]
     pub bytes: Vec<u8>,
 }
 
 /// The invoice XML a hybrid e-invoice PDF (Factur-X, ZUGFeRD 1.0 and
-/// 2.x, XRechnung in a PDF) carries, through PDFium: the first attached
-/// `.xml` file, the well-known names first. `None` for a PDF without
-/// one; an attachment over the size bound is passed over.
+/// 2.x, XRechnung in a PDF) at `path` carries, opening it again through
+/// PDFium in this process. A job reads it with the pages instead
+/// ([`ReadOptions::invoice_xml`]), in the file's reader process.
 pub fn embedded_invoice_xml(
     path: &Path,
     options: &ReadOptions,
 ) -> Result<Option<EmbeddedXml>, DocumentError> {
-    const KNOWN: [&str; 4] = [
-        "factur-x.xml",
-        "zugferd-invoice.xml",
-        "xrechnung.xml",
-        "order-x.xml",
-    ];
     let pdfium = pdfium(options).map_err(|detail| DocumentError::PdfiumMissing {
         path: path.to_path_buf(),
         detail,
@@ -438,6 +442,19 @@ pub fn embedded_invoice_xml(
     let document = pdfium
         .load_pdf_from_file(path, options.pdf_password.as_deref())
         .map_err(|e| DocumentError::corrupt(path, format_args!("cannot be opened ({e})")))?;
+    Ok(invoice_xml_in(&document))
+}
+
+/// The first attached `.xml` file of an open PDF, the well-known names
+/// first; `None` for a PDF without one. An attachment over
+/// [`MAX_INVOICE_XML_BYTES`] is passed over.
+fn invoice_xml_in(document: &PdfDocument<'_>) -> Option<EmbeddedXml> {
+    const KNOWN: [&str; 4] = [
+        "factur-x.xml",
+        "zugferd-invoice.xml",
+        "xrechnung.xml",
+        "order-x.xml",
+    ];
     // Only the best so far is held: each attachment may be 16 MB, and a
     // PDF may carry thousands of them. An attachment is read only when it
     // would rank before the one held (the first of a rank wins, as in
@@ -464,5 +481,5 @@ pub fn embedded_invoice_xml(
             break;
         }
     }
-    Ok(best.map(|(_, xml)| xml))
+    best.map(|(_, xml)| xml)
 }

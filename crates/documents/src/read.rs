@@ -195,6 +195,7 @@ fn read_content(
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.display().to_string());
     let mut ocr = None;
+    let mut invoice_xml = None;
     let content = match kind {
         Kind::Text => {
             let decoded = text::decode(path, &bytes)?;
@@ -209,7 +210,11 @@ fn read_content(
         }
         Kind::Word => Content::Text(docx::read(path, &bytes, limits)?),
         Kind::Excel => Content::Text(xlsx::read(path, &bytes, limits)?),
-        Kind::Pdf => Content::Pages(pdf::read(path, &name, &bytes, options, budget)?),
+        Kind::Pdf => {
+            let (pages, xml) = pdf::read(path, &name, &bytes, options, budget)?;
+            invoice_xml = xml;
+            Content::Pages(pages)
+        }
         Kind::Image => {
             let decoded = imaging::decode(path, &bytes, limits)?;
             if options.ocr_applies() {
@@ -240,6 +245,7 @@ fn read_content(
         kind,
         content,
         ocr,
+        invoice_xml,
     })
 }
 

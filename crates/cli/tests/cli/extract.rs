@@ -412,7 +412,7 @@ async fn evidence_is_exported_beside_the_values() {
 }
 
 /// The job id on the first line of `sift extract`'s stderr.
-fn job_id_of(stderr: &str) -> String {
+pub(crate) fn job_id_of(stderr: &str) -> String {
     stderr
         .lines()
         .next()

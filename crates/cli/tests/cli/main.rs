@@ -66,6 +66,25 @@ pub fn corpus(name: &str) -> String {
         .to_string()
 }
 
+/// The PDFium library the set-up installed (`SIFT_PDFIUM`, or `lib` in the
+/// data directory), for a test that gives `sift` a data directory of its
+/// own.
+pub fn installed_pdfium() -> std::path::PathBuf {
+    std::env::var_os("SIFT_PDFIUM")
+        .filter(|p| !p.is_empty())
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::env::var_os("SIFT_DATA_DIR")
+                .filter(|d| !d.is_empty())
+                .map(std::path::PathBuf::from)
+                .unwrap_or_else(|| {
+                    std::path::PathBuf::from(std::env::var("HOME").unwrap())
+                        .join(".local/share/sift")
+                })
+                .join("lib")
+        })
+}
+
 pub async fn run(command: &mut Command) -> Output {
     command.output().await.expect("sift did not run")
 }

@@ -6,7 +6,7 @@ use tokio::process::Command;
 
 use serde_json::json;
 
-use crate::{run, sift, stderr, stdout};
+use crate::{installed_pdfium, run, sift, stderr, stdout};
 
 /// A corpus file, by the path `sift` reports (without `..`).
 fn corpus(name: &str) -> PathBuf {
@@ -36,22 +36,10 @@ impl Drop for Scratch {
 /// OCR cache is not the user's), PDFium still found where the set-up put
 /// it.
 fn sift_in(scratch: &Scratch) -> Command {
-    let pdfium = std::env::var_os("SIFT_PDFIUM")
-        .filter(|p| !p.is_empty())
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            std::env::var_os("SIFT_DATA_DIR")
-                .filter(|d| !d.is_empty())
-                .map(PathBuf::from)
-                .unwrap_or_else(|| {
-                    PathBuf::from(std::env::var("HOME").unwrap()).join(".local/share/sift")
-                })
-                .join("lib")
-        });
     let mut command = sift();
     command
         .env("SIFT_DATA_DIR", scratch.0.join("data"))
-        .env("SIFT_PDFIUM", pdfium);
+        .env("SIFT_PDFIUM", installed_pdfium());
     command
 }
 

@@ -10,7 +10,9 @@
 
 use std::path::PathBuf;
 
-use crate::{run, sift, stderr};
+use sift_store::Store;
+
+use crate::{installed_pdfium, run, sift, stderr};
 
 /// A folder of its own for one test, removed when dropped.
 struct Scratch(PathBuf);
@@ -161,5 +163,60 @@ async fn a_reader_past_the_memory_limit_is_stopped_and_named() {
                 scratch.path("huge.png")
             )
         )
+    );
+}
+
+/// A Factur-X PDF's embedded XML comes back from its reader process with
+/// its pages: `sift extract --answers located` gives the XML's values,
+/// each marked as the e-invoice's (the due date, which its XML does not
+/// give, is the page's).
+#[tokio::test]
+async fn an_e_invoice_pdf_gives_its_xml_values_through_its_reader() {
+    let scratch = Scratch::new("einvoice");
+    let output = run(sift()
+        .args(["--db", &scratch.path("sift.db"), "extract"])
+        .args(["--schema", "invoice", "--provider", "local"])
+        .args(["--answers", "located", "--jobs", "1"])
+        .args(["--csv", &scratch.path("out.csv")])
+        .arg(crate::corpus("mustang_EN16931_Einfach.pdf"))
+        .env("SIFT_DATA_DIR", &scratch.0)
+        .env("SIFT_PDFIUM", installed_pdfium()))
+    .await;
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let csv = std::fs::read_to_string(scratch.0.join("out.csv")).unwrap();
+    assert_eq!(
+        csv,
+        format!(
+            "file,invoice_number,invoice_date,due_date,seller_name,seller_tax_id,buyer_name,currency,line_items,subtotal,tax,total,status,error\r\n\
+             {},471102,2024-11-15,2024-12-15,Lieferant GmbH,DE123456789,Kunden AG Mitte,EUR,,473.0,56.87,529.87,completed,\r\n",
+            crate::corpus("mustang_EN16931_Einfach.pdf")
+        )
+    );
+    let store = Store::open(scratch.path("sift.db")).unwrap();
+    let job_id = crate::extract::job_id_of(&stderr(&output));
+    let evidence = store.extraction_documents(&job_id).unwrap()[0]
+        .evidence
+        .clone()
+        .unwrap();
+    let from_xml: Vec<&str> = evidence
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["origin"] == "e_invoice")
+        .map(|e| e["key"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        from_xml,
+        [
+            "invoice_number",
+            "invoice_date",
+            "seller_name",
+            "seller_tax_id",
+            "buyer_name",
+            "currency",
+            "subtotal",
+            "tax",
+            "total"
+        ]
     );
 }

@@ -14,6 +14,7 @@ pub(super) fn text_document(text: &str) -> Document {
         kind: Kind::Text,
         content: Content::Text(text.into()),
         ocr: None,
+        invoice_xml: None,
     }
 }
 
@@ -54,6 +55,7 @@ fn pdf_document(lines: &[&str]) -> Document {
             }),
         }]),
         ocr: None,
+        invoice_xml: None,
     }
 }
 

@@ -9,9 +9,8 @@
 use std::collections::HashMap;
 
 use serde_json::Value;
-use sift_documents::{Content, Document, Kind, ReadOptions, embedded_invoice_xml};
+use sift_documents::{Content, Document, Kind};
 
-use crate::error::CoreError;
 use crate::evidence::locator::{FieldCandidates, einvoice_field_keys, einvoice_fields};
 
 /// What a document's e-invoice gave.
@@ -32,46 +31,34 @@ enum XmlSource {
 
 /// What `document`'s e-invoice gives `schema`'s fields: nothing for a
 /// document without one.
-pub(super) async fn einvoice_values(
-    document: &Document,
-    schema: &Value,
-    options: &ReadOptions,
-) -> Result<EInvoiceRead, CoreError> {
+pub(super) fn einvoice_values(document: &Document, schema: &Value) -> EInvoiceRead {
     let xml = match (&document.kind, &document.content) {
-        (Kind::Pdf, _) => {
-            let (path, options) = (document.path.clone(), options.clone());
-            let embedded =
-                tokio::task::spawn_blocking(move || embedded_invoice_xml(&path, &options))
-                    .await
-                    .map_err(|e| {
-                        CoreError::Internal(format!("reading the PDF's attachments stopped: {e}"))
-                    })?;
-            match embedded {
-                Ok(Some(xml)) => Some((XmlSource::Attachment(xml.name), xml.bytes)),
-                Ok(None) => None,
-                // The page was read; a PDF whose attachments PDFium
-                // cannot list is read as one without.
-                Err(_) => None,
-            }
-        }
+        // Read with the pages, by the file's reader process (a job's
+        // reading asks for it: `ReadOptions::invoice_xml`).
+        (Kind::Pdf, _) => document.invoice_xml.as_ref().map(|xml| {
+            (
+                XmlSource::Attachment(xml.name.clone()),
+                xml.bytes.as_slice(),
+            )
+        }),
         (Kind::Text, Content::Text(text))
             if document
                 .path
                 .extension()
                 .is_some_and(|e| e.eq_ignore_ascii_case("xml")) =>
         {
-            Some((XmlSource::File, text.clone().into_bytes()))
+            Some((XmlSource::File, text.as_bytes()))
         }
         _ => None,
     };
     let Some((source, bytes)) = xml else {
-        return Ok(EInvoiceRead::default());
+        return EInvoiceRead::default();
     };
-    match einvoice_fields(&bytes, schema) {
-        Ok(values) => Ok(EInvoiceRead {
+    match einvoice_fields(bytes, schema) {
+        Ok(values) => EInvoiceRead {
             values,
             notes: HashMap::new(),
-        }),
+        },
         Err(reason) => {
             let note = match source {
                 XmlSource::Attachment(name) => format!(
@@ -87,10 +74,10 @@ pub(super) async fn einvoice_values(
                 .into_iter()
                 .map(|key| (key, vec![note.clone()]))
                 .collect();
-            Ok(EInvoiceRead {
+            EInvoiceRead {
                 values: Vec::new(),
                 notes,
-            })
+            }
         }
     }
 }

@@ -263,7 +263,7 @@ async fn answer_document(
     let (einvoice, located) = match (mode, documents.files.first()) {
         (AnswerMode::Free, _) | (_, None) => (EInvoiceRead::default(), Vec::new()),
         (_, Some(document)) => {
-            let mut einvoice = einvoice_values(document, schema, &request.read_options).await?;
+            let mut einvoice = einvoice_values(document, schema);
             let mut located = locate_fields(document, schema);
             einvoice.note_disagreements(&located);
             located.retain(|f| !einvoice.values.iter().any(|(key, _)| *key == f.key));

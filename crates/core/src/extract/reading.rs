@@ -32,6 +32,9 @@ pub(super) async fn job_read_options(
     };
     // The words' boxes, to find each value on its page afterwards.
     read.word_boxes = true;
+    // An e-invoice's values, which a job that locates fields takes
+    // before the page's.
+    read.invoice_xml = mode != AnswerMode::Free;
     if !mode.needs_model() {
         read.model_takes_images = false;
         return Ok(read);

@@ -152,6 +152,7 @@ struct ReadRequest {
     word_boxes: bool,
     /// [`crate::TextOrder`] by its name.
     text_order: String,
+    invoice_xml: bool,
     /// Whether to write a line for each page read.
     progress: bool,
     memory_bytes: u64,

@@ -6,10 +6,11 @@ use std::path::Path;
 use std::process::{Child, ChildStderr, ChildStdout, Command, ExitStatus, Stdio};
 use std::sync::{Condvar, Mutex, OnceLock, mpsc};
 
-use super::{ReadRequest, ReaderCommand, ReaderLimits, ReaderLine, ReaderStop};
+use super::{ReadRequest, ReaderCommand, ReaderLimits, ReaderLine, ReaderStop, size};
 use crate::document::Document;
 use crate::error::DocumentError;
 use crate::limits::ReadOptions;
+use crate::pdf::MAX_INVOICE_XML_BYTES;
 use crate::progress::{OnPage, PageProgress};
 
 /// The most Sift takes from one reader: a file's text is at most 1,000,000
@@ -86,10 +87,28 @@ pub(crate) fn read_in_child(
         }));
     }
     match output {
-        Output::Read(result) => result.map(|document| Document {
-            path: path.to_path_buf(),
-            ..document
-        }),
+        Output::Read(result) => {
+            let document = (*result)?;
+            // The reader passes over a larger one; a reader that sends one
+            // anyway is not believed.
+            if let Some(xml) = &document.invoice_xml
+                && xml.bytes.len() > MAX_INVOICE_XML_BYTES
+            {
+                return Err(DocumentError::bound(
+                    path,
+                    format_args!(
+                        "its reader sent an e-invoice XML ({}) of {}, over the limit of {}",
+                        xml.name,
+                        size(xml.bytes.len() as u64),
+                        size(MAX_INVOICE_XML_BYTES as u64)
+                    ),
+                ));
+            }
+            Ok(Document {
+                path: path.to_path_buf(),
+                ..document
+            })
+        }
         Output::TooLarge => Err(stopped(ReaderStop::ResultTooLarge {
             bytes: MAX_RESULT_BYTES,
         })),
@@ -121,6 +140,7 @@ fn request_for(path: &Path, options: &ReadOptions, limits: &ReaderLimits) -> Rea
         model_takes_images: options.model_takes_images,
         word_boxes: options.word_boxes,
         text_order: options.text_order.name().to_string(),
+        invoice_xml: options.invoice_xml,
         progress: options.on_page.is_some(),
         memory_bytes: limits.memory_bytes,
         cpu_seconds: cpu_seconds(limits),

@@ -57,6 +57,7 @@ fn serve() -> Result<(), String> {
             .text_order
             .parse()
             .map_err(|e| format!("not a read request: {e}"))?,
+        invoice_xml: request.invoice_xml,
         on_page: request.progress.then(|| {
             OnPage::new(|progress| {
                 write_line(&ReaderLine::Page {

@@ -207,6 +207,29 @@ fn a_pdf_invoice_attachment_is_chosen_without_holding_every_xml() {
     assert_eq!(xml.bytes, b"<Invoice/>   ");
 }
 
+/// Read with its pages when asked (as a job reads, in the file's reader
+/// process), the same attachment is the document's; unasked, none is read.
+#[test]
+fn a_pdf_read_for_its_invoice_xml_carries_it() {
+    let dir = TempDir::new();
+    let path = dir.write("attachments.pdf", pdf_with_many_xml_attachments(3, 100));
+    let read = |invoice_xml: bool| {
+        let options = ReadOptions {
+            invoice_xml,
+            ..ReadOptions::default()
+        };
+        read_documents(std::slice::from_ref(&path), &options)
+            .unwrap()
+            .files
+            .remove(0)
+            .invoice_xml
+    };
+    let xml = read(true).expect("the invoice attachment");
+    assert_eq!(xml.name, "factur-x.xml");
+    assert_eq!(xml.bytes, b"<Invoice/>   ");
+    assert_eq!(read(false), None);
+}
+
 /// A 2000×1 image: detection scales a page's short side up to 736 px,
 /// and its long side as much, which made a tensor of 13 GB.
 #[test]

@@ -333,6 +333,7 @@ mod tests {
             kind: Kind::Text,
             content: Content::Text(text.into()),
             ocr: None,
+            invoice_xml: None,
         };
         let pages = search_pages(&document);
         let folded = FoldedPages::new(&pages);

@@ -36,6 +36,7 @@ fn scanned_document(text: &str) -> Document {
             height: 20.0 * text.lines().count() as f32,
             rotation: 0,
         }),
+        invoice_xml: None,
     }
 }
 
