@@ -40,7 +40,7 @@ declare -A KNOWN=(
   ["truncated.jpg extract"]="OCR of a 2048x1536 page peaks over 600 MB, whole or truncated: PaddleOCR's detection runs at the page's size (up to 8,000 px), unbounded by memory"
   ["pixel-limit.png read"]="OCR of a 100-megapixel image peaks over 1 GB and takes minutes (detection scaled to 8,000 px)"
   ["pixel-limit.png extract"]="OCR of a 100-megapixel image peaks over 1 GB and takes minutes (detection scaled to 8,000 px)"
-  ["attachment-bomb.pdf extract"]="embedded_invoice_xml runs in the extracting process, not a reader process, and PDFium inflates the attachment whole (1 GiB) to learn its length before the 16 MB bound is checked"
+  ["attachment-bomb.pdf extract"]="PDFium inflates the attachment whole (1 GiB) to learn its length before the 16 MB bound is checked: in the reader process, which passes it over and reads the page, but the peak is over 1 GB"
   ["content-bomb.pdf read"]="PDFium inflates a page's content stream whole (1 GiB): the reader process stops at its 2 GiB limit and the file is refused, but the peak is over 1 GB"
   ["content-bomb.pdf extract"]="PDFium inflates a page's content stream whole (1 GiB): the reader process stops at its 2 GiB limit and the file is refused, but the peak is over 1 GB"
 )
