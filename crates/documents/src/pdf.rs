@@ -344,7 +344,27 @@ fn clean_text(text: &str) -> String {
 /// such as a preview beside the values read from it, whatever it holds
 /// (text or scan): its long edge at most `edge` pixels. Returns the image
 /// and the number of pages.
+///
+/// In a reader process of its own when the binary isolates its readers
+/// ([`crate::isolate_readers`]), as reading is: PDFium may abort on a
+/// malformed file, or inflate a stream whole.
 pub fn render_pdf_page(
+    path: &Path,
+    index: usize,
+    edge: u32,
+    options: &ReadOptions,
+) -> Result<(DocImage, usize), DocumentError> {
+    match crate::reader_process::reader_command() {
+        Some(command) => {
+            crate::read::check_unopened(path, &options.limits)?;
+            crate::reader_process::render_in_child(path, index, edge, options, command)
+        }
+        None => render_pdf_page_here(path, index, edge, options),
+    }
+}
+
+/// [`render_pdf_page`] in this process: a reader process's work.
+pub(crate) fn render_pdf_page_here(
     path: &Path,
     index: usize,
     edge: u32,

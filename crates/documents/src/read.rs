@@ -117,7 +117,7 @@ pub(crate) fn read_one(
 
 /// The refusals made before a file is opened: its kind, that it is there,
 /// a regular file and not too large.
-fn check_unopened(path: &Path, limits: &crate::Limits) -> Result<(), DocumentError> {
+pub(crate) fn check_unopened(path: &Path, limits: &crate::Limits) -> Result<(), DocumentError> {
     // The kind is checked before the file is opened: a kind Sift does not
     // read is refused without reading it.
     kind_or_refusal(path)?;

@@ -220,3 +220,44 @@ async fn an_e_invoice_pdf_gives_its_xml_values_through_its_reader() {
         ]
     );
 }
+
+/// The evidence view's page preview renders in a reader process too: a
+/// page of a corpus PDF comes back as an image with the page count, and
+/// a PDF whose reader aborts (the debug build's fault, set for the
+/// reader alone through `env`) is refused by name while this process
+/// goes on. This test binary starts `sift` as its readers, as the CLI
+/// and the app do themselves.
+#[test]
+fn a_preview_page_is_rendered_in_a_reader_process() {
+    use sift_core::evidence::preview::{PREVIEW_EDGE, PreviewContent, preview};
+    let isolated = sift_core::isolate_readers(sift_core::ReaderCommand {
+        program: "env".into(),
+        args: vec![
+            "SIFT_TEST_READER_FAULT=abort:aborts.pdf".into(),
+            env!("CARGO_BIN_EXE_sift").into(),
+            sift_core::READER_ARGUMENT.into(),
+        ],
+        limits: sift_core::ReaderLimits::default(),
+    });
+    assert!(isolated, "no other test of this binary isolates readers");
+    let scratch = Scratch::new("preview");
+    let shown = preview(
+        std::path::Path::new(&crate::corpus("mustang_EN16931_Einfach.pdf")),
+        1,
+    )
+    .unwrap();
+    assert_eq!((shown.page, shown.page_count), (1, 2));
+    let PreviewContent::Image { width, height, .. } = shown.content else {
+        panic!("a PDF page is shown as an image");
+    };
+    assert_eq!(width.max(height), PREVIEW_EDGE);
+    std::fs::copy(crate::corpus("i2d_oyo.pdf"), scratch.0.join("aborts.pdf")).unwrap();
+    let error = preview(&scratch.0.join("aborts.pdf"), 0).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "{}: its reader crashed (aborted, SIGABRT); the file is probably malformed",
+            scratch.path("aborts.pdf")
+        )
+    );
+}

@@ -14,8 +14,10 @@
 //! its standard output, with a line for each page as it goes. The parent
 //! kills it past the time limit and turns a limit or a crash into a
 //! [`ReaderStop`] naming the file and the limit; the other files are read
-//! as before. Without [`isolate_readers`] (library tests, the fuzzers)
-//! files are read in process.
+//! as before. The same child renders a page for people to look at
+//! ([`crate::render_pdf_page`], a request with a page to render). Without
+//! [`isolate_readers`] (library tests, the fuzzers) files are read and
+//! rendered in process.
 //!
 //! The limits ([`ReaderLimits::default`]) come from reading every file of
 //! the test corpus in a reader process (`docs/BENCHMARKS.md`, "A reader
@@ -31,7 +33,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-pub(crate) use parent::read_in_child;
+pub(crate) use parent::{read_in_child, render_in_child};
 pub use worker::serve_reader;
 
 /// The hidden first argument that makes the CLI or the app a reader
@@ -153,10 +155,28 @@ struct ReadRequest {
     /// [`crate::TextOrder`] by its name.
     text_order: String,
     invoice_xml: bool,
+    /// A page to render for people to look at, instead of reading the file.
+    #[serde(default)]
+    render: Option<PageRender>,
     /// Whether to write a line for each page read.
     progress: bool,
     memory_bytes: u64,
     cpu_seconds: u64,
+}
+
+/// A page of a PDF a reader renders: 0-based `index`, its long edge at
+/// most `edge` pixels ([`crate::render_pdf_page`]).
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+struct PageRender {
+    index: usize,
+    edge: u32,
+}
+
+/// A rendered page and how many pages its PDF has.
+#[derive(Debug, Serialize, Deserialize)]
+struct RenderedPage {
+    image: crate::DocImage,
+    page_count: usize,
 }
 
 /// A line a reader process writes.
@@ -168,6 +188,8 @@ enum ReaderLine {
     /// The file, read (its path left empty, for the parent to fill in) or
     /// refused: the last line.
     Read(Box<Result<crate::Document, crate::DocumentError>>),
+    /// The page asked for, rendered, or the refusal: the last line.
+    Rendered(Box<Result<RenderedPage, crate::DocumentError>>),
     /// A refusal that cannot be written as JSON (it names a file whose
     /// name is not UTF-8), in words without the name: the last line.
     Unsendable { reason: String },

@@ -6,7 +6,11 @@ use std::path::Path;
 use std::process::{Child, ChildStderr, ChildStdout, Command, ExitStatus, Stdio};
 use std::sync::{Condvar, Mutex, OnceLock, mpsc};
 
-use super::{ReadRequest, ReaderCommand, ReaderLimits, ReaderLine, ReaderStop, size};
+use super::{
+    PageRender, ReadRequest, ReaderCommand, ReaderLimits, ReaderLine, ReaderStop, RenderedPage,
+    size,
+};
+use crate::document::DocImage;
 use crate::document::Document;
 use crate::error::DocumentError;
 use crate::limits::ReadOptions;
@@ -25,6 +29,9 @@ const STDERR_TAIL_BYTES: usize = 16 << 10;
 /// How a reader's output ended.
 enum Output {
     Read(Box<Result<Document, DocumentError>>),
+    Rendered(Box<Result<RenderedPage, DocumentError>>),
+    /// A refusal it could only put in words (see [`ReaderLine::Unsendable`]).
+    Refused(Box<DocumentError>),
     TooLarge,
     /// Its output closed without a result: it died, or wrote something else.
     Nothing,
@@ -36,16 +43,79 @@ pub(crate) fn read_in_child(
     options: &ReadOptions,
     command: &ReaderCommand,
 ) -> Result<Document, DocumentError> {
+    let document = match run_child(path, options, command, None)? {
+        Output::Read(result) => (*result)?,
+        Output::Refused(error) => return Err(*error),
+        _ => return Err(no_result(path)),
+    };
+    // The reader passes over a larger one; a reader that sends one
+    // anyway is not believed.
+    if let Some(xml) = &document.invoice_xml
+        && xml.bytes.len() > MAX_INVOICE_XML_BYTES
+    {
+        return Err(DocumentError::bound(
+            path,
+            format_args!(
+                "its reader sent an e-invoice XML ({}) of {}, over the limit of {}",
+                xml.name,
+                size(xml.bytes.len() as u64),
+                size(MAX_INVOICE_XML_BYTES as u64)
+            ),
+        ));
+    }
+    Ok(Document {
+        path: path.to_path_buf(),
+        ..document
+    })
+}
+
+/// Renders page `index` (0-based) of the PDF at `path`, its long edge at
+/// most `edge` pixels, in a reader process started by `command`: the
+/// image and the PDF's number of pages.
+pub(crate) fn render_in_child(
+    path: &Path,
+    index: usize,
+    edge: u32,
+    options: &ReadOptions,
+    command: &ReaderCommand,
+) -> Result<(DocImage, usize), DocumentError> {
+    match run_child(path, options, command, Some(PageRender { index, edge }))? {
+        Output::Rendered(result) => (*result).map(|page| (page.image, page.page_count)),
+        Output::Refused(error) => Err(*error),
+        _ => Err(no_result(path)),
+    }
+}
+
+/// A reader that answered with another kind of result than asked.
+fn no_result(path: &Path) -> DocumentError {
+    DocumentError::ReaderStopped {
+        path: path.to_path_buf(),
+        stop: ReaderStop::Failed {
+            reason: "it gave another result than asked".into(),
+        },
+    }
+}
+
+/// Runs one reader process for `path` (a read, or with `render` a page's
+/// rendering) to its result; a limit, a crash or too large a result is
+/// the error naming the file.
+fn run_child(
+    path: &Path,
+    options: &ReadOptions,
+    command: &ReaderCommand,
+    render: Option<PageRender>,
+) -> Result<Output, DocumentError> {
     let limits = effective_limits(&command.limits);
     let stopped = |stop| DocumentError::ReaderStopped {
         path: path.to_path_buf(),
         stop,
     };
-    let request = serde_json::to_vec(&request_for(path, options, &limits)).map_err(|e| {
-        stopped(ReaderStop::Failed {
-            reason: format!("the request cannot be written: {e}"),
-        })
-    })?;
+    let request =
+        serde_json::to_vec(&request_for(path, options, &limits, render)).map_err(|e| {
+            stopped(ReaderStop::Failed {
+                reason: format!("the request cannot be written: {e}"),
+            })
+        })?;
     // Held until the reader is waited for: the readers running at once,
     // and so the memory they hold together, are bounded.
     let _slot = ReaderSlots::global().take();
@@ -87,28 +157,7 @@ pub(crate) fn read_in_child(
         }));
     }
     match output {
-        Output::Read(result) => {
-            let document = (*result)?;
-            // The reader passes over a larger one; a reader that sends one
-            // anyway is not believed.
-            if let Some(xml) = &document.invoice_xml
-                && xml.bytes.len() > MAX_INVOICE_XML_BYTES
-            {
-                return Err(DocumentError::bound(
-                    path,
-                    format_args!(
-                        "its reader sent an e-invoice XML ({}) of {}, over the limit of {}",
-                        xml.name,
-                        size(xml.bytes.len() as u64),
-                        size(MAX_INVOICE_XML_BYTES as u64)
-                    ),
-                ));
-            }
-            Ok(Document {
-                path: path.to_path_buf(),
-                ..document
-            })
-        }
+        Output::Read(_) | Output::Rendered(_) | Output::Refused(_) => Ok(output),
         Output::TooLarge => Err(stopped(ReaderStop::ResultTooLarge {
             bytes: MAX_RESULT_BYTES,
         })),
@@ -129,7 +178,12 @@ fn cpu_seconds(limits: &ReaderLimits) -> u64 {
     limits.time.as_secs().max(1) * cores
 }
 
-fn request_for(path: &Path, options: &ReadOptions, limits: &ReaderLimits) -> ReadRequest {
+fn request_for(
+    path: &Path,
+    options: &ReadOptions,
+    limits: &ReaderLimits,
+    render: Option<PageRender>,
+) -> ReadRequest {
     ReadRequest {
         path: path_bytes(path),
         pdf_password: options.pdf_password.clone(),
@@ -141,6 +195,7 @@ fn request_for(path: &Path, options: &ReadOptions, limits: &ReaderLimits) -> Rea
         word_boxes: options.word_boxes,
         text_order: options.text_order.name().to_string(),
         invoice_xml: options.invoice_xml,
+        render,
         progress: options.on_page.is_some(),
         memory_bytes: limits.memory_bytes,
         cpu_seconds: cpu_seconds(limits),
@@ -214,11 +269,12 @@ fn read_output(stdout: Option<ChildStdout>, path: &Path, on_page: Option<&OnPage
                 }
             }
             Ok(ReaderLine::Read(result)) => return Output::Read(result),
+            Ok(ReaderLine::Rendered(result)) => return Output::Rendered(result),
             Ok(ReaderLine::Unsendable { reason }) => {
-                return Output::Read(Box::new(Err(DocumentError::ReaderStopped {
+                return Output::Refused(Box::new(DocumentError::ReaderStopped {
                     path: path.to_path_buf(),
                     stop: ReaderStop::Failed { reason },
-                })));
+                }));
             }
             // Not a line of Sift's (a library printing): skipped.
             Err(_) => {}

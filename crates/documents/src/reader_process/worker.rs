@@ -3,9 +3,10 @@
 use std::io::{Read, Write};
 use std::path::PathBuf;
 
-use super::{ReadRequest, ReaderLine};
+use super::{ReadRequest, ReaderLine, RenderedPage};
 use crate::budget::Budget;
 use crate::document::Document;
+use crate::error::DocumentError;
 use crate::limits::ReadOptions;
 use crate::progress::OnPage;
 
@@ -67,6 +68,12 @@ fn serve() -> Result<(), String> {
             })
         }),
     };
+    if let Some(render) = request.render {
+        let result = crate::pdf::render_pdf_page_here(&path, render.index, render.edge, &options)
+            .map(|(image, page_count)| RenderedPage { image, page_count });
+        send(result, &path, ReaderLine::Rendered);
+        return Ok(());
+    }
     // The document's path is the parent's to put back: a name that is not
     // UTF-8 cannot be written as JSON.
     let result =
@@ -76,28 +83,30 @@ fn serve() -> Result<(), String> {
                 ..document
             }
         });
-    match result {
-        Ok(document) => write_line(&ReaderLine::Read(Box::new(Ok(document)))),
-        Err(error) => {
-            let line = ReaderLine::Read(Box::new(Err(error)));
-            if serde_json::to_vec(&line).is_ok() {
-                write_line(&line);
-            } else if let ReaderLine::Read(result) = line
-                && let Err(error) = *result
-            {
-                // A refusal naming a file whose name is not UTF-8: in words.
-                let prefix = format!("{}: ", path.display());
-                let message = error.to_string();
-                write_line(&ReaderLine::Unsendable {
-                    reason: message
-                        .strip_prefix(&prefix)
-                        .unwrap_or(&message)
-                        .to_string(),
-                });
-            }
-        }
-    }
+    send(result, &path, ReaderLine::Read);
     Ok(())
+}
+
+/// Writes the result's line; a refusal naming a file whose name is not
+/// UTF-8 (which JSON cannot carry) in words.
+fn send<T>(
+    result: Result<T, DocumentError>,
+    path: &std::path::Path,
+    line_of: fn(Box<Result<T, DocumentError>>) -> ReaderLine,
+) {
+    match result {
+        Err(error) if serde_json::to_vec(&error).is_err() => {
+            let prefix = format!("{}: ", path.display());
+            let message = error.to_string();
+            write_line(&ReaderLine::Unsendable {
+                reason: message
+                    .strip_prefix(&prefix)
+                    .unwrap_or(&message)
+                    .to_string(),
+            });
+        }
+        result => write_line(&line_of(Box::new(result))),
+    }
 }
 
 #[cfg(unix)]
