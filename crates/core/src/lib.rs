@@ -50,8 +50,8 @@ pub use sift_documents::{DocumentError, ReadOptions, read_documents, render_text
 // Reading each document in a child process: the CLI and the app start
 // themselves as reader processes (sift_documents::reader_process).
 pub use sift_documents::{
-    READER_ARGUMENT, ReaderCommand, ReaderLimits, ReaderStop, is_reader_invocation, isolate_readers,
-    serve_reader,
+    READER_ARGUMENT, ReaderCommand, ReaderLimits, ReaderStop, is_reader_invocation,
+    isolate_readers, serve_reader,
 };
 pub use sift_engine::ChatEvent;
 pub use sift_llm::{ApiKey, ToolSpec};

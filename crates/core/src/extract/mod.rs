@@ -420,17 +420,13 @@ pub async fn run_job(
     } else {
         match reading::job_read_options(&options, mode).await {
             Ok(read_options) => read_options,
-            Err(error) => {
-                if let Some(local) = local {
-                    local.release().await;
-                }
-                store.set_job_status(job_id, JobStatus::Failed)?;
-                return Err(error);
-            }
+            Err(error) => return Err(fail_before_calls(store, job_id, local, error).await),
         }
     };
     // Values already found stay right only while their files do.
-    refresh_evidence(store, &job, &read_options).await?;
+    if let Err(error) = refresh_evidence(store, &job, &read_options).await {
+        return Err(fail_before_calls(store, job_id, local, error).await);
+    }
     let options = Arc::new(ExtractOptions {
         concurrency: options.concurrency.max(1),
         read_options,
@@ -528,6 +524,25 @@ pub async fn run_job(
 
 /// The local server for a job: through its long-lived owner when there
 /// is one (nothing to release then), else started for this job.
+/// Ends a run that failed before any document was called: the local
+/// server it started is let go, and the job is failed (a resume calls
+/// every document), not left looking as if it still ran. The run's own
+/// error is the one returned, unless the job's status cannot be written.
+async fn fail_before_calls(
+    store: &Store,
+    job_id: &str,
+    local: Option<LocalServerHandle>,
+    error: CoreError,
+) -> CoreError {
+    if let Some(local) = local {
+        local.release().await;
+    }
+    match store.set_job_status(job_id, JobStatus::Failed) {
+        Ok(()) => error,
+        Err(status) => status.into(),
+    }
+}
+
 async fn start_local_server(
     owner: Option<&LocalServerOwner>,
 ) -> Result<Option<LocalServerHandle>, CoreError> {

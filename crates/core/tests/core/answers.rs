@@ -4,9 +4,13 @@
 //! locator alone with no request at all, and the mode kept with the job.
 
 use serde_json::{Value, json};
-use sift_core::extract::{AnswerMode, JobState, NewJob, job_view, start_job};
+use sift_core::extract::{
+    AnswerMode, ExtractOptions, JobState, NewJob, job_view, run_job, start_job,
+};
 use sift_core::{PathPolicy, Workspace, WorkspaceOptions};
 use sift_scripted_server::{Reply, Script, ScriptedServer};
+use sift_store::JobStatus;
+use tokio_util::sync::CancellationToken;
 
 use crate::{TempDir, selection};
 
@@ -285,4 +289,43 @@ async fn an_e_invoice_gives_its_xml_values_exactly() {
     for key in ["invoice_number", "date", "total", "currency", "seller_name"] {
         assert_eq!(origin_of(evidence, key), json!("e_invoice"), "{key}");
     }
+}
+
+/// A resumed job whose evidence cannot be found again (here the store
+/// lost a table) ends failed with that error, not left `running`.
+#[tokio::test]
+async fn a_failed_evidence_refresh_fails_the_job() {
+    let dir = TempDir::new("answers-refresh-fails");
+    let ws = workspace(&dir);
+    let server = ScriptedServer::start(Script::new()).await.unwrap();
+    let new = job(&dir, &server, Some(AnswerMode::Located));
+    let invoice = new.files[0].clone();
+    let (view, run) = start_job(&ws, new, |_| {}).unwrap();
+    assert_eq!(run.await.unwrap().status, JobState::Completed);
+    // The file changed since its values were found, so a run finds them
+    // again, reading the document's revisions from a table now gone.
+    std::fs::write(&invoice, format!("{INVOICE}Paid\n")).unwrap();
+    rusqlite::Connection::open(dir.db())
+        .unwrap()
+        .execute_batch("DROP TABLE extraction_revisions")
+        .unwrap();
+
+    let store = ws.store().unwrap();
+    let options = ExtractOptions::new(selection(&server, &["m"]));
+    let error = run_job(
+        &store,
+        &view.job_id,
+        options,
+        |_| {},
+        CancellationToken::new(),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "storage: database error: no such table: extraction_revisions"
+    );
+    let job = store.get_extraction_job(&view.job_id).unwrap().unwrap();
+    assert_eq!(job.status, JobStatus::Failed);
+    assert_eq!(server.requests().len(), 0);
 }
