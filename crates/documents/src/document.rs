@@ -7,7 +7,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::ocr::OcrPage;
 pub use crate::page_word::PageWord;
-use crate::pdf::EmbeddedXml;
 
 /// The kind of a file, from its extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -198,4 +197,14 @@ pub(crate) mod base64_bytes {
             .decode(text.as_bytes())
             .map_err(serde::de::Error::custom)
     }
+}
+
+/// An XML file a PDF carries as an attachment.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct EmbeddedXml {
+    /// Its name in the PDF (`factur-x.xml`, `ZUGFeRD-invoice.xml`).
+    pub name: String,
+    /// Base64 when serialised, as a reader process sends it.
+    #[serde(with = "base64_bytes")]
+    pub bytes: Vec<u8>,
 }

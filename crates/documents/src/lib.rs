@@ -137,6 +137,7 @@ mod docx;
 mod error;
 mod fingerprint;
 mod imaging;
+mod in_process;
 mod limits;
 mod numfmt;
 mod ocr;
@@ -152,17 +153,20 @@ mod reader_process;
 mod resolve;
 mod sheet_parts;
 mod text;
+mod text_order;
 mod words;
 mod xlsx;
 mod zipguard;
 
 pub use assemble::{attach, block_name, render_text};
 pub use atomic_write::{write_atomically, write_atomically_with};
+pub use document::EmbeddedXml;
 pub use document::{
     Content, DocImage, Document, Documents, Kind, Page, PageWord, WordLines, kind_of,
 };
 pub use error::DocumentError;
 pub use fingerprint::read_fingerprint;
+pub use in_process::read_bytes;
 pub use limits::{Limits, ReadOptions};
 #[doc(hidden)]
 pub use ocr::page_from_tesseract_answers;
@@ -171,13 +175,14 @@ pub use ocr::{
     check_ocr_languages, default_ocr_languages, installed_ocr_languages, installed_paddle_dir,
     ocr_layer_is_usable, recognize,
 };
-pub use page_layout::{MAX_GAP_SPACES, TextOrder, UnknownTextOrder};
-pub use pdf::{EmbeddedXml, embedded_invoice_xml, pdfium_library_candidates, render_pdf_page};
+pub use page_layout::MAX_GAP_SPACES;
+pub use pdf::{embedded_invoice_xml, pdfium_library_candidates};
 pub use platform::{bundle_dir, bundle_dir_beside, default_data_dir};
 pub use progress::{OnPage, PageProgress};
-pub use read::{read_bytes, read_documents};
+pub use read::{read_documents, render_pdf_page};
 pub use reader_process::{
     READER_ARGUMENT, ReaderCommand, ReaderLimits, ReaderStop, is_reader_invocation,
     isolate_readers, serve_reader,
 };
 pub use resolve::{expand_path, resolve_files};
+pub use text_order::{TextOrder, UnknownTextOrder};

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::ocr::OcrOptions;
-use crate::page_layout::TextOrder;
 use crate::progress::OnPage;
+use crate::text_order::TextOrder;
 
 /// The bounds a read stays within. [`Limits::default`] is the specification's.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

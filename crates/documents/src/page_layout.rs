@@ -14,10 +14,9 @@
 //! sized by a coordinate: a gap is at most [`MAX_GAP_SPACES`] spaces and
 //! a vertical gap at most one blank line.
 
-use std::str::FromStr;
-
 use crate::document::{PageWord, WordLines};
 use crate::ocr::OcrPage;
+use crate::text_order::TextOrder;
 
 /// How much of the shorter of two boxes' heights they must share to be
 /// on one row.
@@ -33,48 +32,6 @@ pub const MAX_GAP_SPACES: usize = 8;
 /// A vertical gap between rows, in the page's usual word heights, from
 /// which a blank line separates them.
 const BLANK_LINE_GAP: f32 = 1.0;
-
-/// The order of a page's text as the model reads it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TextOrder {
-    /// Visual rows rebuilt from the words' boxes (this module).
-    Layout,
-    /// The order the reader gives: PDFium's text for a PDF's own text,
-    /// the OCR's reading order for a scan or a photo.
-    Pdfium,
-}
-
-impl TextOrder {
-    /// The name the CLI and the configuration file use.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Layout => "layout",
-            Self::Pdfium => "pdfium",
-        }
-    }
-}
-
-impl std::fmt::Display for TextOrder {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for TextOrder {
-    type Err = UnknownTextOrder;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "layout" => Ok(Self::Layout),
-            "pdfium" => Ok(Self::Pdfium),
-            other => Err(UnknownTextOrder(other.to_string())),
-        }
-    }
-}
-
-/// A name that is not `layout` or `pdfium`.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0:?} is not a text order (layout or pdfium)")]
-pub struct UnknownTextOrder(pub String);
 
 /// The text the model reads for a PDF page whose text is `text` and
 /// whose words are `words`, in `order`.

@@ -16,16 +16,17 @@ use std::time::Instant;
 use pdfium_render::prelude::*;
 
 use crate::budget::Budget;
-use crate::document::{DocImage, Page};
+use crate::document::{DocImage, EmbeddedXml, Page};
 use crate::error::DocumentError;
 use crate::imaging::encode_compact;
 use crate::limits::ReadOptions;
 use crate::ocr::{OCR_DPI, ocr_layer_is_usable};
-use crate::page_layout::{TextOrder, ocr_text_in, pdf_text_in};
+use crate::page_layout::{ocr_text_in, pdf_text_in};
 use crate::page_ocr::{FileOcr, PageQueue};
 use crate::platform::{bundle_dir, default_data_dir};
 use crate::progress::PageProgress;
 use crate::text::normalize_newlines;
+use crate::text_order::TextOrder;
 use crate::words::pdf_text_words;
 
 /// The smallest page side PDFium can show anything on: a side under one
@@ -340,30 +341,7 @@ fn clean_text(text: &str) -> String {
     out.trim_end().trim_start_matches('\n').to_string()
 }
 
-/// One page of a PDF (0-based `index`) rendered for people to look at,
-/// such as a preview beside the values read from it, whatever it holds
-/// (text or scan): its long edge at most `edge` pixels. Returns the image
-/// and the number of pages.
-///
-/// In a reader process of its own when the binary isolates its readers
-/// ([`crate::isolate_readers`]), as reading is: PDFium may abort on a
-/// malformed file, or inflate a stream whole.
-pub fn render_pdf_page(
-    path: &Path,
-    index: usize,
-    edge: u32,
-    options: &ReadOptions,
-) -> Result<(DocImage, usize), DocumentError> {
-    match crate::reader_process::reader_command() {
-        Some(command) => {
-            crate::read::check_unopened(path, &options.limits)?;
-            crate::reader_process::render_in_child(path, index, edge, options, command)
-        }
-        None => render_pdf_page_here(path, index, edge, options),
-    }
-}
-
-/// [`render_pdf_page`] in this process: a reader process's work.
+/// [`crate::render_pdf_page`] in this process: a reader process's work.
 pub(crate) fn render_pdf_page_here(
     path: &Path,
     index: usize,
@@ -435,16 +413,6 @@ fn fit_points(width: f32, height: f32, long: u32) -> (u32, u32) {
 /// The largest embedded invoice XML read: an EN 16931 invoice with many
 /// lines is a few hundred kilobytes.
 pub(crate) const MAX_INVOICE_XML_BYTES: usize = 16 * 1024 * 1024;
-
-/// An XML file a PDF carries as an attachment.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct EmbeddedXml {
-    /// Its name in the PDF (`factur-x.xml`, `ZUGFeRD-invoice.xml`).
-    pub name: String,
-    /// Base64 when serialised, as a reader process sends it.
-    #[serde(with = "crate::document::base64_bytes")]
-    pub bytes: Vec<u8>,
-}
 
 /// The invoice XML a hybrid e-invoice PDF (Factur-X, ZUGFeRD 1.0 and
 /// 2.x, XRechnung in a PDF) at `path` carries, opening it again through

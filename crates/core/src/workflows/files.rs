@@ -99,7 +99,7 @@ pub fn check_workflow(text: &str) -> Vec<String> {
 /// Opens `dir` as the workflow folder and lists its workflow files, by
 /// name. A folder the dialog granted in this session becomes the one
 /// remembered for the next launch; the remembered folder is granted
-/// ([`check_workflow_read`]); any other is refused.
+/// (`check_workflow_read`); any other is refused.
 pub fn list_workflows(ws: &Workspace, dir: &Path) -> Result<Vec<WorkflowFile>, CoreError> {
     let remembered = remembered_folder(ws)?;
     let canonical = dir.canonicalize().ok();
@@ -145,7 +145,7 @@ pub(crate) fn workflows_in(dir: &Path) -> Result<Vec<WorkflowFile>, CoreError> {
 
 /// Reads the workflow file at `path`, with its problems; fails when it
 /// cannot be read, or is outside the folders the page may read
-/// ([`check_workflow_read`]).
+/// (`check_workflow_read`).
 pub fn read_workflow(ws: &Workspace, path: &Path) -> Result<WorkflowText, CoreError> {
     check_workflow_read(ws, path)?;
     let text = std::fs::read_to_string(path).map_err(|e| CoreError::io("read", path, e))?;
@@ -197,7 +197,7 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 impl WorkflowFolderWatch {
     /// Watches `dir` (replacing the previous watch): each change of a
     /// workflow file goes to `on_change`. A folder the page may not read
-    /// ([`check_workflow_read`]) is refused.
+    /// (`check_workflow_read`) is refused.
     pub fn watch(
         &self,
         ws: &Workspace,

@@ -76,12 +76,10 @@ fn serve() -> Result<(), String> {
     }
     // The document's path is the parent's to put back: a name that is not
     // UTF-8 cannot be written as JSON.
-    let result =
-        crate::read::read_one(&path, &options, &mut Budget::new(&options.limits)).map(|document| {
-            Document {
-                path: PathBuf::new(),
-                ..document
-            }
+    let result = crate::in_process::read_one(&path, &options, &mut Budget::new(&options.limits))
+        .map(|document| Document {
+            path: PathBuf::new(),
+            ..document
         });
     send(result, &path, ReaderLine::Read);
     Ok(())
