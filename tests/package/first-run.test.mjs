@@ -179,8 +179,10 @@ describe("the installed package on a fresh profile", () => {
     const serverArgs = readFileSync(`/proc/${servers[0]}/cmdline`, "utf8").split("\0");
     assert.equal(serverArgs[serverArgs.indexOf("--model") + 1], "/usr/lib/sift/models/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf");
     assert.deepEqual([...checkoutFilesOf(app), ...checkoutFilesOf(servers[0])], []);
-    const pdfium = readFileSync(`/proc/${app}/maps`, "utf8").split("\n").filter((l) => l.endsWith("libpdfium.so"));
-    assert.ok(pdfium.length > 0 && pdfium.every((l) => l.endsWith(" /usr/lib/sift/libpdfium.so")), `PDFium mapped from: ${pdfium.join("\n")}`);
+    // The invoice was read in a reader process (`sift-app __read-document`):
+    // PDFium, which may abort on a malformed file, is never in the app's own.
+    const pdfium = readFileSync(`/proc/${app}/maps`, "utf8").split("\n").filter((l) => l.includes("libpdfium"));
+    assert.deepEqual(pdfium, []);
   });
 
   test("Export CSV writes the row with the starter schema's columns", async () => {

@@ -105,6 +105,14 @@ case "$rc:$row" in
   *) cat "$WORK/extract.err" >&2; fail "sift extract with the bundled local model (exit $rc), its CSV row: $row" ;;
 esac
 echo "package suite: the CLI extracted with the bundled model: $row"
+# PDFium runs only in reader processes (`sift __read-document`), loaded
+# from the package's own copy: the dynamic loader's log of every process
+# of one read names the library it loaded.
+mkdir -p "$WORK/ld"
+LD_DEBUG=files LD_DEBUG_OUTPUT="$WORK/ld/log" sift read "$CORPUS/i2d_AmazonWebServices.pdf" >/dev/null 2>&1 \
+  || fail "sift read failed under the loader's log"
+pdfium="$(grep -ho 'file=[^ ]*libpdfium[^ ]*' "$WORK"/ld/log.* | sort -u)"
+[ "$pdfium" = "file=/usr/lib/sift/libpdfium.so" ] || fail "PDFium was loaded from: ${pdfium:-nowhere}"
 [ -f "$HOME/.local/share/sift/sift.db" ] || fail "the CLI did not create its database in the data directory"
 
 # The window, on a fresh profile (the CLI's database is moved away, so the
