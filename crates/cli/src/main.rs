@@ -127,16 +127,9 @@ impl From<CoreError> for Failure {
 }
 
 fn main() -> ExitCode {
-    // Started as a reader process (one document, under limits), before
-    // any argument is parsed as a command's.
-    if sift_core::is_reader_invocation() {
-        sift_core::serve_reader();
-    }
-    // Each document is read in a child process of this executable, so that
-    // one that crashes PDFium or passes a limit fails alone.
-    if let Ok(command) = sift_core::ReaderCommand::this_executable() {
-        sift_core::isolate_readers(command);
-    }
+    // Before any argument is parsed as a command's: a reader process
+    // serves its one document here and exits.
+    sift_core::start_reading_in_child_processes();
     let cli = Cli::parse();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

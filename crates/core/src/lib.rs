@@ -51,7 +51,7 @@ pub use sift_documents::{DocumentError, ReadOptions, read_documents, render_text
 // themselves as reader processes (sift_documents::reader_process).
 pub use sift_documents::{
     READER_ARGUMENT, ReaderCommand, ReaderLimits, ReaderStop, is_reader_invocation,
-    isolate_readers, serve_reader,
+    isolate_readers, serve_reader, start_reading_in_child_processes,
 };
 pub use sift_engine::ChatEvent;
 pub use sift_llm::{ApiKey, ToolSpec};

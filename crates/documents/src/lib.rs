@@ -182,7 +182,7 @@ pub use progress::{OnPage, PageProgress};
 pub use read::{read_documents, render_pdf_page};
 pub use reader_process::{
     READER_ARGUMENT, ReaderCommand, ReaderLimits, ReaderStop, is_reader_invocation,
-    isolate_readers, serve_reader,
+    isolate_readers, serve_reader, start_reading_in_child_processes,
 };
 pub use resolve::{expand_path, resolve_files};
 pub use text_order::{TextOrder, UnknownTextOrder};

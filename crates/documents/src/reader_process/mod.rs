@@ -102,6 +102,19 @@ pub fn is_reader_invocation() -> bool {
         .is_some_and(|a| a == READER_ARGUMENT)
 }
 
+/// What a binary does first thing: when started as a reader process, it
+/// serves as one and never returns; otherwise each document it reads from
+/// now on is read in a child process of its own executable, so that one
+/// that crashes PDFium or passes a limit fails alone.
+pub fn start_reading_in_child_processes() {
+    if is_reader_invocation() {
+        serve_reader();
+    }
+    if let Ok(command) = ReaderCommand::this_executable() {
+        isolate_readers(command);
+    }
+}
+
 pub(crate) fn reader_command() -> Option<&'static ReaderCommand> {
     READER_COMMAND.get()
 }

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use sift_llm::local_server::record::{self, ServerRecord};
 use sift_llm::local_server::{LocalServer, LocalServerConfig, adopt};
-use sift_scripted_server::{Script, ServerIdentity};
+use sift_scripted_server::{Script, ScriptedServer, ServerIdentity};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use crate::server;
@@ -58,9 +58,9 @@ fn mode(path: &Path) -> u32 {
     std::fs::metadata(path).unwrap().permissions().mode() & 0o777
 }
 
-#[tokio::test]
-async fn a_recorded_server_that_asks_for_its_key_is_adopted() {
-    let dir = TempDir::new("adopt");
+/// A scripted llama.cpp server that asks for a fresh key, recorded in
+/// `dir` as serving `model`: the server, the record's entry and path.
+async fn recorded_server(dir: &TempDir, model: PathBuf) -> (ScriptedServer, ServerRecord, PathBuf) {
     let key = record::fresh_key().unwrap();
     let scripted = server(llama_cpp().requiring_key(key.expose())).await;
     let path = dir.0.join("run/local-server.json");
@@ -68,10 +68,18 @@ async fn a_recorded_server_that_asks_for_its_key_is_adopted() {
         port: scripted.addr().port(),
         // The scripted server listens in this process.
         pid: std::process::id(),
-        key: key.clone(),
-        model: model(),
+        key,
+        model,
     };
     record::write(&path, &entry).unwrap();
+    (scripted, entry, path)
+}
+
+#[tokio::test]
+async fn a_recorded_server_that_asks_for_its_key_is_adopted() {
+    let dir = TempDir::new("adopt");
+    let (scripted, entry, path) = recorded_server(&dir, model()).await;
+    let key = entry.key;
     assert_eq!(mode(&path), 0o600);
 
     let adopted = adopt(&path, &model()).await.expect("not adopted");
@@ -93,16 +101,8 @@ async fn a_recorded_server_that_asks_for_its_key_is_adopted() {
 #[tokio::test]
 async fn a_recorded_server_of_another_model_is_not_adopted() {
     let dir = TempDir::new("other-model");
-    let key = record::fresh_key().unwrap();
-    let scripted = server(llama_cpp().requiring_key(key.expose())).await;
-    let path = dir.0.join("run/local-server.json");
-    let entry = ServerRecord {
-        port: scripted.addr().port(),
-        pid: std::process::id(),
-        key,
-        model: PathBuf::from("/models/smollm2.gguf"),
-    };
-    record::write(&path, &entry).unwrap();
+    let (scripted, entry, path) =
+        recorded_server(&dir, PathBuf::from("/models/smollm2.gguf")).await;
 
     assert!(adopt(&path, &model()).await.is_none());
     assert!(scripted.model_info_requests().is_empty());
