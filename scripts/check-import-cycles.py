@@ -1,17 +1,24 @@
 #!/usr/bin/env python3
-"""Fails when the files (modules) of a crate import each other in a cycle.
+"""Fails when the modules of a crate import each other in a circle: two
+files, or two rooms of a folder at any depth.
 
-    scripts/check-import-cycles.py
+    scripts/check-import-cycles.py [--root DIR]
 
-For every crate under `crates/*/src` and for `src-tauri`, the module tree is
-followed from the crate's root (`lib.rs`, and `main.rs` as a crate of its
-own) through its `mod x;` declarations. An edge A -> B is drawn when file A
-refers to file B through a `use` (`crate::…`, `super::…`, `self::…`, or a
-child module's name) or through a path in code (`crate::b::f()`,
-`super::f()`). A name re-exported by `pub use` is followed to the file that
-defines it, so `use crate::Limits` points at the file `Limits` lives in, and
-the facade it was taken through counts too (`use crate::settings::X` depends
-on `settings/mod.rs`, whose own imports come with it).
+DIR (default: this repository) is a workspace, whose crates are
+`crates/*/src` and `src-tauri`, or a single crate (`DIR/src/lib.rs`), as
+the fixtures under `tests/import-cycles/` are. In each crate the module
+tree is followed from its root (`lib.rs`, and `main.rs` as a crate of its
+own) through its `mod x;` declarations.
+
+An edge A -> B is drawn when file A refers to file B through a `use`
+(`crate::…`, `super::…`, `self::…`, or a child module's name) or through a
+path in code (`crate::b::f()`, `super::f()`). A name re-exported by
+`pub use` is followed to the file that defines it, whichever way it is
+reached: `use crate::Limits` (the crate root's re-export) and
+`use super::locator::home_currency_place` (a folder's `mod.rs`) both point
+at the file the item lives in. The facade a name is taken through counts
+too (`use crate::settings::X` depends on `settings/mod.rs`, whose own
+imports come with it).
 
 What is not an import, and so draws no edge:
 - `mod x;` and any reference from a module down into its own children
@@ -22,23 +29,40 @@ What is not an import, and so draws no edge:
   inline `#[cfg(test)] mod tests { … }`;
 - comments and string literals.
 
-The same is then asked one level up, of a crate's top-level modules: each
-folder (`extract/` with everything below it) or root file is one room, and
-an import from one room into another is an arrow between them. A circle of
-rooms means some import runs back up from a lower room to a higher one,
-even when no two files form a circle: `workspace.rs` opening `schemas/`
-while `schemas/mod.rs` takes the workspace, say. Each such circle is listed
-with the file imports that draw it.
+Two checks are made on these edges:
+1. Files: a circle of files importing each other.
+2. Rooms: the children of every folder (the crate's top level, `evidence/`,
+   `evidence/locator/`, …) are its rooms, a child file or a child folder
+   with everything below it, and an import from a file in one room to a
+   file in another is an arrow between the two. Each import is an arrow
+   in exactly one folder, the deepest one holding both of its files. A
+   circle of rooms means an import runs back up from a lower room to a
+   higher one even when no two files form a circle. That is the case the
+   file check cannot see: `evidence/matching.rs` takes
+   `home_currency_place` from `locator/country.rs` (through the
+   re-export in `locator/mod.rs`) while `locator/propose.rs` and
+   `dates.rs` take `Run` and `value_runs` from `matching.rs`; no file
+   reaches back to the one it came from, but `matching.rs` and `locator/`
+   need each other, so neither can be moved, tested or understood without
+   the other. Checking only the top-level rooms missed it, because both
+   sit in `evidence/`.
+Each circle is listed with the file imports that draw its arrows (three
+per arrow, and how many more), so the one running back up can be found.
 
-Exits 1 listing every cycle (one per strongly connected group of files or
-rooms), else prints how many crates and files it checked and exits 0.
+Not followed: glob re-exports (`pub use x::*`), macros' paths, and names
+of other crates (each crate is checked on its own).
+
+Exits 1 listing every circle (one per strongly connected group of files,
+or of the rooms of one folder), else prints how many crates and files it
+checked and exits 0.
 """
 
+import argparse
 import os
 import re
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
 
 
@@ -326,64 +350,115 @@ def one_cycle(group, edges):
     return group
 
 
-def room_cycles(edges):
-    """Circles between a crate's top-level modules (its rooms), each with
-    the file imports that draw its arrows."""
-    room_edges, why = {}, {}
+def room_arrows(edges):
+    """Each file import between two rooms, by the folder whose rooms they are.
+
+    A folder's rooms are its children: a child file, or a child folder with
+    everything below it. An import from file A to file B is an arrow between
+    the rooms of the deepest folder holding both, so it is compared exactly
+    once, at the level where A and B part: `evidence/matching.rs` ->
+    `evidence/locator/country.rs` is the arrow matching.rs -> locator/ among
+    the rooms of `evidence/`. An import into a file's own ancestor (a child
+    taking its parent's type) stays inside one room and is no arrow.
+    """
+    arrows = {}  # folder module -> {(source room, target room): [(file, file)]}
     for source, targets in edges.items():
         for target in targets:
-            # The crate root only declares and re-exports; it is no room.
-            if not source or not target or source[0] == target[0]:
+            depth = 0
+            while depth < min(len(source), len(target)) and source[depth] == target[depth]:
+                depth += 1
+            if depth == len(source) or depth == len(target):
                 continue
-            room_edges.setdefault(source[0], set()).add(target[0])
-            why.setdefault((source[0], target[0]), []).append((source, target))
-    rooms = set(room_edges) | {t for ts in room_edges.values() for t in ts}
+            folder = source[:depth]
+            pair = (source[: depth + 1], target[: depth + 1])
+            arrows.setdefault(folder, {}).setdefault(pair, []).append((source, target))
+    return arrows
+
+
+def room_cycles(edges):
+    """Circles between the rooms of every folder, top level and inner ones
+    alike, each with the file imports that draw its arrows."""
     found = []
-    for group in strongly_connected(list(rooms), room_edges):
-        members = set(group)
-        arrows = sorted(
-            (pair, why[pair]) for pair in why if pair[0] in members and pair[1] in members
-        )
-        found.append((group, arrows))
+    for folder, pairs in sorted(room_arrows(edges).items()):
+        room_edges = {}
+        for source, target in pairs:
+            room_edges.setdefault(source, set()).add(target)
+        rooms = set(room_edges) | {t for ts in room_edges.values() for t in ts}
+        for group in strongly_connected(list(rooms), room_edges):
+            members = set(group)
+            arrows = sorted(
+                (pair, imports)
+                for pair, imports in pairs.items()
+                if pair[0] in members and pair[1] in members
+            )
+            found.append((folder, group, arrows))
     return found
 
 
-def crate_roots():
+def crate_roots(root):
+    """(name, root file) of each crate under `root`: `crates/*`, `src-tauri`,
+    and `root` itself when it is a crate (`src/lib.rs`), as a fixture is."""
     roots = []
-    crates_dir = os.path.join(ROOT, "crates")
-    for name in sorted(os.listdir(crates_dir)):
-        src = os.path.join(crates_dir, name, "src")
-        for root in ("lib.rs", "main.rs"):
-            if os.path.exists(os.path.join(src, root)):
-                roots.append((f"crates/{name} ({root})", os.path.join(src, root)))
-    tauri = os.path.join(ROOT, "src-tauri", "lib.rs")
+    own = os.path.join(root, "src")
+    for file in ("lib.rs", "main.rs"):
+        if os.path.exists(os.path.join(own, file)):
+            roots.append((f"{os.path.basename(os.path.abspath(root))} ({file})", os.path.join(own, file)))
+    crates_dir = os.path.join(root, "crates")
+    if os.path.isdir(crates_dir):
+        for name in sorted(os.listdir(crates_dir)):
+            src = os.path.join(crates_dir, name, "src")
+            for file in ("lib.rs", "main.rs"):
+                if os.path.exists(os.path.join(src, file)):
+                    roots.append((f"crates/{name} ({file})", os.path.join(src, file)))
+    tauri = os.path.join(root, "src-tauri", "lib.rs")
     if os.path.exists(tauri):
         roots.append(("src-tauri (lib.rs)", tauri))
     return roots
 
 
-def main():
+def room_name(crate, module):
+    """A room as its path below the crate's root folder: `locator/` for a
+    module with modules of its own (everything below it is the room),
+    else its file (`matching.rs`)."""
+    has_children = any(len(m) > len(module) and m[: len(module)] == module for m in crate.files)
+    if has_children:
+        return "/".join(module) + "/"
+    base = os.path.dirname(crate.files[()])
+    return os.path.relpath(crate.files[module], base)
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description="Fails on an import cycle between files or rooms.")
+    parser.add_argument(
+        "--root",
+        default=REPO,
+        help="the tree to check: a workspace (crates/*, src-tauri) or one crate (src/lib.rs); default the repository",
+    )
+    root = os.path.abspath(parser.parse_args(argv).root)
     failures = 0
     files = 0
-    roots = crate_roots()
-    for name, root in roots:
-        crate = Crate(name, root)
+    roots = crate_roots(root)
+    if not roots:
+        print(f"no crate under {root}")
+        return 2
+    for name, root_file in roots:
+        crate = Crate(name, root_file)
         files += len(crate.files)
         edges = crate.edges()
-        rel = lambda m: os.path.relpath(crate.files[m], ROOT)
+        rel = lambda m: os.path.relpath(crate.files[m], root)
         for group in strongly_connected(list(crate.files), edges):
             failures += 1
             print(f"{name}: import cycle between {', '.join(rel(m) for m in group)}")
             print("    " + " -> ".join(rel(m) for m in one_cycle(group, edges)))
-        for group, arrows in room_cycles(edges):
+        for folder, group, arrows in room_cycles(edges):
             failures += 1
-            print(f"{name}: import circle between the rooms {', '.join(group)}")
+            where = "the crate's top level" if not folder else room_name(crate, folder)
+            rooms = ", ".join(room_name(crate, m) for m in group)
+            print(f"{name}: import circle between the rooms of {where}: {rooms}")
             for (source, target), imports in arrows:
-                shown = ", ".join(
-                    f"{rel(a)} -> {rel(b)}" for a, b in sorted(imports)[:3]
-                )
+                shown = ", ".join(f"{rel(a)} -> {rel(b)}" for a, b in sorted(imports)[:3])
                 more = f" and {len(imports) - 3} more" if len(imports) > 3 else ""
-                print(f"    {source} -> {target}: {shown}{more}")
+                print(f"    {room_name(crate, source)} -> {room_name(crate, target)}: {shown}{more}")
     if failures:
         print(f"{failures} import cycle(s) or circle(s) of rooms")
         return 1
@@ -392,4 +467,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

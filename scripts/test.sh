@@ -28,7 +28,8 @@ step "core's API docs (every public item documented, every link resolves)"
 RUSTDOCFLAGS="-D rustdoc::broken_intra_doc_links -D rustdoc::private_intra_doc_links" \
   cargo doc -p sift-core --no-deps --locked --quiet
 
-step "no import cycles between the files of a crate"
+step "no import cycles between the files or rooms of a crate (and the checker finds its fixtures' circles)"
+python3 tests/import-cycles/test_fixtures.py
 python3 scripts/check-import-cycles.py
 
 step "IPC bindings (regenerated, must equal the committed ones)"
