@@ -100,7 +100,7 @@ pub struct ExtractionJob {
     /// The OCR languages the job was started with, when it named its own
     /// (a resume and a revision read in them too).
     pub ocr_languages: Option<Vec<String>>,
-    /// How its answers are made (`free`, `grounded`, `located`); `None`
+    /// How its answers are made (`free`, `grounded`, `located`, `hybrid`); `None`
     /// for a job from before answers had a mode (they were free).
     pub answers: Option<String>,
 }
@@ -486,8 +486,8 @@ impl Store {
         Ok(())
     }
 
-    /// Records how a job's answers are made (`free`, `grounded` or
-    /// `located`), so that a resume makes them the same way.
+    /// Records how a job's answers are made (`free`, `grounded`,
+    /// `located` or `hybrid`), so that a resume makes them the same way.
     pub fn set_job_answers(&self, id: &str, answers: &str) -> Result<()> {
         let n = self.lock().execute(
             "UPDATE extraction_jobs SET answers = ?2 WHERE id = ?1",

@@ -303,6 +303,18 @@ CREATE TABLE workflow_command_consents (
     PRIMARY KEY (folder, fingerprint)
 ) STRICT;
 "#,
+    // 9: a fourth way to make answers, `hybrid` (the locator's best value
+    // for each field it found, the model for the rest). SQLite cannot
+    // change a column's CHECK, so the column is made again under its name
+    // and its values copied; RENAME keeps the old CHECK with the old
+    // column, which DROP then takes with it.
+    r#"
+ALTER TABLE extraction_jobs RENAME COLUMN answers TO answers_before_hybrid;
+ALTER TABLE extraction_jobs ADD COLUMN answers TEXT
+    CHECK (answers IS NULL OR answers IN ('free', 'grounded', 'located', 'hybrid'));
+UPDATE extraction_jobs SET answers = answers_before_hybrid;
+ALTER TABLE extraction_jobs DROP COLUMN answers_before_hybrid;
+"#,
 ];
 
 /// The schema version this build writes: the number of migrations.
@@ -423,6 +435,47 @@ mod tests {
             "{err:?}"
         );
         assert_eq!(user_version(&conn).unwrap(), 3);
+    }
+
+    #[test]
+    fn the_hybrid_migration_keeps_each_jobs_answers_and_accepts_hybrid() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        let path = Path::new(":memory:");
+        migrate(&mut conn, path, &MIGRATIONS[..8]).unwrap();
+        conn.execute(
+            "INSERT INTO schemas (name, version, schema, created_at) VALUES ('s', 1, '{}', 0)",
+            [],
+        )
+        .unwrap();
+        let insert = |conn: &Connection, id: &str, answers: Option<&str>| {
+            conn.execute(
+                "INSERT INTO extraction_jobs
+                   (id, schema_name, schema_version, schema, prompt, models, status, created_at, answers)
+                 VALUES (?1, 's', 1, '{}', '', '[]', 'completed', 0, ?2)",
+                rusqlite::params![id, answers],
+            )
+        };
+        insert(&conn, "a", Some("located")).unwrap();
+        insert(&conn, "b", None).unwrap();
+        assert!(insert(&conn, "c", Some("hybrid")).is_err());
+        migrate(&mut conn, path, MIGRATIONS).unwrap();
+        insert(&conn, "c", Some("hybrid")).unwrap();
+        assert!(insert(&conn, "d", Some("guess")).is_err());
+        let answers: Vec<(String, Option<String>)> = conn
+            .prepare("SELECT id, answers FROM extraction_jobs ORDER BY id")
+            .unwrap()
+            .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        assert_eq!(
+            answers,
+            [
+                ("a".to_owned(), Some("located".to_owned())),
+                ("b".to_owned(), None),
+                ("c".to_owned(), Some("hybrid".to_owned())),
+            ]
+        );
     }
 
     #[test]

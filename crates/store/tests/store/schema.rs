@@ -43,9 +43,9 @@ fn migrates_an_empty_file_and_reopens_without_change() {
     let dir = TempDir::new("migrate");
     let path = dir.path().join("nested").join("folders").join("sift.db");
     let store = Store::open(&path).unwrap();
-    assert_eq!(SCHEMA_VERSION, 8);
-    assert_eq!(store.schema_version().unwrap(), 8);
-    assert_eq!(user_version(&path), 8);
+    assert_eq!(SCHEMA_VERSION, 9);
+    assert_eq!(store.schema_version().unwrap(), 9);
+    assert_eq!(user_version(&path), 9);
     let journal: String = raw(&path)
         .query_row("PRAGMA journal_mode", [], |row| row.get(0))
         .unwrap();
@@ -62,7 +62,7 @@ fn migrates_an_empty_file_and_reopens_without_change() {
 
     for _ in 0..2 {
         let store = Store::open(&path).unwrap();
-        assert_eq!(store.schema_version().unwrap(), 8);
+        assert_eq!(store.schema_version().unwrap(), 9);
         assert_eq!(columns(&path), schema_before);
         assert_eq!(store.messages(&s.id).unwrap(), committed.messages);
         assert_eq!(
@@ -90,19 +90,19 @@ fn refuses_a_newer_schema_and_leaves_the_file_untouched() {
             supported,
         } => {
             assert_eq!(path, &dir.db());
-            assert_eq!(*found, 9);
-            assert_eq!(*supported, 8);
+            assert_eq!(*found, 10);
+            assert_eq!(*supported, 9);
         }
         other => panic!("expected NewerSchema, got {other:?}"),
     }
     assert_eq!(
         err.to_string(),
         format!(
-            "the database {} has schema version 9, but this build of Sift knows versions up to 8; open it with a newer Sift",
+            "the database {} has schema version 10, but this build of Sift knows versions up to 9; open it with a newer Sift",
             dir.db().display()
         )
     );
-    assert_eq!(user_version(&dir.db()), 9);
+    assert_eq!(user_version(&dir.db()), 10);
     assert_eq!(columns(&dir.db()), schema_before);
     assert_eq!(count(&dir.db(), "sessions"), 1);
     let id: String = raw(&dir.db())
