@@ -29,7 +29,7 @@ pub mod usage;
 pub mod workflows;
 pub mod workspace;
 
-pub use calls::ask::{AskArgs, AskEvent, AskOutcome, AskRequest, ask, ask_streamed};
+pub use calls::ask::{AskOutcome, AskRequest, ask};
 pub use error::{CoreError, ErrorBody, ErrorCode};
 pub use models::local::{
     LocalServerHandle, LocalServerOwner, LocalServerStatus, ensure_local_server,
@@ -38,6 +38,7 @@ pub use models::provider::{KeyOrigin, LOCAL_DEFAULT_MODEL, ProviderKind, Provide
 pub use models::{Engines, ModelOverride, ModelSelection};
 pub use path_grants::PathPolicy;
 pub use running::{RunningGuard, RunningWork, WorkKind};
+pub use settings::ask::{AskArgs, AskEvent, ask_streamed};
 // The engine's types that callers name, one by one: the shell and the CLI
 // reach the other crates only through core.
 pub use calls::turns::{

@@ -42,7 +42,7 @@ pub use file::{
 
 use crate::error::CoreError;
 use crate::models::ModelSelection;
-use crate::models::provider::{KeyScope, ProviderKind, ProviderSettings};
+use crate::models::provider::{KeyScope, LOCAL_DEFAULT_MODEL, ProviderKind, ProviderSettings};
 
 /// One model server the user can pick.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -215,7 +215,7 @@ impl AppSettings {
             });
         let models = match (model, entry.kind) {
             (Some(model), _) => vec![model],
-            (None, ProviderKind::Local) => vec![crate::LOCAL_DEFAULT_MODEL.to_owned()],
+            (None, ProviderKind::Local) => vec![LOCAL_DEFAULT_MODEL.to_owned()],
             (None, _) => {
                 return Err(CoreError::Usage(format!(
                     "no model chosen for {}: pick one, or set a default model in Settings",
@@ -405,7 +405,7 @@ mod tests {
         assert_eq!(chosen.provider.api_key_env.as_deref(), Some("WORK_KEY"));
         assert_eq!(chosen.provider.api_key_account.as_deref(), Some("work"));
         let local = settings.selection(Some("local"), None).unwrap();
-        assert_eq!(local.models, [crate::LOCAL_DEFAULT_MODEL]);
+        assert_eq!(local.models, [LOCAL_DEFAULT_MODEL]);
         assert_eq!(local.provider.api_key_account, None);
         assert_eq!(
             settings

@@ -24,7 +24,7 @@ use sift_llm::local_server::CONTEXT_PER_SLOT;
 
 use crate::error::CoreError;
 use crate::models::local::{LocalServerHandle, ensure_local_server};
-use crate::models::provider::{ProviderKind, ProviderSettings};
+use crate::models::provider::{LOCAL_DEFAULT_MODEL, ProviderKind, ProviderSettings};
 
 /// The provider and the models to try, in order.
 #[derive(Debug, Clone, Default)]
@@ -76,7 +76,7 @@ impl ModelSelection {
             return Ok(vec![model]);
         }
         match self.provider.choice() {
-            ProviderKind::Local => Ok(vec![crate::LOCAL_DEFAULT_MODEL.to_owned()]),
+            ProviderKind::Local => Ok(vec![LOCAL_DEFAULT_MODEL.to_owned()]),
             other => Err(CoreError::Usage(format!(
                 "no model given for provider {other}: pass --model or set SIFT_MODEL"
             ))),
