@@ -24,9 +24,9 @@ cargo fmt --all --check
 step "cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
-step "core's API docs (every public item documented, every link resolves)"
+step "core's and the locator's API docs (every public item documented, every link resolves)"
 RUSTDOCFLAGS="-D rustdoc::broken_intra_doc_links -D rustdoc::private_intra_doc_links" \
-  cargo doc -p sift-core --no-deps --locked --quiet
+  cargo doc -p sift-core -p sift-locate --no-deps --locked --quiet
 
 step "no import cycles between the files or rooms of a crate (and the checker finds its fixtures' circles)"
 python3 tests/import-cycles/test_fixtures.py

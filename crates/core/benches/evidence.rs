@@ -1,11 +1,10 @@
 //! What evidence costs an extraction: reading the corpus's text PDFs with
 //! their words' boxes against without, and locating an invoice's four
 //! values (number, date, total, currency) in each, beside the small text
-//! invoice of `scripts/bench-extract.sh`; and the field locator's
-//! candidates for the same four fields, which every grounded or located
-//! job proposes before its call, and for the starter invoice schema's
-//! ten. docs/BENCHMARKS.md compares the
-//! figures with a document's extraction time with the scripted server.
+//! invoice of `scripts/bench-extract.sh`. The field locator's candidates
+//! are benched in `crates/locate/benches/locate.rs`. docs/BENCHMARKS.md
+//! compares the figures with a document's extraction time with the
+//! scripted server.
 #![allow(clippy::unwrap_used)] // a corpus file that does not read ends the run
 
 use std::path::{Path, PathBuf};
@@ -14,7 +13,6 @@ use std::time::Duration;
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::{Value, json};
 use sift_core::evidence::locate_values;
-use sift_core::evidence::locator::locate_fields;
 use sift_documents::{Document, ReadOptions, read_documents};
 
 fn corpus(name: &str) -> PathBuf {
@@ -71,30 +69,6 @@ fn evidence(c: &mut Criterion) {
     });
     let documents = read(&paths, true);
     let schema = schema();
-    group.bench_function(
-        "propose candidates for 4 fields in each of 15 text PDFs",
-        |b| {
-            b.iter(|| {
-                for document in &documents {
-                    std::hint::black_box(locate_fields(document, &schema));
-                }
-            });
-        },
-    );
-    // A new user's first schema: ten scalar fields, the parties' names
-    // and the tax among them (rules the four fields do not run).
-    let starter: Value =
-        serde_json::from_str(include_str!("../starter-schemas/invoice.json")).unwrap();
-    group.bench_function(
-        "propose candidates for the starter invoice schema in each of 15 text PDFs",
-        |b| {
-            b.iter(|| {
-                for document in &documents {
-                    std::hint::black_box(locate_fields(document, &starter));
-                }
-            });
-        },
-    );
     group.bench_function("locate 4 values in each of 15 text PDFs", |b| {
         b.iter(|| {
             for (document, (_, values)) in documents.iter().zip(&cases) {

@@ -16,7 +16,6 @@ pub mod evidence;
 pub mod extract;
 mod interrupted;
 pub mod models;
-mod normalise;
 mod path_grants;
 pub mod paths;
 mod process_owner;

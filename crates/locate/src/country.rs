@@ -26,7 +26,7 @@ use foldhash::HashMap;
 
 use super::labels::{FoldedPages, fold_word, within_one_edit};
 use super::phrases::drop_inside_longer;
-use crate::evidence::pages::SearchPage;
+use crate::pages::SearchPage;
 
 /// A country's money, and the words that say a document is from it.
 struct Country {
@@ -223,10 +223,7 @@ pub(super) fn home_country(pages: &[SearchPage], folded: &FoldedPages) -> Option
 /// Where the document says it is from a country whose money is `code`
 /// (an ISO 4217 code): evidence for a currency no sign or code on the
 /// page gives.
-pub(in crate::evidence) fn home_currency_place(
-    pages: &[SearchPage],
-    code: &str,
-) -> Option<(usize, Range<usize>)> {
+pub fn home_currency_place(pages: &[SearchPage], code: &str) -> Option<(usize, Range<usize>)> {
     // Evidence asks this of every text value it finds nowhere: fold the
     // pages only for a currency some country pays in.
     if !COUNTRIES
@@ -323,7 +320,7 @@ fn phrase_table() -> &'static PhraseTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::evidence::pages::search_pages;
+    use crate::pages::search_pages;
     use sift_documents::{Content, Document, Kind};
 
     fn home(text: &str) -> Option<(&'static str, bool, String)> {
@@ -401,7 +398,7 @@ mod tests {
             number: 1,
             words: words
                 .iter()
-                .map(|w| crate::evidence::pages::SearchWord {
+                .map(|w| crate::pages::SearchWord {
                     text: (*w).to_owned(),
                     line: 0,
                     bbox: None,

@@ -5,10 +5,10 @@
 
 use std::ops::Range;
 
-use crate::evidence::consistency::plausible_years;
-use crate::evidence::matching::Run;
-use crate::evidence::misread::misread_year;
-use crate::evidence::pages::SearchPage;
+use crate::misread::misread_year;
+use crate::pages::SearchPage;
+use crate::runs::Run;
+use crate::shapes::plausible_years;
 
 /// The dates of the pages in the years the checks find plausible, the
 /// longest run where runs overlap. On a scan, a date OCR misread by one

@@ -5,14 +5,18 @@
 use serde_json::Value;
 
 use super::lexicon::{Concept, concept_of};
-use crate::evidence::label::{label_words, split_name};
+use crate::names::{label_words, split_name};
 
 /// What a value looks like on the page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum ValueKind {
+pub enum ValueKind {
+    /// A number: every number field is one, whatever its name (a total, a tax).
     Amount,
+    /// A date, proposed as `yyyy-mm-dd`.
     Date,
+    /// A currency, proposed as its ISO 4217 code.
     Currency,
+    /// A number or code that names something (an invoice number, an IBAN).
     Identifier,
     /// A name or other words: proposed only after a label.
     Text,
@@ -20,10 +24,12 @@ pub(crate) enum ValueKind {
 
 /// One field to locate.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct FieldSpec {
+pub struct FieldSpec {
     /// Its path of property names (`["seller", "name"]`).
     pub path: Vec<String>,
+    /// What its value looks like.
     pub kind: ValueKind,
+    /// What it holds, as far as its labels go; `None` when its words name none of its kind.
     pub concept: Option<Concept>,
     /// The field's own words, as a label (`invoice number`).
     pub own_label: String,
@@ -41,7 +47,7 @@ impl FieldSpec {
 }
 
 /// The schema's scalar leaves outside arrays, in its order.
-pub(crate) fn field_specs(schema: &Value) -> Vec<FieldSpec> {
+pub fn field_specs(schema: &Value) -> Vec<FieldSpec> {
     let mut out = Vec::new();
     walk(schema, &mut Vec::new(), &mut out);
     out

@@ -8,7 +8,7 @@ use std::ops::Range;
 use std::sync::OnceLock;
 
 use super::lexicon;
-use crate::evidence::pages::SearchPage;
+use crate::pages::SearchPage;
 
 /// The best score of a value labelled on its own line starts here; one
 /// under a label on the line above, at [`ABOVE`].

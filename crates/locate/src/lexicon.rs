@@ -6,7 +6,7 @@
 
 /// What a field holds, as far as its labels go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Concept {
+pub enum Concept {
     /// The amount to pay: total, grand total, amount due.
     Total,
     /// The amount before tax.

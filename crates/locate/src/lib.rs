@@ -12,19 +12,81 @@
 //! candidate has a label on its own line and no other value comes close;
 //! then no model needs to be asked for it. What the locator knows is
 //! general (labels, types, languages), never a vendor's or a file's.
+//!
+//! A pure function of a document's pages and a schema: no I/O, no
+//! workspace, no store. Below the locator lie what evidence (in core)
+//! shares with it, so both read a page alike: [`pages`] (a document as
+//! the words searched), [`runs`] (the words that read as an amount or a
+//! date), `misread` (OCR's misreadings read back), [`normalise`]
+//! (dates and amounts made comparable), [`shapes`] (an IBAN's, a VAT
+//! number's, a plausible year) and [`names`] (a field's label words).
+//!
+//! # Its files
+//!
+//! - `fields.rs` what a field holds, from its name, description and type
+//! - `lexicon.rs` the labels per concept in six languages
+//! - `labels.rs` each word folded as labels are compared (two joined by a
+//!   slash, `GST/TAX`, as the first; on an OCR page, a label word's
+//!   misreadings undone: `Tota!`, `Tatal`), and the score a value gets from
+//!   the label that governs it (before it on its line, or above it in its
+//!   column; a tax's word after a total's label qualifies it)
+//! - `phrases.rs` a field's label phrases (each concept's folded once, by
+//!   first word) and where they are on each line (`labels.rs` holds what a
+//!   found phrase is)
+//! - `rows.rs` a page's lines put back in visual rows where its words have
+//!   boxes
+//! - `propose.rs` the document's amounts and dates (found once for all
+//!   fields), identifiers, currencies and names, each so scored (on a scan,
+//!   another country's currency off the total's line scores less than the
+//!   home country's)
+//! - `dates.rs` the dates proposed (the plausible years, the way round the
+//!   document writes them, a misread read back only where no date was read
+//!   as printed)
+//! - `payment.rs` a receipt's cash less its change (of several amounts
+//!   tendered, the one whose change leaves an amount the page prints), what
+//!   a card was charged, its total rounded to five cents, and a scan's
+//!   total read a last digit off that step, as checks on its total
+//! - `tax_line.rs` tax amounts by arithmetic: a tax line's tax (the amount
+//!   that is its printed rate of another), and an amount that is another's
+//!   tax, which is no total
+//! - `party.rs` the seller's and buyer's names (labels and headings, a
+//!   sender line and the addressee below it, a legal form near the top, a
+//!   scan's misread legal form read back, what is no name)
+//! - `terms.rs` payment terms in words as a due date (`Zahlbar … bis
+//!   04.07.2013`)
+//! - `currency.rs` a currency as a page prints it (a code, a sign alone or
+//!   on an amount, an abbreviation)
+//! - `country.rs` the country a document is from (its name, a legal form, a
+//!   state, a large town; a tax only some countries levy, `GST`, votes for
+//!   each), for the currency it does not print or prints as a bare `$`
+//! - `einvoice.rs` the EN 16931 terms of an e-invoice's XML
+//! - `lib.rs` (this file) merging, ranking, when a field is sure
+//! - `tests/` its rules' tests, by part of the invoice
+//! - `misread.rs` values as OCR misreads them read back (an amount split at
+//!   its decimal mark, a 5 read as `§` before it, the digits OCR reads for
+//!   others, a date with a letter for a digit, a month's name a letter off,
+//!   a label glued on, a year, day or month a digit off; a date read back
+//!   is proposed only where none was read as printed)
 
-mod country;
+#![deny(missing_docs)]
+pub mod country;
 mod currency;
 mod dates;
 mod einvoice;
-pub(super) mod fields;
+pub mod fields;
 mod labels;
-pub(super) mod lexicon;
+pub mod lexicon;
+mod misread;
+pub mod names;
+pub mod normalise;
+pub mod pages;
 mod party;
 mod payment;
 mod phrases;
 mod propose;
 mod rows;
+pub mod runs;
+pub mod shapes;
 mod tax_line;
 mod terms;
 #[cfg(test)]
@@ -36,13 +98,11 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use sift_documents::Document;
 
-use super::EvidencePlace;
-use super::pages::{Match, SearchPage, place, search_pages};
-pub(super) use country::home_currency_place;
 pub use einvoice::{einvoice_field_keys, einvoice_fields};
 use fields::{FieldSpec, ValueKind, field_specs};
 use labels::{ABOVE, FoldedPages, SAME_LINE};
 use lexicon::Concept;
+use pages::{Match, Place, SearchPage, place, search_pages};
 use propose::{DocumentValues, Proposal, amount_value, propose};
 use rows::in_rows;
 
@@ -68,7 +128,7 @@ pub struct Candidate {
     /// Higher is better; labelled on its own line from 100.
     pub score: i32,
     /// Where in the document the candidate was found.
-    pub place: EvidencePlace,
+    pub place: Place,
 }
 
 /// A field's candidates, best first.
@@ -89,30 +149,6 @@ impl FieldCandidates {
     /// The best candidate's normalised value, or `None` without candidates.
     pub fn best(&self) -> Option<&Value> {
         self.candidates.first().map(|c| &c.value)
-    }
-
-    /// A field whose candidates are `values`, each labelled on page 1, for
-    /// the tests of what is made of candidates.
-    #[cfg(test)]
-    pub(crate) fn labelled(key: &str, values: &[Value], sure: bool) -> Self {
-        Self {
-            key: key.into(),
-            candidates: values
-                .iter()
-                .map(|value| Candidate {
-                    value: value.clone(),
-                    score: 100,
-                    place: EvidencePlace {
-                        page: 1,
-                        quote: String::new(),
-                        bbox: None,
-                        labelled: true,
-                    },
-                })
-                .collect(),
-            sure,
-            free_text: false,
-        }
     }
 }
 
@@ -446,7 +482,7 @@ pub fn located_answer(located: &[FieldCandidates]) -> Value {
 }
 
 /// Sets `a.b` in `object`, making the objects on the way.
-pub(crate) fn set_path(object: &mut Map<String, Value>, key: &str, value: Value) {
+pub fn set_path(object: &mut Map<String, Value>, key: &str, value: Value) {
     let mut parts = key.split('.').peekable();
     let mut at = object;
     while let Some(part) = parts.next() {

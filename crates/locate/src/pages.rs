@@ -1,18 +1,48 @@
-//! A document as the words evidence searches: page by page, line by
-//! line, each word with its box on the page when the page has boxes.
+//! A document as the words the locator and evidence search: page by
+//! page, line by line, each word with its box on the page when the page
+//! has boxes.
 
 use std::ops::Range;
 
 use serde::Serialize;
 use sift_documents::{Content, Document, WordLines};
 
-use super::{EvidencePlace, PageBox};
+/// A box on a page, as fractions of the page's width and height from its
+/// top-left corner (core shows it as its `WordBox`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct WordBox {
+    /// Left edge, as a fraction of the page's width (0 is the left side).
+    pub x: f32,
+    /// Top edge, as a fraction of the page's height (0 is the top).
+    pub y: f32,
+    /// Width, as a fraction of the page's width.
+    pub width: f32,
+    /// Height, as a fraction of the page's height.
+    pub height: f32,
+}
+
+/// One place a value occurs: its page, the line around it, its box
+/// (serialised as core's `Place` is).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Place {
+    /// From 1 (1 for a file without pages).
+    pub page: u32,
+    /// The line around the value (the lines, for a value across lines).
+    pub quote: String,
+    /// Where on the page; `None` for a file whose words have no boxes
+    /// (text, Word, Excel).
+    #[serde(rename = "box")]
+    pub bbox: Option<WordBox>,
+    /// Whether a label naming the field is beside it.
+    pub labelled: bool,
+}
 
 /// A place a value was found: a run of words on one page.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) struct Match {
+pub struct Match {
     /// Index into the pages searched.
     pub page: usize,
+    /// The words of the match on its page.
     pub words: Range<usize>,
     /// Found as it is (not only in normalised form).
     pub exact: bool,
@@ -22,18 +52,21 @@ pub(super) struct Match {
 
 /// One word of a page.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) struct SearchWord {
+pub struct SearchWord {
+    /// The word as printed (a run of text between spaces).
     pub text: String,
     /// Index of its line on the page.
     pub line: usize,
-    pub bbox: Option<PageBox>,
+    /// Where the word is on the page, when the page has boxes.
+    pub bbox: Option<WordBox>,
 }
 
 /// One page's words, in reading order.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) struct SearchPage {
+pub struct SearchPage {
     /// From 1.
     pub number: u32,
+    /// Every word of the page, line after line.
     pub words: Vec<SearchWord>,
     /// Each line's words (a range of `words`).
     pub lines: Vec<Range<usize>>,
@@ -56,7 +89,7 @@ impl SearchPage {
         let lines = layout.lines.iter().map(|line| {
             line.iter()
                 .map(|word| {
-                    let bbox = PageBox {
+                    let bbox = WordBox {
                         x: fraction(word.left / w),
                         y: fraction(word.top / h),
                         width: fraction(word.width / w),
@@ -71,7 +104,7 @@ impl SearchPage {
 
     fn from_lines(
         number: u32,
-        lines: impl Iterator<Item = Vec<(String, Option<PageBox>)>>,
+        lines: impl Iterator<Item = Vec<(String, Option<WordBox>)>>,
         ocr: bool,
     ) -> Self {
         let mut page = Self {
@@ -116,7 +149,7 @@ fn join(words: &[SearchWord]) -> String {
 /// The pages of a document as evidence searches them: a PDF's pages, each
 /// with its words' boxes when it has them; any other file as one page
 /// (an image with its OCR words' boxes).
-pub(super) fn search_pages(document: &Document) -> Vec<SearchPage> {
+pub fn search_pages(document: &Document) -> Vec<SearchPage> {
     match &document.content {
         Content::Pages(pages) => pages
             .iter()
@@ -143,7 +176,7 @@ pub(super) fn search_pages(document: &Document) -> Vec<SearchPage> {
 
 /// A match as a place: its page, its lines as the quote, and the box
 /// around its words when they all have one.
-pub(super) fn place(pages: &[SearchPage], found: &Match) -> EvidencePlace {
+pub fn place(pages: &[SearchPage], found: &Match) -> Place {
     let page = &pages[found.page];
     let words = &page.words[found.words.clone()];
     let (first_line, last_line) = (
@@ -154,7 +187,7 @@ pub(super) fn place(pages: &[SearchPage], found: &Match) -> EvidencePlace {
         .map(|l| page.line_text(l))
         .collect::<Vec<_>>()
         .join(" ");
-    EvidencePlace {
+    Place {
         page: page.number,
         quote,
         bbox: union(words.iter().map(|w| w.bbox)),
@@ -162,7 +195,7 @@ pub(super) fn place(pages: &[SearchPage], found: &Match) -> EvidencePlace {
     }
 }
 
-fn union(boxes: impl Iterator<Item = Option<PageBox>>) -> Option<PageBox> {
+fn union(boxes: impl Iterator<Item = Option<WordBox>>) -> Option<WordBox> {
     let mut out: Option<[f32; 4]> = None;
     for b in boxes {
         let b = b?;
@@ -177,7 +210,7 @@ fn union(boxes: impl Iterator<Item = Option<PageBox>>) -> Option<PageBox> {
             ],
         });
     }
-    out.map(|[l, t, r, b]| PageBox {
+    out.map(|[l, t, r, b]| WordBox {
         x: fraction(l),
         y: fraction(t),
         width: fraction(r - l),
@@ -189,51 +222,4 @@ fn union(boxes: impl Iterator<Item = Option<PageBox>>) -> Option<PageBox> {
 /// picture of it, and short in the stored JSON.
 fn fraction(value: f32) -> f32 {
     (value * 10_000.0).round() / 10_000.0
-}
-
-/// A word on a page with its box, to click.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[cfg_attr(feature = "ts", ts(rename = "PageWord"))]
-pub struct PageWordBox {
-    /// The word as it is on the page (a run of text between spaces).
-    pub text: String,
-    /// Where the word is on the page.
-    #[serde(rename = "box")]
-    #[cfg_attr(feature = "ts", ts(rename = "box"))]
-    pub bbox: PageBox,
-}
-
-/// The words of one page of a document that have boxes.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub struct PageWords {
-    /// 0-based, as the preview counts pages.
-    pub page: u32,
-    /// How many pages the document has.
-    pub page_count: u32,
-    /// The page's words in reading order; empty for a file whose words have no boxes.
-    pub words: Vec<PageWordBox>,
-}
-
-/// Page `page` (0-based) of `document`: its words with boxes (none for a
-/// file without boxes).
-pub fn page_words_of(document: &Document, page: u32) -> Option<PageWords> {
-    let pages = search_pages(document);
-    let found = pages.get(page as usize)?;
-    Some(PageWords {
-        page,
-        page_count: u32::try_from(pages.len()).unwrap_or(u32::MAX),
-        words: found
-            .words
-            .iter()
-            .filter_map(|w| {
-                Some(PageWordBox {
-                    text: w.text.clone(),
-                    bbox: w.bbox?,
-                })
-            })
-            .collect(),
-    })
 }

@@ -14,7 +14,7 @@ use super::labels::{
     ABOVE, FoldedPages, Occurrence, SAME_LINE, fold_word, is_label_word, within_one_edit,
 };
 use super::lexicon::Concept;
-use crate::evidence::pages::SearchPage;
+use crate::pages::SearchPage;
 
 /// A name found on a page: its words, its text and its score.
 pub(super) struct Name {

@@ -14,8 +14,8 @@ use super::currency::currency;
 use super::labels::{FoldedPages, lines_with};
 use super::lexicon::ROUNDING_WORDS;
 use super::propose::{DocumentValues, has_cents};
-use crate::evidence::misread::is_digit_misread;
-use crate::evidence::pages::SearchPage;
+use crate::misread::is_digit_misread;
+use crate::pages::SearchPage;
 
 /// The words that label what was handed over, folded, in the languages
 /// Sift reads.

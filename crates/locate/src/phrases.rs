@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 use super::fields::FieldSpec;
 use super::labels::{FoldedPages, Occurrence, Role, bracketed_tail, fold_word};
 use super::lexicon::{self, CONCEPTS, Concept};
-use crate::evidence::pages::SearchPage;
+use crate::pages::SearchPage;
 
 /// Folded phrases by their first word, each phrase once (the first given
 /// of equal phrases is kept, so a concept's own label wins over a

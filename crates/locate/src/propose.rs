@@ -20,10 +20,10 @@ use super::party::party_names;
 use super::phrases::{FieldPhrases, occurrences, total_lines};
 use super::tax_line::{AmountsByValue, is_rate_of_another, is_tax_of_another};
 use super::terms::is_payment_deadline;
-use crate::evidence::consistency::{has_iban_shape, is_vat_number};
-use crate::evidence::matching::{Run, value_runs};
-use crate::evidence::pages::SearchPage;
 use crate::normalise::normalize_date;
+use crate::pages::SearchPage;
+use crate::runs::{Run, value_runs};
+use crate::shapes::{has_iban_shape, is_vat_number};
 
 /// What a labelled total gains for being on a rounding line (`Total
 /// Rounded`) or at most [`ROUNDED_WITHIN`] lines below one.

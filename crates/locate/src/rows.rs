@@ -10,8 +10,8 @@
 
 use std::ops::Range;
 
-use crate::evidence::PageBox;
-use crate::evidence::pages::{SearchPage, SearchWord};
+use crate::pages::WordBox;
+use crate::pages::{SearchPage, SearchWord};
 
 /// How much of the shorter of two boxes' heights they must share to be
 /// on one row.
@@ -45,7 +45,7 @@ fn page_in_rows(page: SearchPage) -> SearchPage {
         .words
         .iter()
         .map(|w| w.bbox)
-        .collect::<Option<Vec<PageBox>>>()
+        .collect::<Option<Vec<WordBox>>>()
     else {
         return page;
     };
@@ -121,10 +121,10 @@ fn page_in_rows(page: SearchPage) -> SearchPage {
 mod tests {
     use super::*;
 
-    fn word(text: &str, x: f32, y: f32) -> (String, PageBox) {
+    fn word(text: &str, x: f32, y: f32) -> (String, WordBox) {
         (
             text.to_owned(),
-            PageBox {
+            WordBox {
                 x,
                 y,
                 width: 0.05,
@@ -133,7 +133,7 @@ mod tests {
         )
     }
 
-    fn page(lines: &[&[(String, PageBox)]], ocr: bool) -> SearchPage {
+    fn page(lines: &[&[(String, WordBox)]], ocr: bool) -> SearchPage {
         let mut page = SearchPage {
             number: 1,
             words: Vec::new(),

@@ -13,7 +13,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use crate::evidence::pages::{SearchPage, SearchWord};
+use crate::pages::{SearchPage, SearchWord};
 
 /// How far (in cents' fractions) a rate of a base may be from the
 /// amount printed for it: rounding to the cent, and a float's error.

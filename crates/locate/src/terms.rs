@@ -6,7 +6,7 @@
 
 use std::ops::Range;
 
-use crate::evidence::pages::SearchPage;
+use crate::pages::SearchPage;
 
 /// Words of paying, folded, in the languages Sift reads.
 const PAY: &[&str] = &[

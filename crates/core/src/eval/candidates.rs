@@ -9,9 +9,9 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use sift_documents::{ReadOptions, read_fingerprint};
 use sift_llm::server_host;
+use sift_locate::LOCATOR_VERSION;
 
 use crate::error::CoreError;
-use crate::evidence::locator::LOCATOR_VERSION;
 use crate::extract::{AnswerMode, DEFAULT_PROMPT};
 use crate::models::ModelSelection;
 use crate::models::provider::{ProviderKind, ProviderSettings};

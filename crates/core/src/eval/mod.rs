@@ -49,7 +49,6 @@ mod sets;
 mod truth;
 mod view;
 
-pub use crate::normalise::{Normalized, matches, normalize, normalize_amount, normalize_date};
 pub use candidates::{Candidate, CandidateSpec, ResolvedCandidate, distinct_labels, fingerprint};
 pub use compare::{
     CandidateRun, CandidateScores, Matrix, NOISE_LEVEL, PairDifference, RunFigures, compare,
@@ -66,6 +65,9 @@ pub use score::{CallFigures, Comparison, EvalDocument, EvalReport, FieldScore, S
 pub use sets::{
     LabelledDocumentView, LabelledSetSummary, LabelledSetView, delete_set, export_set, get_set,
     import_set, list_sets, set_from_job, set_tsv,
+};
+pub use sift_locate::normalise::{
+    Normalized, matches, normalize, normalize_amount, normalize_date,
 };
 pub use truth::{Truth, parse_truth, scored_fields};
 pub use view::{

@@ -4,10 +4,10 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 use sift_documents::Document;
+use sift_locate::normalise::matches;
 
 use super::truth::Truth;
 use crate::evidence::{EvidenceStatus, FieldEvidence, quote_is_on_page};
-use crate::normalise::matches;
 
 /// What a document's stored call took: its time from start to end, its
 /// tokens, and the category of its error (`model`, `network`…, or the

@@ -3,56 +3,9 @@
 
 use std::collections::HashMap;
 
+use sift_locate::pages::{Match, SearchPage};
+
 use super::leaves::Leaf;
-use super::pages::{Match, SearchPage};
-
-/// Words of a description that name nothing in particular.
-const STOP_WORDS: &[&str] = &[
-    "the", "and", "for", "this", "that", "with", "from", "its", "are", "was", "has", "have",
-    "document", "value", "field", "given", "shown", "any", "all", "one", "each", "which", "when",
-    "where", "not", "use", "iso", "format", "yyyy", "mm", "dd", "e.g", "like",
-];
-
-/// The words that label a field: its name's (`invoice_number`,
-/// `invoiceNumber`: `invoice`, `number`), then its description's.
-pub(super) fn label_words(name: &str, description: Option<&str>) -> Vec<String> {
-    let mut words = split_name(name);
-    if let Some(description) = description {
-        for word in description.split(|c: char| !c.is_alphanumeric()) {
-            let word = word.to_lowercase();
-            if word.chars().count() >= 3 && !STOP_WORDS.contains(&word.as_str()) {
-                words.push(word);
-            }
-        }
-    }
-    let mut seen = Vec::new();
-    words.retain(|w| {
-        let new = !seen.contains(w);
-        seen.push(w.clone());
-        new
-    });
-    words
-}
-
-pub(super) fn split_name(name: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut current = String::new();
-    let mut previous_lower = false;
-    for c in name.chars() {
-        let boundary = !c.is_alphanumeric() || (c.is_uppercase() && previous_lower);
-        if boundary && !current.is_empty() {
-            words.push(std::mem::take(&mut current));
-        }
-        if c.is_alphanumeric() {
-            current.extend(c.to_lowercase());
-        }
-        previous_lower = c.is_lowercase() || c.is_ascii_digit();
-    }
-    if !current.is_empty() {
-        words.push(current);
-    }
-    words
-}
 
 /// Whether a word of the page is one of the label words: the same word,
 /// the start of it (`Inv`, `Amt.` is not, `Qty` is not), or `No`/`Nr`/`#`

@@ -1,8 +1,9 @@
 //! Evidence: each value of an extraction traced to its place in the
 //! document it came from, so that a user checks the doubtful values and
 //! not every one, and a value the model invented is caught before export.
-//! [`locator`] proposes each field's values before any model reads the
-//! document; [`preview`] shows a document's page beside its values.
+//! The field locator (the `sift_locate` crate) proposes each field's
+//! values before any model reads the document; [`preview`] shows a
+//! document's page beside its values.
 //!
 //! After a document's structured call, [`locate_values`] looks for every
 //! leaf value of the answer in the document's text, page by page:
@@ -58,10 +59,8 @@ mod consistency;
 mod job;
 mod label;
 mod leaves;
-pub mod locator;
 mod matching;
-mod misread;
-mod pages;
+mod page_words;
 pub mod preview;
 mod quotes;
 mod sources;
@@ -73,11 +72,12 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sift_documents::Document;
+use sift_locate::pages::{self, Match, Place, WordBox};
 
 pub use consistency::value_problems;
 pub use job::page_words;
 pub(crate) use job::{evidence_value, locate_in_file, refresh_evidence};
-pub use pages::{PageWordBox, PageWords, page_words_of};
+pub use page_words::{PageWordBox, PageWords, page_words_of};
 pub use quotes::MIN_LIKENESS;
 pub use sources::{SOURCE_SUFFIX, split_sources, with_sources};
 
@@ -143,6 +143,17 @@ pub struct PageBox {
     pub height: f32,
 }
 
+impl From<WordBox> for PageBox {
+    fn from(b: WordBox) -> Self {
+        Self {
+            x: b.x,
+            y: b.y,
+            width: b.width,
+            height: b.height,
+        }
+    }
+}
+
 /// One place a value occurs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -158,6 +169,17 @@ pub struct EvidencePlace {
     pub bbox: Option<PageBox>,
     /// Whether a label naming the field is beside it.
     pub labelled: bool,
+}
+
+impl From<Place> for EvidencePlace {
+    fn from(place: Place) -> Self {
+        Self {
+            page: place.page,
+            quote: place.quote,
+            bbox: place.bbox.map(PageBox::from),
+            labelled: place.labelled,
+        }
+    }
 }
 
 /// Where one value of an answer was found.
@@ -224,11 +246,11 @@ pub fn locate_quoted_values(
     let pages = pages::search_pages(document);
     let index = matching::SearchIndex::new(&pages);
     let leaves = leaves::leaves(schema, values);
-    let mut found: Vec<Option<Vec<pages::Match>>> = leaves
+    let mut found: Vec<Option<Vec<Match>>> = leaves
         .iter()
         .map(|leaf| {
             let text = leaf.text.as_deref()?;
-            let labels = label::label_words(&leaf.name, leaf.description.as_deref());
+            let labels = sift_locate::names::label_words(&leaf.name, leaf.description.as_deref());
             let mut found = matching::find(&index, text, leaf.numeric);
             label::rank(&pages, &labels, &mut found);
             if let Some((page, words)) =
@@ -269,7 +291,7 @@ pub fn locate_quoted_values(
             let places = found
                 .iter()
                 .take(MAX_PLACES)
-                .map(|m| pages::place(&pages, m))
+                .map(|m| pages::place(&pages, m).into())
                 .collect();
             // A value a check finds wrong is a value to look at, found
             // on the page or not.

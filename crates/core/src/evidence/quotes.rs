@@ -6,7 +6,7 @@
 
 use std::ops::Range;
 
-use super::pages::SearchPage;
+use sift_locate::pages::SearchPage;
 
 /// How alike a run of words must be to a quote to stand for it: one
 /// minus the edit distance over the longer length, case and spacing

@@ -6,7 +6,7 @@ use sift_documents::{Content, Document, Kind, Page, PageWord, WordLines};
 
 use super::*;
 
-/// A plain-text document of `text` (the locator's tests use it too).
+/// A plain-text document of `text`.
 pub(super) fn text_document(text: &str) -> Document {
     Document {
         path: PathBuf::from("invoice.txt"),

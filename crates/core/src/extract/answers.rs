@@ -16,9 +16,9 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
+use sift_locate::{FieldCandidates, set_path};
 
 use crate::error::CoreError;
-use crate::evidence::locator::{FieldCandidates, set_path};
 use crate::models::provider::ProviderKind;
 
 /// How a job's answers are made (see the module docs).
@@ -214,12 +214,38 @@ fn is_empty_object(schema: &Value) -> bool {
     }
 }
 
+/// A field whose candidates are `values`, each labelled on page 1, for
+/// the tests of what is made of candidates.
+#[cfg(test)]
+pub(super) fn labelled_candidates(key: &str, values: &[Value], sure: bool) -> FieldCandidates {
+    use sift_locate::Candidate;
+    use sift_locate::pages::Place;
+    FieldCandidates {
+        key: key.into(),
+        candidates: values
+            .iter()
+            .map(|value| Candidate {
+                value: value.clone(),
+                score: 100,
+                place: Place {
+                    page: 1,
+                    quote: String::new(),
+                    bbox: None,
+                    labelled: true,
+                },
+            })
+            .collect(),
+        sure,
+        free_text: false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn field(key: &str, values: &[Value], sure: bool) -> FieldCandidates {
-        FieldCandidates::labelled(key, values, sure)
+        labelled_candidates(key, values, sure)
     }
 
     fn schema() -> Value {

@@ -10,8 +10,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 use sift_documents::{Content, Document, Kind};
-
-use crate::evidence::locator::{FieldCandidates, einvoice_field_keys, einvoice_fields};
+use sift_locate::{FieldCandidates, einvoice_field_keys, einvoice_fields};
 
 /// What a document's e-invoice gave.
 #[derive(Debug, Default)]
@@ -153,7 +152,7 @@ mod tests {
     use super::*;
 
     fn located(key: &str, values: &[Value]) -> FieldCandidates {
-        FieldCandidates::labelled(key, values, true)
+        super::super::answers::labelled_candidates(key, values, true)
     }
 
     #[test]

@@ -27,6 +27,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 use sift_documents::{Documents, OcrMode, OcrOptions, ReadOptions};
 use sift_engine::ContextSettings;
+use sift_locate::locate_fields;
 use sift_store::{
     CallStatus, DocumentResult, DocumentStatus, ExtractionDocument, ExtractionJob, JobStatus,
     NewExtractionJob, Store, StructuredCall,
@@ -38,7 +39,6 @@ use tokio_util::sync::CancellationToken;
 use crate::calls::{CallRequest, read_files, run_call_on_documents};
 use crate::error::CoreError;
 use crate::evidence::ValueOrigin;
-use crate::evidence::locator::locate_fields;
 use crate::evidence::{evidence_value, needed_correction, refresh_evidence};
 use crate::models::ModelSelection;
 use crate::models::local::{LocalServerHandle, LocalServerOwner, ensure_local_server};

@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 
 use super::{best, four_fields, scanned_document, text_document};
-use crate::evidence::locator::locate_fields;
+use crate::locate_fields;
 
 fn date(text: &str) -> Value {
     best(

@@ -5,7 +5,7 @@
 use serde_json::json;
 
 use super::{four_fields, text_document};
-use crate::evidence::locator::locate_fields;
+use crate::locate_fields;
 
 /// As many amounts as no invoice prints, few enough for a test: compared
 /// pairwise they would be 400 million comparisons per question.

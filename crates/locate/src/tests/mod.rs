@@ -5,7 +5,17 @@ use sift_documents::{Content, Document, Kind, OcrPage, PageWord};
 
 use super::*;
 
-pub(super) use crate::evidence::tests::text_document;
+/// A plain-text document of `text`.
+pub(super) fn text_document(text: &str) -> Document {
+    Document {
+        path: PathBuf::from("invoice.txt"),
+        name: "invoice.txt".into(),
+        kind: Kind::Text,
+        content: Content::Text(text.into()),
+        ocr: None,
+        invoice_xml: None,
+    }
+}
 
 /// A photo whose words OCR read as `text`, each word with a box, a
 /// column apart from the last; two spaces leave a column empty (a wide

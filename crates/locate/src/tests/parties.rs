@@ -3,7 +3,7 @@
 use serde_json::json;
 
 use super::{best, scanned_document, text_document};
-use crate::evidence::locator::locate_fields;
+use crate::locate_fields;
 
 fn parties() -> serde_json::Value {
     json!({"type": "object", "properties": {

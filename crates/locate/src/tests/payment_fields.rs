@@ -4,7 +4,7 @@
 use serde_json::json;
 
 use super::{best, text_document};
-use crate::evidence::locator::locate_fields;
+use crate::locate_fields;
 
 fn payment_fields() -> serde_json::Value {
     json!({"type": "object", "properties": {

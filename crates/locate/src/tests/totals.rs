@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 
 use super::{best, four_fields, scanned_document, text_document};
-use crate::evidence::locator::locate_fields;
+use crate::locate_fields;
 
 fn total(text: &str) -> Value {
     best(
