@@ -41,12 +41,12 @@ pub struct EvalArgs {
     /// id; left out, the command line's); with `--set` only.
     #[arg(long, value_name = "FILE.yaml", requires = "set")]
     pub(crate) candidates: Option<PathBuf>,
-    /// How each `--model` candidate's values are made (`grounded`, `free`
-    /// or `located`); given several times, each mode is a candidate of
+    /// How each `--model` candidate's values are made (`hybrid`,
+    /// `grounded`, `free` or `located`); given several times, each mode is a candidate of
     /// each model [default: located for the local model, as measured; free for
     /// other servers]; with `--set` only.
     #[arg(long, value_name = "MODE", requires = "set", conflicts_with = "candidates",
-          value_parser = clap::builder::PossibleValuesParser::new(["grounded", "free", "located"]))]
+          value_parser = clap::builder::PossibleValuesParser::new(["hybrid", "grounded", "free", "located"]))]
     pub(crate) answers: Vec<String>,
     /// What to ask for each file.
     #[arg(long, default_value = DEFAULT_PROMPT)]

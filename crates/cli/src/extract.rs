@@ -60,13 +60,14 @@ pub struct ExtractArgs {
     /// languages`, else `eng` plus the OS locale's language].
     #[arg(long, value_name = "LANGS", conflicts_with = "resume")]
     lang: Option<String>,
-    /// How the values are made: `grounded` (the fields the locator is
-    /// sure of are its own, the others the model chooses among its
-    /// candidates), `free` (the model writes every value) or `located`
-    /// (the locator alone, no model) [default: located for the local
-    /// model, as measured; free for other servers].
+    /// How the values are made: `hybrid` (the locator's best value for
+    /// each field it found, the model writes the rest), `grounded` (the
+    /// fields the locator is sure of are its own, the others the model
+    /// chooses among its candidates), `free` (the model writes every
+    /// value) or `located` (the locator alone, no model) [default: located
+    /// for the local model, as measured; free for other servers].
     #[arg(long, value_name = "MODE", conflicts_with = "resume",
-          value_parser = clap::builder::PossibleValuesParser::new(["grounded", "free", "located"]))]
+          value_parser = clap::builder::PossibleValuesParser::new(["hybrid", "grounded", "free", "located"]))]
     answers: Option<String>,
     #[command(flatten)]
     model: ModelArgs,

@@ -3,4 +3,4 @@
 /**
  * How a job's answers are made (see the module docs).
  */
-export type AnswerMode = "free" | "grounded" | "located";
+export type AnswerMode = "free" | "grounded" | "located" | "hybrid";

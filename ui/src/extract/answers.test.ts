@@ -2,10 +2,11 @@ import { describe, expect, it } from "vitest";
 import { ANSWER_CHOICES, answersFromValue, answersValue, defaultAnswersHint, defaultAnswersLine } from "./answers";
 
 describe("answers choice", () => {
-  it("lists the default first, then the three modes", () => {
+  it("lists the default first, then the four modes", () => {
     expect(ANSWER_CHOICES.map((c) => [answersValue(c.mode), c.label])).toEqual([
       ["", "Default for the model"],
       ["located", "Located (no model)"],
+      ["hybrid", "Hybrid (located values, model for the rest)"],
       ["grounded", "Grounded (model picks among candidates)"],
       ["free", "Free (model writes values)"],
     ]);
@@ -21,6 +22,9 @@ describe("answers choice", () => {
     const measured = { local: "located", openai: "free", anthropic: "free" } as const;
     expect(defaultAnswersHint("local", measured)).toBe("The default for the local model: located, no model is called");
     expect(defaultAnswersHint("openai", measured)).toBe("The default for this provider: free, the model writes the values");
+    expect(defaultAnswersHint("local", { ...measured, local: "hybrid" })).toBe(
+      "The default for the local model: hybrid, the locator's values and the model for the fields it did not find",
+    );
     expect(defaultAnswersHint("anthropic", { ...measured, anthropic: "grounded" })).toBe(
       "The default for this provider: grounded, the model picks among the located candidates",
     );

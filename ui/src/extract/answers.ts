@@ -6,6 +6,7 @@ import type { AnswerMode, DefaultAnswers, ProviderKind } from "../ipc";
 export const ANSWER_CHOICES: readonly { mode: AnswerMode | null; label: string }[] = [
   { mode: null, label: "Default for the model" },
   { mode: "located", label: "Located (no model)" },
+  { mode: "hybrid", label: "Hybrid (located values, model for the rest)" },
   { mode: "grounded", label: "Grounded (model picks among candidates)" },
   { mode: "free", label: "Free (model writes values)" },
 ];
@@ -17,12 +18,13 @@ export function answersValue(mode: AnswerMode | null): string {
 
 /** The select's value as a choice: anything but a mode is the default. */
 export function answersFromValue(value: string): AnswerMode | null {
-  return value === "located" || value === "grounded" || value === "free" ? value : null;
+  return value === "located" || value === "hybrid" || value === "grounded" || value === "free" ? value : null;
 }
 
 /** What each mode means, in the words the hints use. */
 const MEANING: Record<AnswerMode, string> = {
   located: "located, no model is called",
+  hybrid: "hybrid, the locator's values and the model for the fields it did not find",
   grounded: "grounded, the model picks among the located candidates",
   free: "free, the model writes the values",
 };

@@ -124,6 +124,7 @@ impl CandidateSpec {
         let named = match answers {
             AnswerMode::Free => model.clone(),
             AnswerMode::Grounded => format!("{model} grounded"),
+            AnswerMode::Hybrid => format!("{model} hybrid"),
             AnswerMode::Located => "located".to_owned(),
         };
         let resolved = ResolvedCandidate {

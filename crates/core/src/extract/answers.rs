@@ -9,7 +9,11 @@
 //!   free. When nothing is left to ask, no model is called;
 //! - `located`: the locator's best candidates alone, with no model (and
 //!   no model server): the fastest way through a folder, and the floor
-//!   every model must beat.
+//!   every model must beat;
+//! - `hybrid`: the locator's best candidate for every field it found,
+//!   and the model writes only the fields it found nothing for (line
+//!   items, payment terms, any field beyond its rules). On the locator's
+//!   own fields it is `located`, so it cannot fall below it there.
 
 use std::fmt;
 use std::str::FromStr;
@@ -33,15 +37,18 @@ pub enum AnswerMode {
     Grounded,
     /// The locator's best candidates alone, with no model called.
     Located,
+    /// The locator's best candidate for each field it found; the model writes the others.
+    Hybrid,
 }
 
 impl AnswerMode {
-    /// The mode's name as it is stored and written (`free`, `grounded`, `located`).
+    /// The mode's name as it is stored and written (`free`, `grounded`, `located`, `hybrid`).
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Free => "free",
             Self::Grounded => "grounded",
             Self::Located => "located",
+            Self::Hybrid => "hybrid",
         }
     }
 
@@ -89,8 +96,9 @@ impl FromStr for AnswerMode {
             "free" => Ok(Self::Free),
             "grounded" => Ok(Self::Grounded),
             "located" => Ok(Self::Located),
+            "hybrid" => Ok(Self::Hybrid),
             other => Err(CoreError::Usage(format!(
-                "unknown answers mode {other:?}: expected free, grounded or located"
+                "unknown answers mode {other:?}: expected free, grounded, located or hybrid"
             ))),
         }
     }
@@ -119,6 +127,21 @@ pub(crate) fn ground(schema: &Value, located: &[FieldCandidates]) -> GroundedAsk
             remove_property(&mut asked, &field.key);
         } else if let Some(property) = property_mut(&mut asked, &field.key) {
             *property = held_to(property, field);
+        }
+    }
+    let schema = (!is_empty_object(&asked)).then_some(asked);
+    GroundedAsk { schema, fixed }
+}
+
+/// The hybrid form of `schema` (see the module docs): every field the
+/// locator has a candidate for takes its best, and only the rest is asked.
+pub(crate) fn fill_from_locator(schema: &Value, located: &[FieldCandidates]) -> GroundedAsk {
+    let mut asked = schema.clone();
+    let mut fixed = Vec::new();
+    for field in located {
+        if let Some(best) = field.best() {
+            fixed.push((field.key.clone(), best.clone()));
+            remove_property(&mut asked, &field.key);
         }
     }
     let schema = (!is_empty_object(&asked)).then_some(asked);
@@ -292,6 +315,43 @@ mod tests {
     }
 
     #[test]
+    fn hybrid_keeps_every_located_value_and_asks_only_what_was_not_found() {
+        let mut seller = field("seller", &[json!("ACME GmbH")], false);
+        seller.free_text = true;
+        let located = [
+            field("invoice_number", &[json!("INV-1")], true),
+            field("total", &[json!(12.5), json!(10.0)], false),
+            field("date", &[], false),
+            seller,
+        ];
+        let mut with_names = schema();
+        with_names["properties"]["seller"] = json!({"type": "string"});
+        with_names["properties"]["lines"] = json!({"type": "array", "items": {"type": "object"}});
+        let ask = fill_from_locator(&with_names, &located);
+        assert_eq!(
+            ask.fixed,
+            vec![
+                ("invoice_number".to_owned(), json!("INV-1")),
+                ("total".to_owned(), json!(12.5)),
+                ("seller".to_owned(), json!("ACME GmbH")),
+            ]
+        );
+        assert_eq!(
+            ask.schema,
+            Some(json!({"type": "object", "properties": {
+                "date": {"type": "string", "format": "date"},
+                "lines": {"type": "array", "items": {"type": "object"}}
+            }, "required": ["date"]}))
+        );
+        let all_found = [
+            field("invoice_number", &[json!("INV-1")], false),
+            field("total", &[json!(12.5)], false),
+            field("date", &[json!("2024-01-02")], false),
+        ];
+        assert_eq!(fill_from_locator(&schema(), &all_found).schema, None);
+    }
+
+    #[test]
     fn modes_parse_and_refuse_others() {
         assert_eq!(
             "located".parse::<AnswerMode>().unwrap(),
@@ -299,8 +359,10 @@ mod tests {
         );
         assert_eq!(
             "guess".parse::<AnswerMode>().unwrap_err().to_string(),
-            "unknown answers mode \"guess\": expected free, grounded or located"
+            "unknown answers mode \"guess\": expected free, grounded, located or hybrid"
         );
+        assert_eq!("hybrid".parse::<AnswerMode>().unwrap(), AnswerMode::Hybrid);
+        assert_eq!(AnswerMode::Hybrid.to_string(), "hybrid");
         assert_eq!(AnswerMode::of_job(None), AnswerMode::Free);
     }
 }

@@ -46,7 +46,7 @@ use crate::models::provider::ProviderKind;
 use crate::schemas::check::check_usable;
 
 pub use answers::AnswerMode;
-use answers::{ground, located_fields, with_fixed, without_fields};
+use answers::{fill_from_locator, ground, located_fields, with_fixed, without_fields};
 use einvoice::{EInvoiceRead, einvoice_values};
 pub use reading::read_options_for_models;
 pub use results::{JobResult, job_result, job_result_pages, job_results, revise_value};
@@ -284,6 +284,10 @@ async fn answer_document(
         AnswerMode::Located => (None, located_fields(&located)),
         AnswerMode::Grounded => {
             let ask = ground(&unexact, &located);
+            (ask.schema, ask.fixed)
+        }
+        AnswerMode::Hybrid => {
+            let ask = fill_from_locator(&unexact, &located);
             (ask.schema, ask.fixed)
         }
     };

@@ -128,6 +128,65 @@ async fn a_grounded_answer_asks_only_the_unsure_fields_and_holds_them_to_their_c
 }
 
 #[tokio::test]
+async fn a_hybrid_answer_keeps_every_located_value_and_asks_only_the_fields_not_found() {
+    let dir = TempDir::new("answers-hybrid");
+    let ws = workspace(&dir);
+    let server = ScriptedServer::start(Script::new().with(
+        "m",
+        [Reply::tool_call(
+            "submit_output",
+            json!({"payment_terms": "30 days net", "lines": [{"description": "Parcel", "amount": 1000.0}]}),
+        )],
+    ))
+    .await
+    .unwrap();
+    let mut new_job = job(&dir, &server, Some(AnswerMode::Hybrid));
+    let properties = new_job.schema["properties"].as_object_mut().unwrap();
+    properties.insert(
+        "payment_terms".into(),
+        json!({"type": "string", "description": "When and how to pay"}),
+    );
+    properties.insert(
+        "lines".into(),
+        json!({"type": "array", "items": {"type": "object", "properties": {
+            "description": {"type": "string"}, "amount": {"type": "number"}}}}),
+    );
+    let (view, run) = start_job(&ws, new_job, |_| {}).unwrap();
+    let done = run.await.unwrap();
+    assert_eq!(done.status, JobState::Completed);
+
+    let requests = server.requests();
+    assert_eq!(requests.len(), 1);
+    let tool = &requests[0].body["tools"][0]["function"];
+    // The five fields the locator found (even the date it is unsure of,
+    // and the seller's name) are not asked: only what it found nothing for.
+    assert_eq!(
+        tool["parameters"],
+        json!({"type": "object", "properties": {
+            "payment_terms": {"type": "string", "description": "When and how to pay"},
+            "lines": {"type": "array", "items": {"type": "object", "properties": {
+                "description": {"type": "string"}, "amount": {"type": "number"}}}}
+        }, "required": []})
+    );
+
+    let store = ws.store().unwrap();
+    let job = store.get_extraction_job(&view.job_id).unwrap().unwrap();
+    assert_eq!(job.answers.as_deref(), Some("hybrid"));
+    let document = &store.extraction_documents(&view.job_id).unwrap()[0];
+    assert_eq!(
+        document.values,
+        Some(json!({"payment_terms": "30 days net",
+                    "lines": [{"description": "Parcel", "amount": 1000.0}],
+                    "invoice_number": "INV-2024-0042", "date": "2024-03-03", "total": 1200.0,
+                    "currency": "EUR", "seller_name": "ACME Ltd"}))
+    );
+    let evidence = document.evidence.as_ref().unwrap();
+    for key in ["invoice_number", "date", "total", "currency", "seller_name"] {
+        assert_eq!(origin_of(evidence, key), json!("located"), "{key}");
+    }
+}
+
+#[tokio::test]
 async fn located_answers_need_no_request_and_no_model() {
     let dir = TempDir::new("answers-located");
     let ws = workspace(&dir);
