@@ -18,6 +18,10 @@
 //! is that name (`SEKSYEI`). Each phrase found votes for its
 //! country, a phrase inside a longer one not at all; the country with the
 //! most votes is the document's, when no other has as many.
+//!
+//! The countries and their words are data: `crates/locate/languages/
+//! countries.toml`, each country's names, legal forms, taxes, regions,
+//! towns and address words listed apart.
 
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -26,161 +30,8 @@ use foldhash::HashMap;
 
 use super::labels::{FoldedPages, fold_word, within_one_edit};
 use super::phrases::drop_inside_longer;
+use crate::languages::countries;
 use crate::pages::SearchPage;
-
-/// A country's money, and the words that say a document is from it.
-struct Country {
-    currency: &'static str,
-    /// Its money is written with a bare `$` at home.
-    dollar: bool,
-    /// Its names, its companies' legal forms and its states or provinces,
-    /// split by commas; none that is also a common word, and another
-    /// country's only where both share it (a Malay street word, a tax).
-    words: &'static str,
-}
-
-const COUNTRIES: &[Country] = &[
-    Country {
-        currency: "MYR",
-        dollar: true,
-        words: "malaysia, sdn bhd, sdn. bhd., sdn.bhd., bhd, berhad, selangor, johor, \
-             kuala lumpur, pulau pinang, penang, perak, kedah, melaka, malacca, pahang, \
-             sabah, sarawak, negeri sembilan, putrajaya, kelantan, terengganu, perlis, \
-             labuan, wilayah persekutuan, taman, seksyen, lorong, persiaran, jalan, \
-             bandar, s/b, shah alam, petaling jaya, subang jaya, johor bahru, klang, \
-             kajang, puchong, cheras, ampang, seremban, ipoh, kota kinabalu, kuching, \
-             rawang, seri kembangan, semenyih, damansara, kepong, setapak, skudai, gst",
-    },
-    Country {
-        currency: "SGD",
-        dollar: true,
-        words: "singapore, singapura, pte ltd, pte. ltd., gst",
-    },
-    Country {
-        currency: "USD",
-        dollar: true,
-        words: "united states, usa, llc, new york, los angeles, chicago, houston, \
-             philadelphia, san antonio, san diego, dallas, san francisco, seattle, \
-             boston, atlanta, miami, denver, california, texas, florida, illinois, \
-             pennsylvania, ohio, michigan, new jersey, massachusetts, arizona, \
-             tennessee, missouri, maryland, wisconsin, colorado, minnesota, oregon, \
-             nevada, kentucky, louisiana, alabama, oklahoma, connecticut, iowa, \
-             mississippi, arkansas, kansas, utah, nebraska, idaho, hawaii, alaska, \
-             montana, wyoming, vermont, delaware, north carolina, south carolina, \
-             north dakota, south dakota, new hampshire, new mexico, rhode island, \
-             west virginia, virginia",
-    },
-    Country {
-        currency: "CAD",
-        dollar: true,
-        words: "canada, toronto, montreal, montréal, vancouver, calgary, ottawa, \
-             edmonton, winnipeg, ontario, quebec, québec, british columbia, alberta, manitoba, \
-             saskatchewan, nova scotia, new brunswick, newfoundland, gst",
-    },
-    Country {
-        currency: "AUD",
-        dollar: true,
-        words: "australia, pty ltd, pty. ltd., new south wales, queensland, tasmania, \
-             sydney, melbourne, brisbane, adelaide, canberra, gst",
-    },
-    Country {
-        currency: "NZD",
-        dollar: true,
-        words: "new zealand, aotearoa, auckland, wellington, christchurch, gst",
-    },
-    Country {
-        currency: "HKD",
-        dollar: true,
-        words: "hong kong",
-    },
-    Country {
-        currency: "MXN",
-        dollar: true,
-        words: "mexico, méxico",
-    },
-    Country {
-        currency: "INR",
-        dollar: false,
-        words: "india, bharat, pvt ltd, pvt. ltd., maharashtra, karnataka, tamil nadu, \
-             kerala, gujarat, uttar pradesh, west bengal, telangana, andhra pradesh, \
-             rajasthan, haryana, new delhi, mumbai, delhi, bangalore, bengaluru, chennai, \
-             hyderabad, kolkata, pune, gurgaon, gurugram, noida, gst",
-    },
-    Country {
-        currency: "GBP",
-        dollar: false,
-        words: "united kingdom, great britain, uk, england, scotland, wales, london, \
-             manchester, birmingham, glasgow, edinburgh, liverpool, leeds, bristol",
-    },
-    Country {
-        currency: "EUR",
-        dollar: false,
-        words: "germany, deutschland, gmbh, austria, österreich, france, sarl, eurl, \
-             netherlands, nederland, belgium, belgië, belgique, spain, españa, italy, \
-             italia, ireland, portugal, finland, suomi, luxembourg, greece",
-    },
-    Country {
-        currency: "CHF",
-        dollar: false,
-        words: "switzerland, schweiz, suisse, svizzera",
-    },
-    Country {
-        currency: "PLN",
-        dollar: false,
-        words: "poland, polska",
-    },
-    Country {
-        currency: "CZK",
-        dollar: false,
-        words: "czech republic, czechia, česko",
-    },
-    Country {
-        currency: "SEK",
-        dollar: false,
-        words: "sweden, sverige",
-    },
-    Country {
-        currency: "DKK",
-        dollar: false,
-        words: "denmark, danmark",
-    },
-    Country {
-        currency: "NOK",
-        dollar: false,
-        words: "norway, norge",
-    },
-    Country {
-        currency: "JPY",
-        dollar: false,
-        words: "japan, nippon",
-    },
-    Country {
-        currency: "THB",
-        dollar: false,
-        words: "thailand",
-    },
-    Country {
-        currency: "IDR",
-        dollar: false,
-        // Malay's street and town words are Indonesian's too.
-        words: "indonesia, jalan, bandar",
-    },
-    Country {
-        currency: "PHP",
-        dollar: false,
-        words: "philippines",
-    },
-    Country {
-        currency: "ZAR",
-        dollar: false,
-        words: "south africa",
-    },
-    Country {
-        currency: "BRL",
-        dollar: false,
-        words: "brazil, brasil",
-    },
-];
 
 /// The country a document is from, and the first place that says so.
 #[derive(Debug, Clone, PartialEq)]
@@ -194,8 +45,9 @@ pub(super) struct HomeCountry {
 /// The country the document's words name most, more often than any
 /// other; `None` when none is named, or two as often.
 pub(super) fn home_country(pages: &[SearchPage], folded: &FoldedPages) -> Option<HomeCountry> {
-    let mut votes = vec![0usize; COUNTRIES.len()];
-    let mut first: Vec<Option<(usize, Range<usize>)>> = vec![None; COUNTRIES.len()];
+    let countries = countries();
+    let mut votes = vec![0usize; countries.len()];
+    let mut first: Vec<Option<(usize, Range<usize>)>> = vec![None; countries.len()];
     for (p, page) in pages.iter().enumerate() {
         let words = &folded.0[p];
         for line in &page.lines {
@@ -207,14 +59,14 @@ pub(super) fn home_country(pages: &[SearchPage], folded: &FoldedPages) -> Option
             }
         }
     }
-    let best = (0..COUNTRIES.len()).max_by_key(|&c| votes[c])?;
+    let best = (0..countries.len()).max_by_key(|&c| votes[c])?;
     let unrivalled = votes.iter().filter(|&&v| v == votes[best]).count() == 1;
     let (page, words) = first[best]
         .clone()
         .filter(|_| votes[best] > 0 && unrivalled)?;
     Some(HomeCountry {
-        currency: COUNTRIES[best].currency,
-        dollar: COUNTRIES[best].dollar,
+        currency: &countries[best].currency,
+        dollar: countries[best].dollar,
         page,
         words,
     })
@@ -226,7 +78,7 @@ pub(super) fn home_country(pages: &[SearchPage], folded: &FoldedPages) -> Option
 pub fn home_currency_place(pages: &[SearchPage], code: &str) -> Option<(usize, Range<usize>)> {
     // Evidence asks this of every text value it finds nowhere: fold the
     // pages only for a currency some country pays in.
-    if !COUNTRIES
+    if !countries()
         .iter()
         .any(|c| c.currency.eq_ignore_ascii_case(code))
     {
@@ -297,8 +149,8 @@ fn phrase_table() -> &'static PhraseTable {
     static TABLE: OnceLock<PhraseTable> = OnceLock::new();
     TABLE.get_or_init(|| {
         let mut table = PhraseTable::default();
-        for (c, country) in COUNTRIES.iter().enumerate() {
-            for phrase in country.words.split(',') {
+        for (c, country) in countries().iter().enumerate() {
+            for phrase in country.phrases() {
                 let words: Vec<String> = phrase
                     .split_whitespace()
                     .map(fold_word)

@@ -195,7 +195,7 @@ fn label_phrase_words() -> Vec<&'static str> {
 fn label_vocabulary() -> &'static HashSet<&'static str> {
     static WORDS: OnceLock<HashSet<&'static str>> = OnceLock::new();
     WORDS.get_or_init(|| {
-        let mut words: HashSet<&'static str> = lexicon::ROUNDING_WORDS.iter().copied().collect();
+        let mut words: HashSet<&'static str> = lexicon::rounding_words().iter().copied().collect();
         // Only plain words: the lexicon's are folded already, but `n°`
         // and `#` are not what a misreading becomes.
         words.extend(

@@ -24,7 +24,16 @@
 //! # Its files
 //!
 //! - `fields.rs` what a field holds, from its name, description and type
-//! - `lexicon.rs` the labels per concept in six languages
+//! - `lexicon.rs` the concepts, the words of a field's name that choose
+//!   one (schema names are English identifiers, so they stay in code),
+//!   each concept's labels and rivals, currency codes and signs
+//! - `languages.rs` the words as data, read once from
+//!   `crates/locate/languages/`: a file per language (`en`, `de`, `fr`,
+//!   `nl`, `es`, `it`.toml: labels per concept, what labels something
+//!   else, month names, legal forms, payment words; a concept a language
+//!   lacks is a documented gap, and a test names any other), `common.toml`
+//!   (words of no one language: `iban`, card brands), and `countries.toml`
+//!   (each country's currency, names, legal forms, taxes, regions, towns)
 //! - `labels.rs` each word folded as labels are compared (two joined by a
 //!   slash, `GST/TAX`, as the first; on an OCR page, a label word's
 //!   misreadings undone: `Tota!`, `Tatal`), and the score a value gets from
@@ -75,6 +84,7 @@ mod dates;
 mod einvoice;
 pub mod fields;
 mod labels;
+mod languages;
 pub mod lexicon;
 mod misread;
 pub mod names;

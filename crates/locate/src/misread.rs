@@ -6,7 +6,7 @@
 //! the checks that read a total back. Only what the misreading leaves
 //! unambiguous is read.
 
-use crate::normalise::{MONTHS, normalize_amount};
+use crate::normalise::{months, normalize_amount};
 
 /// An amount OCR split at its decimal mark: the mark and a space before
 /// its two decimals (`51. 00`), or, on a page OCR read, the mark lost too
@@ -283,10 +283,10 @@ fn digits_misread(part: &str) -> Option<String> {
 /// one month's is (`Fen` is February; `Mat` is March or May, so none).
 fn month_one_letter_off(word: &str) -> Option<String> {
     let lower = word.to_lowercase();
-    if MONTHS.iter().any(|(name, _)| *name == lower) {
+    if months().iter().any(|(name, _)| *name == lower) {
         return Some(word.to_owned());
     }
-    let mut near = MONTHS.iter().filter(|(name, _)| {
+    let mut near = months().iter().filter(|(name, _)| {
         name.chars().count() == lower.chars().count()
             && name
                 .chars()

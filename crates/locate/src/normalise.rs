@@ -33,71 +33,15 @@ pub fn normalize(value: &str) -> Normalized {
     )
 }
 
-pub(crate) const MONTHS: &[(&str, u32)] = &[
-    ("january", 1),
-    ("jan", 1),
-    ("januar", 1),
-    ("janvier", 1),
-    ("januari", 1),
-    ("february", 2),
-    ("feb", 2),
-    ("februar", 2),
-    ("février", 2),
-    ("fevrier", 2),
-    ("févr", 2),
-    ("februari", 2),
-    ("march", 3),
-    ("mar", 3),
-    ("märz", 3),
-    ("maerz", 3),
-    ("mars", 3),
-    ("maart", 3),
-    ("mrt", 3),
-    ("april", 4),
-    ("apr", 4),
-    ("avril", 4),
-    ("avr", 4),
-    ("may", 5),
-    ("mai", 5),
-    ("mei", 5),
-    ("june", 6),
-    ("jun", 6),
-    ("juni", 6),
-    ("juin", 6),
-    ("july", 7),
-    ("jul", 7),
-    ("juli", 7),
-    ("juillet", 7),
-    ("juil", 7),
-    ("august", 8),
-    ("aug", 8),
-    ("août", 8),
-    ("aout", 8),
-    ("augustus", 8),
-    ("september", 9),
-    ("sep", 9),
-    ("sept", 9),
-    ("septembre", 9),
-    ("october", 10),
-    ("oct", 10),
-    ("oktober", 10),
-    ("okt", 10),
-    ("octobre", 10),
-    ("november", 11),
-    ("nov", 11),
-    ("novembre", 11),
-    ("december", 12),
-    ("dec", 12),
-    ("dezember", 12),
-    ("dez", 12),
-    ("décembre", 12),
-    ("decembre", 12),
-    ("déc", 12),
-];
+/// Each month's names (`january`, `jan`, `januar`, `janvier`) with its
+/// number: the language files' `months`.
+pub(crate) fn months() -> &'static [(&'static str, u32)] {
+    &crate::languages::lexicon().months
+}
 
 fn month_named(token: &str) -> Option<u32> {
     let token = token.to_lowercase();
-    MONTHS.iter().find(|(n, _)| *n == token).map(|(_, m)| *m)
+    months().iter().find(|(n, _)| *n == token).map(|(_, m)| *m)
 }
 
 fn ymd(year: &str, month: u32, day: &str) -> Option<String> {

@@ -14,6 +14,7 @@ use super::labels::{
     ABOVE, FoldedPages, Occurrence, SAME_LINE, fold_word, is_label_word, within_one_edit,
 };
 use super::lexicon::Concept;
+use crate::languages::lexicon;
 use crate::pages::SearchPage;
 
 /// A name found on a page: its words, its text and its score.
@@ -24,51 +25,8 @@ pub(super) struct Name {
     pub score: i32,
 }
 
-/// Companies' legal forms, as words are folded (`Sdn. Bhd.` is `sdn`
-/// `bhd`, `B.V.` is `bv`), in the countries whose languages Sift reads
-/// and where English is written.
-const LEGAL_FORMS: &[&str] = &[
-    "gmbh",
-    "ag",
-    "kg",
-    "ohg",
-    "mbh",
-    "ug",
-    "gbr",
-    "ltd",
-    "limited",
-    "inc",
-    "llc",
-    "llp",
-    "plc",
-    "corp",
-    "corporation",
-    "sdn",
-    "bhd",
-    // `S/B`, Sdn Bhd's shortening.
-    "sb",
-    "berhad",
-    "pte",
-    "pty",
-    "pvt",
-    "sarl",
-    "sas",
-    "sasu",
-    "eurl",
-    "bv",
-    "nv",
-    "srl",
-    "spa",
-];
-
 /// The words that part a sender line (`Bei Spiel GmbH ● Ecke 12 ● …`).
 const SEPARATORS: &[&str] = &["●", "•", "·", "|", "-", "–", "—"];
-
-/// Words that open an address block before the name (`Herrn`, `Firma`).
-const SALUTATIONS: &[&str] = &[
-    "herrn", "herr", "frau", "firma", "an", "mr", "mrs", "ms", "monsieur", "madame", "mme", "m",
-    "dhr", "mevrouw", "sr", "sra",
-];
 
 /// What a sender line's name, or the addressee's after it, scores: more
 /// than a name guessed from the next line after a label, less than one on
@@ -164,7 +122,8 @@ fn misread_legal_form(folded: &str) -> Option<&'static str> {
     {
         return None;
     }
-    let mut near = LEGAL_FORMS
+    let mut near = lexicon()
+        .legal_forms
         .iter()
         .filter(|l| l.len() == folded.len() && within_one_edit(folded.as_bytes(), l.as_bytes()));
     match (near.next(), near.next()) {
@@ -244,11 +203,11 @@ fn is_party_name(page: &SearchPage, folded: &[String], words: &Range<usize>) -> 
         && !folded[words.clone()]
             .iter()
             .filter(|w| !w.is_empty())
-            .all(|w| is_label_word(w) || SALUTATIONS.contains(&w.as_str()))
+            .all(|w| is_label_word(w) || lexicon().salutations.contains(&w.as_str()))
 }
 
 fn is_legal_form(folded: &str) -> bool {
-    LEGAL_FORMS.contains(&folded)
+    lexicon().legal_forms.contains(&folded)
 }
 
 /// The words after a label to the end of its line, as a name; where the
@@ -348,12 +307,12 @@ fn addressee(page: &SearchPage, folded: &[String], sender: usize) -> Option<Name
     let mut line = below.next()?;
     if folded[line.clone()]
         .iter()
-        .all(|w| SALUTATIONS.contains(&w.as_str()))
+        .all(|w| lexicon().salutations.contains(&w.as_str()))
     {
         line = below.next()?;
     }
     let start = (line.start..line.end)
-        .find(|w| !SALUTATIONS.contains(&folded[*w].as_str()))
+        .find(|w| !lexicon().salutations.contains(&folded[*w].as_str()))
         .unwrap_or(line.start);
     let words = before_wide_gap(page, start..line.end);
     let text = page.words_text(&words);

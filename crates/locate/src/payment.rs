@@ -12,50 +12,11 @@ use std::ops::Range;
 
 use super::currency::currency;
 use super::labels::{FoldedPages, lines_with};
-use super::lexicon::ROUNDING_WORDS;
+use super::lexicon::rounding_words;
 use super::propose::{DocumentValues, has_cents};
+use crate::languages::lexicon;
 use crate::misread::is_digit_misread;
 use crate::pages::SearchPage;
-
-/// The words that label what was handed over, folded, in the languages
-/// Sift reads.
-const TENDERED: &[&str] = &[
-    "cash", "tendered", "tender", "received", "bar", "gegeben", "espèces", "especes", "contant",
-    "efectivo", "contanti",
-];
-/// The words that label what was given back.
-const CHANGE: &[&str] = &[
-    "change",
-    "rückgeld",
-    "ruckgeld",
-    "wechselgeld",
-    "rendu",
-    "wisselgeld",
-    "cambio",
-    "resto",
-];
-
-/// The words that label a payment by card, folded: what the card was
-/// charged is the total.
-const CARD: &[&str] = &[
-    "card",
-    "visa",
-    "mastercard",
-    "master",
-    "amex",
-    "maestro",
-    "credit",
-    "debit",
-    "karte",
-    "girocard",
-    "carte",
-    "cb",
-    "kaart",
-    "pin",
-    "tarjeta",
-    "carta",
-    "bancomat",
-];
 
 /// What a card was charged, with its place: the first amount with cents
 /// that a card's word labels (`VISA 62.88`, `CREDIT RM 45.35`).
@@ -70,7 +31,7 @@ pub(super) fn card_total(
         .find(|(page, at, amount)| {
             *amount > 0.0
                 && has_cents(pages, *page, at)
-                && label_before(pages, folded, *page, at, CARD)
+                && label_before(pages, folded, *page, at, &lexicon().card)
         })
         .map(|(page, at, amount)| (*amount, *page, at.clone()))
 }
@@ -96,7 +57,7 @@ pub(super) fn paid_total(
             has_cents(pages, *page, at) && label_before(pages, folded, *page, at, words)
         })
     };
-    let change @ (_, _, change_amount) = labelled(CHANGE).next()?;
+    let change @ (_, _, change_amount) = labelled(&lexicon().change).next()?;
     if *change_amount < 0.0 {
         return None;
     }
@@ -108,10 +69,12 @@ pub(super) fn paid_total(
             .iter()
             .any(|other| other != tendered && other != change && (other.2 - amount).abs() < 0.005)
     };
-    if total.is_some_and(|total| labelled(TENDERED).any(|(_, _, t)| (t - total).abs() < 0.005)) {
+    if total.is_some_and(|total| {
+        labelled(&lexicon().tendered).any(|(_, _, t)| (t - total).abs() < 0.005)
+    }) {
         return None;
     }
-    let mut tendered = labelled(TENDERED).filter(|(_, _, t)| paid(*t) > 0.0);
+    let mut tendered = labelled(&lexicon().tendered).filter(|(_, _, t)| paid(*t) > 0.0);
     let first = tendered.next()?;
     let (page, at, amount) = std::iter::once(first)
         .chain(tendered)
@@ -181,7 +144,7 @@ pub(super) fn rounded_total(
         .find(|(page, at, amount)| on_step(*page, at, *amount) && (cents(*amount) - t).abs() < 5);
     // Looked for last: most pages have no such amount.
     let rounding = || {
-        lines_with(folded, pages, ROUNDING_WORDS)
+        lines_with(folded, pages, rounding_words())
             .iter()
             .flatten()
             .any(|l| *l)

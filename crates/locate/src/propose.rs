@@ -104,7 +104,7 @@ pub(super) fn propose(
     match spec.kind {
         ValueKind::Amount => {
             let is_total = spec.concept == Some(Concept::Total);
-            let rounding = is_total.then(|| lines_with(folded, pages, lexicon::ROUNDING_WORDS));
+            let rounding = is_total.then(|| lines_with(folded, pages, lexicon::rounding_words()));
             for (page, words, amount) in values.amounts.iter().cloned() {
                 if spec.integer && amount.fract() != 0.0 {
                     continue;

@@ -2,47 +2,13 @@
 //! 04.07.2013`, `Bitte überweisen Sie bis zum 04.07.2015`, `Please pay
 //! by 3 May 2024`. The date after a word of paying and a word of "by" is
 //! when payment is due, though no due date's label governs it (`bis` on
-//! its own is a period's end, a rival of every date's label).
+//! its own is a period's end, a rival of every date's label). The words of
+//! paying and of "by" are the language files' `pay` and `by`.
 
 use std::ops::Range;
 
+use crate::languages::lexicon;
 use crate::pages::SearchPage;
-
-/// Words of paying, folded, in the languages Sift reads.
-const PAY: &[&str] = &[
-    "pay",
-    "payable",
-    "zahlbar",
-    "zahlen",
-    "überweisen",
-    "ueberweisen",
-    "zahlung",
-    "payer",
-    "réglable",
-    "betalen",
-    "betaalbaar",
-    "pagar",
-    "pagadero",
-    "pagare",
-    "pagabile",
-];
-/// Words of "by" a date, folded.
-const BY: &[&str] = &[
-    "by",
-    "before",
-    "until",
-    "bis",
-    "zum",
-    "avant",
-    "le",
-    "vóór",
-    "voor",
-    "uiterlijk",
-    "antes",
-    "del",
-    "entro",
-    "il",
-];
 
 /// Whether the date at `date` on `page` is a payment's deadline: a word
 /// of "by" right before it, and a word of paying between it and the
@@ -60,6 +26,8 @@ pub(super) fn is_payment_deadline(
         .max()
         .unwrap_or(line.start);
     let words = &folded[since..date.start];
-    let by = words.last().is_some_and(|w| BY.contains(&w.as_str()));
-    by && words.iter().any(|w| PAY.contains(&w.as_str()))
+    let by = words
+        .last()
+        .is_some_and(|w| lexicon().by.contains(&w.as_str()));
+    by && words.iter().any(|w| lexicon().pay.contains(&w.as_str()))
 }
