@@ -68,7 +68,6 @@
 //! - `country.rs` the country a document is from (its name, a legal form, a
 //!   state, a large town; a tax only some countries levy, `GST`, votes for
 //!   each), for the currency it does not print or prints as a bare `$`
-//! - `einvoice.rs` the EN 16931 terms of an e-invoice's XML
 //! - `lib.rs` (this file) merging, ranking, when a field is sure
 //! - `tests/` its rules' tests, by part of the invoice
 //! - `misread.rs` values as OCR misreads them read back (an amount split at
@@ -81,7 +80,6 @@
 pub mod country;
 mod currency;
 mod dates;
-mod einvoice;
 pub mod fields;
 mod labels;
 mod languages;
@@ -108,7 +106,6 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use sift_documents::Document;
 
-pub use einvoice::{einvoice_field_keys, einvoice_fields};
 use fields::{FieldSpec, ValueKind, field_specs};
 use labels::{ABOVE, FoldedPages, SAME_LINE};
 use lexicon::Concept;

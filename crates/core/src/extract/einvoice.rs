@@ -10,7 +10,8 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 use sift_documents::{Content, Document, Kind};
-use sift_locate::{FieldCandidates, einvoice_field_keys, einvoice_fields};
+use sift_einvoice::{einvoice_field_keys, einvoice_fields};
+use sift_locate::FieldCandidates;
 
 /// What a document's e-invoice gave.
 #[derive(Debug, Default)]

@@ -1,18 +1,73 @@
 //! E-invoices read exactly: the EN 16931 business terms of a CII invoice
 //! (Factur-X and ZUGFeRD 2.x, ZUGFeRD 1.0, XRechnung CII) or a UBL one
 //! (XRechnung UBL, Peppol BIS), mapped onto the schema's fields by the
-//! concept each field holds (the locator's, from its name and
-//! description): invoice number (BT-1), issue date (BT-2), currency
-//! (BT-5), due date (BT-9), seller (BT-27) and its VAT id (BT-31), buyer
-//! (BT-44), IBAN (BT-84), net (BT-109), tax (BT-110) and total with tax
-//! (BT-112).
+//! concept each field holds (the locator's reading of a field's name and
+//! description, so a field means the same on the XML as on the pages).
+//!
+//! The terms it reads, and the concept each one fills:
+//!
+//! | Term   | EN 16931 name                 | Concept          | CII (below the root)                                              | UBL (below the root)                                  |
+//! |--------|-------------------------------|------------------|-------------------------------------------------------------------|-------------------------------------------------------|
+//! | BT-1   | Invoice number                | document number  | `ExchangedDocument/ID`                                            | `ID`                                                  |
+//! | BT-2   | Invoice issue date            | issue date       | `ExchangedDocument/IssueDateTime/DateTimeString`                  | `IssueDate`                                           |
+//! | BT-5   | Invoice currency code         | currency         | `…/ApplicableHeaderTradeSettlement/InvoiceCurrencyCode`           | `DocumentCurrencyCode`                                |
+//! | BT-9   | Payment due date              | due date         | `…/SpecifiedTradePaymentTerms/DueDateDateTime/DateTimeString`     | `DueDate`, `PaymentMeans/PaymentDueDate`              |
+//! | BT-27  | Seller name                   | issuer           | `…/SellerTradeParty/Name`                                         | `AccountingSupplierParty/Party/PartyLegalEntity/RegistrationName`, else `…/PartyName/Name` |
+//! | BT-31  | Seller VAT identifier         | tax id           | `…/SellerTradeParty/SpecifiedTaxRegistration/ID` (`schemeID="VA"` first) | `AccountingSupplierParty/Party/PartyTaxScheme/CompanyID` |
+//! | BT-44  | Buyer name                    | buyer            | `…/BuyerTradeParty/Name`                                          | `AccountingCustomerParty/Party/PartyLegalEntity/RegistrationName`, else `…/PartyName/Name` |
+//! | BT-84  | Payment account identifier    | IBAN             | `…/PayeePartyCreditorFinancialAccount/IBANID`                     | `PaymentMeans/PayeeFinancialAccount/ID`               |
+//! | BT-109 | Invoice total without VAT     | net              | `…/SpecifiedTradeSettlementHeaderMonetarySummation/TaxBasisTotalAmount` | `LegalMonetaryTotal/TaxExclusiveAmount`          |
+//! | BT-110 | Invoice total VAT amount      | tax              | `…/SpecifiedTradeSettlementHeaderMonetarySummation/TaxTotalAmount` (in BT-5's currency first) | `TaxTotal/TaxAmount` (in BT-5's currency first) |
+//! | BT-112 | Invoice total with VAT        | total            | `…/SpecifiedTradeSettlementHeaderMonetarySummation/GrandTotalAmount` | `LegalMonetaryTotal/TaxInclusiveAmount`            |
+//!
+//! ZUGFeRD 1.0 (root `CrossIndustryDocument`) has the same terms under
+//! `HeaderExchangedDocument` and `ApplicableSupplyChainTradeSettlement`.
+//!
+//! Why a crate of its own: it reads a document's structured content, not
+//! its pages, so it is no part of the locator (which searches pages); but
+//! it cannot be a module of `sift-documents` either, which sits below the
+//! locator, since it needs the locator's reading of a schema (which field
+//! is the total) and a module there would make a circle of the two crates.
+//! So it sits beside core, above the locator and the document reader:
+//! `sift-documents` gives it the XML (a PDF's attachment, or a dropped
+//! `.xml` file), core calls it, and nothing below calls it.
 
 use quick_xml::Reader;
 use quick_xml::events::Event;
 use serde_json::{Value, json};
 
-use super::fields::{FieldSpec, ValueKind, field_specs};
-use super::lexicon::Concept;
+use sift_locate::fields::{FieldSpec, ValueKind, field_specs};
+use sift_locate::lexicon::Concept;
+use sift_locate::normalise::normalize_date;
+
+/// Why an XML was not read as an e-invoice. Its message completes a
+/// sentence (`… was not read: {message}`), so it starts in lower case.
+#[derive(Debug, thiserror::Error)]
+pub enum EinvoiceError {
+    /// The bytes are not UTF-8 text (after a byte order mark).
+    #[error("the XML is not UTF-8 ({0})")]
+    NotUtf8(#[from] std::str::Utf8Error),
+    /// The XML parser stopped at `at`, a byte offset.
+    #[error("the XML is not well formed at byte {at} ({source})")]
+    NotWellFormed {
+        /// Where the parser stopped.
+        at: u64,
+        /// What it found there.
+        source: quick_xml::Error,
+    },
+    /// The text ends with elements still open.
+    #[error("the XML is not well formed (it ends inside an element)")]
+    Unclosed,
+    /// There is no element at all: no XML.
+    #[error("the XML has no element")]
+    NotXml,
+    /// Well-formed XML, but its root is neither CII's nor UBL's.
+    #[error("the XML is not an EN 16931 invoice (its root element is {root})")]
+    UnknownSyntax {
+        /// The root element's local name (`Order`, `html`).
+        root: String,
+    },
+}
 
 /// An element's text: its path of local names below the root
 /// (`ExchangedDocument/ID`), the text, and the element's attributes.
@@ -24,9 +79,8 @@ struct Leaves {
     leaves: Vec<Leaf>,
 }
 
-fn leaves_of(xml: &[u8]) -> Result<Leaves, String> {
-    let text = std::str::from_utf8(xml.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(xml))
-        .map_err(|e| format!("the XML is not UTF-8 ({e})"))?;
+fn leaves_of(xml: &[u8]) -> Result<Leaves, EinvoiceError> {
+    let text = std::str::from_utf8(xml.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(xml))?;
     let mut reader = Reader::from_str(text);
     // The open elements' attributes and where each one's name starts in
     // `path`: the path grows and shrinks with the elements, so a closing
@@ -39,12 +93,12 @@ fn leaves_of(xml: &[u8]) -> Result<Leaves, String> {
     // An element's text, which entity references split into pieces.
     let mut current = String::new();
     loop {
-        let event = reader.read_event().map_err(|e| {
-            format!(
-                "the XML is not well formed at byte {} ({e})",
-                reader.buffer_position()
-            )
-        })?;
+        let event = reader
+            .read_event()
+            .map_err(|source| EinvoiceError::NotWellFormed {
+                at: reader.buffer_position(),
+                source,
+            })?;
         match event {
             Event::Start(ref e) => {
                 let name = e.local_name().as_ref().to_owned();
@@ -99,10 +153,10 @@ fn leaves_of(xml: &[u8]) -> Result<Leaves, String> {
         }
     }
     if !stack.is_empty() {
-        return Err("the XML is not well formed (it ends inside an element)".into());
+        return Err(EinvoiceError::Unclosed);
     }
     Ok(Leaves {
-        root: root.ok_or("the XML has no element")?,
+        root: root.ok_or(EinvoiceError::NotXml)?,
         leaves,
     })
 }
@@ -266,15 +320,15 @@ pub fn einvoice_field_keys(schema: &Value) -> Vec<String> {
 
 /// The values an e-invoice gives the schema's fields, by key; an error
 /// says why the XML is not read (not well formed, not an invoice).
-pub fn einvoice_fields(xml: &[u8], schema: &Value) -> Result<Vec<(String, Value)>, String> {
+pub fn einvoice_fields(xml: &[u8], schema: &Value) -> Result<Vec<(String, Value)>, EinvoiceError> {
     let leaves = leaves_of(xml)?;
     let cii = match leaves.root.as_str() {
         "CrossIndustryInvoice" | "CrossIndustryDocument" => true,
         "Invoice" | "CreditNote" => false,
         other => {
-            return Err(format!(
-                "the XML is not an EN 16931 invoice (its root element is {other})"
-            ));
+            return Err(EinvoiceError::UnknownSyntax {
+                root: other.to_owned(),
+            });
         }
     };
     let mut out = Vec::new();
@@ -326,7 +380,7 @@ fn typed(spec: &FieldSpec, text: &str) -> Option<Value> {
                         }
                     })
                 });
-                crate::normalise::normalize_date(date.unwrap_or(text)).map(Value::String)
+                normalize_date(date.unwrap_or(text)).map(Value::String)
             }
         }
         _ => Some(json!(text)),
@@ -409,6 +463,23 @@ mod tests {
         );
     }
 
+    /// The fields an e-invoice can give are those whose name says a
+    /// business term, as the locator reads it: the buyer "billed" is the
+    /// buyer, not the bill's number.
+    #[test]
+    fn the_fields_an_einvoice_can_give_are_named_by_their_concept() {
+        let schema = json!({"type": "object", "properties": {
+            "invoice_number": {"type": "string"},
+            "buyer_name": {"type": ["string", "null"],
+                           "description": "The company or person billed (\"Bill to\"); null when absent."},
+            "notes": {"type": "string"}
+        }});
+        assert_eq!(
+            einvoice_field_keys(&schema),
+            ["invoice_number".to_owned(), "buyer_name".to_owned()]
+        );
+    }
+
     /// 100,000 nested elements, each with text before its closing tag:
     /// joining the open elements at each closing tag took 10^10 steps and
     /// as many bytes of paths.
@@ -437,14 +508,30 @@ mod tests {
 
     #[test]
     fn broken_or_foreign_xml_says_why() {
+        let error = einvoice_fields(b"<order><id>1</id></order>", &schema()).unwrap_err();
+        assert!(matches!(&error, EinvoiceError::UnknownSyntax { root } if root == "order"));
         assert_eq!(
-            einvoice_fields(b"<order><id>1</id></order>", &schema()).unwrap_err(),
+            error.to_string(),
             "the XML is not an EN 16931 invoice (its root element is order)"
         );
+        let error = einvoice_fields(b"<Invoice><ID>1</Invoice>", &schema()).unwrap_err();
+        assert!(matches!(error, EinvoiceError::NotWellFormed { .. }));
         assert!(
-            einvoice_fields(b"<Invoice><ID>1</Invoice>", &schema())
-                .unwrap_err()
-                .starts_with("the XML is not well formed")
+            error
+                .to_string()
+                .starts_with("the XML is not well formed at byte ")
         );
+        assert!(matches!(
+            einvoice_fields(b"<Invoice><ID>1</ID>", &schema()),
+            Err(EinvoiceError::Unclosed)
+        ));
+        assert!(matches!(
+            einvoice_fields(b"just text", &schema()),
+            Err(EinvoiceError::NotXml)
+        ));
+        assert!(matches!(
+            einvoice_fields(b"<Invoice>\xFF</Invoice>", &schema()),
+            Err(EinvoiceError::NotUtf8(_))
+        ));
     }
 }
