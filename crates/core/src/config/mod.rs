@@ -27,7 +27,9 @@
 //! detected (`models/overrides.rs`, [`crate::models::ModelOverride`]).
 //!
 //! The workspace reads this file when it opens; the Settings screen
-//! ([`crate::settings`]) edits it.
+//! ([`crate::settings`]) edits it. Its sections have a file each:
+//! `context.rs` `[context]`, `ocr.rs` `[ocr]`, `read.rs` `[read]`; only
+//! `file.rs` reads and writes the file.
 
 pub(crate) mod context;
 pub(crate) mod file;

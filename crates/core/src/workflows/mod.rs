@@ -1,6 +1,8 @@
 //! Workflows: here, a workflow file validated and run; [`files`] the
 //! Workflows screen's folder (its files, atomic saves, the watch);
-//! [`runs`] runs started from the window, with live events and stored views.
+//! [`runs`] runs started from the window, with live events and stored views;
+//! `consent.rs` a folder's shell commands, shown and allowed before the
+//! window first runs them.
 //!
 //! Workflow files: validate, run (each step stored as it ends), re-run
 //! from a step reusing the stored outputs of the steps before it, and the
