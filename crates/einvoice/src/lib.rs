@@ -23,6 +23,23 @@
 //! ZUGFeRD 1.0 (root `CrossIndustryDocument`) has the same terms under
 //! `HeaderExchangedDocument` and `ApplicableSupplyChainTradeSettlement`.
 //!
+//! One more term fills no field but signs the amounts: BT-3, the invoice
+//! type code (UNTDID 1001; CII `ExchangedDocument/TypeCode`, UBL
+//! `InvoiceTypeCode` or `CreditNoteTypeCode`). A credit note states its
+//! amounts as positive numbers, the document type saying they are owed to
+//! the buyer; an accountant books them negative, and so do the fields
+//! here: the net, tax and total (BT-109, BT-110, BT-112) of a credit note
+//! come out with their sign turned, never a date, number or quantity. A
+//! credit note is a UBL `CreditNote` (whatever its type code), or a
+//! document whose type code is 381 (credit note) or 261 (self-billed
+//! credit note), in either syntax. A UBL `Invoice` with type code 381 is
+//! one too: Peppol BIS rejects that pairing (its UBL credit notes are
+//! `CreditNote`s), but EN 16931 gives BT-3 the same meaning in both
+//! syntaxes, and the code is what its sender declared. The other credit
+//! codes of UNTDID 1001 (81, 83, 262, 296, 308, 396, 420, 458, 532) are
+//! outside EN 16931's core and read as invoices. An amount a credit note
+//! states as negative (a debit) comes out positive.
+//!
 //! Why a crate of its own: it reads a document's structured content, not
 //! its pages, so it is no part of the locator (which searches pages); but
 //! it cannot be a module of `sift-documents` either, which sits below the
@@ -36,6 +53,7 @@ use quick_xml::Reader;
 use quick_xml::events::Event;
 use serde_json::{Value, json};
 
+use sift_documents::{Content, Document, Kind};
 use sift_locate::fields::{FieldSpec, ValueKind, field_specs};
 use sift_locate::lexicon::Concept;
 use sift_locate::normalise::normalize_date;
@@ -176,15 +194,32 @@ const CONCEPTS: [Concept; 11] = [
     Concept::Iban,
 ];
 
+/// Where the document's type code (BT-3) is, by syntax (see
+/// [`term_paths`]): CII (ZUGFeRD 1.0 too), then UBL.
+const TYPE_CODE_PATHS: [&[&str]; 2] = [
+    &[
+        "/ExchangedDocument/TypeCode",
+        "/HeaderExchangedDocument/TypeCode",
+    ],
+    &["/InvoiceTypeCode", "/CreditNoteTypeCode"],
+];
+
+/// The type codes (BT-3) of a credit note: 381 credit note, 261
+/// self-billed credit note.
+const CREDIT_NOTE_CODES: [&str; 2] = ["381", "261"];
+
 /// Whether an element's path is where some term is (in either syntax):
 /// only those elements' texts are kept, so an XML of a million other
 /// elements costs no memory for them.
 fn is_term(path: &str) -> bool {
-    [true, false].into_iter().any(|cii| {
-        CONCEPTS
-            .iter()
-            .any(|&concept| term_paths(concept, cii).iter().any(|p| at_pattern(path, p)))
-    })
+    TYPE_CODE_PATHS
+        .iter()
+        .any(|paths| paths.iter().any(|p| at_pattern(path, p)))
+        || [true, false].into_iter().any(|cii| {
+            CONCEPTS
+                .iter()
+                .any(|&concept| term_paths(concept, cii).iter().any(|p| at_pattern(path, p)))
+        })
 }
 
 /// Whether `path` is at `pattern` (see [`term_paths`]).
@@ -284,6 +319,28 @@ impl Leaves {
             .filter(move |(path, _, _)| at_pattern(path, pattern))
     }
 
+    /// Whether the XML is CII (else UBL), or why it is neither.
+    fn cii(&self) -> Result<bool, EinvoiceError> {
+        match self.root.as_str() {
+            "CrossIndustryInvoice" | "CrossIndustryDocument" => Ok(true),
+            "Invoice" | "CreditNote" => Ok(false),
+            other => Err(EinvoiceError::UnknownSyntax {
+                root: other.to_owned(),
+            }),
+        }
+    }
+
+    /// Whether the document is a credit note: a UBL `CreditNote`, or a
+    /// type code (BT-3) of 381 or 261.
+    fn credit_note(&self, cii: bool) -> bool {
+        self.root == "CreditNote"
+            || TYPE_CODE_PATHS[usize::from(!cii)]
+                .iter()
+                .flat_map(|pattern| self.at(pattern))
+                .next()
+                .is_some_and(|(_, code, _)| CREDIT_NOTE_CODES.contains(&code.as_str()))
+    }
+
     fn term(&self, concept: Concept, cii: bool) -> Option<&str> {
         let currency = (concept == Concept::Tax)
             .then(|| self.term(Concept::Currency, cii))
@@ -318,19 +375,13 @@ pub fn einvoice_field_keys(schema: &Value) -> Vec<String> {
         .collect()
 }
 
-/// The values an e-invoice gives the schema's fields, by key; an error
-/// says why the XML is not read (not well formed, not an invoice).
+/// The values an e-invoice gives the schema's fields, by key (a credit
+/// note's amounts negative); an error says why the XML is not read (not
+/// well formed, not an invoice).
 pub fn einvoice_fields(xml: &[u8], schema: &Value) -> Result<Vec<(String, Value)>, EinvoiceError> {
     let leaves = leaves_of(xml)?;
-    let cii = match leaves.root.as_str() {
-        "CrossIndustryInvoice" | "CrossIndustryDocument" => true,
-        "Invoice" | "CreditNote" => false,
-        other => {
-            return Err(EinvoiceError::UnknownSyntax {
-                root: other.to_owned(),
-            });
-        }
-    };
+    let cii = leaves.cii()?;
+    let credit_note = leaves.credit_note(cii);
     let mut out = Vec::new();
     for spec in field_specs(schema) {
         let Some(concept) = spec.concept else {
@@ -339,19 +390,70 @@ pub fn einvoice_fields(xml: &[u8], schema: &Value) -> Result<Vec<(String, Value)
         let Some(text) = leaves.term(concept, cii) else {
             continue;
         };
-        if let Some(value) = typed(&spec, text) {
+        let booked = matches!(concept, Concept::Total | Concept::Net | Concept::Tax) && credit_note;
+        if let Some(value) = typed(&spec, text, booked) {
             out.push((spec.key(), value));
         }
     }
     Ok(out)
 }
 
+/// Whether an e-invoice is a credit note (a UBL `CreditNote`, or type
+/// code 381 or 261), whose amounts [`einvoice_fields`] gives negative.
+pub fn is_credit_note(xml: &[u8]) -> Result<bool, EinvoiceError> {
+    let leaves = leaves_of(xml)?;
+    let cii = leaves.cii()?;
+    Ok(leaves.credit_note(cii))
+}
+
+/// Where a document's e-invoice XML is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum XmlSource<'a> {
+    /// A PDF's attachment (Factur-X, ZUGFeRD), by its name.
+    Attachment(&'a str),
+    /// The document is the `.xml` file itself (XRechnung, UBL).
+    File,
+}
+
+/// A document's e-invoice XML, if it may have one: a PDF's invoice
+/// attachment as its reader found it (`ReadOptions::invoice_xml`), or a
+/// `.xml` file's text. Whether it is an invoice is for
+/// [`einvoice_fields`] to say.
+pub fn einvoice_xml(document: &Document) -> Option<(XmlSource<'_>, &[u8])> {
+    match (&document.kind, &document.content) {
+        (Kind::Pdf, _) => document
+            .invoice_xml
+            .as_ref()
+            .map(|xml| (XmlSource::Attachment(&xml.name), xml.bytes.as_slice())),
+        (Kind::Text, Content::Text(text))
+            if document
+                .path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("xml")) =>
+        {
+            Some((XmlSource::File, text.as_bytes()))
+        }
+        _ => None,
+    }
+}
+
 /// A term's text as the field's value: an amount as a number (or its
-/// text, for a string field), a date (`20171116`, format 102) as ISO.
-fn typed(spec: &FieldSpec, text: &str) -> Option<Value> {
+/// text, for a string field), with its sign turned when `negated` (a
+/// credit note's), a date (`20171116`, format 102) as ISO.
+fn typed(spec: &FieldSpec, text: &str, negated: bool) -> Option<Value> {
     match spec.kind {
         ValueKind::Amount => {
             let amount: f64 = text.parse().ok()?;
+            // Zero stays `0`, not `-0`.
+            let (amount, text) = if negated && amount != 0.0 {
+                let text = match text.strip_prefix('-') {
+                    Some(positive) => positive.to_owned(),
+                    None => format!("-{}", text.strip_prefix('+').unwrap_or(text)),
+                };
+                (-amount, text)
+            } else {
+                (amount, text.to_owned())
+            };
             Some(if spec.integer {
                 json!(amount as i64)
             } else if spec.number {
@@ -478,6 +580,176 @@ mod tests {
             einvoice_field_keys(&schema),
             ["invoice_number".to_owned(), "buyer_name".to_owned()]
         );
+    }
+
+    fn amounts_schema() -> Value {
+        json!({"type": "object", "properties": {
+            "invoice_number": {"type": "string"},
+            "invoice_date": {"type": "string", "format": "date"},
+            "subtotal": {"type": "number", "description": "The amount before tax"},
+            "tax": {"type": ["number", "null"]},
+            "total": {"type": "number"},
+            "total_text": {"type": "string", "description": "The total amount due, as printed"}
+        }})
+    }
+
+    /// A CII document of type `code` with these net, tax and total.
+    fn cii(code: &str, net: &str, tax: &str, total: &str) -> String {
+        format!(
+            r#"<rsm:CrossIndustryInvoice xmlns:rsm="urn:a" xmlns:ram="urn:b" xmlns:udt="urn:c">
+ <rsm:ExchangedDocument><ram:ID>GS-2024-7</ram:ID><ram:TypeCode>{code}</ram:TypeCode>
+  <ram:IssueDateTime><udt:DateTimeString format="102">20241115</udt:DateTimeString></ram:IssueDateTime>
+ </rsm:ExchangedDocument>
+ <rsm:SupplyChainTradeTransaction>
+  <ram:IncludedSupplyChainTradeLineItem><ram:SpecifiedLineTradeAgreement>
+   <ram:NetPriceProductTradePrice><ram:ChargeAmount>10.00</ram:ChargeAmount></ram:NetPriceProductTradePrice>
+  </ram:SpecifiedLineTradeAgreement></ram:IncludedSupplyChainTradeLineItem>
+  <ram:ApplicableHeaderTradeSettlement><ram:InvoiceCurrencyCode>EUR</ram:InvoiceCurrencyCode>
+   <ram:ApplicableTradeTax><ram:TypeCode>VAT</ram:TypeCode></ram:ApplicableTradeTax>
+   <ram:SpecifiedTradeSettlementHeaderMonetarySummation>
+    <ram:TaxBasisTotalAmount>{net}</ram:TaxBasisTotalAmount>
+    <ram:TaxTotalAmount currencyID="EUR">{tax}</ram:TaxTotalAmount>
+    <ram:GrandTotalAmount>{total}</ram:GrandTotalAmount>
+   </ram:SpecifiedTradeSettlementHeaderMonetarySummation>
+  </ram:ApplicableHeaderTradeSettlement>
+ </rsm:SupplyChainTradeTransaction>
+</rsm:CrossIndustryInvoice>"#
+        )
+    }
+
+    /// A UBL document of root `root` and type `code` (`InvoiceTypeCode`
+    /// or `CreditNoteTypeCode`, by the root).
+    fn ubl(root: &str, code: Option<&str>) -> String {
+        let code = code
+            .map(|c| format!("<cbc:{root}TypeCode>{c}</cbc:{root}TypeCode>"))
+            .unwrap_or_default();
+        format!(
+            r#"<{root} xmlns="urn:oasis:names:specification:ubl:schema:xsd:{root}-2" xmlns:cac="urn:cac" xmlns:cbc="urn:cbc">
+ <cbc:ID>CN-7</cbc:ID><cbc:IssueDate>2024-02-01</cbc:IssueDate>{code}
+ <cbc:DocumentCurrencyCode>NOK</cbc:DocumentCurrencyCode>
+ <cac:TaxTotal><cbc:TaxAmount currencyID="NOK">250.00</cbc:TaxAmount></cac:TaxTotal>
+ <cac:LegalMonetaryTotal><cbc:TaxExclusiveAmount currencyID="NOK">1000.00</cbc:TaxExclusiveAmount>
+  <cbc:TaxInclusiveAmount currencyID="NOK">1250.00</cbc:TaxInclusiveAmount></cac:LegalMonetaryTotal>
+ <cac:{root}Line><cbc:ID>1</cbc:ID><cbc:{quantity} unitCode="C62">4</cbc:{quantity}>
+  <cbc:LineExtensionAmount currencyID="NOK">1000.00</cbc:LineExtensionAmount></cac:{root}Line>
+</{root}>"#,
+            quantity = if root == "CreditNote" {
+                "CreditedQuantity"
+            } else {
+                "InvoicedQuantity"
+            }
+        )
+    }
+
+    fn amounts(values: &[(String, Value)]) -> Vec<(&str, &Value)> {
+        values
+            .iter()
+            .filter(|(key, _)| ["subtotal", "tax", "total", "total_text"].contains(&key.as_str()))
+            .map(|(key, value)| (key.as_str(), value))
+            .collect()
+    }
+
+    #[test]
+    fn a_cii_credit_note_gives_its_amounts_negative_and_nothing_else_changed() {
+        let invoice = einvoice_fields(
+            cii("380", "100.00", "19.00", "119.00").as_bytes(),
+            &amounts_schema(),
+        )
+        .unwrap();
+        for code in ["381", "261"] {
+            let credit = einvoice_fields(
+                cii(code, "100.00", "19.00", "119.00").as_bytes(),
+                &amounts_schema(),
+            )
+            .unwrap();
+            assert_eq!(
+                credit,
+                vec![
+                    ("invoice_number".to_owned(), json!("GS-2024-7")),
+                    ("invoice_date".to_owned(), json!("2024-11-15")),
+                    ("subtotal".to_owned(), json!(-100.0)),
+                    ("tax".to_owned(), json!(-19.0)),
+                    ("total".to_owned(), json!(-119.0)),
+                    ("total_text".to_owned(), json!("-119.00")),
+                ],
+                "{code}"
+            );
+            // The invoice of the same figures: the same, but positive.
+            assert_eq!(invoice.len(), credit.len());
+            for ((key, a), (_, b)) in invoice.iter().zip(&credit) {
+                if ["subtotal", "tax", "total"].contains(&key.as_str()) {
+                    assert_eq!(a.as_f64().unwrap(), -b.as_f64().unwrap(), "{key}");
+                } else if key != "total_text" {
+                    assert_eq!(a, b, "{key}");
+                }
+            }
+        }
+        // A credit note's negative amount is a debit: booked positive; a
+        // zero tax stays zero.
+        let values = einvoice_fields(
+            cii("381", "-100.00", "0.00", "-100.00").as_bytes(),
+            &amounts_schema(),
+        )
+        .unwrap();
+        assert_eq!(
+            amounts(&values),
+            [
+                ("subtotal", &json!(100.0)),
+                ("tax", &json!(0.0)),
+                ("total", &json!(100.0)),
+                ("total_text", &json!("100.00"))
+            ]
+        );
+    }
+
+    #[test]
+    fn a_credit_note_is_told_by_its_root_or_type_code() {
+        for (xml, credit) in [
+            (cii("381", "1", "0", "1"), true),
+            (cii("261", "1", "0", "1"), true),
+            (cii("380", "-1", "0", "-1"), false),
+            (cii("384", "1", "0", "1"), false),
+            (ubl("CreditNote", None), true),
+            (ubl("Invoice", Some("381")), true),
+            (ubl("Invoice", Some("380")), false),
+        ] {
+            assert_eq!(is_credit_note(xml.as_bytes()).unwrap(), credit, "{xml}");
+        }
+        assert!(matches!(
+            is_credit_note(b"<Order><ID>1</ID></Order>"),
+            Err(EinvoiceError::UnknownSyntax { .. })
+        ));
+    }
+
+    #[test]
+    fn a_ubl_credit_note_gives_its_amounts_negative() {
+        let negative = [
+            ("subtotal", &json!(-1000.0)),
+            ("tax", &json!(-250.0)),
+            ("total", &json!(-1250.0)),
+            ("total_text", &json!("-1250.00")),
+        ];
+        let positive = [
+            ("subtotal", &json!(1000.0)),
+            ("tax", &json!(250.0)),
+            ("total", &json!(1250.0)),
+            ("total_text", &json!("1250.00")),
+        ];
+        for (root, code, expected) in [
+            // A CreditNote is one whatever its code says, or without one.
+            ("CreditNote", Some("381"), &negative),
+            ("CreditNote", None, &negative),
+            // BT-3 means the same in UBL's Invoice as in CII.
+            ("Invoice", Some("381"), &negative),
+            ("Invoice", Some("261"), &negative),
+            ("Invoice", Some("380"), &positive),
+            ("Invoice", None, &positive),
+        ] {
+            let values = einvoice_fields(ubl(root, code).as_bytes(), &amounts_schema()).unwrap();
+            assert_eq!(amounts(&values), *expected, "{root} {code:?}");
+            assert_eq!(values[0], ("invoice_number".to_owned(), json!("CN-7")));
+            assert_eq!(values[1], ("invoice_date".to_owned(), json!("2024-02-01")));
+        }
     }
 
     /// 100,000 nested elements, each with text before its closing tag:

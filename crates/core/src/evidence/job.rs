@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use serde_json::Value;
-use sift_documents::{Documents, OcrMode, ReadOptions, read_documents, read_fingerprint};
+use sift_documents::{Document, Documents, OcrMode, ReadOptions, read_documents, read_fingerprint};
 use sift_store::{DocumentStatus, ExtractionJob, Store};
 
 use super::{
@@ -48,6 +48,7 @@ pub(crate) fn evidence_value(
     let document = documents.files.first()?;
     let bytes = std::fs::read(&document.path).ok()?;
     let mut found = locate_values(document, schema, values, corrected);
+    find_credit_note_amounts(document, schema, values, corrected, origins, &mut found);
     for field in &mut found {
         field.origin = origins.get(&field.key).copied();
         if let Some(notes) = notes.get(&field.key) {
@@ -63,6 +64,61 @@ pub(crate) fn evidence_value(
     }
     let evidence = serde_json::to_value(found).ok()?;
     Some((evidence, read_fingerprint(&bytes, options)))
+}
+
+/// A credit note's amounts come from its e-invoice XML negative, as they
+/// are booked, while its page mostly prints them without the sign: each
+/// such amount not found as it is is looked for as its magnitude, and
+/// where that is on the page it is found there, `normalised` (the page
+/// says the figure, the document type its sign). Only a credit note's
+/// e-invoice values: a negative amount a model or the locator gave, or an
+/// invoice's XML states, must be on the page as it is.
+fn find_credit_note_amounts(
+    document: &Document,
+    schema: &Value,
+    values: &Value,
+    corrected: bool,
+    origins: &HashMap<String, ValueOrigin>,
+    found: &mut [FieldEvidence],
+) {
+    let mut unsigned = values.clone();
+    let mut keys = Vec::new();
+    for field in found.iter() {
+        if origins.get(&field.key) != Some(&ValueOrigin::EInvoice)
+            || field.status != EvidenceStatus::NotFound
+        {
+            continue;
+        }
+        let value = field.key.split('.').try_fold(values, |v, name| v.get(name));
+        let Some(amount) = value.and_then(Value::as_f64).filter(|a| *a < 0.0) else {
+            continue;
+        };
+        if let (Some(object), Some(magnitude)) = (
+            unsigned.as_object_mut(),
+            serde_json::Number::from_f64(-amount),
+        ) {
+            sift_locate::set_path(object, &field.key, Value::Number(magnitude));
+            keys.push(field.key.clone());
+        }
+    }
+    let credit_note = || {
+        sift_einvoice::einvoice_xml(document)
+            .is_some_and(|(_, xml)| sift_einvoice::is_credit_note(xml).unwrap_or(false))
+    };
+    if keys.is_empty() || !credit_note() {
+        return;
+    }
+    for again in locate_values(document, schema, &unsigned, corrected) {
+        if again.status == EvidenceStatus::NotFound || !keys.contains(&again.key) {
+            continue;
+        }
+        if let Some(field) = found.iter_mut().find(|f| f.key == again.key) {
+            *field = FieldEvidence {
+                status: EvidenceStatus::Normalised,
+                ..again
+            };
+        }
+    }
 }
 
 /// Finds again the values of a job's completed documents whose file (or

@@ -9,8 +9,8 @@
 use std::collections::HashMap;
 
 use serde_json::Value;
-use sift_documents::{Content, Document, Kind};
-use sift_einvoice::{einvoice_field_keys, einvoice_fields};
+use sift_documents::Document;
+use sift_einvoice::{XmlSource, einvoice_field_keys, einvoice_fields, einvoice_xml};
 use sift_locate::FieldCandidates;
 
 /// What a document's e-invoice gave.
@@ -23,35 +23,12 @@ pub(super) struct EInvoiceRead {
     pub notes: HashMap<String, Vec<String>>,
 }
 
-/// Where the XML came from, for the notes.
-enum XmlSource {
-    Attachment(String),
-    File,
-}
-
 /// What `document`'s e-invoice gives `schema`'s fields: nothing for a
 /// document without one.
 pub(super) fn einvoice_values(document: &Document, schema: &Value) -> EInvoiceRead {
-    let xml = match (&document.kind, &document.content) {
-        // Read with the pages, by the file's reader process (a job's
-        // reading asks for it: `ReadOptions::invoice_xml`).
-        (Kind::Pdf, _) => document.invoice_xml.as_ref().map(|xml| {
-            (
-                XmlSource::Attachment(xml.name.clone()),
-                xml.bytes.as_slice(),
-            )
-        }),
-        (Kind::Text, Content::Text(text))
-            if document
-                .path
-                .extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("xml")) =>
-        {
-            Some((XmlSource::File, text.as_bytes()))
-        }
-        _ => None,
-    };
-    let Some((source, bytes)) = xml else {
+    // A PDF's is read with the pages, by the file's reader process (a
+    // job's reading asks for it: `ReadOptions::invoice_xml`).
+    let Some((source, bytes)) = einvoice_xml(document) else {
         return EInvoiceRead::default();
     };
     match einvoice_fields(bytes, schema) {
@@ -112,8 +89,9 @@ impl EInvoiceRead {
 }
 
 /// The same value as read from the XML and from the page: numbers to the
-/// cent, text with case, spaces and punctuation ignored (`DE 123 456 789`
-/// is `DE123456789`).
+/// cent whatever their sign (a credit note's amounts are booked negative,
+/// and its page prints them either way), text with case, spaces and
+/// punctuation ignored (`DE 123 456 789` is `DE123456789`).
 fn agree(page: &Value, xml: &Value) -> bool {
     let number = |v: &Value| match v {
         Value::Number(n) => n.as_f64(),
@@ -121,7 +99,7 @@ fn agree(page: &Value, xml: &Value) -> bool {
         _ => None,
     };
     if let (Some(a), Some(b)) = (number(page), number(xml)) {
-        return (a - b).abs() < 0.005;
+        return (a.abs() - b.abs()).abs() < 0.005;
     }
     let folded = |v: &Value| -> String {
         shown(v)
@@ -165,6 +143,8 @@ mod tests {
                 ("seller_tax_id".into(), json!("DE123456789")),
                 ("currency".into(), json!("EUR")),
                 ("tax".into(), json!(56.87)),
+                // A credit note's net, booked negative, printed positive.
+                ("net".into(), json!(-473.0)),
             ],
             notes: HashMap::new(),
         };
@@ -180,6 +160,7 @@ mod tests {
                 sure: false,
                 ..located("tax", &[json!(275007)])
             },
+            located("net", &[json!(473.0)]),
         ]);
         assert_eq!(
             read.notes,

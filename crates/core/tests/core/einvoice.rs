@@ -241,3 +241,53 @@ async fn an_e_invoice_value_the_page_does_not_show_is_sent_to_review() {
     );
     assert_eq!(needs_review, 1);
 }
+
+/// A Factur-X credit note (type code 381) whose page prints its total as
+/// a positive figure, as credit notes mostly do: the XML's total is booked
+/// negative, found on the page as its figure (`normalised`: the page
+/// says the figure, the type code its sign) with no note, and its number,
+/// date, currency and seller are as on an invoice.
+#[tokio::test]
+async fn a_credit_notes_total_is_negative_and_found_as_the_page_prints_it() {
+    let dir = TempDir::new("einvoice-credit-note");
+    let xml = XML
+        .replace(
+            "<ram:ID>471102</ram:ID>",
+            "<ram:ID>471102</ram:ID><ram:TypeCode>381</ram:TypeCode>",
+        )
+        .replace("529.87", "520.00");
+    let page = [
+        PAGE[0],
+        "Gutschriftsnummer: 471102",
+        PAGE[2],
+        PAGE[3],
+        PAGE[4],
+    ];
+    let (values, evidence, needs_review) =
+        located_job(&dir, "credit-note.pdf", &pdf_with_invoice_xml(&page, &xml)).await;
+    assert_eq!(
+        values,
+        json!({"invoice_number": "471102", "date": "2024-11-15", "total": -520.0,
+               "currency": "EUR", "seller_name": "Muster Werkzeuge GmbH"})
+    );
+    let total = evidence
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["key"] == "total")
+        .unwrap();
+    assert_eq!(
+        (
+            &total["status"],
+            &total["origin"],
+            &total["places"][0]["quote"]
+        ),
+        (
+            &json!("normalised"),
+            &json!("e_invoice"),
+            &json!("Gesamtbetrag 520,00 EUR")
+        )
+    );
+    assert!(total.get("problems").is_none(), "{total}");
+    assert_eq!(needs_review, 0);
+}
