@@ -21,7 +21,7 @@ use std::sync::LazyLock;
 
 use serde::Deserialize;
 
-use crate::lexicon::{CONCEPTS, Concept};
+use crate::concept::{CONCEPTS, Concept};
 
 /// Each language's file, by its code, then the words of none.
 const FILES: &[(&str, &str)] = &[

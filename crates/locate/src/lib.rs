@@ -77,6 +77,7 @@
 //!   is proposed only where none was read as printed)
 
 #![deny(missing_docs)]
+pub mod concept;
 pub mod country;
 mod currency;
 mod dates;
