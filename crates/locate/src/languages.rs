@@ -107,6 +107,9 @@ struct NotLabels {
     document_number: Vec<String>,
     /// Not the total: a discount, what was paid or given back, a count.
     total: Vec<String>,
+    /// Not a tax id: a heading whose words hold a tax id's label
+    /// (`Faktura VAT nr` holds `VAT nr`).
+    tax_id: Vec<String>,
 }
 
 /// The other word lists of a language.
@@ -131,6 +134,7 @@ pub(crate) struct Lexicon {
     not_buyer: Vec<&'static str>,
     not_document_number: Vec<&'static str>,
     not_total: Vec<&'static str>,
+    not_tax_id: Vec<&'static str>,
     /// The words of a rounding line.
     pub rounding: Vec<&'static str>,
     /// What labels the cash handed over.
@@ -165,6 +169,7 @@ impl Lexicon {
             Concept::Buyer => &self.not_buyer,
             Concept::DocumentNumber => &self.not_document_number,
             Concept::Total => &self.not_total,
+            Concept::TaxId => &self.not_tax_id,
             _ => &[],
         }
     }
@@ -218,6 +223,7 @@ static LEXICON: LazyLock<Lexicon> = LazyLock::new(|| {
         not_buyer: merged(|f| &f.not_labels.buyer),
         not_document_number: merged(|f| &f.not_labels.document_number),
         not_total: merged(|f| &f.not_labels.total),
+        not_tax_id: merged(|f| &f.not_labels.tax_id),
         rounding: merged(|f| &f.words.rounding),
         tendered: merged(|f| &f.words.tendered),
         change: merged(|f| &f.words.change),
@@ -359,6 +365,14 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_files_not_labels_of_a_tax_id_are_read() {
+        let file: LanguageFile =
+            toml::from_str("language = \"x\"\n[not_labels]\ntax_id = [\"invoice vat no\"]\n")
+                .unwrap();
+        assert_eq!(file.not_labels.tax_id, ["invoice vat no"]);
     }
 
     #[test]
