@@ -1,7 +1,8 @@
 //! The locator's words, read from its data files: one per language in
 //! `crates/locate/languages/` (`en.toml`, `de.toml`, `fr.toml`, `nl.toml`,
-//! `es.toml`, `it.toml`, and `common.toml` for words of no one language),
-//! and `countries.toml`, the countries a document may be from. A
+//! `es.toml`, `it.toml`, `pt.toml`, `pl.toml`, and `common.toml` for words
+//! of no one language), and `countries.toml`, the countries a document may
+//! be from. A
 //! translator edits a file, not the code; `en.toml` says how one is
 //! written.
 //!
@@ -31,6 +32,8 @@ const FILES: &[(&str, &str)] = &[
     ("nl", include_str!("../languages/nl.toml")),
     ("es", include_str!("../languages/es.toml")),
     ("it", include_str!("../languages/it.toml")),
+    ("pt", include_str!("../languages/pt.toml")),
+    ("pl", include_str!("../languages/pl.toml")),
     ("common", include_str!("../languages/common.toml")),
 ];
 

@@ -566,6 +566,7 @@ mod dates;
 mod many_values;
 mod parties;
 mod payment_fields;
+mod portuguese_polish;
 mod totals;
 
 #[test]
