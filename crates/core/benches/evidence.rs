@@ -5,6 +5,13 @@
 //! are benched in `crates/locate/benches/locate.rs`. docs/BENCHMARKS.md
 //! compares the figures with a document's extraction time with the
 //! scripted server.
+//!
+//! The group `locating` is what a job without a model does with each of
+//! those PDFs, on the starter invoice schema: read it as a job reads it
+//! (word boxes, its e-invoice XML), locate the fields, find the located
+//! values' evidence; once with the pages built once (as a job does now),
+//! once built for each (as it did before), and the locator alone, for
+//! its share of the whole (issue 41 asks under 5%).
 #![allow(clippy::unwrap_used)] // a corpus file that does not read ends the run
 
 use std::path::{Path, PathBuf};
@@ -12,8 +19,9 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::{Value, json};
-use sift_core::evidence::locate_values;
+use sift_core::evidence::{locate_values, locate_values_in_pages, search_pages};
 use sift_documents::{Document, ReadOptions, read_documents};
+use sift_locate::{FieldCandidates, locate_fields, locate_in_pages, set_path};
 
 fn corpus(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -95,5 +103,86 @@ fn evidence(c: &mut Criterion) {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-criterion_group!(benches, evidence);
+/// The starter invoice schema, as a job on the Extract screen uses it.
+fn starter_schema() -> Value {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("starter-schemas/invoice.json");
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The answer of a job without a model: each field's best candidate.
+fn located_answer(located: &[FieldCandidates]) -> Value {
+    let mut answer = serde_json::Map::new();
+    for field in located {
+        if let Some(best) = field.best() {
+            set_path(&mut answer, &field.key, best.clone());
+        }
+    }
+    Value::Object(answer)
+}
+
+/// Read as a job without a model reads: word boxes and the e-invoice XML.
+fn read_as_job(paths: &[PathBuf]) -> Vec<Document> {
+    let options = ReadOptions {
+        word_boxes: true,
+        invoice_xml: true,
+        ..ReadOptions::default()
+    };
+    read_documents(paths, &options).unwrap().files
+}
+
+fn locating(c: &mut Criterion) {
+    let paths: Vec<PathBuf> = manifest_text_pdfs().into_iter().map(|(p, _)| p).collect();
+    assert!(!paths.is_empty(), "no corpus beside the repository");
+    let schema = starter_schema();
+    let none = std::collections::HashMap::new();
+    let mut group = c.benchmark_group("locating");
+    group.measurement_time(Duration::from_secs(10));
+    group.bench_function("read, locate, evidence, pages built once", |b| {
+        b.iter(|| {
+            for document in read_as_job(&paths) {
+                let pages = search_pages(&document);
+                let located = locate_in_pages(&pages, &schema);
+                let answer = located_answer(&located);
+                std::hint::black_box(locate_values_in_pages(
+                    &pages, &schema, &answer, &none, false,
+                ));
+            }
+        });
+    });
+    group.bench_function("read, locate, evidence, pages built for each", |b| {
+        b.iter(|| {
+            for document in read_as_job(&paths) {
+                let located = locate_fields(&document, &schema);
+                let answer = located_answer(&located);
+                std::hint::black_box(locate_values(&document, &schema, &answer, false));
+            }
+        });
+    });
+    let documents = read_as_job(&paths);
+    let pages: Vec<_> = documents.iter().map(search_pages).collect();
+    group.bench_function("build the pages", |b| {
+        b.iter(|| documents.iter().map(search_pages).collect::<Vec<_>>());
+    });
+    group.bench_function("locate in built pages", |b| {
+        b.iter(|| {
+            for pages in &pages {
+                std::hint::black_box(locate_in_pages(pages, &schema));
+            }
+        });
+    });
+    let answers: Vec<Value> = pages
+        .iter()
+        .map(|pages| located_answer(&locate_in_pages(pages, &schema)))
+        .collect();
+    group.bench_function("evidence in built pages", |b| {
+        b.iter(|| {
+            for (pages, answer) in pages.iter().zip(&answers) {
+                std::hint::black_box(locate_values_in_pages(pages, &schema, answer, &none, false));
+            }
+        });
+    });
+    group.finish();
+}
+
+criterion_group!(benches, evidence, locating);
 criterion_main!(benches);

@@ -163,7 +163,14 @@ impl FieldCandidates {
 /// Every scalar field of `schema` outside an array, with its candidates
 /// from `document`, in the schema's order.
 pub fn locate_fields(document: &Document, schema: &Value) -> Vec<FieldCandidates> {
-    let pages = in_rows(search_pages(document));
+    locate_in_pages(&search_pages(document), schema)
+}
+
+/// [`locate_fields`] on a document's pages as [`search_pages`] gives
+/// them: a job builds them once and evidence then searches the same
+/// pages (the locator reads its own copy in rows).
+pub fn locate_in_pages(pages: &[SearchPage], schema: &Value) -> Vec<FieldCandidates> {
+    let pages = in_rows(pages.to_vec());
     let values = DocumentValues::new(&pages);
     let folded = FoldedPages::new(&pages);
     field_specs(schema)

@@ -7,11 +7,13 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use serde_json::Value;
-use sift_documents::{Document, Documents, OcrMode, ReadOptions, read_documents, read_fingerprint};
+use sift_documents::{Document, OcrMode, ReadOptions, read_documents, read_fingerprint};
+use sift_locate::pages::SearchPage;
 use sift_store::{DocumentStatus, ExtractionJob, Store};
 
 use super::{
-    Confidence, EvidenceStatus, FieldEvidence, PageWords, ValueOrigin, locate_values, page_words_of,
+    Confidence, EvidenceStatus, FieldEvidence, PageWords, ValueOrigin, locate_values,
+    locate_values_in_pages, page_words_of,
 };
 use crate::error::CoreError;
 use crate::evidence::preview::is_job_document;
@@ -31,13 +33,16 @@ pub(crate) fn locating_read_options(base: &ReadOptions) -> ReadOptions {
 pub(crate) const EINVOICE_NOT_ON_PAGE: &str =
     "the page does not show this value of the e-invoice XML";
 
-/// The evidence of `values` in the one file of `documents`, as stored
-/// with a result, and the fingerprint of what it was found in (the file
-/// as read with `options`); `None` when nothing was read. Each field of
-/// `origins` is marked with where its value came from; each of `notes`
-/// gets them among its problems (and so low confidence).
+/// The evidence of `values` in a job's one file, `(document, pages)`:
+/// the file as read and its pages as [`super::search_pages`] built them
+/// (for the locator, when it ran), searched as they are. Returns it as
+/// stored with a result, and the fingerprint of what it was found in
+/// (the file as read with `options`); `None` when the file no longer
+/// reads. Each field of `origins` is marked with where its value came
+/// from; each of `notes` gets them among its problems (and so low
+/// confidence).
 pub(crate) fn evidence_value(
-    documents: &Documents,
+    (document, pages): (&Document, &[SearchPage]),
     options: &ReadOptions,
     schema: &Value,
     values: &Value,
@@ -45,9 +50,8 @@ pub(crate) fn evidence_value(
     origins: &HashMap<String, ValueOrigin>,
     notes: &HashMap<String, Vec<String>>,
 ) -> Option<(Value, String)> {
-    let document = documents.files.first()?;
     let bytes = std::fs::read(&document.path).ok()?;
-    let mut found = locate_values(document, schema, values, corrected);
+    let mut found = locate_values_in_pages(pages, schema, values, &HashMap::new(), corrected);
     find_credit_note_amounts(document, schema, values, corrected, origins, &mut found);
     for field in &mut found {
         field.origin = origins.get(&field.key).copied();

@@ -72,7 +72,7 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sift_documents::Document;
-use sift_locate::pages::{self, Match, Place, WordBox};
+use sift_locate::pages::{self, Match, Place, SearchPage, WordBox};
 
 pub use consistency::value_problems;
 pub use job::page_words;
@@ -243,8 +243,37 @@ pub fn locate_quoted_values(
     quoted: &HashMap<String, String>,
     corrected: bool,
 ) -> Vec<FieldEvidence> {
-    let pages = pages::search_pages(document);
-    let index = matching::SearchIndex::new(&pages);
+    locate_values_in_pages(&search_pages(document), schema, values, quoted, corrected)
+}
+
+/// The pages of `document` as evidence and the field locator search
+/// them ([`sift_locate::pages::search_pages`]). A job builds them once
+/// per document, hands them to the locator
+/// ([`sift_locate::locate_in_pages`]) and then finds the answer's values
+/// in the same pages ([`locate_values_in_pages`]).
+pub fn search_pages(document: &Document) -> Vec<SearchPage> {
+    #[cfg(test)]
+    PAGES_BUILT.with(|built| built.set(built.get() + 1));
+    pages::search_pages(document)
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many times this thread built a document's pages: a job's
+    /// test counts one per document.
+    pub(crate) static PAGES_BUILT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// [`locate_quoted_values`] in pages already built with [`search_pages`]
+/// (those the locator searched), so a document's pages are built once.
+pub fn locate_values_in_pages(
+    pages: &[SearchPage],
+    schema: &Value,
+    values: &Value,
+    quoted: &HashMap<String, String>,
+    corrected: bool,
+) -> Vec<FieldEvidence> {
+    let index = matching::SearchIndex::new(pages);
     let leaves = leaves::leaves(schema, values);
     let mut found: Vec<Option<Vec<Match>>> = leaves
         .iter()
@@ -252,9 +281,8 @@ pub fn locate_quoted_values(
             let text = leaf.text.as_deref()?;
             let labels = sift_locate::names::label_words(&leaf.name, leaf.description.as_deref());
             let mut found = matching::find(&index, text, leaf.numeric);
-            label::rank(&pages, &labels, &mut found);
-            if let Some((page, words)) =
-                quoted.get(&leaf.key).and_then(|q| quotes::align(&pages, q))
+            label::rank(pages, &labels, &mut found);
+            if let Some((page, words)) = quoted.get(&leaf.key).and_then(|q| quotes::align(pages, q))
             {
                 found.sort_by_key(|m| {
                     !(m.page == page && m.words.start < words.end && words.start < m.words.end)
@@ -263,7 +291,7 @@ pub fn locate_quoted_values(
             Some(found)
         })
         .collect();
-    label::rank_item_rows(&pages, &leaves, &mut found);
+    label::rank_item_rows(pages, &leaves, &mut found);
     let mut problems = value_problems(schema, values);
     leaves
         .into_iter()
@@ -291,7 +319,7 @@ pub fn locate_quoted_values(
             let places = found
                 .iter()
                 .take(MAX_PLACES)
-                .map(|m| pages::place(&pages, m).into())
+                .map(|m| pages::place(pages, m).into())
                 .collect();
             // A value a check finds wrong is a value to look at, found
             // on the page or not.
@@ -334,7 +362,7 @@ fn is_short(text: &str) -> bool {
 
 /// Whether a quote is on the pages of `document` (as it is, or alike).
 pub fn quote_is_on_page(document: &Document, quote: &str) -> bool {
-    quotes::align(&pages::search_pages(document), quote).is_some()
+    quotes::align(&search_pages(document), quote).is_some()
 }
 
 /// How many values were not found.

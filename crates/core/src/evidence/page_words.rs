@@ -2,9 +2,8 @@
 
 use serde::Serialize;
 use sift_documents::Document;
-use sift_locate::pages::search_pages;
 
-use super::PageBox;
+use super::{PageBox, search_pages};
 
 /// A word on a page with its box, to click.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -27,7 +27,8 @@ use serde::Serialize;
 use serde_json::{Value, json};
 use sift_documents::{Documents, OcrMode, OcrOptions, ReadOptions};
 use sift_engine::ContextSettings;
-use sift_locate::locate_fields;
+use sift_locate::locate_in_pages;
+use sift_locate::pages::SearchPage;
 use sift_store::{
     CallStatus, DocumentResult, DocumentStatus, ExtractionDocument, ExtractionJob, JobStatus,
     NewExtractionJob, Store, StructuredCall,
@@ -39,7 +40,7 @@ use tokio_util::sync::CancellationToken;
 use crate::calls::{CallRequest, read_files, run_call_on_documents};
 use crate::error::CoreError;
 use crate::evidence::ValueOrigin;
-use crate::evidence::{evidence_value, needed_correction, refresh_evidence};
+use crate::evidence::{evidence_value, needed_correction, refresh_evidence, search_pages};
 use crate::models::ModelSelection;
 use crate::models::local::{LocalServerHandle, LocalServerOwner, ensure_local_server};
 use crate::models::provider::ProviderKind;
@@ -246,6 +247,9 @@ async fn run_document(
 /// not the model's.
 struct DocumentAnswer {
     documents: Documents,
+    /// The document's pages as the locator searched them, for evidence
+    /// to search in turn (built once); `None` when nothing was located.
+    pages: Option<Vec<SearchPage>>,
     call: Option<StructuredCall>,
     values: Option<Value>,
     origins: HashMap<String, ValueOrigin>,
@@ -260,14 +264,16 @@ async fn answer_document(
     mode: AnswerMode,
 ) -> Result<DocumentAnswer, CoreError> {
     let documents = read_files(&request.files, &request.read_options).await?;
-    let (einvoice, located) = match (mode, documents.files.first()) {
-        (AnswerMode::Free, _) | (_, None) => (EInvoiceRead::default(), Vec::new()),
+    let (einvoice, located, pages) = match (mode, documents.files.first()) {
+        (AnswerMode::Free, _) | (_, None) => (EInvoiceRead::default(), Vec::new(), None),
         (_, Some(document)) => {
             let mut einvoice = einvoice_values(document, schema);
-            let mut located = locate_fields(document, schema);
+            // Built once: evidence searches these same pages afterwards.
+            let pages = search_pages(document);
+            let mut located = locate_in_pages(&pages, schema);
             einvoice.note_disagreements(&located);
             located.retain(|f| !einvoice.values.iter().any(|(key, _)| *key == f.key));
-            (einvoice, located)
+            (einvoice, located, Some(pages))
         }
     };
     let EInvoiceRead {
@@ -301,6 +307,7 @@ async fn answer_document(
         // No model: the e-invoice's and the locator's values.
         return Ok(DocumentAnswer {
             documents,
+            pages,
             call: None,
             values: Some(with_fixed(None, &fixed)),
             origins,
@@ -323,6 +330,7 @@ async fn answer_document(
         });
     Ok(DocumentAnswer {
         documents,
+        pages,
         call: Some(call),
         values,
         origins,
@@ -337,8 +345,11 @@ impl DocumentAnswer {
             .as_ref()
             .is_some_and(|call| needed_correction(call.transcript.as_ref()));
         let found = self.values.as_ref().and_then(|values| {
+            let document = self.documents.files.first()?;
+            // The locator's pages, else (no locating) built now: once.
+            let pages = self.pages.unwrap_or_else(|| search_pages(document));
             evidence_value(
-                &self.documents,
+                (document, &pages),
                 read_options,
                 schema,
                 values,

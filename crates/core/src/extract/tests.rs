@@ -556,3 +556,54 @@ async fn a_changed_file_has_its_values_found_again_on_a_resume() {
     // One call in all: the resumes called nothing.
     assert_eq!(server.requests().len(), 1);
 }
+
+/// A document's pages are built once per job: the locator searches them,
+/// and evidence then finds the answer's values in the same pages, not in
+/// pages built again from the document (issue 41).
+#[tokio::test]
+async fn a_located_documents_pages_are_built_once_for_the_locator_and_evidence() {
+    use crate::calls::CallRequest;
+    use crate::evidence::PAGES_BUILT;
+
+    let dir = TempDir::new("pages-once");
+    let file = dir.file(
+        "invoice.txt",
+        "ACME GmbH\nInvoice number: INV-7\nTotal: 12.00 EUR\n",
+    );
+    let store = Store::open(dir.0.join("sift.db")).unwrap();
+    let mut request = CallRequest::new(ModelSelection::default(), "unused: no model is asked");
+    request.files = vec![file];
+    request.read_options.word_boxes = true;
+    let schema = invoice_schema();
+    PAGES_BUILT.with(|built| built.set(0));
+    let answer = super::answer_document(&store, &request, &schema, super::AnswerMode::Located)
+        .await
+        .unwrap();
+    assert_eq!(
+        PAGES_BUILT.with(std::cell::Cell::get),
+        1,
+        "built for the locator"
+    );
+    let result = answer.into_result(&request.read_options, &schema);
+    assert_eq!(
+        PAGES_BUILT.with(std::cell::Cell::get),
+        1,
+        "evidence searched the locator's pages"
+    );
+    assert_eq!(
+        result.values,
+        Some(json!({"number": "INV-7", "total": 12.0}))
+    );
+    let evidence: Vec<FieldEvidence> = serde_json::from_value(result.evidence.unwrap()).unwrap();
+    let statuses: Vec<(&str, EvidenceStatus)> = evidence
+        .iter()
+        .map(|e| (e.key.as_str(), e.status))
+        .collect();
+    assert_eq!(
+        statuses,
+        [
+            ("number", EvidenceStatus::Exact),
+            ("total", EvidenceStatus::Normalised)
+        ]
+    );
+}
