@@ -32,6 +32,9 @@ step "no import cycles between the files or rooms of a crate (and the checker fi
 python3 tests/import-cycles/test_fixtures.py
 python3 scripts/check-import-cycles.py
 
+step "the locator's rule catalogue (docs/LOCATOR_RULES.md, regenerated, must equal the committed one)"
+python3 scripts/locator-rules.py --check
+
 step "IPC bindings (regenerated, must equal the committed ones)"
 bash scripts/check-bindings.sh
 

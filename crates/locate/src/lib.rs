@@ -45,30 +45,20 @@
 //! - `rows.rs` a page's lines put back in visual rows where its words have
 //!   boxes
 //! - `propose.rs` the document's amounts and dates (found once for all
-//!   fields), identifiers, currencies and names, each so scored (on a scan,
-//!   another country's currency off the total's line scores less than the
-//!   home country's)
-//! - `dates.rs` the dates proposed (the plausible years, the way round the
-//!   document writes them, a misread read back only where no date was read
-//!   as printed)
-//! - `payment.rs` a receipt's cash less its change (of several amounts
-//!   tendered, the one whose change leaves an amount the page prints), what
-//!   a card was charged, its total rounded to five cents, and a scan's
-//!   total read a last digit off that step, as checks on its total
-//! - `tax_line.rs` tax amounts by arithmetic: a tax line's tax (the amount
-//!   that is its printed rate of another), and an amount that is another's
-//!   tax, which is no total
-//! - `party.rs` the seller's and buyer's names (labels and headings, a
-//!   sender line and the addressee below it, a legal form near the top, a
-//!   scan's misread legal form read back, what is no name)
-//! - `terms.rs` payment terms in words as a due date (`Zahlbar … bis
-//!   04.07.2013`)
-//! - `currency.rs` a currency as a page prints it (a code, a sign alone or
-//!   on an amount, an abbreviation)
+//!   fields), identifiers, currencies and names, each scored by the rules
+//!   in their order (the amount rules are `AMOUNT_RULES`)
+//! - `proposal.rs` a value proposed for a field, before ranking
+//! - `rules/` the scoring rules, one module per concept (`totals`, `tax`,
+//!   `net`, `dates`, `identifiers`, `currency`, `parties`, `payment`, and
+//!   `shared` for every field's), each rule a named item with a one-line
+//!   doc, its test and the set it was measured on; `docs/LOCATOR_RULES.md`
+//!   lists them (`scripts/locator-rules.py`)
 //! - `country.rs` the country a document is from (its name, a legal form, a
 //!   state, a large town; a tax only some countries levy, `GST`, votes for
 //!   each), for the currency it does not print or prints as a bare `$`
-//! - `lib.rs` (this file) merging, ranking, when a field is sure
+//! - `lib.rs` (this file) merging, ranking (then the rules that reorder
+//!   a field's ranked values: the subtotal, the payment, the tax by
+//!   difference), when a field is sure
 //! - `tests/` its rules' tests, by part of the invoice
 //! - `misread.rs` values as OCR misreads them read back (an amount split at
 //!   its decimal mark, a 5 read as `§` before it, the digits OCR reads for
@@ -79,8 +69,6 @@
 #![deny(missing_docs)]
 pub mod concept;
 pub mod country;
-mod currency;
-mod dates;
 pub mod fields;
 mod labels;
 mod languages;
@@ -89,15 +77,13 @@ mod misread;
 pub mod names;
 pub mod normalise;
 pub mod pages;
-mod party;
-mod payment;
 mod phrases;
+mod proposal;
 mod propose;
 mod rows;
+mod rules;
 pub mod runs;
 pub mod shapes;
-mod tax_line;
-mod terms;
 #[cfg(test)]
 mod tests;
 
@@ -108,11 +94,13 @@ use serde_json::{Map, Value};
 use sift_documents::Document;
 
 use fields::{FieldSpec, ValueKind, field_specs};
-use labels::{ABOVE, FoldedPages, SAME_LINE};
+use labels::{FoldedPages, SAME_LINE};
 use lexicon::Concept;
 use pages::{Match, Place, SearchPage, place, search_pages};
-use propose::{DocumentValues, Proposal, amount_value, propose};
+use proposal::{Proposal, same_value};
+use propose::{DocumentValues, propose};
 use rows::in_rows;
+use rules::{payment, shared, tax, totals};
 
 /// Changed whenever the locator's rules change what it finds, so that an
 /// evaluation does not reuse results an older locator gave.
@@ -122,11 +110,6 @@ pub const MAX_CANDIDATES: usize = 5;
 /// How far ahead of the next value a labelled best candidate must be for
 /// the field to be sure.
 const SURE_MARGIN: i32 = 15;
-/// The least a subtotal scores as the total of a page with no total's
-/// label: above any unlabelled number, below any labelled one.
-const SUBTOTAL_FOR_TOTAL: i32 = 30;
-/// What a tax amount gains for being the total less the net.
-const TAX_DIFFERENCE: i32 = 25;
 
 /// A value proposed for a field.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -177,18 +160,17 @@ pub fn locate_in_pages(pages: &[SearchPage], schema: &Value) -> Vec<FieldCandida
         .into_iter()
         .map(|spec| {
             let proposals = propose(&spec, &pages, &values, &folded);
-            let mut ranked = rank(&spec, proposals);
-            if spec.concept == Some(Concept::Total)
-                && ranked.first().is_none_or(|p| p.score < ABOVE)
-            {
-                ranked = with_subtotal_first(&spec, ranked, &pages, &values, &folded);
-            }
-            if spec.concept == Some(Concept::Total) {
-                ranked = with_paid_total_first(&spec, ranked, &pages, &values, &folded);
-            }
-            if spec.concept == Some(Concept::Tax) {
-                ranked = with_tax_by_difference(&spec, ranked, &pages, &values, &folded);
-            }
+            let labelled = |concept| labelled_as(concept, &spec, &pages, &values, &folded);
+            // The rules that reorder a field's ranked values, in order.
+            let ranked = rank(&spec, proposals);
+            let ranked = totals::subtotal_first_without_a_total_label(
+                &spec,
+                ranked,
+                &labelled,
+                &values.amounts,
+            );
+            let ranked = payment::paid_total_first(&spec, ranked, &pages, &values.amounts, &folded);
+            let ranked = tax::tax_by_difference(&spec, ranked, &labelled);
             let sure = is_sure(&spec, &ranked);
             let candidates = ranked
                 .into_iter()
@@ -238,11 +220,7 @@ fn rank(spec: &FieldSpec, proposals: Vec<Proposal>) -> Vec<Proposal> {
             .min();
         match at.map(|i| &mut merged[i]) {
             Some((best, extra)) => {
-                if spec.kind == ValueKind::Currency {
-                    *extra += p.score.min(SAME_LINE) / 10;
-                } else {
-                    *extra = (*extra + 3).min(9);
-                }
+                *extra = shared::another_place_gains(spec.kind, *extra, p.score);
                 if p.score > best.score {
                     *best = p;
                 }
@@ -300,141 +278,6 @@ fn labelled_as(
         .find(|p| p.score >= SAME_LINE)
 }
 
-/// A tax field's amounts: the one that is the document's labelled total
-/// less its labelled net (`Bruttosumme 23,54`, `Rechnungssumme ohne USt.
-/// 22,00`: the tax is 1,54) gains [`TAX_DIFFERENCE`]. A tax table prints
-/// each rate's base beside its tax, nearer the label than the tax. (The
-/// net as the total less the tax was tried too: it changed no value.)
-fn with_tax_by_difference(
-    spec: &FieldSpec,
-    mut ranked: Vec<Proposal>,
-    pages: &[SearchPage],
-    values: &DocumentValues,
-    folded: &FoldedPages,
-) -> Vec<Proposal> {
-    let labelled = |concept| labelled_as(concept, spec, pages, values, folded)?.amount;
-    let (Some(total), Some(net)) = (labelled(Concept::Total), labelled(Concept::Net)) else {
-        return ranked;
-    };
-    let tax = ((total - net) * 100.0).round() / 100.0;
-    if net <= 0.0 || tax < 0.0 {
-        return ranked;
-    }
-    for p in &mut ranked {
-        if p.score > 0 && p.amount.is_some_and(|a| (a - tax).abs() < 0.005) {
-            p.score += TAX_DIFFERENCE;
-        }
-    }
-    // Stable: equal scores keep the order ranking gave them.
-    ranked.sort_by_key(|p| std::cmp::Reverse(p.score));
-    ranked
-}
-
-/// A total with no total's label on the page (OCR lost its line, or the
-/// receipt prints none): the subtotal plus the labelled tax where the
-/// page prints that sum (`Sub Total 68.87`, `GST 6% 4.13`, and `73.00`
-/// elsewhere), else the subtotal, which is the total where no tax or
-/// charge is added: a likelier answer than any unlabelled number. It is
-/// ranked first but never sure.
-fn with_subtotal_first(
-    spec: &FieldSpec,
-    ranked: Vec<Proposal>,
-    pages: &[SearchPage],
-    values: &DocumentValues,
-    folded: &FoldedPages,
-) -> Vec<Proposal> {
-    let Some(mut subtotal) = labelled_as(Concept::Net, spec, pages, values, folded) else {
-        return ranked;
-    };
-    let taxed = labelled_as(Concept::Tax, spec, pages, values, folded)
-        .and_then(|tax| Some(subtotal.amount? + tax.amount?))
-        .filter(|sum| *sum > 0.0)
-        .and_then(|sum| {
-            values
-                .amounts
-                .iter()
-                .find(|(_, _, amount)| (amount - sum).abs() < 0.005)
-        });
-    if let Some((page, words, amount)) = taxed {
-        subtotal = Proposal {
-            value: amount_value(spec, *amount),
-            page: *page,
-            words: words.clone(),
-            score: 0,
-            amount: Some(*amount),
-        };
-    }
-    let best = ranked.first().map_or(0, |p| p.score);
-    subtotal.score = best.max(SUBTOTAL_FOR_TOTAL) + 1;
-    let mut out = vec![subtotal.clone()];
-    out.extend(
-        ranked
-            .into_iter()
-            .filter(|p| !same_value(&p.value, &subtotal.value)),
-    );
-    out
-}
-
-/// A receipt whose payment lines give the total, or whose total is paid
-/// rounded (see [`payment`]): that amount first, where it was a
-/// candidate or not, and never sure (the page's own total disagrees, or
-/// has no label).
-fn with_paid_total_first(
-    spec: &FieldSpec,
-    mut ranked: Vec<Proposal>,
-    pages: &[SearchPage],
-    values: &DocumentValues,
-    folded: &FoldedPages,
-) -> Vec<Proposal> {
-    let best = ranked
-        .first()
-        .filter(|p| p.score >= ABOVE)
-        .and_then(|p| p.amount);
-    let first_score = ranked.first().map_or(0, |p| p.score);
-    // The rounded total is printed (often beside `CASH`, a rival label);
-    // a difference of payment lines may be printed nowhere.
-    let rounded = || {
-        let (amount, page, words) = payment::rounded_total(best?, pages, values, folded)?;
-        Some((amount, page, words, true))
-    };
-    // What a card was charged is read a digit off as often as the total
-    // is: it is taken where no label governs the total, or, on a scan,
-    // where the total is off the step cash is rounded to and the charge
-    // on it (a typed page's digits are as written).
-    let card = || {
-        let (amount, page, words) = payment::card_total(pages, values, folded)?;
-        let off_step = ranked.first().and_then(|p| p.amount).is_some_and(|total| {
-            pages[page].ocr && !payment::on_cash_step(total) && payment::on_cash_step(amount)
-        });
-        (first_score < ABOVE || off_step).then_some((amount, page, words, true))
-    };
-    let paid = payment::paid_total(best, pages, values, folded)
-        .map(|(amount, page, words)| (amount, page, words, false))
-        .or_else(card)
-        .or_else(rounded);
-    let Some((paid, page, words, printed)) = paid else {
-        return ranked;
-    };
-    let at = ranked
-        .iter()
-        .position(|p| p.amount.is_some_and(|a| (a - paid).abs() < 0.005));
-    let mut moved = match at {
-        Some(0) => return ranked,
-        Some(at) => ranked.remove(at),
-        None if first_score >= SAME_LINE && !printed => return ranked,
-        None => Proposal {
-            value: amount_value(spec, paid),
-            page,
-            words,
-            score: 0,
-            amount: Some(paid),
-        },
-    };
-    moved.score = first_score;
-    ranked.insert(0, moved);
-    ranked
-}
-
 /// A value as [`rank`] finds it again: a number in millionths (a number
 /// [`same_value`] takes for it is in its key or one beside it), else its
 /// JSON text.
@@ -460,13 +303,6 @@ impl ValueKey {
                 .to_vec(),
             Self::Text(_) => vec![self.clone()],
         }
-    }
-}
-
-fn same_value(a: &Value, b: &Value) -> bool {
-    match (a.as_f64(), b.as_f64()) {
-        (Some(x), Some(y)) => (x - y).abs() < 1e-9,
-        _ => a == b,
     }
 }
 

@@ -6,64 +6,50 @@
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::country::home_country;
-use super::currency::{currency, is_bare_dollar, printed_currency};
-use super::dates::dates;
 use super::fields::{FieldSpec, ValueKind};
-use super::labels::{
-    ABOVE, FoldedPages, Occurrence, SAME_LINE, fold_word, label_score, lines_with,
-};
+use super::labels::{FoldedPages, Occurrence, label_score, lines_with};
 use super::lexicon::{self, Concept};
-use super::party::party_names;
 use super::phrases::{FieldPhrases, occurrences, total_lines};
-use super::tax_line::{AmountsByValue, is_rate_of_another, is_tax_of_another};
-use super::terms::is_payment_deadline;
-use crate::normalise::normalize_date;
 use crate::pages::SearchPage;
+use crate::proposal::{Amount, Proposal, amount_value};
+use crate::rules::currency::{
+    bare_dollar_is_the_home_dollar, currency, currency_in_letters_outweighs_a_sign,
+    currency_on_the_total_line_gains, foreign_currency_on_a_scan_is_capped, home_countrys_money,
+    printed_currency, takes_the_total_line,
+};
+use crate::rules::dates::{
+    any_date_beats_none, date_after_the_number_is_the_issue_date, dates_in_plausible_years,
+    due_date_needs_its_label_or_terms,
+};
+use crate::rules::identifiers::{
+    bracketed_code_loses, grouped_iban, iban_has_its_shape, identifier, says_buyer,
+    series_identifier, short_number, short_number_only_right_after_its_label, spec_words,
+    tax_id_answers_its_own_party, unlabelled_vat_number_is_a_tax_id, vat_shaped_tax_id_gains,
+};
+use crate::rules::parties::party_names;
+use crate::rules::shared::{has_cents, label_passes_a_bare_number_before_cents};
+use crate::rules::tax::{AmountsByValue, tax_line_rate_of_another_gains};
+use crate::rules::{AmountAt, AmountRule, net, shared, totals};
 use crate::runs::{Run, value_runs};
-use crate::shapes::{has_iban_shape, is_vat_number};
 
-/// What a labelled total gains for being on a rounding line (`Total
-/// Rounded`) or at most [`ROUNDED_WITHIN`] lines below one.
-const ROUNDED: i32 = 40;
-const ROUNDED_WITHIN: usize = 3;
-/// What a currency gains for being on a line with a total's label.
-const ON_TOTAL_LINE: i32 = 40;
-/// What the currency of the country a document is from scores: more than
-/// a sign printed once or twice (OCR reads stray marks as signs), less
-/// than a code or a sign on every amount.
-const HOME_CURRENCY: i32 = 12;
-/// The most a currency of another country than the document's scores on
-/// a scan, off the total's line: less than the home country's.
-const FOREIGN_ON_SCAN: i32 = 10;
-
-/// What an identifier in brackets loses (see [`propose`]).
-const BRACKETED: i32 = 10;
-/// What an amount on a tax line gains for being its rate of another
-/// amount there (see [`is_rate_of_another`]).
-const TAX_OF_BASE: i32 = 15;
-/// What a tax id of a VAT number's shape gains over another number.
-const VAT_SHAPED: i32 = 10;
-/// What a VAT number no label governs scores: a guess below any labelled
-/// tax id.
-const UNLABELLED_VAT: i32 = 30;
-
-/// One proposal: a value at a place, with its score.
-#[derive(Debug, Clone, PartialEq)]
-pub(super) struct Proposal {
-    pub value: Value,
-    pub page: usize,
-    pub words: Range<usize>,
-    pub score: i32,
-    /// Its amount, for ranking totals.
-    pub amount: Option<f64>,
-}
+/// The rules that adjust an amount's label score, in the order they apply
+/// (each sees the score the one before left).
+const AMOUNT_RULES: [AmountRule; 7] = [
+    net::net_total_at_rounding_is_the_total,
+    label_passes_a_bare_number_before_cents,
+    totals::scan_label_above_governs_no_bare_whole_number,
+    shared::unlabelled_amount_with_cents_scores_one,
+    totals::total_below_rounding_line_gains,
+    tax_line_rate_of_another_gains,
+    totals::tax_of_another_is_no_total,
+];
 
 /// The amounts and dates of a document, found once for all its fields.
 pub(super) struct DocumentValues {
-    pub amounts: Vec<(usize, Range<usize>, f64)>,
+    pub amounts: Vec<Amount>,
     dates: Vec<(usize, Range<usize>, String)>,
     by_value: AmountsByValue,
     /// For each line of each page with an amount with cents, the first
@@ -74,7 +60,7 @@ pub(super) struct DocumentValues {
 impl DocumentValues {
     pub fn new(pages: &[SearchPage]) -> Self {
         let runs = value_runs(pages);
-        let dates = dates(pages, &runs);
+        let dates = dates_in_plausible_years(pages, &runs);
         let amounts = amounts(pages, &runs, &dates);
         let mut last_with_cents = HashMap::new();
         for (page, words, _) in amounts.iter().filter(|(p, w, _)| has_cents(pages, *p, w)) {
@@ -109,63 +95,29 @@ pub(super) fn propose(
                 if spec.integer && amount.fract() != 0.0 {
                     continue;
                 }
-                // A total of nothing is a zero line (`Discount 0.00`).
-                if spec.concept == Some(Concept::Total) && amount == 0.0 {
+                if totals::zero_is_no_total(spec, amount) {
                     continue;
                 }
                 let line = pages[page].words[words.start].line;
                 let below_rounding = rounding.as_ref().is_some_and(|lines| {
-                    (line.saturating_sub(ROUNDED_WITHIN)..=line).any(|l| lines[page][l])
+                    (line.saturating_sub(totals::ROUNDED_WITHIN)..=line).any(|l| lines[page][l])
                 });
-                let mut s = score(page, &words);
-                // Rounding is applied to what is paid: a `Net Total` on or
-                // just below the rounding line is the total (a net before
-                // tax comes before the tax, far above any rounding).
-                if s < 0 && below_rounding && says_net_total(folded, pages, page, line) {
-                    s = SAME_LINE;
-                }
-                // `Total Qty 9 73.55`, `Total Inc. GST 9 6%: 739.78`: a
-                // label governs the amount with cents after a bare whole
-                // number (a count, a stray digit) on its line.
-                if s >= ABOVE
-                    && !has_cents(pages, page, &words)
-                    && cents_after(values, page, line, words.end)
-                {
-                    s = 0;
-                }
-                // On a scan, a label above governs no bare whole number
-                // (`2` of a line `Closed: 2 11-03-2018` under `TOTAL:`
-                // whose amount OCR lost): a total is printed with cents.
-                if is_total
-                    && pages[page].ocr
-                    && (ABOVE..SAME_LINE).contains(&s)
-                    && !has_cents(pages, page, &words)
-                {
-                    s = 0;
-                }
-                if s == 0 {
-                    // Unlabelled: an amount with cents is likelier money.
-                    s = i32::from(has_cents(pages, page, &words));
-                }
-                // A total just below a rounding line is the rounded one,
-                // what is paid; the total above it is before rounding.
-                if s >= ABOVE && below_rounding {
-                    s += ROUNDED;
-                }
-                // `USt. 19% 198,00 37,62`: of a tax line's amounts, the
-                // tax is the one that is the rate of another.
-                if s >= ABOVE
-                    && spec.concept == Some(Concept::Tax)
-                    && is_rate_of_another(&values.by_value, page, line, amount)
-                {
-                    s += TAX_OF_BASE;
-                }
-                // A tax is no total, whatever label is near it: the
-                // amount that is another's tax at a rate the page prints
-                // is taken for an unlabelled one.
-                if s >= ABOVE && is_total && is_tax_of_another(&values.by_value, page, amount) {
-                    s = 1;
-                }
+                let at = AmountAt {
+                    spec,
+                    pages,
+                    folded,
+                    by_value: &values.by_value,
+                    page,
+                    line,
+                    amount,
+                    is_total,
+                    below_rounding,
+                    cents: has_cents(pages, page, &words),
+                    cents_after: cents_after(values, page, line, words.end),
+                };
+                let s = AMOUNT_RULES
+                    .iter()
+                    .fold(score(page, &words), |s, rule| rule(&at, s));
                 out.push(Proposal {
                     value: amount_value(spec, amount),
                     page,
@@ -181,18 +133,18 @@ pub(super) fn propose(
             let numbered = std::cell::OnceCell::new();
             let numbered = || numbered.get_or_init(|| document_number_labels(spec, pages, folded));
             for (page, words, date) in values.dates.iter().cloned() {
-                // Any date is a better guess than none; a labelled one
-                // far better. Not for a due date: it is printed with its
-                // label, and the unlabelled date is the issue date.
-                let mut labelled = score(page, &words);
-                if labelled <= 0 && spec.concept == Some(Concept::DueDate) {
-                    let ends = values.dates.iter().filter(|d| d.0 == page).map(|d| d.1.end);
-                    if !is_payment_deadline(&pages[page], &folded.0[page], ends, &words) {
-                        continue;
-                    }
-                    labelled = ABOVE;
-                }
-                let mut s = labelled.max(1);
+                let ends = values.dates.iter().filter(|d| d.0 == page).map(|d| d.1.end);
+                let Some(labelled) = due_date_needs_its_label_or_terms(
+                    spec.concept,
+                    score(page, &words),
+                    &pages[page],
+                    &folded.0[page],
+                    ends,
+                    &words,
+                ) else {
+                    continue;
+                };
+                let s = any_date_beats_none(labelled);
                 let line = pages[page].words[words.start].line;
                 // Looked for only where it could matter: the labels of
                 // the number are a second search of the pages.
@@ -201,9 +153,7 @@ pub(super) fn propose(
                         .iter()
                         .any(|o| !o.rival && o.end <= words.start)
                 };
-                if s < ABOVE && spec.concept == Some(Concept::IssueDate) && after_number() {
-                    s = ABOVE;
-                }
+                let s = date_after_the_number_is_the_issue_date(spec.concept, s, after_number);
                 out.push(Proposal {
                     value: json!(date),
                     page,
@@ -222,15 +172,8 @@ pub(super) fn propose(
                     // An identifier is only ever proposed beside its label
                     // (which governs a run of words by its first): the
                     // label first, as most words have none.
-                    let mut s = score(p, &(w..w + 1));
-                    // A VAT number's shape says what it is, labelled or
-                    // not (`TVA : FR11999999998`: `TVA` labels a tax).
-                    if s == 0
-                        && spec.concept == Some(Concept::TaxId)
-                        && identifier(&word.text).is_some_and(|id| is_vat_number(&id))
-                    {
-                        s = UNLABELLED_VAT;
-                    }
+                    let s =
+                        unlabelled_vat_number_is_a_tax_id(spec, &word.text, score(p, &(w..w + 1)));
                     if s <= 0 {
                         continue;
                     }
@@ -254,34 +197,16 @@ pub(super) fn propose(
                         continue;
                     }
                     let words = w..end;
-                    // A number of one or two digits only right after its
-                    // label on its line (`Rechnung Nr. 42`).
-                    if short.is_some() && s < SAME_LINE + 8 {
+                    if !short_number_only_right_after_its_label(short.is_some(), s) {
                         continue;
                     }
-                    // A code in brackets beside a label is a kind or a
-                    // type (`Gutschrift (389) Nr. 47110818`), rarely the
-                    // document's own number.
-                    if word.text.starts_with('(') && word.text.ends_with(')') {
-                        s -= BRACKETED;
-                    }
-                    // A page prints a national tax number (`Steuernummer
-                    // 201/113/40209`) beside its VAT number: the number of
-                    // a VAT number's shape is the likelier tax id.
-                    if spec.concept == Some(Concept::TaxId) && is_vat_number(&id) {
-                        s += VAT_SHAPED;
-                    }
-                    // `Customer VAT Number`, `N° TVA client`: the buyer's
-                    // id is no answer to a seller's (or unnamed) field,
-                    // and the seller's none to the buyer's.
-                    if spec.concept == Some(Concept::TaxId)
-                        && says_buyer(&folded.0[p][page.lines[word.line].start..w]) != asks_buyer
-                    {
+                    let s = bracketed_code_loses(&word.text, s);
+                    let s = vat_shaped_tax_id_gains(spec, &id, s);
+                    let before = &folded.0[p][page.lines[word.line].start..w];
+                    if !tax_id_answers_its_own_party(spec, before, asks_buyer) {
                         continue;
                     }
-                    // An IBAN has its shape; the groups of one printed
-                    // with spaces are no IBAN on their own.
-                    if spec.concept == Some(Concept::Iban) && !has_iban_shape(&id) {
+                    if !iban_has_its_shape(spec, &id) {
                         continue;
                     }
                     if s > 0 {
@@ -304,30 +229,15 @@ pub(super) fn propose(
                     let Some(mut code) = printed_currency(&word.text) else {
                         continue;
                     };
-                    // A bare `$` is the home country's dollar.
-                    if let Some(home) = home.as_ref().filter(|h| h.dollar)
-                        && is_bare_dollar(&word.text)
-                    {
-                        code = home.currency;
-                    }
+                    code = bare_dollar_is_the_home_dollar(&word.text, code, home.as_ref());
                     let words = w..w + 1;
-                    // Each occurrence counts; a labelled one more. A code
-                    // or abbreviation in letters is rarer as OCR noise
-                    // than a one-character sign, and the currency on the
-                    // total's line is the total's.
-                    let written = word.text.chars().any(char::is_alphabetic);
-                    let mut s = score(p, &words).max(if written { 15 } else { 10 });
-                    // OCR reads stray marks as signs, and a row holds
-                    // more of them than a line did: on a scan, only a
-                    // currency in letters takes the total's line.
-                    if total_lines[p][word.line] && (written || !page.ocr) {
-                        s += ON_TOTAL_LINE;
-                    } else if page.ocr && home.as_ref().is_some_and(|h| h.currency != code) {
-                        // On a scan, another country's code or sign off
-                        // the total's line is more often a misread (`HRS`
-                        // read `ARS`, a fuel's `RON95`) than its money.
-                        s = s.min(FOREIGN_ON_SCAN);
-                    }
+                    let s = currency_in_letters_outweighs_a_sign(&word.text, score(p, &words));
+                    let s = if takes_the_total_line(total_lines[p][word.line], &word.text, page.ocr)
+                    {
+                        currency_on_the_total_line_gains(s)
+                    } else {
+                        foreign_currency_on_a_scan_is_capped(code, page.ocr, home.as_ref(), s)
+                    };
                     out.push(Proposal {
                         value: json!(code),
                         page: p,
@@ -337,16 +247,7 @@ pub(super) fn propose(
                     });
                 }
             }
-            // Prices at home need no currency: the home country's money.
-            if let Some(home) = home {
-                out.push(Proposal {
-                    value: json!(home.currency),
-                    page: home.page,
-                    words: home.words,
-                    score: HOME_CURRENCY,
-                    amount: None,
-                });
-            }
+            out.extend(home.map(home_countrys_money));
         }
         ValueKind::Text => {
             let names = party_names(spec, pages, folded, &found);
@@ -360,20 +261,6 @@ pub(super) fn propose(
         }
     }
     out
-}
-
-/// Whether `words` (folded) name the buyer: one of the buyer's one-word
-/// labels (`customer`, `client`, `käufer`).
-fn says_buyer(words: &[String]) -> bool {
-    let buyer = lexicon::labels(Concept::Buyer);
-    words
-        .iter()
-        .any(|w| buyer.iter().any(|label| label == w) || w == "purchaser")
-}
-
-/// A field's own words, as labels are folded.
-fn spec_words(spec: &FieldSpec) -> Vec<String> {
-    spec.own_label.split_whitespace().map(fold_word).collect()
 }
 
 /// Where the labels of the document's number are, for a field of another
@@ -390,43 +277,6 @@ fn document_number_labels(
         ..spec.clone()
     };
     occurrences(pages, folded, &FieldPhrases::of(&number))
-}
-
-/// An identifier printed after its series' letter (`F 1234K20/1234/12`):
-/// a lone capital, then an identifier on the same line.
-fn series_identifier(page: &SearchPage, w: usize) -> Option<(String, usize)> {
-    let letter = &page.words[w];
-    let next = page.words.get(w + 1).filter(|n| n.line == letter.line)?;
-    let series = letter.text.len() == 1 && letter.text.bytes().all(|b| b.is_ascii_uppercase());
-    let id = identifier(&next.text).filter(|_| series)?;
-    Some((format!("{} {id}", letter.text), w + 2))
-}
-
-/// A word that is a number of one or two digits (marks around it aside).
-fn short_number(word: &str) -> Option<String> {
-    let digits = word.trim_matches([':', ';', ',', '.', '(', ')', '#']);
-    (!digits.is_empty() && digits.len() <= 2 && digits.bytes().all(|b| b.is_ascii_digit()))
-        .then(|| digits.to_owned())
-}
-
-/// An amount as the field's answer: a number (whole for an integer
-/// field), or its text for a string field.
-pub(super) fn amount_value(spec: &FieldSpec, amount: f64) -> Value {
-    if spec.number {
-        if spec.integer {
-            json!(amount as i64)
-        } else {
-            json!(amount)
-        }
-    } else {
-        json!(amount.to_string())
-    }
-}
-
-/// Whether line `line` of page `page` says `Net Total`.
-fn says_net_total(folded: &FoldedPages, pages: &[SearchPage], page: usize, line: usize) -> bool {
-    let words = &folded.0[page][pages[page].lines[line].clone()];
-    words.windows(2).any(|w| w[0] == "net" && w[1] == "total")
 }
 
 /// The amounts of the pages: the runs that read as one and not as a
@@ -497,125 +347,4 @@ fn cents_after(values: &DocumentValues, page: usize, line: usize, after: usize) 
         .last_with_cents
         .get(&(page, line))
         .is_some_and(|last| *last >= after)
-}
-
-/// Whether the amount's last word ends in a decimal mark and two digits.
-pub(super) fn has_cents(pages: &[SearchPage], page: usize, words: &Range<usize>) -> bool {
-    let Some(last) = pages[page].words[words.clone()].last() else {
-        return false;
-    };
-    let digits: String = last
-        .text
-        .trim_end_matches(|c: char| !c.is_ascii_digit())
-        .to_owned();
-    let b = digits.as_bytes();
-    b.len() >= 4 && matches!(b[b.len() - 3], b'.' | b',')
-}
-
-/// The IBAN that starts at word `w` and runs on over the words of its
-/// line (`DE89 3704 0044 0532 0130 00`), as one string without its spaces
-/// (the electronic form, as an e-invoice gives it), with the word after
-/// its last: two letters and two check digits first, then groups of at
-/// most four letters or digits, 15 to 34 in all.
-fn grouped_iban(page: &SearchPage, w: usize) -> Option<(String, usize)> {
-    let first = page.words.get(w)?;
-    let head = first.text.as_bytes();
-    let starts = head.len() == 4
-        && head[..2].iter().all(u8::is_ascii_uppercase)
-        && head[2..].iter().all(u8::is_ascii_digit);
-    if !starts {
-        return None;
-    }
-    let (mut end, mut length) = (w + 1, 4);
-    while let Some(next) = page.words.get(end) {
-        let group = next.text.trim_end_matches([',', '.', ';']);
-        let fits = next.line == first.line
-            && (1..=4).contains(&group.len())
-            && group.chars().all(|c| c.is_ascii_alphanumeric())
-            && length + group.len() <= 34;
-        if !fits {
-            break;
-        }
-        length += group.len();
-        end += 1;
-        if group.len() < 4 {
-            break;
-        }
-    }
-    (length >= 15).then(|| {
-        let groups = page.words[w..end].iter();
-        let iban = groups
-            .flat_map(|word| word.text.chars().filter(char::is_ascii_alphanumeric))
-            .collect();
-        (iban, end)
-    })
-}
-
-/// A word as an identifier: with a digit and at least three letters or
-/// digits, not a date, an amount with cents or a percentage; the marks
-/// around it dropped (a leading `#` kept: it is printed as part of some).
-fn identifier(word: &str) -> Option<String> {
-    let trimmed = word
-        .trim_start_matches([':', '(', '[', '"', '\''])
-        .trim_end_matches([':', ';', ',', '.', ')', ']', '"', '\'']);
-    // `N°562044387`, `Nr.123`: the label glued to the number.
-    let trimmed = ["n°", "nº", "no.", "nr.", "no:", "nr:", "n.", "no", "nr"]
-        .iter()
-        .find_map(|prefix| {
-            let head = trimmed.get(..prefix.len())?;
-            let rest = &trimmed[prefix.len()..];
-            (head.eq_ignore_ascii_case(prefix) && rest.starts_with(|c: char| c.is_ascii_digit()))
-                .then_some(rest)
-        })
-        .unwrap_or(trimmed);
-    let alnum = trimmed.chars().filter(|c| c.is_alphanumeric()).count();
-    if alnum < 3 || !trimmed.chars().any(|c| c.is_ascii_digit()) || trimmed.contains('%') {
-        return None;
-    }
-    if normalize_date(trimmed).is_some() {
-        return None;
-    }
-    // An amount with its currency glued on (`$4.11`, `12.00EUR`) is
-    // money too, not a number of something.
-    let amount = if currency(trimmed).is_some() {
-        trimmed.trim_matches(|c: char| !c.is_ascii_digit())
-    } else {
-        trimmed
-    };
-    let b = amount.as_bytes();
-    let money = b.len() >= 4
-        && matches!(b[b.len() - 3], b'.' | b',')
-        && b[b.len() - 2..].iter().all(u8::is_ascii_digit)
-        && amount[..b.len() - 3]
-            .chars()
-            .all(|c| c.is_ascii_digit() || ".,".contains(c));
-    (!money).then(|| trimmed.to_owned())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn identifiers_are_words_with_digits_that_are_not_money_or_dates() {
-        assert_eq!(identifier("42183017").as_deref(), Some("42183017"));
-        assert_eq!(
-            identifier("#BLR_WFLD20151000982590").as_deref(),
-            Some("#BLR_WFLD20151000982590")
-        );
-        assert_eq!(
-            identifier("INV/2023/03/0008:").as_deref(),
-            Some("INV/2023/03/0008")
-        );
-        assert_eq!(identifier("4.11"), None);
-        assert_eq!(identifier("$4.11"), None);
-        assert_eq!(identifier("€4.904,94"), None);
-        assert_eq!(identifier("12.00EUR"), None);
-        // A number that only looks like an amount, with no currency.
-        assert_eq!(identifier("RE-2017.05").as_deref(), Some("RE-2017.05"));
-        assert_eq!(identifier("1.234,56"), None);
-        assert_eq!(identifier("03.08.2014"), None);
-        assert_eq!(identifier("19%"), None);
-        assert_eq!(identifier("12"), None);
-    }
 }
