@@ -195,17 +195,12 @@ mod tests {
 
     #[test]
     fn any_date_is_a_better_guess_than_none() {
-        // No label governs the date: it is still the invoice's date.
+        // Only a rival's label (a delivery's) governs the date: it is still
+        // a guess for the invoice's date, where nothing better is printed.
         let schema = json!({"type": "object", "properties": {
             "date": {"type": "string", "description": "The invoice's date"}
         }});
-        let located = locate_fields(
-            &text_document(
-                "Thank you
-03.05.2024",
-            ),
-            &schema,
-        );
+        let located = locate_fields(&text_document("Delivery 03.05.2024"), &schema);
         assert_eq!(located[0].best(), Some(&json!("2024-05-03")));
     }
 }
