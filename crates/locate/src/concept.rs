@@ -64,4 +64,3 @@ pub(crate) const CONCEPTS: &[Concept] = &[
     Concept::TaxId,
     Concept::Iban,
 ];
-

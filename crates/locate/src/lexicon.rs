@@ -12,8 +12,8 @@
 
 use crate::languages::lexicon;
 
-pub use crate::concept::Concept;
 pub(crate) use crate::concept::CONCEPTS;
+pub use crate::concept::Concept;
 
 /// Words of a field's name (else its description) that select a concept,
 /// tried in order.
