@@ -314,20 +314,40 @@ async fn answer_document(
             notes,
         });
     };
+    let asked: Vec<String> = ask
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|properties| properties.keys().cloned().collect())
+        .unwrap_or_default();
     let mut request = request.clone();
     request.schema = Some(ask);
     let call = run_call_on_documents(store, &request, &documents).await?;
-    let values = call
-        .output
-        .clone()
-        .filter(|_| call.status == CallStatus::Completed)
-        .map(|answer| {
+    let mut notes = notes;
+    let values = if call.status == CallStatus::Completed {
+        call.output.clone().map(|answer| {
             if fixed.is_empty() {
                 answer
             } else {
                 with_fixed(Some(answer), &fixed)
             }
-        });
+        })
+    } else if mode == AnswerMode::Hybrid && !fixed.is_empty() {
+        // The locator's values stand when the model's part fails, so a
+        // hybrid answer never holds less than a located one; each field
+        // the model was asked for says why it is empty, for review.
+        let error = call.error.as_deref().unwrap_or("it gave no answer");
+        let mut unanswered = serde_json::Map::new();
+        for key in asked {
+            notes
+                .entry(key.clone())
+                .or_default()
+                .push(format!("the model's answer failed: {error}"));
+            unanswered.insert(key, Value::Null);
+        }
+        Some(with_fixed(Some(Value::Object(unanswered)), &fixed))
+    } else {
+        None
+    };
     Ok(DocumentAnswer {
         documents,
         pages,
@@ -372,17 +392,21 @@ impl DocumentAnswer {
                 call_id: None,
             };
         };
+        // A hybrid answer whose model failed keeps the locator's values
+        // (see `answer_document`): the document is done, the failure noted
+        // on the fields the model was asked for rather than on the row.
+        let done = call.status == CallStatus::Completed || self.values.is_some();
         DocumentResult {
             evidence,
             evidence_source,
-            status: if call.status == CallStatus::Completed {
+            status: if done {
                 DocumentStatus::Completed
             } else {
                 DocumentStatus::Failed
             },
             values: self.values,
-            error: call.error.clone(),
-            error_category: call.error_category.clone(),
+            error: call.error.clone().filter(|_| !done),
+            error_category: call.error_category.clone().filter(|_| !done),
             input_tokens: call.input_tokens,
             output_tokens: call.output_tokens,
             call_id: Some(call.id.clone()),

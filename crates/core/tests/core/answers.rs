@@ -187,6 +187,49 @@ async fn a_hybrid_answer_keeps_every_located_value_and_asks_only_the_fields_not_
 }
 
 #[tokio::test]
+async fn a_hybrid_answer_whose_model_fails_keeps_the_located_values_and_notes_why() {
+    let dir = TempDir::new("answers-hybrid-failed");
+    let ws = workspace(&dir);
+    let server = ScriptedServer::start(
+        Script::new().with("m", [Reply::fault(400, "the prompt is too long")]),
+    )
+    .await
+    .unwrap();
+    let mut new_job = job(&dir, &server, Some(AnswerMode::Hybrid));
+    new_job.schema["properties"]["payment_terms"] =
+        json!({"type": "string", "description": "When and how to pay"});
+    let (view, run) = start_job(&ws, new_job, |_| {}).unwrap();
+    let done = run.await.unwrap();
+    assert_eq!(done.status, JobState::Completed);
+    assert_eq!(server.requests().len(), 1);
+
+    let store = ws.store().unwrap();
+    let document = &store.extraction_documents(&view.job_id).unwrap()[0];
+    assert_eq!(document.status, sift_store::DocumentStatus::Completed);
+    assert_eq!(document.error, None);
+    assert_eq!(
+        document.values,
+        Some(
+            json!({"payment_terms": null, "invoice_number": "INV-2024-0042", "date": "2024-03-03",
+                    "total": 1200.0, "currency": "EUR", "seller_name": "ACME Ltd"})
+        )
+    );
+    let evidence = document.evidence.as_ref().unwrap();
+    let terms = evidence
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["key"] == "payment_terms")
+        .unwrap();
+    assert_eq!(
+        terms["problems"],
+        json!(["the model's answer failed: HTTP 400: the prompt is too long"])
+    );
+    // The call that failed is kept, for its transcript.
+    assert!(document.call_id.is_some());
+}
+
+#[tokio::test]
 async fn located_answers_need_no_request_and_no_model() {
     let dir = TempDir::new("answers-located");
     let ws = workspace(&dir);
