@@ -128,6 +128,28 @@
 //! `SIFT_PDFIUM` (a file or a directory), beside the running executable,
 //! `DATA_DIR/lib/libpdfium.so`, then an installed package's bundle
 //! directory ([`bundle_dir`]).
+//!
+//! # Files
+//!
+//! `ocr/` Tesseract (scans and photos as text with word boxes, cached) and
+//! `ocr/paddle/` PaddleOCR's models through ONNX Runtime (`detect.rs` the
+//! lines, `words.rs` a line's words and its spaces, `unreadable.rs` the
+//! characters its alphabet lacks, as `€` and `ß`, from Tesseract);
+//! `page_ocr.rs` a file's pages through OCR on worker threads, with
+//! progress; `page_word.rs` a word and its box, one shape for PDFium and
+//! OCR; `page_layout.rs` a page's text in visual rows from its words' boxes
+//! (`text_order.rs` the `[read] order` option); `words.rs` a page's words
+//! with boxes; `fingerprint.rs` what a read depends on, to tell stale
+//! results; `document.rs` the data; `limits.rs`, `budget.rs`; `read.rs`
+//! where each file is read and a PDF page's preview rendered;
+//! `in_process.rs` one file read here, within the limits; `reader_process/`
+//! each file read in a child process under memory and time limits;
+//! `platform.rs` the one place that knows a platform's layout. A hostile
+//! file is bounded as it grows, not after (`tests/documents/hostile.rs`):
+//! merged cells and merge fills count towards the character limit as they
+//! are made, `sheet_parts.rs` counts a part once for each sheet that reads
+//! it, OCR detection sees 8,000 px at most, a `**` glob enters no linked
+//! folder, and what is not a regular file is refused unopened.
 
 mod assemble;
 mod atomic_write;

@@ -66,6 +66,16 @@
 //! the schema), `extraction_documents` (`PRIMARY KEY(job_id, position)`,
 //! `call_id` → `structured_calls`) and `extraction_revisions`, a user's
 //! corrections kept beside the model's values.
+//!
+//! # Files
+//!
+//! Beside the sessions, messages, calls and turns: extraction jobs (their
+//! results and revisions with evidence; `checks.rs` the fields a user
+//! checked), workflow runs, `evaluation.rs` (labelled sets, evaluation runs
+//! and candidates, the price table), `usage.rs` (tokens spent, by day, kind
+//! and model), `interrupted.rs` (running work's owners, the one transition
+//! to interrupted, chat replies kept as they stream); `schema.rs` the
+//! migrations, in code.
 
 mod checks;
 mod consent;

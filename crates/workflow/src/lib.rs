@@ -13,6 +13,15 @@
 //! files and `output_schema`), or a `dag.run` of a named DAG. Storage is
 //! not here: a run reports events and returns its record, and the caller
 //! (`sift-core`) keeps them.
+//!
+//! # Files
+//!
+//! `run.rs` the scheduler (sub-runs 8 levels deep at most); `step.rs` shell
+//! steps; `interpolate/` the `${...}` references (text in values, shell
+//! variables in commands, never a value as shell syntax); `chat/`
+//! `chat.completion`; `record.rs` the records and events; `runtime.rs` the
+//! handle sub-DAG tools run through; `connector.rs` models and their typed
+//! errors; the folder watch (notify).
 
 mod chat;
 mod connector;
