@@ -168,6 +168,7 @@ describe("Extract", () => {
     assert.deepEqual(await answers.locator("option").allInnerTexts(), [
       "Default for the model",
       "Located (no model)",
+      "Hybrid (located values, model for the rest)",
       "Grounded (model picks among candidates)",
       "Free (model writes values)",
     ]);
