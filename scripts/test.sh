@@ -10,6 +10,11 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
+# A clean clone gains nothing from rustc's incremental caches, and they were
+# half of target/ (11 of 22 GB): a CI run ran out of disk building the
+# package. A developer who wants them sets CARGO_INCREMENTAL=1.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
+
 step() { printf '\n\033[1m== %s\033[0m\n' "$*" >&2; }
 
 step "set-up"
