@@ -6,7 +6,7 @@
 # The package holds the app (/usr/bin/sift-app), the `sift` CLI
 # (/usr/bin/sift) and, in /usr/lib/sift (the bundle directory the engine
 # looks in, see crates/documents/src/platform.rs): PDFium, llama.cpp's
-# llama-server and the default model, Qwen2.5-Coder-0.5B-Instruct (the
+# llama-server and the default model, Qwen2.5-Coder-1.5B-Instruct (the
 # file DEFAULT_MODEL_FILE names in crates/llm/src/local_server/mod.rs), with
 # their licences in /usr/share/doc/sift/licenses. All of them come from what
 # scripts/setup.sh installs from the registries that reach these machines
@@ -50,8 +50,16 @@ llama_src="$(ls -d "$CACHE_DIR"/llama-cpp-python-*/vendor/llama.cpp 2>/dev/null 
 # The model's licence: Qwen release it under Apache-2.0, whose text Debian
 # keeps in base-files (the part wheels it comes in declare none), and the
 # credit with where the file comes from and its digest, from the catalogue.
-cp /usr/share/common-licenses/Apache-2.0 "$STAGE/licenses/Qwen2.5-Coder-0.5B-Instruct.LICENSE"
-python3 - "$ROOT/crates/core/src/models/catalogue.toml" "$MODEL_FILE" >"$STAGE/licenses/Qwen2.5-Coder-0.5B-Instruct.NOTICE" <<'PY'
+# The files are named after the model's title without its quantisation
+# ("Qwen2.5-Coder-1.5B-Instruct (Q4_K_M)" -> Qwen2.5-Coder-1.5B-Instruct.LICENSE).
+model_name="$(python3 - "$ROOT/crates/core/src/models/catalogue.toml" "$MODEL_FILE" <<'PY'
+import sys, tomllib
+model = next(m for m in tomllib.load(open(sys.argv[1], "rb"))["model"] if m["file"] == sys.argv[2])
+print(model["title"].split(" (")[0])
+PY
+)"
+cp /usr/share/common-licenses/Apache-2.0 "$STAGE/licenses/$model_name.LICENSE"
+python3 - "$ROOT/crates/core/src/models/catalogue.toml" "$MODEL_FILE" >"$STAGE/licenses/$model_name.NOTICE" <<'PY'
 import sys, tomllib
 model = next(m for m in tomllib.load(open(sys.argv[1], "rb"))["model"] if m["file"] == sys.argv[2])
 print(f"{model['title']}: {model['credit']}, licensed under {model['licence']} (see the .LICENSE file beside this one).")

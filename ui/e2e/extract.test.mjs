@@ -174,7 +174,7 @@ describe("Extract", () => {
     ]);
     assert.equal(await answers.inputValue(), "");
     // The default's meaning for the provider picked (the local one).
-    assert.equal(await page.getByTestId("run-answers-default").innerText(), "The default for the local model: located, no model is called");
+    assert.equal(await page.getByTestId("run-answers-default").innerText(), "The default for the local model: hybrid, the locator's values and the model for the fields it did not find");
     await page.getByTestId("add-files").click();
     await page.getByLabel("Answers", { exact: true }).selectOption({ label: "Located (no model)" });
     assert.equal(await answers.inputValue(), "located");

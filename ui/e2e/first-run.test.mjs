@@ -15,7 +15,7 @@ describe("First run", () => {
     const hint = page.getByTestId("first-run-hint");
     await hint.waitFor();
     assert.equal(await hint.getByRole("heading").innerText(), "Welcome to Sift");
-    assert.match(await hint.innerText(), /Qwen2\.5-Coder-0\.5B, served by llama\.cpp\): nothing leaves the machine/);
+    assert.match(await hint.innerText(), /Qwen2\.5-Coder-1\.5B, served by llama\.cpp\): nothing leaves the machine/);
     await eventually(() => page.getByTestId("first-run-db").innerText(), "/home/user/.local/share/sift/sift.db");
     // Its Settings link goes there.
     await hint.getByRole("button", { name: "Settings" }).click();

@@ -112,7 +112,7 @@ function installSiftMock(scenario) {
   let modelOverrides = [];
   /** @returns {import("../src/ipc").SettingsView} */
   function settingsView() {
-    return { settings: clone(settings), configPath: "/home/user/.config/sift/config.toml", dbPath: "/home/user/.local/share/sift/sift.db", defaultBaseUrls, defaultAnswers: { local: "located", openai: "free", anthropic: "free" }, modelOverrides: clone(modelOverrides) };
+    return { settings: clone(settings), configPath: "/home/user/.config/sift/config.toml", dbPath: "/home/user/.local/share/sift/sift.db", defaultBaseUrls, defaultAnswers: { local: "hybrid", openai: "free", anthropic: "free" }, modelOverrides: clone(modelOverrides) };
   }
   /** @returns {import("../src/ipc").KeyStatus} */
   function keyStatus(id) {

@@ -23,7 +23,7 @@ describe("Settings", () => {
     // Read-only: how a run's answers are made unless it picks another way on the Extract screen.
     assert.equal(
       await page.getByTestId("answers-default").innerText(),
-      "Answers by default: located (no model call) for the local model, free for other providers; a run can choose another on the Extract screen.",
+      "Answers by default: hybrid for the local model, free for other providers; a run can choose another on the Extract screen.",
     );
 
     await page.getByLabel("Kind of provider to add").selectOption("openai");

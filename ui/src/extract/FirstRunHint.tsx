@@ -28,7 +28,7 @@ export function FirstRunHint({ dbPath, onOpenSettings }: Props) {
     <aside className="card note first-run" aria-labelledby="first-run-title" data-testid="first-run-hint">
       <h2 id="first-run-title" className="pane-title">Welcome to Sift</h2>
       <p className="small">
-        Documents are read by a small model on this computer (Qwen2.5-Coder-0.5B, served by llama.cpp): nothing leaves the machine. It starts with the first run; it is small, so check the values it marks.
+        Documents are read by a small model on this computer (Qwen2.5-Coder-1.5B, served by llama.cpp): nothing leaves the machine. It starts with the first run; it is small, so check the values it marks.
       </p>
       <p className="small">
         For better results pick another model in{" "}

@@ -539,33 +539,41 @@ async fn a_job_whose_local_server_will_not_start_ends_failed() {
     assert_eq!(job.status, sift_store::JobStatus::Failed);
 }
 
-/// The local model's default answers are the locator's (measured best for
-/// it): no model server is needed, so one that cannot start does not
-/// matter, and the row holds the labelled values.
+/// `located` answers need no model server, so one that cannot start does
+/// not matter and the row holds the labelled values. The local model's
+/// default is `hybrid` (measured best for it), which asks the model for
+/// the fields the locator did not find (here the vendor's), so the same
+/// job with no `--answers` needs the server and ends with its error.
 #[tokio::test]
-async fn the_local_default_locates_values_without_a_model_server() {
+async fn located_answers_need_no_model_server_and_the_local_default_does() {
     let scratch = Scratch::new("local-located", 0);
     std::fs::write(
         scratch.dir.join("invoice.txt"),
         "ACME GmbH\nInvoice Number: 2024-17A\nSubtotal 1.000,00 EUR\nTotal: 1.234,50 EUR\n",
     )
     .unwrap();
-    let output = run(sift()
-        .args([
-            "--db",
-            &scratch.path("sift.db"),
-            "extract",
-            "--schema",
-            &scratch.path("invoice.json"),
-            "--provider",
-            "local",
-            "--csv",
-            &scratch.path("out.csv"),
-            &scratch.path("invoice.txt"),
-        ])
-        .env("SIFT_LLAMA_SERVER", scratch.dir.join("no-llama-server"))
-        .env("SIFT_DATA_DIR", &scratch.dir))
-    .await;
+    let program = scratch.dir.join("no-llama-server");
+    let extract = |answers: Option<&str>| {
+        let mut command = sift();
+        command.args(["--db", &scratch.path("sift.db"), "extract"]);
+        if let Some(answers) = answers {
+            command.args(["--answers", answers]);
+        }
+        command
+            .args([
+                "--schema",
+                &scratch.path("invoice.json"),
+                "--provider",
+                "local",
+                "--csv",
+                &scratch.path("out.csv"),
+                &scratch.path("invoice.txt"),
+            ])
+            .env("SIFT_LLAMA_SERVER", &program)
+            .env("SIFT_DATA_DIR", &scratch.dir);
+        command
+    };
+    let output = run(&mut extract(Some("located"))).await;
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert_eq!(
         scratch.read("out.csv"),
@@ -582,6 +590,21 @@ async fn the_local_default_locates_values_without_a_model_server() {
         store.extraction_documents(&job_id).unwrap()[0].call_id,
         None
     );
+
+    let output = run(&mut extract(None)).await;
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    let job_id = job_id_of(&err);
+    assert_eq!(
+        err,
+        format!(
+            "job {job_id} (1 documents)\nerror (other): the local model server is not installed: {} is missing. Run scripts/setup.sh, or set SIFT_LLAMA_SERVER\n",
+            program.display()
+        )
+    );
+    let job = store.get_extraction_job(&job_id).unwrap().unwrap();
+    assert_eq!(job.answers.as_deref(), Some("hybrid"));
+    assert_eq!(job.status, sift_store::JobStatus::Failed);
 }
 
 /// `--schema invoice` names the library's starter (installed when the CLI

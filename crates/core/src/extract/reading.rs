@@ -1,6 +1,6 @@
 //! How a job reads its documents: the OCR text goes to every model (it
 //! helps vision models too), the images only to a model that takes them.
-//! So Sift's local default, Qwen2.5-Coder-0.5B, reads a scan as its OCR
+//! So Sift's local default, Qwen2.5-Coder-1.5B, reads a scan as its OCR
 //! text and never receives an image.
 
 use sift_documents::{OcrMode, ReadOptions};

@@ -11,7 +11,7 @@
 //!    and Anthropic's own APIs, tools but no images anywhere else
 //!    ([`ModelFeatures::unknown_model`]).
 //!
-//! So Sift's local default, Qwen2.5-Coder-0.5B on llama.cpp's
+//! So Sift's local default, Qwen2.5-Coder-1.5B on llama.cpp's
 //! `llama-server`, takes no images, as its `/props` says; on llama.cpp
 //! every model answers structured calls held to their schema
 //! (`sift_engine::AnswerChannel`, chosen in [`crate::models`]).

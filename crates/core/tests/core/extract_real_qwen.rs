@@ -1,5 +1,5 @@
-//! A model whose chat template has tool calls (Qwen2.5-Coder-0.5B, which
-//! `scripts/setup.sh` installs) on the real llama.cpp server, through an
+//! A model whose chat template has tool calls (Qwen2.5-Coder-1.5B, the
+//! default, which `scripts/setup.sh` installs) on the real llama.cpp server, through an
 //! extraction as the app runs one: Sift answers through a reply held to
 //! the schema with every key required (this server drops a `tool_choice`
 //! naming a function, and the model then answers in prose), so the model
@@ -11,10 +11,10 @@ use sift_store::{DocumentStatus, Store};
 use crate::TempDir;
 use crate::extract_real::{run_one, start_server};
 
-const QWEN_FILE: &str = "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf";
+const QWEN_FILE: &str = sift_llm::local_server::DEFAULT_MODEL_FILE;
 
 #[tokio::test(flavor = "multi_thread")]
-#[ignore = "needs the local model server and Qwen2.5-Coder-0.5B (scripts/setup.sh): run scripts/test.sh"]
+#[ignore = "needs the local model server and the default model (scripts/setup.sh): run scripts/test.sh"]
 async fn qwen_writes_every_field_held_to_the_schema() {
     let dir = TempDir::new("extract-real-qwen");
     let server = start_server(&dir, QWEN_FILE).await;
@@ -47,7 +47,7 @@ async fn qwen_writes_every_field_held_to_the_schema() {
         .unwrap()
         .unwrap();
     // Temperature 0 on one request: the same answer every run. (The 0.5B
-    // turns "12 March 2024" into "1234-03-12" when held to `format: date`,
+    // turned "12 March 2024" into "1234-03-12" when held to `format: date`,
     // so the document prints its date as ISO: this test is of the answer
     // path, and BENCHMARKS.md has the models' dates on real documents.)
     assert_eq!(

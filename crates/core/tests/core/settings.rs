@@ -171,7 +171,7 @@ fn the_apps_workspace_uses_sift_db_in_the_settings_data_folder() {
     // comes from core, not from the web UI.
     assert_eq!(
         serde_json::to_value(&view.default_answers).unwrap(),
-        json!({"local": "located", "openai": "free", "anthropic": "free"})
+        json!({"local": "hybrid", "openai": "free", "anthropic": "free"})
     );
 }
 
