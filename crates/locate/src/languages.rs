@@ -125,6 +125,7 @@ struct Words {
     card: Vec<String>,
     pay: Vec<String>,
     by: Vec<String>,
+    dated: Vec<String>,
     salutations: Vec<String>,
     legal_forms: Vec<String>,
 }
@@ -150,6 +151,9 @@ pub(crate) struct Lexicon {
     pub pay: Vec<&'static str>,
     /// Words of "by" a date, in payment terms.
     pub by: Vec<&'static str>,
+    /// Words linking the document's number to its date (`Rechnung Nr. 7
+    /// vom`, `Facture n° 7 du`).
+    pub dated: Vec<&'static str>,
     /// Words before a name in an address block (`Herrn`, `Firma`).
     pub salutations: Vec<&'static str>,
     /// Companies' legal forms, folded (`gmbh`, `sdn`, `bv`).
@@ -233,6 +237,7 @@ static LEXICON: LazyLock<Lexicon> = LazyLock::new(|| {
         card: merged(|f| &f.words.card),
         pay: merged(|f| &f.words.pay),
         by: merged(|f| &f.words.by),
+        dated: merged(|f| &f.words.dated),
         salutations: merged(|f| &f.words.salutations),
         legal_forms: merged(|f| &f.words.legal_forms),
         months,
@@ -411,6 +416,7 @@ mod tests {
         for word in concept_words
             .chain(&lexicon.legal_forms)
             .chain(&lexicon.rounding)
+            .chain(&lexicon.dated)
         {
             assert!(
                 !word.chars().any(char::is_uppercase) && word.trim() == *word,

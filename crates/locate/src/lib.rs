@@ -58,7 +58,8 @@
 //!   each), for the currency it does not print or prints as a bare `$`
 //! - `lib.rs` (this file) merging, ranking (then the rules that reorder
 //!   a field's ranked values: the subtotal, the payment, the tax by
-//!   difference), when a field is sure
+//!   difference; and one between fields: the buyer is not the seller),
+//!   when a field is sure
 //! - `tests/` its rules' tests, by part of the invoice
 //! - `misread.rs` values as OCR misreads them read back (an amount split at
 //!   its decimal mark, a 5 read as `§` before it, the digits OCR reads for
@@ -100,11 +101,11 @@ use pages::{Match, Place, SearchPage, place, search_pages};
 use proposal::{Proposal, same_value};
 use propose::{DocumentValues, propose};
 use rows::in_rows;
-use rules::{payment, shared, tax, totals};
+use rules::{parties, payment, shared, tax, totals};
 
 /// Changed whenever the locator's rules change what it finds, so that an
 /// evaluation does not reuse results an older locator gave.
-pub const LOCATOR_VERSION: u32 = 14;
+pub const LOCATOR_VERSION: u32 = 15;
 /// The most candidates kept for a field: what an answer may choose from.
 pub const MAX_CANDIDATES: usize = 5;
 /// How far ahead of the next value a labelled best candidate must be for
@@ -156,7 +157,7 @@ pub fn locate_in_pages(pages: &[SearchPage], schema: &Value) -> Vec<FieldCandida
     let pages = in_rows(pages.to_vec());
     let values = DocumentValues::new(&pages);
     let folded = FoldedPages::new(&pages);
-    field_specs(schema)
+    let mut fields: Vec<(FieldSpec, Vec<Proposal>)> = field_specs(schema)
         .into_iter()
         .map(|spec| {
             let proposals = propose(&spec, &pages, &values, &folded);
@@ -171,6 +172,14 @@ pub fn locate_in_pages(pages: &[SearchPage], schema: &Value) -> Vec<FieldCandida
             );
             let ranked = payment::paid_total_first(&spec, ranked, &pages, &values.amounts, &folded);
             let ranked = tax::tax_by_difference(&spec, ranked, &labelled);
+            (spec, ranked)
+        })
+        .collect();
+    // The rules between fields.
+    parties::buyer_is_not_the_seller(&mut fields);
+    fields
+        .into_iter()
+        .map(|(spec, ranked)| {
             let sure = is_sure(&spec, &ranked);
             let candidates = ranked
                 .into_iter()

@@ -21,8 +21,9 @@ use crate::rules::currency::{
     printed_currency, takes_the_total_line,
 };
 use crate::rules::dates::{
-    any_date_beats_none, date_after_the_number_is_the_issue_date, dates_in_plausible_years,
-    due_date_needs_its_label_or_terms,
+    any_date_beats_none, date_after_the_number_is_the_issue_date,
+    date_linked_to_the_number_is_the_issue_date, dates_in_plausible_years,
+    due_date_needs_its_label_or_terms, linked_to_the_number,
 };
 use crate::rules::identifiers::{
     bracketed_code_loses, grouped_iban, iban_has_its_shape, identifier, says_buyer,
@@ -154,6 +155,9 @@ pub(super) fn propose(
                         .any(|o| !o.rival && o.end <= words.start)
                 };
                 let s = date_after_the_number_is_the_issue_date(spec.concept, s, after_number);
+                let linked =
+                    || linked_to_the_number(pages, &folded.0[page], numbered(), page, &words);
+                let s = date_linked_to_the_number_is_the_issue_date(spec.concept, s, linked);
                 out.push(Proposal {
                     value: json!(date),
                     page,

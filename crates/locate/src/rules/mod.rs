@@ -13,13 +13,15 @@
 //! - `tax` tax amounts by arithmetic (a rate of another amount, the total
 //!   less the net)
 //! - `net` a `Net Total` label read as the total where it is paid
-//! - `dates` the dates proposed, an issue date after the number, a due
-//!   date only with its label or payment terms
+//! - `dates` the dates proposed, an issue date after the number (or
+//!   linked to it by a word of "dated"), a due date only with its label
+//!   or payment terms
 //! - `identifiers` numbers and ids (an IBAN in groups, a VAT number's
 //!   shape, whose tax id it is)
 //! - `currency` a currency as printed, on the total's line, the home
 //!   country's
-//! - `parties` the seller's and buyer's names
+//! - `parties` the seller's and buyer's names (the buyer is not the
+//!   seller)
 //! - `payment` a receipt's payment as a check on its total
 //!
 //! `propose.rs` and `lib.rs` apply them in their order.

@@ -148,3 +148,21 @@ fn a_heading_beside_another_columns_label_names_the_line_below_it() {
         json!(null)
     );
 }
+
+#[test]
+fn the_buyers_value_is_never_the_sellers() {
+    // Two headings side by side over the names: the buyer's heading reads
+    // the first name below it, the seller's; its next candidate is the
+    // billing address's name.
+    let doc = scanned_document(
+        "Verkäufer  Käufer\nHolzwerk Süd GmbH  Café Morgenrot\nRechnungsadresse\nCafé Morgenrot\n",
+    );
+    let located = locate_fields(&doc, &parties());
+    assert_eq!(best(&located, "seller_name"), json!("Holzwerk Süd GmbH"));
+    assert_eq!(best(&located, "buyer_name"), json!("Café Morgenrot"));
+    // With no other candidate, the buyer has none.
+    let doc = scanned_document("Verkäufer  Käufer\nHolzwerk Süd GmbH\n");
+    let located = locate_fields(&doc, &parties());
+    assert_eq!(best(&located, "seller_name"), json!("Holzwerk Süd GmbH"));
+    assert_eq!(best(&located, "buyer_name"), json!(null));
+}
