@@ -542,10 +542,12 @@ async fn a_job_whose_local_server_will_not_start_ends_failed() {
 /// `located` answers need no model server, so one that cannot start does
 /// not matter and the row holds the labelled values. The local model's
 /// default is `hybrid` (measured best for it), which asks the model for
-/// the fields the locator did not find (here the vendor's), so the same
-/// job with no `--answers` needs the server and ends with its error.
+/// the fields the locator did not find: with a schema the locator
+/// answers whole it needs no server either (the server starts only when
+/// a document asks), and with the vendor's fields too it needs the
+/// server and ends with its error.
 #[tokio::test]
-async fn located_answers_need_no_model_server_and_the_local_default_does() {
+async fn the_local_default_needs_the_model_server_only_for_fields_the_locator_did_not_find() {
     let scratch = Scratch::new("local-located", 0);
     std::fs::write(
         scratch.dir.join("invoice.txt"),
@@ -553,7 +555,12 @@ async fn located_answers_need_no_model_server_and_the_local_default_does() {
     )
     .unwrap();
     let program = scratch.dir.join("no-llama-server");
-    let extract = |answers: Option<&str>| {
+    std::fs::write(
+        scratch.dir.join("located.json"),
+        r#"{"type": "object", "properties": {"number": {"type": "string"}, "total": {"type": "number"}}}"#,
+    )
+    .unwrap();
+    let extract = |answers: Option<&str>, schema: &str| {
         let mut command = sift();
         command.args(["--db", &scratch.path("sift.db"), "extract"]);
         if let Some(answers) = answers {
@@ -562,7 +569,7 @@ async fn located_answers_need_no_model_server_and_the_local_default_does() {
         command
             .args([
                 "--schema",
-                &scratch.path("invoice.json"),
+                &scratch.path(schema),
                 "--provider",
                 "local",
                 "--csv",
@@ -573,7 +580,7 @@ async fn located_answers_need_no_model_server_and_the_local_default_does() {
             .env("SIFT_DATA_DIR", &scratch.dir);
         command
     };
-    let output = run(&mut extract(Some("located"))).await;
+    let output = run(&mut extract(Some("located"), "invoice.json")).await;
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert_eq!(
         scratch.read("out.csv"),
@@ -591,7 +598,27 @@ async fn located_answers_need_no_model_server_and_the_local_default_does() {
         None
     );
 
-    let output = run(&mut extract(None)).await;
+    // The default, on a schema the locator answers whole: no server.
+    let output = run(&mut extract(None, "located.json")).await;
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(
+        scratch.read("out.csv"),
+        format!(
+            "file,number,total,status,error\r\n{},2024-17A,1234.5,completed,\r\n",
+            scratch.path("invoice.txt")
+        )
+    );
+    let job_id = job_id_of(&stderr(&output));
+    let job = store.get_extraction_job(&job_id).unwrap().unwrap();
+    assert_eq!(job.answers.as_deref(), Some("hybrid"));
+    assert_eq!(job.status, sift_store::JobStatus::Completed);
+    assert_eq!(
+        store.extraction_documents(&job_id).unwrap()[0].call_id,
+        None
+    );
+
+    // The default, with fields the locator does not find: the server.
+    let output = run(&mut extract(None, "invoice.json")).await;
     let err = stderr(&output);
     assert_eq!(output.status.code(), Some(1), "{err}");
     let job_id = job_id_of(&err);

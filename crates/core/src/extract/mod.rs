@@ -8,6 +8,7 @@
 
 mod answers;
 mod einvoice;
+mod job_server;
 pub mod export;
 pub mod job_export;
 mod reading;
@@ -49,6 +50,7 @@ use crate::schemas::check::check_usable;
 pub use answers::AnswerMode;
 use answers::{fill_from_locator, ground, located_fields, with_fixed, without_fields};
 use einvoice::{EInvoiceRead, einvoice_values};
+use job_server::{JobServer, ServerDown};
 pub use reading::read_options_for_models;
 pub use results::{JobResult, job_result, job_result_pages, job_results, revise_value};
 pub use start::{
@@ -212,6 +214,7 @@ async fn run_document(
     store: Store,
     job: Arc<ExtractionJob>,
     options: Arc<ExtractOptions>,
+    server: Arc<JobServer>,
     document: ExtractionDocument,
 ) -> Result<ExtractionDocument, CoreError> {
     let mut request = CallRequest::new(options.selection.clone(), job.prompt.clone());
@@ -221,11 +224,19 @@ async fn run_document(
     request.context = options.context.clone();
     request.read_options = options.read_options.clone();
     let mode = AnswerMode::of_job(job.answers.as_deref());
-    let result = match answer_document(&store, &request, &job.schema, mode).await {
+    let result = match answer_document(&store, &request, &job.schema, mode, &server).await {
         Ok(answer) => answer.into_result(&request.read_options, &job.schema),
+        // The job's server did not start: the job ends with its error
+        // (taken from `server` by the run) and this document stays
+        // pending, for a resume.
+        Err(AnswerError::ServerDown) => {
+            return Err(CoreError::Internal(
+                "the local model server did not start".to_owned(),
+            ));
+        }
         // Refused before any request (an unreadable file, ...): this
         // document fails, the others go on.
-        Err(error) => DocumentResult {
+        Err(AnswerError::Document(error)) => DocumentResult {
             status: DocumentStatus::Failed,
             values: None,
             error: Some(error.to_string()),
@@ -257,12 +268,32 @@ struct DocumentAnswer {
     notes: HashMap<String, Vec<String>>,
 }
 
+/// Why a document has no answer: its own failure, or the job's server's.
+#[derive(Debug)]
+enum AnswerError {
+    Document(CoreError),
+    ServerDown,
+}
+
+impl From<CoreError> for AnswerError {
+    fn from(error: CoreError) -> Self {
+        Self::Document(error)
+    }
+}
+
+impl From<ServerDown> for AnswerError {
+    fn from(_: ServerDown) -> Self {
+        Self::ServerDown
+    }
+}
+
 async fn answer_document(
     store: &Store,
     request: &CallRequest,
     schema: &Value,
     mode: AnswerMode,
-) -> Result<DocumentAnswer, CoreError> {
+    server: &JobServer,
+) -> Result<DocumentAnswer, AnswerError> {
     let documents = read_files(&request.files, &request.read_options).await?;
     let (einvoice, located, pages) = match (mode, documents.files.first()) {
         (AnswerMode::Free, _) | (_, None) => (EInvoiceRead::default(), Vec::new(), None),
@@ -321,6 +352,7 @@ async fn answer_document(
         .unwrap_or_default();
     let mut request = request.clone();
     request.schema = Some(ask);
+    server.ready().await?;
     let call = run_call_on_documents(store, &request, &documents).await?;
     let mut notes = notes;
     let values = if call.status == CallStatus::Completed {
@@ -439,32 +471,25 @@ pub async fn run_job(
     let nothing_to_do = totals.pending + totals.failed == 0;
     let job = Arc::new(job);
     // The local server, when it is the provider, is started once for the
-    // whole job (each call then finds it running), not once per call.
+    // whole job (each call then finds it running), not once per call, and
+    // only when a document asks the model (see `job_server`).
     let mode = AnswerMode::of_job(job.answers.as_deref());
     let needs_server = mode.needs_model() && local_provider(&options.selection)?;
-    let local = match (nothing_to_do, needs_server) {
-        (false, true) => match start_local_server(options.local_server.as_ref()).await {
-            Ok(local) => local,
-            Err(error) => {
-                // Nothing was called: failed (a resume calls every
-                // document), not left looking as if it still ran.
-                store.set_job_status(job_id, JobStatus::Failed)?;
-                return Err(error);
-            }
-        },
-        _ => None,
-    };
+    let server = Arc::new(JobServer::new(
+        needs_server && !nothing_to_do,
+        options.local_server.clone(),
+    ));
     let read_options = if nothing_to_do {
         options.read_options.clone()
     } else {
         match reading::job_read_options(&options, mode).await {
             Ok(read_options) => read_options,
-            Err(error) => return Err(fail_before_calls(store, job_id, local, error).await),
+            Err(error) => return Err(fail_before_calls(store, job_id, error)),
         }
     };
     // Values already found stay right only while their files do.
     if let Err(error) = refresh_evidence(store, &job, &read_options).await {
-        return Err(fail_before_calls(store, job_id, local, error).await);
+        return Err(fail_before_calls(store, job_id, error));
     }
     let options = Arc::new(ExtractOptions {
         concurrency: options.concurrency.max(1),
@@ -505,14 +530,15 @@ pub async fn run_job(
             output_tokens: 0,
             error: None,
         });
-        let (store, job, options, on_progress) = (
+        let (store, job, options, server, on_progress) = (
             store.clone(),
             job.clone(),
             options.clone(),
+            server.clone(),
             on_progress.clone(),
         );
         tasks.spawn(async move {
-            let row = run_document(store, job, options, document).await;
+            let row = run_document(store, job, options, server, document).await;
             if let Ok(row) = &row {
                 on_progress(Progress {
                     position: row.position,
@@ -538,8 +564,10 @@ pub async fn run_job(
             first_error.get_or_insert(e);
         }
     }
-    if let Some(local) = local {
-        local.release().await;
+    // A server that did not start is the job's error, whichever
+    // document's task noticed first.
+    if let Some(error) = server.finish().await {
+        first_error = Some(error);
     }
     if let Some(error) = first_error {
         store.set_job_status(job_id, JobStatus::Failed)?;
@@ -561,27 +589,20 @@ pub async fn run_job(
     Ok(summary)
 }
 
-/// The local server for a job: through its long-lived owner when there
-/// is one (nothing to release then), else started for this job.
-/// Ends a run that failed before any document was called: the local
-/// server it started is let go, and the job is failed (a resume calls
-/// every document), not left looking as if it still ran. The run's own
-/// error is the one returned, unless the job's status cannot be written.
-async fn fail_before_calls(
-    store: &Store,
-    job_id: &str,
-    local: Option<LocalServerHandle>,
-    error: CoreError,
-) -> CoreError {
-    if let Some(local) = local {
-        local.release().await;
-    }
+/// Ends a run that failed before any document was called: the job is
+/// failed (a resume calls every document), not left looking as if it
+/// still ran. The run's own error is the one returned, unless the job's
+/// status cannot be written.
+fn fail_before_calls(store: &Store, job_id: &str, error: CoreError) -> CoreError {
     match store.set_job_status(job_id, JobStatus::Failed) {
         Ok(()) => error,
         Err(status) => status.into(),
     }
 }
 
+/// The local server for a call outside a job: through its long-lived
+/// owner when there is one (nothing to release then), else started for
+/// the call.
 async fn start_local_server(
     owner: Option<&LocalServerOwner>,
 ) -> Result<Option<LocalServerHandle>, CoreError> {

@@ -576,9 +576,11 @@ async fn a_located_documents_pages_are_built_once_for_the_locator_and_evidence()
     request.read_options.word_boxes = true;
     let schema = invoice_schema();
     PAGES_BUILT.with(|built| built.set(0));
-    let answer = super::answer_document(&store, &request, &schema, super::AnswerMode::Located)
-        .await
-        .unwrap();
+    let server = super::JobServer::new(false, None);
+    let answer =
+        super::answer_document(&store, &request, &schema, super::AnswerMode::Located, &server)
+            .await
+            .unwrap();
     assert_eq!(
         PAGES_BUILT.with(std::cell::Cell::get),
         1,
