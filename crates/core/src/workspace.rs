@@ -202,9 +202,13 @@ impl Workspace {
                 paddle: sift_documents::installed_paddle_dir(&self.data_dir()),
                 ..sift_documents::OcrOptions::default()
             },
+            // Laid out unless `[read] order` says otherwise: with the
+            // default model it wrote 37 of 79 line-item rows right on the
+            // e-invoice set's tune split against 20 in PDFium's order
+            // (docs/BENCHMARKS.md, "Line items again").
             text_order: config
                 .text_order
-                .unwrap_or(sift_documents::ReadOptions::default().text_order),
+                .unwrap_or(sift_documents::TextOrder::Layout),
             ..sift_documents::ReadOptions::default()
         }
     }

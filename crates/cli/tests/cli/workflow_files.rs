@@ -481,7 +481,7 @@ async fn ocr_always_sends_the_text_of_an_image_with_the_image() {
     let text = expected["text"].as_str().unwrap();
     assert!(
         text.starts_with("<file name=\"sroie_000.jpg\">\n[Image 1 is sroie_000.jpg.]\n")
-            && text.contains("Date 25/12/2018")
+            && text.contains("25/12/2018 8:13:39 PM")
             && text.contains(" 9.00"),
         "{text}"
     );
@@ -522,7 +522,7 @@ async fn a_text_only_model_gets_the_ocr_text_and_no_image() {
     assert!(
         text.starts_with(
             "<file name=\"sroie_000.jpg\">\n[Image omitted: sroie_000.jpg; the model reads its text.]\n"
-        ) && text.contains("Date 25/12/2018")
+        ) && text.contains("25/12/2018 8:13:39 PM")
             && text.contains(" 9.00"),
         "{text}"
     );

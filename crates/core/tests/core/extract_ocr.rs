@@ -83,50 +83,63 @@ fo fy 7 ea iP et 1a Hy
 /// The same block as a workspace reads it (the app, the CLI) with
 /// PaddleOCR's models installed in the data directory, as
 /// `scripts/setup.sh` puts them: PaddleOCR's words of the receipt (its
-/// total `9.00` on the item's line and after `Total :`), then
-/// Tesseract's lines that hold a number PaddleOCR's lack.
+/// total `9.00` on the item's line and after `Total :`) and Tesseract's
+/// lines that hold a number PaddleOCR's lack, laid out (the default
+/// `[read] order`): each visual row rebuilt from the words' boxes, so a
+/// Tesseract line sits beside PaddleOCR's reading of the same row.
 pub(crate) const SROIE_000_PADDLE_TEXT_ONLY: &str = r#"<file name="sroie_000.jpg">
 [Image omitted: sroie_000.jpg; the model reads its text.]
-tan woon yann
-BOOK TA _K (TAMAN DAYA) SDN BHD
+tan  woon  yann
+
+BOOK TA _K (TAMAN  DAYA) SDN  BHD
 789417-W
-NO.5: 55,57 & 59, JALAN SAGU 18
+FEU 7-W
+NOS: $5.57 & $9, JALAN SAGU 18)
+NO.5: 55,57 &  59, JALAN SAGU 18
 TAMAN DAYA.
-81100 JOHOR BAHRU
+81100  JOHOR  BAHRU
 JOHOR.
+
+Document No  :  TDO1167104
 Document No : TD01167104
-Date: 25/12/20188:13:39 PM
-Cashier : MANIS
+
+Date        25/12/2018 8:13:39 PM
+Date:        25/12/20188:13:39 PM
+Cashier :      MANIS
+
 Member :
-CASH BILL
-CODE/DESC PRICE Disc AMOUI
-QTY R14 RM
-9556939040118 KF MODELINGC LAY KIDDY FISH
-1 PC 9.000 0.00 9.00
-Total : 9.00
-Rour ing Adjustment 0.00
-Round d Totai (RM): 9.00
-Cash 10.00
-CHANGE 9.00 100
+
+CASH  BILL
+
+CODE/DESC        PRICE    Disc        AMOUI
+QTY        R14        RM
+
+9556939040116   KF MODELLING CLAY KIDDY FISH
+9556939040118   KF MODELINGC LAY KIDDY FISH
+
+1 PC    *       9.00)    6,00        9.00
+1 PC        9.000     0.00        9.00
+
+Total :        91.00
+Total :        9.00
+
+Rour ing Adjustment        0.00
+
+Round: :d Total (RM);        9.60
+Round  d Totai (RM):        9.00
+
+ge    4 0 00
+Cash
+Cash        10.00
+CHANGE        9.00  100
+
 GOODS SOLD ARE NOT RE TURNABLE OR
 EXCHANGEABLE
 物出门,得不退建或更换
-姐有干 便,敬请原谅。谢谢!
+姐有干  便,敬请原谅。谢谢!
+
 THANK YOU
-PLEASE COE AGAIN !
-
-FEU 7-W
-NOS: $5.57 & $9, JALAN SAGU 18)
-
-Document No : TDO1167104
-
-Date 25/12/2018 8:13:39 PM
-
-9556939040116 KF MODELLING CLAY KIDDY FISH
-1 PC * 9.00) 6,00 9.00
-Total : 91.00
-Round: :d Total (RM); 9.60
-Cash ge 4 0 00
+PLEASE COE  AGAIN !
 </file>"#;
 
 pub(crate) fn llama_cpp(vision: bool) -> ServerIdentity {

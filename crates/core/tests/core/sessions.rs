@@ -404,7 +404,7 @@ async fn a_text_only_model_gets_an_attached_photo_as_its_ocr_text() {
     assert!(
         text.starts_with(
             "<file name=\"sroie_000.jpg\">\n[Image omitted: sroie_000.jpg; the model reads its text.]\n"
-        ) && text.contains("Date 25/12/2018")
+        ) && text.contains("25/12/2018 8:13:39 PM")
             && text.contains(" 9.00"),
         "{text}"
     );
