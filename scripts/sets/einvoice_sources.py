@@ -76,6 +76,27 @@ def truth(xml):
     }, flavour
 
 
+def is_credit_note(xml):
+    """Whether an invoice XML is a credit note: a UBL CreditNote, or the
+    document type code 381 (credit note) or 261 (self-billed credit note),
+    as Sift's e-invoice reader (crates/einvoice) decides it."""
+    root = el.ET.fromstring(xml)
+    kind = el.local(root.tag)
+    if kind == "CreditNote":
+        return True
+    if kind == "Invoice":
+        code = el.text(root, "InvoiceTypeCode")
+    else:
+        v1 = kind == "CrossIndustryDocument"
+        code = el.text(root, "HeaderExchangedDocument" if v1 else "ExchangedDocument", "TypeCode")
+    return code in ("381", "261")
+
+
+def booked(value):
+    """An amount of a credit note as an accountant books it: negative."""
+    return -value if isinstance(value, (int, float)) and value else value
+
+
 def files(args, counts):
     """(source, url, commit, path, bytes) of every PDF and XML file of the
     two sources, in source and path order, each identical file once."""
