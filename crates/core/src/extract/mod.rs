@@ -8,9 +8,9 @@
 
 mod answers;
 mod einvoice;
-mod job_server;
 pub mod export;
 pub mod job_export;
+mod job_server;
 mod reading;
 mod results;
 pub mod schema_suggestion;

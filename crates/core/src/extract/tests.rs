@@ -577,10 +577,15 @@ async fn a_located_documents_pages_are_built_once_for_the_locator_and_evidence()
     let schema = invoice_schema();
     PAGES_BUILT.with(|built| built.set(0));
     let server = super::JobServer::new(false, None);
-    let answer =
-        super::answer_document(&store, &request, &schema, super::AnswerMode::Located, &server)
-            .await
-            .unwrap();
+    let answer = super::answer_document(
+        &store,
+        &request,
+        &schema,
+        super::AnswerMode::Located,
+        &server,
+    )
+    .await
+    .unwrap();
     assert_eq!(
         PAGES_BUILT.with(std::cell::Cell::get),
         1,
