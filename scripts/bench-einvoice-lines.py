@@ -14,7 +14,8 @@ value scored against the XML's.
 Scoring. A line row is right when its description holds the truth's or
 the reverse (case and spaces ignored) and its quantity, unit price (the
 XML's net price, or its gross price, which a page may print before the
-line's discount) and amount are the XML's numbers exactly; rows are
+line's discount; where the XML gives no price, the amount over the
+quantity or none) and amount are the XML's numbers exactly; rows are
 matched one to one (a maximum matching of right rows). Cells: each truth
 row's best row by cells right, one to one, greedy. The other fields are
 exact after normalising: dates as ISO (YYYY-MM-DD, or DD.MM.YYYY read as
@@ -91,8 +92,15 @@ def cells(t, row):
         qty = row.get("quantity") is None
     else:
         qty = same_number(t["quantity"], row.get("quantity"))
-    price = any(same_number(p, row.get("unit_price"))
-                for p in (t["unit_price"], t.get("unit_price_gross")) if p is not None)
+    prices = [p for p in (t["unit_price"], t.get("unit_price_gross")) if p is not None]
+    if prices:
+        price = any(same_number(p, row.get("unit_price")) for p in prices)
+    else:
+        # The XML gives no price: the page's, if it prints one, is the
+        # amount over the quantity; none is right too.
+        implied = (number(t["amount"]) / number(t["quantity"])
+                   if number(t["amount"]) is not None and number(t["quantity"]) else None)
+        price = row.get("unit_price") is None or same_number(implied, row.get("unit_price"))
     amount = same_number(t["amount"], row.get("amount"))
     return [desc, qty, price, amount]
 
