@@ -4,7 +4,9 @@
 //! after a crash (or a cancel) calls only the documents not yet completed.
 //!
 //! Beside the job: [`export`] and [`job_export`] its rows as CSV and
-//! JSONL; [`schema_suggestion`] a schema suggested from one document.
+//! JSONL; [`schema_suggestion`] a schema suggested from one document;
+//! `job_server.rs` the local model server, started when the first
+//! document asks the model.
 
 mod answers;
 mod einvoice;
