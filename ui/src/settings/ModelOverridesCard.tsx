@@ -72,7 +72,7 @@ export function ModelOverridesCard({ source, providers, initial, defaultProvider
                   {providers.map((p) => <option key={p.id} value={p.id}>{providerName(p)}</option>)}
                 </select>
               </td>
-              <td><input aria-label="Model name" value={row.model} spellCheck={false} placeholder="smollm2" onChange={(e) => edit(index, { model: e.target.value })} /></td>
+              <td><input aria-label="Model name" value={row.model} spellCheck={false} placeholder="qwen2.5-coder" onChange={(e) => edit(index, { model: e.target.value })} /></td>
               <td>
                 <select aria-label="Takes images" value={row.images} onChange={(e) => edit(index, { images: e.target.value as CapabilityChoice })}>
                   {CHOICES.map((c) => <option key={c.value} value={c.value}>{c.label}</option>)}

@@ -163,7 +163,7 @@ export function ProviderEditor({ source, provider, isDefault, defaultModel, onCh
       <div className="row">
         <button type="button" onClick={listModels} disabled={busy !== ""}>{busy === "models" ? "Listing…" : "List models"}</button>
         <label htmlFor={`${id}-model`}>Model</label>
-        <input id={`${id}-model`} list={`${id}-models`} value={model} onChange={(e) => setModel(e.target.value)} placeholder={provider.kind === "local" ? "smollm2" : "model name"} spellCheck={false} />
+        <input id={`${id}-model`} list={`${id}-models`} value={model} onChange={(e) => setModel(e.target.value)} placeholder={provider.kind === "local" ? "local (the model in use)" : "model name"} spellCheck={false} />
         <datalist id={`${id}-models`}>
           {models.map((m) => <option key={m} value={m} />)}
         </datalist>
