@@ -33,6 +33,15 @@ pub fn normalize(value: &str) -> Normalized {
     )
 }
 
+/// A text as names and codes are compared across sources: its letters and
+/// digits only, lower case (`Acme GmbH` and `ACME-GMBH` are one).
+pub fn alphanumeric_key(text: &str) -> String {
+    text.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
 /// Each month's names (`january`, `jan`, `januar`, `janvier`) with its
 /// number: the language files' `months`.
 pub(crate) fn months() -> &'static [(&'static str, u32)] {

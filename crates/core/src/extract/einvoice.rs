@@ -12,6 +12,7 @@ use serde_json::Value;
 use sift_documents::Document;
 use sift_einvoice::{XmlSource, einvoice_field_keys, einvoice_fields, einvoice_xml};
 use sift_locate::FieldCandidates;
+use sift_locate::normalise::alphanumeric_key;
 
 /// What a document's e-invoice gave.
 #[derive(Debug, Default)]
@@ -101,14 +102,7 @@ fn agree(page: &Value, xml: &Value) -> bool {
     if let (Some(a), Some(b)) = (number(page), number(xml)) {
         return (a.abs() - b.abs()).abs() < 0.005;
     }
-    let folded = |v: &Value| -> String {
-        shown(v)
-            .chars()
-            .filter(|c| c.is_alphanumeric())
-            .flat_map(char::to_lowercase)
-            .collect()
-    };
-    folded(page) == folded(xml)
+    alphanumeric_key(&shown(page)) == alphanumeric_key(&shown(xml))
 }
 
 /// A value as a note shows it: text as it is, a whole amount without

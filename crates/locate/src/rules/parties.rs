@@ -15,6 +15,7 @@ use crate::labels::{
 };
 use crate::languages::lexicon;
 use crate::lexicon::Concept;
+use crate::normalise::alphanumeric_key;
 use crate::pages::SearchPage;
 use crate::proposal::Proposal;
 
@@ -96,12 +97,17 @@ pub(crate) fn buyer_is_not_the_seller(fields: &mut [(FieldSpec, Vec<Proposal>)])
     let sellers: Vec<String> = fields
         .iter()
         .filter(|(spec, _)| party(spec, Concept::Issuer))
-        .filter_map(|(_, ranked)| ranked.first().and_then(|p| p.value.as_str()).map(name_key))
+        .filter_map(|(_, ranked)| {
+            ranked
+                .first()
+                .and_then(|p| p.value.as_str())
+                .map(alphanumeric_key)
+        })
         .collect();
     let is_a_seller = |p: &Proposal| {
         p.value
             .as_str()
-            .is_some_and(|v| sellers.contains(&name_key(v)))
+            .is_some_and(|v| sellers.contains(&alphanumeric_key(v)))
     };
     for (_, ranked) in fields
         .iter_mut()
@@ -111,14 +117,6 @@ pub(crate) fn buyer_is_not_the_seller(fields: &mut [(FieldSpec, Vec<Proposal>)])
             ranked.retain(|p| !is_a_seller(p));
         }
     }
-}
-
-/// A name as two parties' names are compared: its letters and digits, lower case.
-fn name_key(name: &str) -> String {
-    name.chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect()
 }
 
 /// Marks OCR read beside a name (`* THAI DELICIOUS RESTAURANT`) are no part of it.
