@@ -10,6 +10,7 @@ mod crash;
 mod eval;
 mod eval_set;
 mod extract;
+mod extract_local;
 mod interrupted;
 mod models;
 mod read;
