@@ -69,7 +69,7 @@ def main():
             continue
         # Sift reads a credit note's amounts from its XML as negative (the
         # XML states them unsigned); a page read without it cannot tell.
-        if es.is_credit_note(xml):
+        if t["credit_note"]:
             t = {**t, "total": es.booked(t["total"])}
             counts["credit notes (total negative)"] += 1
         if not any(setlib.cell(t[f]) for f in es.FOUR):

@@ -73,14 +73,15 @@ def truth(xml):
         "seller_vat_id": vat, "seller_tax_id": vat or fc, "iban": iban,
         "currency": t["currency"], "net": t["subtotal"], "subtotal": t["subtotal"],
         "tax": t["tax"], "total": t["total"],
+        "credit_note": is_credit_note(root),
     }, flavour
 
 
-def is_credit_note(xml):
-    """Whether an invoice XML is a credit note: a UBL CreditNote, or the
-    document type code 381 (credit note) or 261 (self-billed credit note),
-    as Sift's e-invoice reader (crates/einvoice) decides it."""
-    root = el.ET.fromstring(xml)
+def is_credit_note(root):
+    """Whether an invoice XML (its parsed root) is a credit note: a UBL
+    CreditNote, or the document type code 381 (credit note) or 261
+    (self-billed credit note), as Sift's e-invoice reader (crates/einvoice)
+    decides it."""
     kind = el.local(root.tag)
     if kind == "CreditNote":
         return True
