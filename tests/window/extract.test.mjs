@@ -9,7 +9,7 @@ import { basename, dirname, join } from "node:path";
 import { after, before, describe } from "node:test";
 
 import { dragOntoWindow } from "./drag.mjs";
-import { SERVER, WAIT_MS, env, launch, scripted, shownText, snap, test, typeInto } from "./session.mjs";
+import { SERVER, WAIT_MS, addThePickedFile, env, launch, scripted, shownText, snap, test, typeInto } from "./session.mjs";
 
 const INVOICE = env("SIFT_TEST_OPEN_PATHS");
 const EXPORT_PATH = env("SIFT_TEST_SAVE_PATH");
@@ -80,10 +80,8 @@ describe("the Extract screen", () => {
   });
 
   test("extracts a corpus invoice end to end and shows its typed values", async () => {
-    await (await byTestId("add-files")).click();
-    // The open dialog's test hook "picked" the invoice.
-    const run = await byTestId("run");
-    await waitForText(run, "Run on 1 file");
+    // The open dialog's test hook "picks" the invoice.
+    const run = await addThePickedFile(browser);
     await run.click();
 
     const row = await byTestId("result-row");

@@ -10,7 +10,7 @@ import { dirname, join } from "node:path";
 import { setTimeout as pause } from "node:timers/promises";
 import { after, describe } from "node:test";
 
-import { APP, OUT, WAIT_MS, eventually, launch, modelRequests, scripted, shownText, snap, test } from "./session.mjs";
+import { APP, OUT, WAIT_MS, addThePickedFile, eventually, launch, modelRequests, scripted, shownText, snap, test } from "./session.mjs";
 
 // A database of its own, so that the other files' jobs are not in it.
 const DB = join(OUT, "interrupted.db");
@@ -75,9 +75,7 @@ describe("a crash of the app", () => {
     await (await schema.$('option[value="invoice"]')).waitForExist({ timeout: WAIT_MS });
     await schema.selectByAttribute("value", "invoice");
     await eventually(browser, () => schema.getValue(), "invoice");
-    await (await byTestId("add-files")).click();
-    const run = await byTestId("run");
-    await browser.waitUntil(async () => (await run.getText()).trim() === "Run on 1 file", { timeout: WAIT_MS });
+    const run = await addThePickedFile(browser);
     await run.click();
     await eventually(browser, async () => (await modelRequests()).length, 1);
     assert.equal(sql("SELECT status || ',' || (interrupted_at IS NULL) FROM extraction_jobs"), "running,1");

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { basename, dirname, join } from "node:path";
 import { after, before, describe } from "node:test";
-import { APP, SERVER, WAIT_MS, env, eventually, launch, scripted, shownText, snap, test } from "./session.mjs";
+import { APP, SERVER, WAIT_MS, addThePickedFile, env, eventually, launch, scripted, shownText, snap, test } from "./session.mjs";
 
 const INVOICE = env("SIFT_TEST_OPEN_PATHS");
 const TRUTH = { invoice_number: "42183017", date: "2014-08-03", total: 4.11, currency: "USD" };
@@ -44,9 +44,7 @@ describe("the Transcripts screen", () => {
     await (await schema.$('option[value="invoice"]')).waitForExist({ timeout: WAIT_MS });
     await schema.selectByAttribute("value", "invoice");
     await eventually(browser, () => schema.getValue(), "invoice");
-    await (await byTestId("add-files")).click();
-    const run = await byTestId("run");
-    await eventually(browser, () => run.getText(), "Run on 1 file");
+    const run = await addThePickedFile(browser);
     await run.click();
     const row = await byTestId("result-row");
     await eventually(browser, () => row.getAttribute("data-status"), "completed");
