@@ -8,12 +8,36 @@
 //! first document that asks starts the server (the others wait for it);
 //! if it cannot start, that error ends the job as before (nothing more is
 //! called, the documents not yet answered stay pending for a resume), and
-//! documents the locator answered alone keep their rows.
+//! documents the locator answered alone keep their rows. The job says it
+//! is starting the model when it does, not when it begins.
+
+use std::sync::Arc;
 
 use tokio::sync::Mutex;
 
 use crate::error::CoreError;
-use crate::models::local::{LocalServerHandle, LocalServerOwner, ensure_local_server};
+use crate::models::local::{
+    LocalServerHandle, LocalServerOwner, LocalServerStatus, ensure_local_server,
+};
+
+/// Told when a job starts its local server: loading the model takes a
+/// while, and the document that asked waits for it (the job's run shows
+/// `Starting the local model…`).
+#[derive(Clone)]
+pub struct OnServerStart(Arc<dyn Fn() + Send + Sync>);
+
+impl OnServerStart {
+    /// Calls `tell` when the job starts its server.
+    pub fn new(tell: impl Fn() + Send + Sync + 'static) -> Self {
+        Self(Arc::new(tell))
+    }
+}
+
+impl std::fmt::Debug for OnServerStart {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OnServerStart(Fn)")
+    }
+}
 
 /// Whether the job's server is wanted, started, or failed to start.
 #[derive(Debug)]
@@ -32,6 +56,7 @@ pub(super) struct JobServer {
     /// False when the calls go elsewhere, or the mode calls no model.
     wanted: bool,
     owner: Option<LocalServerOwner>,
+    on_start: Option<OnServerStart>,
     state: Mutex<State>,
 }
 
@@ -41,10 +66,15 @@ pub(super) struct JobServer {
 pub(super) struct ServerDown;
 
 impl JobServer {
-    pub(super) fn new(wanted: bool, owner: Option<LocalServerOwner>) -> Self {
+    pub(super) fn new(
+        wanted: bool,
+        owner: Option<LocalServerOwner>,
+        on_start: Option<OnServerStart>,
+    ) -> Self {
         Self {
             wanted,
             owner,
+            on_start,
             state: Mutex::new(State::NotStarted),
         }
     }
@@ -60,6 +90,14 @@ impl JobServer {
             State::Running(_) => Ok(()),
             State::Failed(_) => Err(ServerDown),
             State::NotStarted => {
+                // An owner's server kept up since an earlier job is not started again.
+                let already_up = self
+                    .owner
+                    .as_ref()
+                    .is_some_and(|owner| owner.status() == LocalServerStatus::Running);
+                if let (false, Some(on_start)) = (already_up, &self.on_start) {
+                    (on_start.0)();
+                }
                 let started = match &self.owner {
                     Some(owner) => owner.ensure_running().await.map(|()| None),
                     None => ensure_local_server().await.map(Some),
@@ -90,5 +128,73 @@ impl JobServer {
             State::Running(None) | State::NotStarted => None,
             State::Failed(error) => error,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::{Arc, Mutex};
+
+    use serde_json::json;
+    use sift_store::Store;
+    use tokio_util::sync::CancellationToken;
+
+    use super::super::start::run_reporting;
+    use super::super::{ExtractEvent, ExtractOptions, create_job};
+    use crate::{ModelSelection, ProviderKind, ProviderSettings};
+
+    /// A `hybrid` job on the local model whose schema the locator answers
+    /// whole starts no server, so it does not say it is starting one: its
+    /// events are the document's, and its row is the locator's.
+    #[tokio::test]
+    async fn a_job_that_never_asks_the_model_does_not_say_it_is_starting_it() {
+        let dir = std::env::temp_dir().join(format!("sift-core-job-server-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("invoice.txt");
+        std::fs::write(
+            &file,
+            "ACME GmbH\nInvoice Number: 2024-17A\nTotal: 1.234,50 EUR\n",
+        )
+        .unwrap();
+        let store = Store::open(dir.join("sift.db")).unwrap();
+        let schema = json!({
+            "type": "object",
+            "properties": {"number": {"type": "string"}, "total": {"type": "number"}}
+        });
+        let selection = ModelSelection {
+            provider: ProviderSettings {
+                provider: Some(ProviderKind::Local),
+                ..ProviderSettings::default()
+            },
+            ..ModelSelection::default()
+        };
+        let job = create_job(&store, "located", &schema, None, &[file], &[]).unwrap();
+        store.set_job_answers(&job.id, "hybrid").unwrap();
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let events = seen.clone();
+        let sink = Arc::new(move |event: ExtractEvent| {
+            events
+                .lock()
+                .unwrap()
+                .push(serde_json::to_value(&event).unwrap());
+        });
+        run_reporting(
+            &store,
+            &job.id,
+            ExtractOptions::new(selection),
+            CancellationToken::new(),
+            sink,
+        )
+        .await
+        .unwrap();
+        let seen = seen.lock().unwrap().clone();
+        let kinds: Vec<&str> = seen.iter().map(|e| e["kind"].as_str().unwrap()).collect();
+        assert_eq!(kinds, ["started", "row"], "{seen:?}");
+        assert_eq!(seen[1]["row"]["status"], "completed");
+        assert_eq!(
+            seen[1]["row"]["values"],
+            json!({"number": "2024-17A", "total": 1234.5})
+        );
+        std::fs::remove_dir_all(&dir).ok();
     }
 }

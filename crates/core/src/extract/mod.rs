@@ -52,6 +52,7 @@ use crate::schemas::check::check_usable;
 pub use answers::AnswerMode;
 use answers::{fill_from_locator, ground, located_fields, with_fixed, without_fields};
 use einvoice::{EInvoiceRead, einvoice_values};
+pub use job_server::OnServerStart;
 use job_server::{JobServer, ServerDown};
 pub use reading::read_options_for_models;
 pub use results::{JobResult, job_result, job_result_pages, job_results, revise_value};
@@ -92,6 +93,8 @@ pub struct ExtractOptions {
     pub read_options: ReadOptions,
     /// What the job's calls are and whether scans are OCR'd.
     pub flavour: JobFlavour,
+    /// Told if the job starts the local server (its first model call).
+    pub on_server_start: Option<OnServerStart>,
 }
 
 /// How a job's calls differ by who runs it: a user's job stores
@@ -131,6 +134,7 @@ impl ExtractOptions {
                 ..ReadOptions::default()
             },
             flavour: JobFlavour::default(),
+            on_server_start: None,
         }
     }
 }
@@ -480,6 +484,7 @@ pub async fn run_job(
     let server = Arc::new(JobServer::new(
         needs_server && !nothing_to_do,
         options.local_server.clone(),
+        options.on_server_start.clone(),
     ));
     let read_options = if nothing_to_do {
         options.read_options.clone()

@@ -18,8 +18,8 @@ use tokio_util::sync::CancellationToken;
 use super::table::{JobRow, JobState, JobTotals, JobView, job_of, job_row, job_view, models_of};
 use super::tally::{JobTally, job_tally};
 use super::{
-    AnswerMode, DEFAULT_CONCURRENCY, ExtractOptions, Progress, ProgressStatus, create_job,
-    local_provider, run_job,
+    AnswerMode, DEFAULT_CONCURRENCY, ExtractOptions, OnServerStart, Progress, ProgressStatus,
+    create_job, local_provider, run_job,
 };
 use crate::error::{CoreError, ErrorBody};
 use crate::models::ModelSelection;
@@ -450,6 +450,7 @@ fn options_for(
         local_server: Some(ws.local_server().clone()),
         read_options: ws.read_options(),
         flavour: super::JobFlavour::default(),
+        on_server_start: None,
     }
 }
 
@@ -532,13 +533,13 @@ pub(crate) async fn run_reporting(
             message: reading_status(&p),
         });
     }));
-    let answers = store.get_extraction_job(job_id)?.and_then(|j| j.answers);
-    if AnswerMode::of_job(answers.as_deref()).needs_model() && local_provider(&options.selection)? {
-        sink(ExtractEvent::Status {
-            job_id: job_id.to_owned(),
+    let (server_sink, id) = (sink.clone(), job_id.to_owned());
+    options.on_server_start = Some(OnServerStart::new(move || {
+        server_sink(ExtractEvent::Status {
+            job_id: id.clone(),
             message: "Starting the local model…".to_owned(),
         });
-    }
+    }));
     let (reader, id) = (store.clone(), job_id.to_owned());
     let on_progress = move |p: Progress| {
         let event = match p.status {

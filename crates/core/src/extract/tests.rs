@@ -576,7 +576,7 @@ async fn a_located_documents_pages_are_built_once_for_the_locator_and_evidence()
     request.read_options.word_boxes = true;
     let schema = invoice_schema();
     PAGES_BUILT.with(|built| built.set(0));
-    let server = super::JobServer::new(false, None);
+    let server = super::JobServer::new(false, None, None);
     let answer = super::answer_document(
         &store,
         &request,
