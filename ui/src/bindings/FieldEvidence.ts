@@ -28,7 +28,9 @@ places: Array<EvidencePlace>,
 /**
  * Where the value came from when it was not the model's choice:
  * `located`, the field locator's own (no model was asked for it);
- * `e_invoice`, the document's e-invoice XML (exact).
+ * `e_invoice`, the document's e-invoice XML (exact);
+ * `line_arithmetic`, a line item's number worked out from the line's
+ * other two and printed on it (the model left it empty).
  */
 origin?: ValueOrigin, 
 /**

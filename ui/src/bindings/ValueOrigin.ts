@@ -3,4 +3,4 @@
 /**
  * Who gave a value other than a model.
  */
-export type ValueOrigin = "located" | "e_invoice";
+export type ValueOrigin = "located" | "e_invoice" | "line_arithmetic";

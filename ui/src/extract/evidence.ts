@@ -176,6 +176,7 @@ export function confidenceText(confidence: Confidence | null): string | null {
 const ORIGIN_TEXT: Record<ValueOrigin, string> = {
   located: "Found by the locator",
   e_invoice: "Read exactly from the e-invoice XML",
+  line_arithmetic: "Worked out from its line (quantity × unit price = amount), as printed there",
 };
 
 /** Who gave a value other than the model; null when the model wrote it (no origin). */

@@ -12,8 +12,9 @@ use std::collections::HashMap;
 use serde_json::Value;
 use sift_locate::fields::field_specs;
 use sift_locate::lexicon::Concept;
-use sift_locate::names::split_name;
 use sift_locate::shapes::{compact, has_iban_shape, plausible_years, vat_shape};
+
+use super::line_columns::line_columns;
 
 /// Amounts agree within a cent (and its float error).
 const CENT: f64 = 0.011;
@@ -112,26 +113,15 @@ pub fn value_problems(schema: &Value, values: &Value) -> HashMap<String, Vec<Str
 /// items have an amount field (`amount`, `line_total`; not a unit price
 /// or a tax), when every item has a number there.
 fn line_items_sum(schema: &Value, values: &Value) -> Option<f64> {
-    let properties = schema.get("properties")?.as_object()?;
-    properties.iter().find_map(|(name, property)| {
-        let item_fields = property.get("items")?.get("properties")?.as_object()?;
-        let amount_field = item_fields.keys().find(|field| {
-            let words = split_name(field);
-            let has = |w: &str| words.iter().any(|x| x == w);
-            (has("amount") || has("total"))
-                && !["unit", "price", "tax", "vat", "rate", "discount"]
-                    .iter()
-                    .any(|w| has(w))
-        })?;
-        let items = values.get(name)?.as_array()?;
-        if items.is_empty() {
-            return None;
-        }
-        items
-            .iter()
-            .map(|item| item.get(amount_field)?.as_f64())
-            .sum::<Option<f64>>()
-    })
+    let columns = line_columns(schema)?;
+    let items = values.get(&columns.array)?.as_array()?;
+    if items.is_empty() {
+        return None;
+    }
+    items
+        .iter()
+        .map(|item| item.get(&columns.amount)?.as_f64())
+        .sum::<Option<f64>>()
 }
 
 /// `(year, month, day)` of an ISO date `YYYY-MM-DD` (a time after it is

@@ -59,6 +59,7 @@ mod consistency;
 mod job;
 mod label;
 mod leaves;
+pub(crate) mod line_columns;
 mod matching;
 mod page_words;
 pub mod preview;
@@ -197,7 +198,9 @@ pub struct FieldEvidence {
     pub places: Vec<EvidencePlace>,
     /// Where the value came from when it was not the model's choice:
     /// `located`, the field locator's own (no model was asked for it);
-    /// `e_invoice`, the document's e-invoice XML (exact).
+    /// `e_invoice`, the document's e-invoice XML (exact);
+    /// `line_arithmetic`, a line item's number worked out from the line's
+    /// other two and printed on it (the model left it empty).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub origin: Option<ValueOrigin>,
@@ -219,6 +222,10 @@ pub enum ValueOrigin {
     /// The invoice XML the document carries (or is): exact.
     #[serde(rename = "e_invoice")]
     EInvoice,
+    /// A line item's number the model left empty, worked out from the
+    /// line's other two (quantity × unit price = amount) and printed on
+    /// that line (`extract::line_arithmetic`).
+    LineArithmetic,
 }
 
 /// Finds every leaf of `values` in `document` (see the module docs).

@@ -13,6 +13,7 @@ mod einvoice;
 pub mod export;
 pub mod job_export;
 mod job_server;
+mod line_arithmetic;
 mod reading;
 mod results;
 pub mod schema_suggestion;
@@ -54,6 +55,7 @@ use answers::{fill_from_locator, ground, located_fields, with_fixed, without_fie
 use einvoice::{EInvoiceRead, einvoice_values};
 pub use job_server::OnServerStart;
 use job_server::{JobServer, ServerDown};
+use line_arithmetic::complete_lines;
 pub use reading::read_options_for_models;
 pub use results::{JobResult, job_result, job_result_pages, job_results, revise_value};
 pub use start::{
@@ -397,25 +399,30 @@ async fn answer_document(
 }
 
 impl DocumentAnswer {
-    fn into_result(self, read_options: &ReadOptions, schema: &Value) -> DocumentResult {
+    fn into_result(mut self, read_options: &ReadOptions, schema: &Value) -> DocumentResult {
         let corrected = self
             .call
             .as_ref()
             .is_some_and(|call| needed_correction(call.transcript.as_ref()));
-        let found = self.values.as_ref().and_then(|values| {
-            let document = self.documents.files.first()?;
-            // The locator's pages, else (no locating) built now: once.
-            let pages = self.pages.unwrap_or_else(|| search_pages(document));
-            evidence_value(
-                (document, &pages),
-                read_options,
-                schema,
-                values,
-                corrected,
-                &self.origins,
-                &self.notes,
-            )
-        });
+        let found = match (self.values.as_mut(), self.documents.files.first()) {
+            (Some(values), Some(document)) => {
+                // The locator's pages, else (no locating) built now: once.
+                let pages = self.pages.take().unwrap_or_else(|| search_pages(document));
+                for key in complete_lines(schema, values, &pages) {
+                    self.origins.insert(key, ValueOrigin::LineArithmetic);
+                }
+                evidence_value(
+                    (document, &pages),
+                    read_options,
+                    schema,
+                    values,
+                    corrected,
+                    &self.origins,
+                    &self.notes,
+                )
+            }
+            _ => None,
+        };
         let (evidence, evidence_source) = found.unzip();
         let Some(call) = self.call else {
             return DocumentResult {

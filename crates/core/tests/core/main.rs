@@ -19,6 +19,7 @@ mod extract_real;
 mod extract_real_qwen;
 mod extraction;
 mod formulas;
+mod line_items;
 mod model_actions;
 mod model_capabilities;
 mod preview;
