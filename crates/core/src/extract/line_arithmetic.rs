@@ -1,16 +1,23 @@
-//! A line item's missing number, worked out from the other two and kept
-//! only where the page prints it on that line.
+//! A line item's number the model left empty or got wrong, worked out
+//! from the other two and kept only where the page prints it on that line.
 //!
 //! An invoice line's quantity times its unit price is its amount. A small
-//! model often leaves one of the three empty while writing the other two
-//! right: a quantity column headed "Amount" reads as the line's total to
-//! it, so it writes the quantity as null. When exactly one of the three is
-//! missing, the other two give it, and the page decides: the number is
-//! kept only if the line that prints the other two (a visual row of the
-//! page, rebuilt from the words' boxes) prints it too, in a place of its
-//! own. What is written is the number as printed there (a unit price of
-//! `3.33` on a line of 3 for 10.00, not 3.3333). A line with a discount,
-//! whose numbers do not multiply out, gets nothing.
+//! model often leaves one of the three empty, or writes one wrong, while
+//! the other two are right: a quantity column headed "Amount" reads as
+//! the line's total to it, so it writes the quantity as null or 1. So:
+//!
+//! - when exactly one of the three is missing, the other two give it;
+//! - when all three are there and do not multiply out (beyond a printed
+//!   price's rounding), each in turn is taken for the wrong one and worked
+//!   out from the other two, and it is mended only when exactly one such
+//!   reading is printed (several, and nothing is changed).
+//!
+//! The page decides: a worked-out number counts only if the line that
+//! prints the other two (a visual row of the page, rebuilt from the words'
+//! boxes) prints it too, in a place of its own. What is written is the
+//! number as printed there (a unit price of `3.33` on a line of 3 for
+//! 10.00, not 3.3333). A line with a discount, whose printed numbers do
+//! not multiply out, gets nothing.
 
 use serde_json::{Number, Value};
 use sift_locate::pages::SearchPage;
@@ -22,9 +29,9 @@ use crate::evidence::line_columns::line_columns;
 /// so a unit price printed to two decimals matches its exact quotient.
 const PRINTED_ROUNDING: f64 = 0.005;
 
-/// Fills each line item's one missing number of quantity, unit price and
-/// amount where the page prints it (see the module docs); returns the
-/// keys filled (`lines[2].quantity`).
+/// Fills or mends each line item's quantity, unit price or amount where
+/// the page prints the worked-out number (see the module docs); returns
+/// the keys written (`lines[2].quantity`).
 pub(crate) fn complete_lines(
     schema: &Value,
     values: &mut Value,
@@ -36,42 +43,84 @@ pub(crate) fn complete_lines(
     let (Some(quantity), Some(unit_price)) = (columns.quantity, columns.unit_price) else {
         return Vec::new();
     };
+    let keys = [quantity, unit_price, columns.amount];
     let Some(items) = values.get_mut(&columns.array).and_then(Value::as_array_mut) else {
         return Vec::new();
     };
     let runs = value_runs(pages);
-    let mut filled = Vec::new();
+    let mut written = Vec::new();
     for (index, item) in items.iter_mut().enumerate() {
         let Some(fields) = item.as_object_mut() else {
             continue;
         };
-        let number = |key: &str| fields.get(key).and_then(Value::as_f64);
-        let (q, p, a) = (
-            number(&quantity),
-            number(&unit_price),
-            number(&columns.amount),
-        );
-        // The missing one, the two it comes from, and what it works out to.
-        let (missing, known, worked_out) = match (q, p, a) {
-            (None, Some(p), Some(a)) if p != 0.0 => (&quantity, [p, a], a / p),
-            (Some(q), None, Some(a)) if q != 0.0 => (&unit_price, [q, a], a / q),
-            (Some(q), Some(p), None) => (&columns.amount, [q, p], q * p),
-            _ => continue,
-        };
-        // Only an absent or null field is filled, never a value of another type.
-        if fields.get(missing).is_some_and(|v| !v.is_null()) {
+        // A field holding something other than a number or null (a
+        // string, say) is the model's to keep: nothing is worked out.
+        if keys.iter().any(|k| {
+            fields
+                .get(k)
+                .is_some_and(|v| !v.is_null() && !v.is_number())
+        }) {
             continue;
         }
-        let Some(printed) = printed_on_one_line(pages, &runs, known, worked_out) else {
+        let numbers = keys.clone().map(|k| fields.get(&k).and_then(Value::as_f64));
+        let Some((which, printed)) = mended(numbers, pages, &runs) else {
             continue;
         };
         let Some(printed) = Number::from_f64(printed) else {
             continue;
         };
-        fields.insert(missing.clone(), Value::Number(printed));
-        filled.push(format!("{}[{index}].{missing}", columns.array));
+        fields.insert(keys[which].clone(), Value::Number(printed));
+        written.push(format!("{}[{index}].{}", columns.array, keys[which]));
     }
-    filled
+    written
+}
+
+/// Which of `[quantity, unit price, amount]` to write, and the number
+/// printed for it; `None` when the line is whole and right, or when the
+/// page does not settle it.
+fn mended(numbers: [Option<f64>; 3], pages: &[SearchPage], runs: &[Run]) -> Option<(usize, f64)> {
+    let suspects: Vec<usize> = match numbers {
+        [Some(q), Some(p), Some(a)] if (q * p - a).abs() <= PRINTED_ROUNDING * (2.0 + q.abs()) => {
+            return None;
+        }
+        [Some(_), Some(_), Some(_)] => vec![0, 1, 2],
+        _ => {
+            let missing: Vec<usize> = (0..3).filter(|&i| numbers[i].is_none()).collect();
+            if missing.len() != 1 {
+                return None;
+            }
+            missing
+        }
+    };
+    let mut readings = suspects.into_iter().filter_map(|which| {
+        let printed = worked_out(numbers, which)
+            .and_then(|(known, value)| printed_on_one_line(pages, runs, known, value))?;
+        // A reading that prints what the line already holds mends nothing.
+        let differs =
+            numbers[which].is_none_or(|held| (held - printed).abs() > 1e-9 * held.abs().max(1.0));
+        differs.then_some((which, printed))
+    });
+    let first = readings.next()?;
+    readings.next().is_none().then_some(first)
+}
+
+/// The two numbers `which` comes from, and what they make it.
+fn worked_out(numbers: [Option<f64>; 3], which: usize) -> Option<([f64; 2], f64)> {
+    let [q, p, a] = numbers;
+    match which {
+        0 => {
+            let (p, a) = (p.filter(|p| *p != 0.0)?, a?);
+            Some(([p, a], a / p))
+        }
+        1 => {
+            let (q, a) = (q.filter(|q| *q != 0.0)?, a?);
+            Some(([q, a], a / q))
+        }
+        _ => {
+            let (q, p) = (q?, p?);
+            Some(([q, p], q * p))
+        }
+    }
 }
 
 /// The number near `worked_out` printed on a line that prints both
@@ -197,6 +246,40 @@ mod tests {
             Vec::<String>::new()
         );
         assert_eq!(values, before);
+    }
+
+    /// A quantity of 1 written for a printed 400 (the line does not
+    /// multiply out) is mended; a line that multiplies out is left as it
+    /// is, and so is one two readings of which are printed.
+    #[test]
+    fn a_wrong_number_is_mended_only_where_one_reading_is_printed() {
+        let page = pages(
+            "Luftballon 400 Stk 0,79 316,00
+             Kunstrasen 3 Stk 3,3333 10,00 19%
+             Tee 2 1,00 2,00
+             Saft 2 3 4 6 8
+",
+        );
+        let mut values = json!({"lines": [
+            {"description": "Luftballon", "quantity": 1, "unit_price": 0.79, "amount": 316.0},
+            {"description": "Kunstrasen", "quantity": 3, "unit_price": 3.3333, "amount": 19},
+            {"description": "Tee", "quantity": 2, "unit_price": 1.0, "amount": 2.0},
+            {"description": "Saft", "quantity": 2, "unit_price": 3, "amount": 8}
+        ]});
+        let filled = complete_lines(&schema(), &mut values, &page);
+        assert_eq!(filled, ["lines[0].quantity", "lines[1].amount"]);
+        assert_eq!(values["lines"][0]["quantity"], json!(400.0));
+        assert_eq!(values["lines"][1]["amount"], json!(10.0));
+        assert_eq!(
+            values["lines"][2],
+            json!({"description": "Tee", "quantity": 2, "unit_price": 1.0, "amount": 2.0})
+        );
+        // Saft: 2 x 3 is not 8, and both 2 x 3 = 6 (the amount wrong) and
+        // 8 / 2 = 4 (the price wrong) are printed: left as written.
+        assert_eq!(
+            values["lines"][3],
+            json!({"description": "Saft", "quantity": 2, "unit_price": 3, "amount": 8})
+        );
     }
 
     /// The two known numbers and the worked-out one are three places: a
