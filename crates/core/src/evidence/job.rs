@@ -52,7 +52,14 @@ pub(crate) fn evidence_value(
 ) -> Option<(Value, String)> {
     let bytes = std::fs::read(&document.path).ok()?;
     let mut found = locate_values_in_pages(pages, schema, values, &HashMap::new(), corrected);
-    find_credit_note_amounts(document, schema, values, corrected, origins, &mut found);
+    find_credit_note_amounts(
+        (document, pages),
+        schema,
+        values,
+        corrected,
+        origins,
+        &mut found,
+    );
     for field in &mut found {
         field.origin = origins.get(&field.key).copied();
         if let Some(notes) = notes.get(&field.key) {
@@ -76,9 +83,10 @@ pub(crate) fn evidence_value(
 /// where that is on the page it is found there, `normalised` (the page
 /// says the figure, the document type its sign). Only a credit note's
 /// e-invoice values: a negative amount a model or the locator gave, or an
-/// invoice's XML states, must be on the page as it is.
+/// invoice's XML states, must be on the page as it is. The pages are the
+/// ones already searched (built once a document).
 fn find_credit_note_amounts(
-    document: &Document,
+    (document, pages): (&Document, &[SearchPage]),
     schema: &Value,
     values: &Value,
     corrected: bool,
@@ -112,7 +120,7 @@ fn find_credit_note_amounts(
     if keys.is_empty() || !credit_note() {
         return;
     }
-    for again in locate_values(document, schema, &unsigned, corrected) {
+    for again in locate_values_in_pages(pages, schema, &unsigned, &HashMap::new(), corrected) {
         if again.status == EvidenceStatus::NotFound || !keys.contains(&again.key) {
             continue;
         }
@@ -231,4 +239,59 @@ pub async fn page_words(ws: &Workspace, path: &str, page: u32) -> Result<PageWor
     })
     .await
     .map_err(|e| CoreError::Internal(format!("reading the page stopped: {e}")))?
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use serde_json::json;
+    use sift_documents::{Content, Document, Kind, ReadOptions};
+
+    use super::evidence_value;
+    use crate::evidence::{EvidenceStatus, PAGES_BUILT, ValueOrigin, search_pages};
+
+    /// A credit note's total, booked negative from its XML and printed
+    /// without the sign, is found by its magnitude in the pages already
+    /// built for the document: once a document, not again.
+    #[test]
+    fn a_credit_notes_amounts_are_found_in_the_pages_already_built() {
+        let dir =
+            std::env::temp_dir().join(format!("sift-core-credit-note-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("credit-note.xml");
+        let xml = "<CreditNote>\n<LegalMonetaryTotal>\n<TaxInclusiveAmount currencyID=\"EUR\"> 5.00 </TaxInclusiveAmount>\n</LegalMonetaryTotal>\n</CreditNote>\n";
+        std::fs::write(&path, xml).unwrap();
+        let document = Document {
+            path,
+            name: "credit-note.xml".into(),
+            kind: Kind::Text,
+            content: Content::Text(xml.into()),
+            ocr: None,
+            invoice_xml: None,
+        };
+        let schema = json!({"type": "object", "properties": {"total": {"type": "number"}}});
+        let values = json!({"total": -5.0});
+        let origins = HashMap::from([("total".to_owned(), ValueOrigin::EInvoice)]);
+        PAGES_BUILT.with(|built| built.set(0));
+        let pages = search_pages(&document);
+        let (evidence, _) = evidence_value(
+            (&document, &pages),
+            &ReadOptions::default(),
+            &schema,
+            &values,
+            false,
+            &origins,
+            &HashMap::new(),
+        )
+        .unwrap();
+        assert_eq!(PAGES_BUILT.with(std::cell::Cell::get), 1);
+        assert_eq!(evidence[0]["key"], "total");
+        assert_eq!(evidence[0]["status"], json!(EvidenceStatus::Normalised));
+        assert_eq!(
+            evidence[0]["places"][0]["quote"],
+            "<TaxInclusiveAmount currencyID=\"EUR\"> 5.00 </TaxInclusiveAmount>"
+        );
+        std::fs::remove_dir_all(&dir).ok();
+    }
 }
