@@ -9,6 +9,7 @@ use std::sync::OnceLock;
 
 use super::lexicon;
 use crate::pages::SearchPage;
+use crate::rules::shared::label_word_split_in_two;
 
 /// The best score of a value labelled on its own line starts here; one
 /// under a label on the line above, at [`ABOVE`].
@@ -41,28 +42,47 @@ pub(super) enum Role {
     Qualifier,
 }
 
-/// Each word of each page folded for label matching.
-pub(super) struct FoldedPages(pub(super) Vec<Vec<String>>);
+/// Each word of each page folded for label matching; and, for each word,
+/// it and the next read as one word split in two (`Ver käufer:`), folded,
+/// where they may be one ([`label_word_split_in_two`]).
+pub(super) struct FoldedPages(
+    pub(super) Vec<Vec<String>>,
+    pub(super) Vec<Vec<Option<String>>>,
+);
 
 impl FoldedPages {
     pub fn new(pages: &[SearchPage]) -> Self {
-        Self(
-            pages
-                .iter()
-                .map(|p| {
-                    p.words
-                        .iter()
-                        .map(|w| {
-                            if p.ocr {
-                                fold_ocr_word(&w.text)
-                            } else {
-                                fold_word(&w.text)
-                            }
-                        })
-                        .collect()
-                })
-                .collect(),
-        )
+        let words = pages
+            .iter()
+            .map(|p| {
+                p.words
+                    .iter()
+                    .map(|w| {
+                        if p.ocr {
+                            fold_ocr_word(&w.text)
+                        } else {
+                            fold_word(&w.text)
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        // Not on a scan: its words are read back to the label word they
+        // are near, which a joined pair would reach too easily.
+        let joined = pages
+            .iter()
+            .map(|p| {
+                (0..p.words.len())
+                    .map(|w| {
+                        let next = p.words.get(w + 1).filter(|n| n.line == p.words[w].line)?;
+                        (!p.ocr)
+                            .then(|| label_word_split_in_two(&p.words[w].text, &next.text))
+                            .flatten()
+                    })
+                    .collect()
+            })
+            .collect();
+        Self(words, joined)
     }
 }
 

@@ -137,29 +137,38 @@ where
     pages
         .iter()
         .zip(&folded.0)
-        .map(|(page, words)| {
+        .zip(&folded.1)
+        .map(|((page, words), joined)| {
             page.lines
                 .iter()
                 .map(|line| {
                     let mut found: Vec<Occurrence> = Vec::new();
                     for start in line.clone() {
-                        for (phrase, role) in starting(&words[start]) {
-                            let end = start + phrase.len();
-                            if end <= line.end
-                                && words[start..end] == phrase[..]
-                                // A unit in brackets ends a column's header
-                                // (`GST(RM) Total(RM)` is two, not `GST Total`).
-                                && !page.words[start..end - 1]
-                                    .iter()
-                                    .any(|w| bracketed_tail(&w.text).is_some())
-                            {
-                                found.push(Occurrence {
-                                    start,
-                                    end,
-                                    len: phrase.len(),
-                                    rival: *role != Role::Own,
-                                    qualifier: *role == Role::Qualifier,
-                                });
+                        // A phrase's first word is the word at `start`, or
+                        // that word and the next read as one (`Ver käufer:`).
+                        let firsts = [
+                            Some((words[start].as_str(), start + 1)),
+                            joined[start].as_deref().map(|word| (word, start + 2)),
+                        ];
+                        for (first, rest) in firsts.into_iter().flatten() {
+                            for (phrase, role) in starting(first) {
+                                let end = rest + phrase.len() - 1;
+                                if end <= line.end
+                                    && words[rest..end] == phrase[1..]
+                                    // A unit in brackets ends a column's header
+                                    // (`GST(RM) Total(RM)` is two, not `GST Total`).
+                                    && !page.words[start..end - 1]
+                                        .iter()
+                                        .any(|w| bracketed_tail(&w.text).is_some())
+                                {
+                                    found.push(Occurrence {
+                                        start,
+                                        end,
+                                        len: phrase.len(),
+                                        rival: *role != Role::Own,
+                                        qualifier: *role == Role::Qualifier,
+                                    });
+                                }
                             }
                         }
                     }

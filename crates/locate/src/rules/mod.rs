@@ -7,7 +7,8 @@
 //! `scripts/test.sh` fails when the checked-in file differs).
 //!
 //! - `shared` what applies to every field: a value at several places, an
-//!   amount with cents, when a field is sure
+//!   amount with cents, when a field is sure, a label word printed split
+//!   in two
 //! - `totals` the total's amount (rounding lines, a subtotal or a payment
 //!   for a missing label, a tax is no total)
 //! - `tax` tax amounts by arithmetic (a rate of another amount, the total
@@ -21,7 +22,7 @@
 //! - `currency` a currency as printed, on the total's line, the home
 //!   country's
 //! - `parties` the seller's and buyer's names (the buyer is not the
-//!   seller)
+//!   seller, a name runs on to its legal form on the next line)
 //! - `payment` a receipt's payment as a check on its total
 //!
 //! `propose.rs` and `lib.rs` apply them in their order.

@@ -4,6 +4,7 @@ use serde_json::json;
 
 use super::{best, scanned_document, text_document};
 use crate::locate_fields;
+use crate::rules::shared::label_word_split_in_two;
 
 fn parties() -> serde_json::Value {
     json!({"type": "object", "properties": {
@@ -165,4 +166,44 @@ fn the_buyers_value_is_never_the_sellers() {
     let located = locate_fields(&doc, &parties());
     assert_eq!(best(&located, "seller_name"), json!("Holzwerk Süd GmbH"));
     assert_eq!(best(&located, "buyer_name"), json!(null));
+}
+
+#[test]
+fn a_label_word_printed_split_in_two_is_read_as_one() {
+    // `Ver käufer:` is the seller's heading, not the buyer's `Käufer`.
+    let doc = text_document(
+        "Handelsrechnung Nr. 42\nVer käufer:\nTaxiunter nehmen TX GmbH\nLieferantenstraße 20\n\
+         Käufer:\nTaxi-Gast AG Mitte\nKundenstraße 15\n",
+    );
+    let located = locate_fields(&doc, &parties());
+    assert_eq!(
+        best(&located, "seller_name"),
+        json!("Taxiunter nehmen TX GmbH")
+    );
+    assert_eq!(best(&located, "buyer_name"), json!("Taxi-Gast AG Mitte"));
+    // A word's rest starts in lower case; a number is no word's start.
+    assert_eq!(
+        label_word_split_in_two("Ver", "käufer:").as_deref(),
+        Some("verkäufer")
+    );
+    assert_eq!(label_word_split_in_two("Der", "Käufer:"), None);
+    assert_eq!(label_word_split_in_two("Nr.", "datum"), None);
+}
+
+#[test]
+fn a_name_runs_on_to_the_next_line_that_ends_in_its_legal_form() {
+    let doc = text_document(
+        "Verkäufer:\nMVM Musterhafter\nVersicherungsverein Musterstadt a.G.\nMusterstr. 12\n\
+         Käufer:\nMax Mustermann\nMusterstr. 11\n",
+    );
+    let located = locate_fields(&doc, &parties());
+    assert_eq!(
+        best(&located, "seller_name"),
+        json!("MVM Musterhafter Versicherungsverein Musterstadt a.G.")
+    );
+    assert_eq!(best(&located, "buyer_name"), json!("Max Mustermann"));
+    // A name with its legal form on its own line ends there.
+    let doc = text_document("Verkäufer:\nLieferant GmbH\nWerkstatt Nord GmbH\n");
+    let located = locate_fields(&doc, &parties());
+    assert_eq!(best(&located, "seller_name"), json!("Lieferant GmbH"));
 }
