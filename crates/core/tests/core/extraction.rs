@@ -289,7 +289,14 @@ async fn local_failure_in(dir: &Path) {
     let job = store.get_extraction_job(&view.job_id).unwrap().unwrap();
     assert_eq!(job.status, JobStatus::Failed);
     let events = seen.lock().unwrap();
-    assert_eq!(events[0]["kind"], "status");
+    // The server is started when the document asks the model, so the
+    // status comes after the document's start.
+    let kinds: Vec<&str> = events.iter().map(|e| e["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["started", "status", "error"], "{events:?}");
+    assert_eq!(
+        events[1],
+        json!({"kind": "status", "jobId": view.job_id, "message": "Starting the local model…"})
+    );
     assert_eq!(
         *events.last().unwrap(),
         json!({"kind": "error", "jobId": view.job_id, "error": {"code": "local_server", "message": message}})
