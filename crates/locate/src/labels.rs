@@ -8,6 +8,7 @@ use std::ops::Range;
 use std::sync::OnceLock;
 
 use super::lexicon;
+use super::phrases::first_word;
 use crate::pages::SearchPage;
 use crate::rules::shared::label_word_split_in_two;
 
@@ -44,15 +45,18 @@ pub(super) enum Role {
 
 /// Each word of each page folded for label matching; and, for each word,
 /// it and the next read as one word split in two (`Ver käufer:`), folded,
-/// where they may be one ([`label_word_split_in_two`]).
+/// where they may be one ([`label_word_split_in_two`]); and the number of
+/// each of the two as a label phrase's first word ([`first_word`]), looked
+/// up once for all the fields.
 pub(super) struct FoldedPages(
     pub(super) Vec<Vec<String>>,
     pub(super) Vec<Vec<Option<String>>>,
+    pub(super) Vec<Vec<(Option<u32>, Option<u32>)>>,
 );
 
 impl FoldedPages {
     pub fn new(pages: &[SearchPage]) -> Self {
-        let words = pages
+        let words: Vec<Vec<String>> = pages
             .iter()
             .map(|p| {
                 p.words
@@ -81,8 +85,21 @@ impl FoldedPages {
                     })
                     .collect()
             })
+            .collect::<Vec<Vec<Option<String>>>>();
+        let firsts = words
+            .iter()
+            .zip(&joined)
+            .map(|(words, joined)| {
+                words
+                    .iter()
+                    .zip(joined)
+                    .map(|(word, joined)| {
+                        (first_word(word), joined.as_deref().and_then(first_word))
+                    })
+                    .collect()
+            })
             .collect();
-        Self(words, joined)
+        Self(words, joined, firsts)
     }
 }
 

@@ -15,20 +15,25 @@ use super::labels::{FoldedPages, Occurrence, Role, bracketed_tail, fold_word};
 use super::lexicon::{self, CONCEPTS, Concept};
 use crate::pages::SearchPage;
 
-/// Folded phrases by their first word, each phrase once (the first given
-/// of equal phrases is kept, so a concept's own label wins over a
-/// rival's).
-pub(super) struct PhraseTable(HashMap<String, Vec<(Vec<String>, Role)>>);
+/// Folded phrases by their first word's number ([`first_word`]), each
+/// phrase once (the first given of equal phrases is kept, so a concept's
+/// own label wins over a rival's).
+pub(super) struct PhraseTable(HashMap<u32, Vec<(Vec<String>, Role)>>);
 
 impl PhraseTable {
-    fn new<'a>(phrases: impl IntoIterator<Item = (&'a str, Role)>) -> Self {
+    fn new<'a>(
+        phrases: impl IntoIterator<Item = (&'a str, Role)>,
+        first_words: &mut HashMap<String, u32>,
+    ) -> Self {
         let mut seen: HashSet<Vec<String>> = HashSet::new();
-        let mut by_first: HashMap<String, Vec<(Vec<String>, Role)>> = HashMap::default();
+        let mut by_first: HashMap<u32, Vec<(Vec<String>, Role)>> = HashMap::default();
         for (phrase, role) in phrases {
             let words = fold_phrase(phrase);
             let Some(first) = words.first().cloned() else {
                 continue;
             };
+            let next = u32::try_from(first_words.len()).expect("fewer label words than u32");
+            let first = *first_words.entry(first).or_insert(next);
             if seen.insert(words.clone()) {
                 by_first.entry(first).or_default().push((words, role));
             }
@@ -36,8 +41,12 @@ impl PhraseTable {
         Self(by_first)
     }
 
-    fn starting_with(&self, word: &str) -> &[(Vec<String>, Role)] {
-        self.0.get(word).map_or(&[], Vec::as_slice)
+    /// The phrases whose first word is the word numbered `first`, if
+    /// the word is the first of any phrase.
+    fn starting_with(&self, first: Option<u32>) -> &[(Vec<String>, Role)] {
+        first
+            .and_then(|first| self.0.get(&first))
+            .map_or(&[], Vec::as_slice)
     }
 }
 
@@ -49,11 +58,23 @@ fn fold_phrase(phrase: &str) -> Vec<String> {
         .collect()
 }
 
-/// A concept's labels, then its rivals' that are not also its own.
-fn concept_table(concept: Concept) -> &'static PhraseTable {
-    static TABLES: OnceLock<Vec<PhraseTable>> = OnceLock::new();
-    let tables = TABLES.get_or_init(|| {
-        CONCEPTS
+/// Every phrase table, and the first words of their phrases numbered.
+/// A page's word is looked up once among the first words
+/// ([`first_word`], when its page is folded); each field then finds its
+/// phrases by that number, without hashing the word again.
+struct Tables {
+    first_words: HashMap<String, u32>,
+    /// Each concept's, in [`CONCEPTS`]' order.
+    concepts: Vec<PhraseTable>,
+    /// A total's own labels alone.
+    totals: PhraseTable,
+}
+
+fn tables() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let mut first_words = HashMap::default();
+        let concepts = CONCEPTS
             .iter()
             .map(|&concept| {
                 let taxes = lexicon::labels(Concept::Tax);
@@ -67,12 +88,33 @@ fn concept_table(concept: Concept) -> &'static PhraseTable {
                     };
                     (label, role)
                 });
-                PhraseTable::new(own.chain(rivals))
+                PhraseTable::new(own.chain(rivals), &mut first_words)
             })
-            .collect()
-    });
+            .collect();
+        let totals = PhraseTable::new(
+            lexicon::labels(Concept::Total)
+                .iter()
+                .map(|l| (*l, Role::Own)),
+            &mut first_words,
+        );
+        Tables {
+            first_words,
+            concepts,
+            totals,
+        }
+    })
+}
+
+/// The number of a folded word that starts some label phrase, or `None`
+/// (most words of a page: then no table has a phrase starting with it).
+pub(super) fn first_word(folded: &str) -> Option<u32> {
+    tables().first_words.get(folded).copied()
+}
+
+/// A concept's labels, then its rivals' that are not also its own.
+fn concept_table(concept: Concept) -> &'static PhraseTable {
     // CONCEPTS lists the concepts in their declared order (a test holds it).
-    &tables[concept as usize]
+    &tables().concepts[concept as usize]
 }
 
 /// A field's label phrases, folded: its own name's words first, then its
@@ -100,8 +142,8 @@ pub(super) fn occurrences(
 ) -> Vec<Vec<Vec<Occurrence>>> {
     let own: &[(Vec<String>, Role)] = &[(phrases.own.clone(), Role::Own)];
     let own = if phrases.own.is_empty() { &[] } else { own };
-    find(pages, folded, |word| {
-        let shared = phrases.table.map_or(&[][..], |t| t.starting_with(word));
+    find(pages, folded, |word, first| {
+        let shared = phrases.table.map_or(&[][..], |t| t.starting_with(first));
         let starts_own = own.first().is_some_and(|(p, _)| p[0] == word);
         own.iter()
             .take(usize::from(starts_own))
@@ -111,25 +153,19 @@ pub(super) fn occurrences(
 
 /// For each line of each page, whether a total's label is on it.
 pub(super) fn total_lines(pages: &[SearchPage], folded: &FoldedPages) -> Vec<Vec<bool>> {
-    static TOTALS: OnceLock<PhraseTable> = OnceLock::new();
-    let totals = TOTALS.get_or_init(|| {
-        PhraseTable::new(
-            lexicon::labels(Concept::Total)
-                .iter()
-                .map(|l| (*l, Role::Own)),
-        )
-    });
-    find(pages, folded, |word| totals.starting_with(word).iter())
+    let totals = &tables().totals;
+    find(pages, folded, |_, first| totals.starting_with(first).iter())
         .into_iter()
         .map(|lines| lines.into_iter().map(|found| !found.is_empty()).collect())
         .collect()
 }
 
-/// The phrases `starting` gives for each word found on each line.
+/// The phrases `starting` gives for each word found on each line (it is
+/// given the folded word and its number as a first word).
 fn find<'p, I>(
     pages: &[SearchPage],
     folded: &FoldedPages,
-    starting: impl Fn(&str) -> I,
+    starting: impl Fn(&str, Option<u32>) -> I,
 ) -> Vec<Vec<Vec<Occurrence>>>
 where
     I: Iterator<Item = &'p (Vec<String>, Role)>,
@@ -138,7 +174,8 @@ where
         .iter()
         .zip(&folded.0)
         .zip(&folded.1)
-        .map(|((page, words), joined)| {
+        .zip(&folded.2)
+        .map(|(((page, words), joined), firsts)| {
             page.lines
                 .iter()
                 .map(|line| {
@@ -146,12 +183,15 @@ where
                     for start in line.clone() {
                         // A phrase's first word is the word at `start`, or
                         // that word and the next read as one (`Ver käufer:`).
-                        let firsts = [
-                            Some((words[start].as_str(), start + 1)),
-                            joined[start].as_deref().map(|word| (word, start + 2)),
+                        let (word_first, joined_first) = firsts[start];
+                        let candidates = [
+                            Some((words[start].as_str(), word_first, start + 1)),
+                            joined[start]
+                                .as_deref()
+                                .map(|word| (word, joined_first, start + 2)),
                         ];
-                        for (first, rest) in firsts.into_iter().flatten() {
-                            for (phrase, role) in starting(first) {
+                        for (first, number, rest) in candidates.into_iter().flatten() {
+                            for (phrase, role) in starting(first, number) {
                                 let end = rest + phrase.len() - 1;
                                 if end <= line.end
                                     && words[rest..end] == phrase[1..]
@@ -207,7 +247,7 @@ mod tests {
             let first = fold_phrase(lexicon::labels(*concept)[0]);
             assert!(
                 table
-                    .starting_with(&first[0])
+                    .starting_with(first_word(&first[0]))
                     .iter()
                     .any(|(p, role)| *p == first && *role == Role::Own),
                 "{concept:?}"
@@ -221,7 +261,7 @@ mod tests {
         // it is its own only once.
         let table = concept_table(Concept::Total);
         let total: Vec<_> = table
-            .starting_with("total")
+            .starting_with(first_word("total"))
             .iter()
             .filter(|(p, _)| p.len() == 1)
             .collect();
