@@ -1,6 +1,8 @@
 //! Values made comparable: dates as `yyyy-mm-dd`, amounts as numbers,
 //! anything else without case and whitespace.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 /// A value made comparable.
@@ -49,8 +51,28 @@ pub(crate) fn months() -> &'static [(&'static str, u32)] {
 }
 
 fn month_named(token: &str) -> Option<u32> {
+    // Most tokens are ASCII: compared byte by byte, lower-cased, without
+    // the new string `to_lowercase` makes (the same answer).
+    if token.is_ascii() {
+        let lower_is = |name: &str| {
+            name.len() == token.len()
+                && token
+                    .bytes()
+                    .zip(name.bytes())
+                    .all(|(t, n)| t.to_ascii_lowercase() == n)
+        };
+        return months().iter().find(|(n, _)| lower_is(n)).map(|(_, m)| *m);
+    }
     let token = token.to_lowercase();
     months().iter().find(|(n, _)| *n == token).map(|(_, m)| *m)
+}
+
+/// The three parts of `text` split at `separator`, or `None` for more or
+/// fewer (without collecting them: every amount is asked).
+pub(crate) fn three_parts(text: &str, separator: char) -> Option<[&str; 3]> {
+    let mut parts = text.split(separator);
+    let three = [parts.next()?, parts.next()?, parts.next()?];
+    parts.next().is_none().then_some(three)
 }
 
 fn ymd(year: &str, month: u32, day: &str) -> Option<String> {
@@ -89,12 +111,16 @@ pub fn normalize_date(value: &str) -> Option<String> {
         .all(|c| c.is_ascii_digit() || "-/.".contains(c));
     if all_numeric {
         // One kind of separator, used twice: `1.021,91` is not a date.
-        let separators: Vec<char> = value.chars().filter(|c| !c.is_ascii_digit()).collect();
-        if separators.len() != 2 || separators[0] != separators[1] {
+        let mut separators = value.chars().filter(|c| !c.is_ascii_digit());
+        let (Some(separator), Some(second), None) =
+            (separators.next(), separators.next(), separators.next())
+        else {
+            return None;
+        };
+        if second != separator {
             return None;
         }
-        let parts: Vec<&str> = value.split(separators[0]).collect();
-        let [a, b, c] = parts[..] else { return None };
+        let [a, b, c] = three_parts(value, separator)?;
         if a.len() == 4 {
             return ymd(a, b.parse().ok()?, c);
         }
@@ -110,22 +136,20 @@ pub fn normalize_date(value: &str) -> Option<String> {
         };
     }
     // With a month's name: `3 August 2014`, `3. Aug. 2014`, `August 3, 2014`, `03-Aug-2014`.
-    let tokens: Vec<&str> = value
+    let mut split = value
         .split(|c: char| c.is_whitespace() || ",./-".contains(c))
-        .filter(|t| !t.is_empty())
-        .collect();
-    if tokens.len() != 3 {
+        .filter(|t| !t.is_empty());
+    let tokens = [split.next()?, split.next()?, split.next()?];
+    if split.next().is_some() {
         return None;
     }
     let month_at = tokens.iter().position(|t| month_named(t).is_some())?;
     let month = month_named(tokens[month_at])?;
-    let rest: Vec<&str> = tokens
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| *i != month_at)
-        .map(|(_, t)| *t)
-        .collect();
-    let [x, y] = rest[..] else { return None };
+    let [x, y] = match month_at {
+        0 => [tokens[1], tokens[2]],
+        1 => [tokens[0], tokens[2]],
+        _ => [tokens[0], tokens[1]],
+    };
     let (day, year) = if x.len() == 4 { (y, x) } else { (x, y) };
     let day = day
         .trim_end_matches(|c: char| c.is_ascii_alphabetic())
@@ -170,26 +194,33 @@ pub fn normalize_amount(value: &str) -> Option<f64> {
     // has three digits, so `538 00` is two numbers, not 53800. After a
     // decimal mark it is only a gap OCR left (`39. 80`). A group with its
     // decimals ends the number: `120,00 120,00` is two amounts.
-    let groups: Vec<&str> = core
-        .split(|c: char| "' \u{a0}\u{202f}".contains(c))
-        .collect();
-    let grouped = groups.windows(2).all(|pair| {
-        if pair[0].ends_with(['.', ',']) {
+    let group_mark = |c: char| "' \u{a0}\u{202f}".contains(c);
+    // Each group with the one after it (every amount is asked: not collected).
+    let mut groups = core.split(group_mark);
+    let mut previous = groups.next().unwrap_or_default();
+    let grouped = groups.all(|group| {
+        let before = std::mem::replace(&mut previous, group);
+        if before.ends_with(['.', ',']) {
             return true;
         }
-        let has_decimals = pair[0].contains(['.', ',']) && {
-            let tail = pair[0].rsplit(['.', ',']).next().unwrap_or("");
+        let has_decimals = before.contains(['.', ',']) && {
+            let tail = before.rsplit(['.', ',']).next().unwrap_or("");
             tail.len() != 3
         };
-        !has_decimals && pair[1].bytes().take_while(u8::is_ascii_digit).count() == 3
+        !has_decimals && group.bytes().take_while(u8::is_ascii_digit).count() == 3
     });
     if !grouped {
         return None;
     }
-    let core: String = core
-        .chars()
-        .filter(|c| !"' \u{a0}\u{202f}".contains(*c))
-        .collect();
+    // A new string only where there are marks to drop.
+    let core: Cow<'_, str> = if core.contains(group_mark) {
+        core.chars()
+            .filter(|c| !group_mark(*c))
+            .collect::<String>()
+            .into()
+    } else {
+        core.into()
+    };
     // Two marks in a row separate nothing: `7..00` is no one number.
     if core.contains("..") || core.contains(",,") {
         return None;
@@ -215,6 +246,14 @@ pub fn normalize_amount(value: &str) -> Option<f64> {
             Some(mark)
         }
     };
+    // Digits and a decimal point already (`12.50`): read as they are.
+    let plain_already = core
+        .bytes()
+        .all(|b| b.is_ascii_digit() || (b == b'.' && decimal == Some('.')));
+    if plain_already {
+        let number: f64 = core.parse().ok()?;
+        return Some(if negative { -number } else { number });
+    }
     let plain: String = core
         .chars()
         .filter_map(|c| match c {

@@ -8,7 +8,7 @@ use crate::misread::{
     date_glued_to_time, doubled_decimal_mark, five_read_as_letter, misread_date,
     misread_day_or_month, split_at_decimal_mark,
 };
-use crate::normalise::{normalize_amount, normalize_date};
+use crate::normalise::{normalize_amount, normalize_date, three_parts};
 use crate::pages::SearchPage;
 
 /// A run of words that reads as one amount or date.
@@ -208,8 +208,7 @@ fn date_readings(text: &str) -> Vec<String> {
     let mut out: Vec<String> = normalize_date(text).into_iter().collect();
     let separator = text.chars().find(|c| "./-".contains(*c));
     if let Some(sep) = separator {
-        let parts: Vec<&str> = text.split(sep).collect();
-        if let [a, b, c] = parts[..]
+        if let Some([a, b, c]) = three_parts(text, sep)
             && a.len() <= 2
             && b.len() <= 2
             && let Some(swapped) = normalize_date(&format!("{b}{sep}{a}{sep}{c}"))
