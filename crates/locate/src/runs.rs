@@ -206,16 +206,14 @@ fn date_readings(text: &str) -> Vec<String> {
         _ => text,
     };
     let mut out: Vec<String> = normalize_date(text).into_iter().collect();
-    let separator = text.chars().find(|c| "./-".contains(*c));
-    if let Some(sep) = separator {
-        if let Some([a, b, c]) = three_parts(text, sep)
-            && a.len() <= 2
-            && b.len() <= 2
-            && let Some(swapped) = normalize_date(&format!("{b}{sep}{a}{sep}{c}"))
-            && !out.contains(&swapped)
-        {
-            out.push(swapped);
-        }
+    if let Some(sep) = text.chars().find(|c| "./-".contains(*c))
+        && let Some([a, b, c]) = three_parts(text, sep)
+        && a.len() <= 2
+        && b.len() <= 2
+        && let Some(swapped) = normalize_date(&format!("{b}{sep}{a}{sep}{c}"))
+        && !out.contains(&swapped)
+    {
+        out.push(swapped);
     }
     out
 }
