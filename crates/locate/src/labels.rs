@@ -45,14 +45,19 @@ pub(super) enum Role {
 
 /// Each word of each page folded for label matching; and, for each word,
 /// it and the next read as one word split in two (`Ver käufer:`), folded,
-/// where they may be one ([`label_word_split_in_two`]); and the number of
-/// each of the two as a label phrase's first word ([`first_word`]), looked
-/// up once for all the fields.
+/// where they may be one ([`label_word_split_in_two`]); and the words
+/// that start a label phrase of the lexicon, in order, with the number
+/// of each of the two as a phrase's first word ([`first_word`]): looked
+/// up once for all the fields, and most words start none.
 pub(super) struct FoldedPages(
     pub(super) Vec<Vec<String>>,
     pub(super) Vec<Vec<Option<String>>>,
-    pub(super) Vec<Vec<(Option<u32>, Option<u32>)>>,
+    pub(super) Vec<Vec<PhraseStart>>,
 );
+
+/// A word that starts a label phrase: its index, and the numbers as a
+/// phrase's first word of it and of it read with the next as one.
+pub(super) type PhraseStart = (usize, Option<u32>, Option<u32>);
 
 impl FoldedPages {
     pub fn new(pages: &[SearchPage]) -> Self {
@@ -93,9 +98,11 @@ impl FoldedPages {
                 words
                     .iter()
                     .zip(joined)
-                    .map(|(word, joined)| {
-                        (first_word(word), joined.as_deref().and_then(first_word))
+                    .enumerate()
+                    .map(|(w, (word, joined))| {
+                        (w, first_word(word), joined.as_deref().and_then(first_word))
                     })
+                    .filter(|(_, word, joined)| word.is_some() || joined.is_some())
                     .collect()
             })
             .collect();

@@ -4,6 +4,7 @@
 //! them up, and folding them anew each time was most of what locating
 //! cost.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::ops::Range;
 
@@ -11,7 +12,7 @@ use foldhash::HashMap;
 use std::sync::OnceLock;
 
 use super::fields::FieldSpec;
-use super::labels::{FoldedPages, Occurrence, Role, bracketed_tail, fold_word};
+use super::labels::{FoldedPages, Occurrence, PhraseStart, Role, bracketed_tail, fold_word};
 use super::lexicon::{self, CONCEPTS, Concept};
 use crate::pages::SearchPage;
 
@@ -142,29 +143,41 @@ pub(super) fn occurrences(
 ) -> Vec<Vec<Vec<Occurrence>>> {
     let own: &[(Vec<String>, Role)] = &[(phrases.own.clone(), Role::Own)];
     let own = if phrases.own.is_empty() { &[] } else { own };
-    find(pages, folded, |word, first| {
-        let shared = phrases.table.map_or(&[][..], |t| t.starting_with(first));
-        let starts_own = own.first().is_some_and(|(p, _)| p[0] == word);
-        own.iter()
-            .take(usize::from(starts_own))
-            .chain(shared.iter().filter(|(p, _)| *p != phrases.own))
-    })
+    find(
+        pages,
+        folded,
+        phrases.own.first().map(String::as_str),
+        |word, first| {
+            let shared = phrases.table.map_or(&[][..], |t| t.starting_with(first));
+            let starts_own = own.first().is_some_and(|(p, _)| p[0] == word);
+            own.iter()
+                .take(usize::from(starts_own))
+                .chain(shared.iter().filter(|(p, _)| *p != phrases.own))
+        },
+    )
 }
 
 /// For each line of each page, whether a total's label is on it.
 pub(super) fn total_lines(pages: &[SearchPage], folded: &FoldedPages) -> Vec<Vec<bool>> {
     let totals = &tables().totals;
-    find(pages, folded, |_, first| totals.starting_with(first).iter())
-        .into_iter()
-        .map(|lines| lines.into_iter().map(|found| !found.is_empty()).collect())
-        .collect()
+    find(pages, folded, None, |_, first| {
+        totals.starting_with(first).iter()
+    })
+    .into_iter()
+    .map(|lines| lines.into_iter().map(|found| !found.is_empty()).collect())
+    .collect()
 }
 
 /// The phrases `starting` gives for each word found on each line (it is
-/// given the folded word and its number as a first word).
+/// given the folded word and its number as a first word). Only the words
+/// that start a phrase are tried: those that start one of the lexicon's
+/// ([`FoldedPages`] lists them with their numbers) and those that are the
+/// first of `own_first`, the field's own label; for any other word
+/// `starting` gives nothing.
 fn find<'p, I>(
     pages: &[SearchPage],
     folded: &FoldedPages,
+    own_first: Option<&str>,
     starting: impl Fn(&str, Option<u32>) -> I,
 ) -> Vec<Vec<Vec<Occurrence>>>
 where
@@ -175,15 +188,17 @@ where
         .zip(&folded.0)
         .zip(&folded.1)
         .zip(&folded.2)
-        .map(|(((page, words), joined), firsts)| {
+        .map(|(((page, words), joined), lexicon_starts)| {
+            let starts = with_own_label(lexicon_starts, words, joined, own_first);
             page.lines
                 .iter()
                 .map(|line| {
                     let mut found: Vec<Occurrence> = Vec::new();
-                    for start in line.clone() {
+                    let from = starts.partition_point(|s| s.0 < line.start);
+                    let to = starts.partition_point(|s| s.0 < line.end);
+                    for &(start, word_first, joined_first) in &starts[from..to] {
                         // A phrase's first word is the word at `start`, or
                         // that word and the next read as one (`Ver käufer:`).
-                        let (word_first, joined_first) = firsts[start];
                         let candidates = [
                             Some((words[start].as_str(), word_first, start + 1)),
                             joined[start]
@@ -218,6 +233,37 @@ where
                 .collect()
         })
         .collect()
+}
+
+/// A page's words that start one of the lexicon's phrases, with those
+/// whose word (or it and the next read as one) is `own_first`, in the
+/// page's order, each once.
+fn with_own_label<'a>(
+    lexicon_starts: &'a [PhraseStart],
+    words: &[String],
+    joined: &[Option<String>],
+    own_first: Option<&str>,
+) -> Cow<'a, [PhraseStart]> {
+    let Some(own) = own_first else {
+        return lexicon_starts.into();
+    };
+    let mut own_starts = (0..words.len())
+        .filter(|&w| words[w] == own || joined[w].as_deref() == Some(own))
+        .peekable();
+    if own_starts.peek().is_none() {
+        return lexicon_starts.into();
+    }
+    let mut starts = Vec::with_capacity(lexicon_starts.len() + 4);
+    let mut lexicon = lexicon_starts.iter().copied().peekable();
+    for w in own_starts {
+        while let Some(start) = lexicon.next_if(|s| s.0 < w) {
+            starts.push(start);
+        }
+        // The lexicon's numbers where the word starts one of its phrases too.
+        starts.push(lexicon.next_if(|s| s.0 == w).unwrap_or((w, None, None)));
+    }
+    starts.extend(lexicon);
+    starts.into()
 }
 
 /// Keeps the phrases found on a line that are not inside a longer one
