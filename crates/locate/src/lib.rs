@@ -88,7 +88,9 @@ pub mod shapes;
 #[cfg(test)]
 mod tests;
 
-use std::collections::HashMap;
+use std::borrow::Cow;
+
+use foldhash::HashMap;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -216,13 +218,14 @@ fn rank(spec: &FieldSpec, proposals: Vec<Proposal>) -> Vec<Proposal> {
     let mut merged: Vec<(Proposal, i32)> = Vec::new();
     // Where each value was merged, by its key: a page of many values
     // looks each up, instead of comparing it with every one before.
-    let mut by_key: HashMap<ValueKey, Vec<usize>> = HashMap::new();
+    let mut by_key: HashMap<ValueKey, Vec<usize>> = HashMap::default();
     for p in proposals {
         let key = ValueKey::of(&p.value);
         let at = key
             .neighbours()
-            .iter()
-            .filter_map(|k| by_key.get(k))
+            .into_iter()
+            .flatten()
+            .filter_map(|k| by_key.get(k.as_ref()))
             .flatten()
             .copied()
             .filter(|&i| same_value(&merged[i].0.value, &p.value))
@@ -304,13 +307,13 @@ impl ValueKey {
         }
     }
 
-    /// The keys a value equal to this key's may have.
-    fn neighbours(&self) -> Vec<Self> {
+    /// The keys a value equal to this key's may have (without a new
+    /// vector or string: every proposal asks).
+    fn neighbours(&self) -> [Option<Cow<'_, Self>>; 3] {
         match self {
             Self::Millionths(n) => [n.saturating_sub(1), *n, n.saturating_add(1)]
-                .map(Self::Millionths)
-                .to_vec(),
-            Self::Text(_) => vec![self.clone()],
+                .map(|n| Some(Cow::Owned(Self::Millionths(n)))),
+            Self::Text(_) => [Some(Cow::Borrowed(self)), None, None],
         }
     }
 }

@@ -184,6 +184,10 @@ pub(crate) fn grouped_iban(page: &SearchPage, w: usize) -> Option<(String, usize
 /// digits, not a date, an amount with cents or a percentage; the marks
 /// around it dropped (a leading `#` kept: it is printed as part of some).
 pub(crate) fn identifier(word: &str) -> Option<String> {
+    // What is left of the word below has a digit: most words have none.
+    if !word.bytes().any(|b| b.is_ascii_digit()) {
+        return None;
+    }
     let trimmed = word
         .trim_start_matches([':', '(', '[', '"', '\''])
         .trim_end_matches([':', ';', ',', '.', ')', ']', '"', '\'']);

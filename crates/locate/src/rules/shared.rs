@@ -74,10 +74,7 @@ pub(crate) fn has_cents(pages: &[SearchPage], page: usize, words: &Range<usize>)
     let Some(last) = pages[page].words[words.clone()].last() else {
         return false;
     };
-    let digits: String = last
-        .text
-        .trim_end_matches(|c: char| !c.is_ascii_digit())
-        .to_owned();
+    let digits = last.text.trim_end_matches(|c: char| !c.is_ascii_digit());
     let b = digits.as_bytes();
     b.len() >= 4 && matches!(b[b.len() - 3], b'.' | b',')
 }
