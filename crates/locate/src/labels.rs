@@ -139,18 +139,22 @@ pub(super) fn fold_word(word: &str) -> String {
     // `Total(MYR):` is `total`, `Item(s)` is `item`.
     let word = bracketed_tail(word).map_or(word, |at| &word[..at]);
     let word = slash_joined(word).map_or(word, |at| &word[..at]);
-    let folded: String = if word.is_ascii() {
+    // Made in one allocation (a filtered iterator would grow it by steps).
+    let mut folded = String::with_capacity(word.len());
+    if word.is_ascii() {
         // Most words: their bytes, without the work of Unicode's cases.
-        word.bytes()
-            .filter(u8::is_ascii_alphanumeric)
-            .map(|b| char::from(b.to_ascii_lowercase()))
-            .collect()
+        folded.extend(
+            word.bytes()
+                .filter(u8::is_ascii_alphanumeric)
+                .map(|b| char::from(b.to_ascii_lowercase())),
+        );
     } else {
-        word.chars()
-            .filter(|c| c.is_alphanumeric() && !matches!(c, 'º' | 'ª'))
-            .flat_map(char::to_lowercase)
-            .collect()
-    };
+        folded.extend(
+            word.chars()
+                .filter(|c| c.is_alphanumeric() && !matches!(c, 'º' | 'ª'))
+                .flat_map(char::to_lowercase),
+        );
+    }
     match folded.as_str() {
         "nr" | "n" | "num" | "nummer" | "number" | "numéro" | "numero" | "número" => {
             "no".to_owned()

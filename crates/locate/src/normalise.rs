@@ -2,6 +2,9 @@
 //! anything else without case and whitespace.
 
 use std::borrow::Cow;
+use std::sync::OnceLock;
+
+use foldhash::HashMap;
 
 use serde_json::Value;
 
@@ -51,20 +54,40 @@ pub(crate) fn months() -> &'static [(&'static str, u32)] {
 }
 
 fn month_named(token: &str) -> Option<u32> {
-    // Most tokens are ASCII: compared byte by byte, lower-cased, without
-    // the new string `to_lowercase` makes (the same answer).
+    // Most tokens are ASCII: lower-cased on the stack and looked up, not
+    // lower-cased into a new string and compared with every name (the
+    // same answer: the first name given of equal ones).
     if token.is_ascii() {
-        let lower_is = |name: &str| {
-            name.len() == token.len()
-                && token
-                    .bytes()
-                    .zip(name.bytes())
-                    .all(|(t, n)| t.to_ascii_lowercase() == n)
-        };
-        return months().iter().find(|(n, _)| lower_is(n)).map(|(_, m)| *m);
+        let mut lower = [0u8; MONTH_NAME_AT_MOST];
+        let lower = lower.get_mut(..token.len())?;
+        for (l, t) in lower.iter_mut().zip(token.bytes()) {
+            *l = t.to_ascii_lowercase();
+        }
+        let lower = std::str::from_utf8(lower).ok()?;
+        return month_numbers().get(lower).copied();
     }
     let token = token.to_lowercase();
     months().iter().find(|(n, _)| *n == token).map(|(_, m)| *m)
+}
+
+/// The longest month name [`month_numbers`] may hold, in bytes: a longer
+/// ASCII token is none.
+const MONTH_NAME_AT_MOST: usize = 32;
+
+/// Each month's name (of [`MONTH_NAME_AT_MOST`] bytes or fewer, as all
+/// are: a test holds it) with its number, the first given where a name
+/// is given twice.
+fn month_numbers() -> &'static HashMap<&'static str, u32> {
+    static NUMBERS: OnceLock<HashMap<&'static str, u32>> = OnceLock::new();
+    NUMBERS.get_or_init(|| {
+        let mut numbers = HashMap::default();
+        for (name, month) in months() {
+            if name.len() <= MONTH_NAME_AT_MOST {
+                numbers.entry(*name).or_insert(*month);
+            }
+        }
+        numbers
+    })
 }
 
 /// The three parts of `text` split at `separator`, or `None` for more or
@@ -323,6 +346,15 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn every_month_name_is_looked_up() {
+        for (name, month) in months() {
+            assert!(name.len() <= MONTH_NAME_AT_MOST, "{name}");
+            let first = months().iter().find(|(n, _)| n == name).map(|(_, m)| *m);
+            assert_eq!(month_named(&name.to_uppercase()), first, "{name} ({month})");
+        }
+    }
 
     #[test]
     fn dates_normalise_to_iso() {
