@@ -81,7 +81,7 @@ pub mod pages;
 mod phrases;
 mod proposal;
 mod propose;
-mod rows;
+pub mod rows;
 mod rules;
 pub mod runs;
 pub mod shapes;

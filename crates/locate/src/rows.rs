@@ -20,7 +20,8 @@ const SAME_ROW: f32 = 0.5;
 const RECENT_ROWS: usize = 8;
 
 /// The pages in rows, where every word has a box; others as they are.
-pub(super) fn in_rows(pages: Vec<SearchPage>) -> Vec<SearchPage> {
+/// (Core reads a line item's numbers on these rows too.)
+pub fn in_rows(pages: Vec<SearchPage>) -> Vec<SearchPage> {
     pages.into_iter().map(page_in_rows).collect()
 }
 

@@ -21,6 +21,7 @@
 
 use serde_json::{Number, Value};
 use sift_locate::pages::SearchPage;
+use sift_locate::rows::in_rows;
 use sift_locate::runs::{Run, value_runs};
 
 use crate::evidence::line_columns::line_columns;
@@ -47,6 +48,10 @@ pub(crate) fn complete_lines(
     let Some(items) = values.get_mut(&columns.array).and_then(Value::as_array_mut) else {
         return Vec::new();
     };
+    // A line item's numbers are one visual row, which the text's own
+    // lines may part (a description wrapped onto a second line).
+    let rows = in_rows(pages.to_vec());
+    let pages = rows.as_slice();
     let runs = value_runs(pages);
     let mut written = Vec::new();
     for (index, item) in items.iter_mut().enumerate() {
@@ -172,7 +177,7 @@ mod tests {
     use std::path::PathBuf;
 
     use serde_json::json;
-    use sift_documents::{Content, Document, Kind};
+    use sift_documents::{Content, Document, Kind, Page, PageWord, WordLines};
     use sift_locate::pages::search_pages;
 
     use super::*;
@@ -280,6 +285,59 @@ mod tests {
             values["lines"][3],
             json!({"description": "Saft", "quantity": 2, "unit_price": 3, "amount": 8})
         );
+    }
+
+    /// A PDF's text may give a row's words as two lines (the quantity
+    /// column drawn apart from the rest): the row is rebuilt from the
+    /// words' boxes, as the locator reads it, and the quantity found there.
+    #[test]
+    fn a_rows_numbers_are_read_on_the_row_the_boxes_make() {
+        // (text, left, top) in points; every word 40 wide and 8 high.
+        let word = |text: &str, left: f32, top: f32| PageWord {
+            text: text.into(),
+            left,
+            top,
+            width: 40.0,
+            height: 8.0,
+            confidence: 100.0,
+        };
+        let lines = vec![
+            vec![
+                word("Ballons", 60.0, 100.0),
+                word("0,79", 200.0, 100.0),
+                word("316,00", 260.0, 100.0),
+            ],
+            vec![word("various", 60.0, 110.0)],
+            vec![word("400,00", 10.0, 100.0)],
+        ];
+        let text = "Ballons 0,79 316,00\nvarious\n400,00";
+        let page = search_pages(&Document {
+            path: PathBuf::from("invoice.pdf"),
+            name: "invoice.pdf".into(),
+            kind: Kind::Pdf,
+            content: Content::Pages(vec![Page {
+                number: 1,
+                text: text.into(),
+                image: None,
+                image_omitted: false,
+                ocr: None,
+                text_words: Some(WordLines {
+                    width: 500.0,
+                    height: 800.0,
+                    lines,
+                }),
+            }]),
+            ocr: None,
+            invoice_xml: None,
+        });
+        let mut values = json!({"lines": [
+            {"description": "Ballons", "quantity": null, "unit_price": 0.79, "amount": 316.0}
+        ]});
+        assert_eq!(
+            complete_lines(&schema(), &mut values, &page),
+            ["lines[0].quantity"]
+        );
+        assert_eq!(values["lines"][0]["quantity"], json!(400.0));
     }
 
     /// The two known numbers and the worked-out one are three places: a
