@@ -248,7 +248,9 @@ pub(crate) fn currency_of_sign(word: &str) -> Option<&'static str> {
     ];
     // Every sign has one of these characters: most words have none (an
     // accented letter is no sign).
-    let may_hold_a_sign = word.chars().any(|c| "$€£₹¥₩₽ł₺₪₦₴₱₫฿".contains(c));
+    // All but `$` are beyond ASCII, so an ASCII word is only looked at for that.
+    let may_hold_a_sign = word.contains('$')
+        || (!word.is_ascii() && word.chars().any(|c| "$€£₹¥₩₽ł₺₪₦₴₱₫฿".contains(c)));
     for (sign, code) in SIGNS.iter().filter(|_| may_hold_a_sign) {
         if let Some(at) = word.find(sign) {
             // `C$` is not a bare `$`: the sign starts the word or follows

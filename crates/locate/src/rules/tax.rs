@@ -67,7 +67,11 @@ pub(crate) fn tax_by_difference(
         return ranked;
     }
     let amount = |concept| labelled(concept)?.amount;
-    let (Some(total), Some(net)) = (amount(Concept::Total), amount(Concept::Net)) else {
+    // The net is looked for (another search of the page) only with a total.
+    let Some(total) = amount(Concept::Total) else {
+        return ranked;
+    };
+    let Some(net) = amount(Concept::Net) else {
         return ranked;
     };
     let tax = ((total - net) * 100.0).round() / 100.0;
