@@ -13,6 +13,8 @@ mod einvoice;
 pub mod export;
 pub mod job_export;
 mod job_server;
+#[cfg(test)]
+mod job_server_tests;
 mod line_arithmetic;
 mod reading;
 mod results;
