@@ -150,9 +150,13 @@ pub(super) fn occurrences(
         |word, first| {
             let shared = phrases.table.map_or(&[][..], |t| t.starting_with(first));
             let starts_own = own.first().is_some_and(|(p, _)| p[0] == word);
-            own.iter()
-                .take(usize::from(starts_own))
-                .chain(shared.iter().filter(|(p, _)| *p != phrases.own))
+            // A shared phrase starts with `word`: it is the field's own
+            // label only where that starts with `word` too.
+            own.iter().take(usize::from(starts_own)).chain(
+                shared
+                    .iter()
+                    .filter(move |(p, _)| !starts_own || *p != phrases.own),
+            )
         },
     )
 }

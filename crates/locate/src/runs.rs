@@ -162,8 +162,8 @@ fn one_value(words: &[&str]) -> bool {
     for word in words {
         if word.chars().any(|c| c.is_ascii_digit()) {
             let grouped = || {
-                let digits: String = word.chars().take_while(char::is_ascii_digit).collect();
-                digits.len() == 3
+                let digits = word.bytes().take_while(u8::is_ascii_digit).count();
+                digits == 3
                     && word[3..]
                         .chars()
                         .all(|c| c.is_ascii_digit() || c == '.' || c == ',')
