@@ -3,9 +3,10 @@
 //! from the label that governs it (before it on its line, or above it in
 //! its column).
 
-use std::collections::HashSet;
 use std::ops::Range;
 use std::sync::OnceLock;
+
+use foldhash::HashSet;
 
 use super::lexicon;
 use super::phrases::first_word;

@@ -3,8 +3,10 @@
 //! governs it (the nearest label before it on its line, else the one
 //! above it), then merged by value and ranked.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::ops::Range;
+
+use foldhash::HashMap;
 
 use serde_json::json;
 
@@ -63,7 +65,7 @@ impl DocumentValues {
         let runs = value_runs(pages);
         let dates = dates_in_plausible_years(pages, &runs);
         let amounts = amounts(pages, &runs, &dates);
-        let mut last_with_cents = HashMap::new();
+        let mut last_with_cents = HashMap::default();
         for (page, words, _) in amounts.iter().filter(|(p, w, _)| has_cents(pages, *p, w)) {
             let line = pages[*page].words[words.start].line;
             let last = last_with_cents.entry((*page, line)).or_insert(words.start);

@@ -47,6 +47,7 @@ pub fn value_runs(pages: &[SearchPage]) -> Vec<Run> {
         })
         .collect();
     let mut out = Vec::new();
+    let mut several = String::new();
     for size in 1..=4 {
         for (index, (page, trimmed)) in pages.iter().zip(&trimmed).enumerate() {
             for line in &page.lines {
@@ -81,10 +82,20 @@ pub fn value_runs(pages: &[SearchPage]) -> Vec<Run> {
                     if words.len() > 3 || !one_value(words) {
                         continue;
                     }
-                    // Most runs are one word: no new string for those.
-                    let joined: std::borrow::Cow<'_, str> = match words {
-                        [word] => (*word).into(),
-                        _ => words.join(" ").into(),
+                    // Most runs are one word: no new string for those;
+                    // the others are joined in one string kept for all.
+                    let joined: &str = match words {
+                        [word] => word,
+                        _ => {
+                            several.clear();
+                            for (at, word) in words.iter().enumerate() {
+                                if at > 0 {
+                                    several.push(' ');
+                                }
+                                several.push_str(word);
+                            }
+                            &several
+                        }
                     };
                     // A date is numeric with separators (`28.11.2022`) or
                     // has a month's name: other runs are not parsed as one.
@@ -94,7 +105,7 @@ pub fn value_runs(pages: &[SearchPage]) -> Vec<Run> {
                         words.iter().any(|w| w.chars().all(char::is_alphabetic))
                     };
                     let mut dates = if may_be_date {
-                        date_readings(&joined)
+                        date_readings(joined)
                     } else {
                         Vec::new()
                     };
@@ -115,7 +126,7 @@ pub fn value_runs(pages: &[SearchPage]) -> Vec<Run> {
                         dates = date_readings(&printed);
                         dates_misread = true;
                     }
-                    let mut amounts = amount_readings(&joined);
+                    let mut amounts = amount_readings(joined);
                     if amounts.is_empty()
                         && let Some(amount) = split_at_decimal_mark(&printed[..n], page.ocr)
                     {

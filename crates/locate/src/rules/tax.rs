@@ -12,8 +12,9 @@
 //!
 //! And the tax that is the labelled total less the labelled net gains.
 
-use std::collections::HashMap;
 use std::ops::Range;
+
+use foldhash::HashMap;
 
 use super::AmountAt;
 use crate::fields::FieldSpec;
@@ -100,7 +101,7 @@ pub(crate) struct AmountsByValue {
 impl AmountsByValue {
     pub fn new(pages: &[SearchPage], amounts: &[(usize, Range<usize>, f64)]) -> Self {
         let mut by_page = vec![Vec::new(); pages.len()];
-        let mut by_line: HashMap<(usize, usize), Vec<f64>> = HashMap::new();
+        let mut by_line: HashMap<(usize, usize), Vec<f64>> = HashMap::default();
         for (page, words, amount) in amounts {
             by_page[*page].push(*amount);
             let line = pages[*page].words[words.start].line;
