@@ -9,9 +9,7 @@ use std::sync::OnceLock;
 use foldhash::HashSet;
 
 use super::lexicon;
-use super::phrases::first_word;
 use crate::pages::SearchPage;
-use crate::rules::shared::label_word_split_in_two;
 
 /// The best score of a value labelled on its own line starts here; one
 /// under a label on the line above, at [`ABOVE`].
@@ -46,10 +44,11 @@ pub(super) enum Role {
 
 /// Each word of each page folded for label matching; and, for each word,
 /// it and the next read as one word split in two (`Ver käufer:`), folded,
-/// where they may be one ([`label_word_split_in_two`]); and the words
-/// that start a label phrase of the lexicon, in order, with the number
-/// of each of the two as a phrase's first word ([`first_word`]): looked
-/// up once for all the fields, and most words start none.
+/// where they may be one (the rule [`PhraseStarts::split_in_two`] says);
+/// and the words that start a label phrase of the lexicon, in order, with
+/// the number of each of the two as a phrase's first word
+/// ([`PhraseStarts::first_word`]): looked up once for all the fields, and
+/// most words start none.
 pub(super) struct FoldedPages(
     pub(super) Vec<Vec<String>>,
     pub(super) Vec<Vec<Option<String>>>,
@@ -60,8 +59,31 @@ pub(super) struct FoldedPages(
 /// phrase's first word of it and of it read with the next as one.
 pub(super) type PhraseStart = (usize, Option<u32>, Option<u32>);
 
+/// How a page's words start a label phrase, given by the caller: the
+/// rule that reads two words as one split in two (`rules::shared`), and
+/// a folded word's number among the phrases' first words (`phrases`).
+/// Passed in, so that reading labels depends on neither the rules nor
+/// the phrase tables, which both read labels.
+pub(super) struct PhraseStarts {
+    /// Two words of a line read as one, folded, where they may be one.
+    pub split_in_two: fn(&str, &str) -> Option<String>,
+    /// A folded word's number as a phrase's first word, if it starts one.
+    pub first_word: fn(&str) -> Option<u32>,
+}
+
 impl FoldedPages {
+    /// The words folded, with no phrase starts: what a search of the
+    /// words themselves reads (the home country's).
     pub fn new(pages: &[SearchPage]) -> Self {
+        let none = PhraseStarts {
+            split_in_two: |_, _| None,
+            first_word: |_| None,
+        };
+        Self::with_phrase_starts(pages, &none)
+    }
+
+    /// The words folded, and where label phrases start (see the type).
+    pub fn with_phrase_starts(pages: &[SearchPage], starts: &PhraseStarts) -> Self {
         let words: Vec<Vec<String>> = pages
             .iter()
             .map(|p| {
@@ -86,7 +108,7 @@ impl FoldedPages {
                     .map(|w| {
                         let next = p.words.get(w + 1).filter(|n| n.line == p.words[w].line)?;
                         (!p.ocr)
-                            .then(|| label_word_split_in_two(&p.words[w].text, &next.text))
+                            .then(|| (starts.split_in_two)(&p.words[w].text, &next.text))
                             .flatten()
                     })
                     .collect()
@@ -101,6 +123,7 @@ impl FoldedPages {
                     .zip(joined)
                     .enumerate()
                     .map(|(w, (word, joined))| {
+                        let first_word = starts.first_word;
                         (w, first_word(word), joined.as_deref().and_then(first_word))
                     })
                     .filter(|(_, word, joined)| word.is_some() || joined.is_some())

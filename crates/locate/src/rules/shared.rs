@@ -83,8 +83,20 @@ pub(crate) fn has_cents(pages: &[SearchPage], page: usize, words: &Range<usize>)
 mod tests {
     use serde_json::json;
 
+    use super::label_word_split_in_two;
     use crate::locate_fields;
     use crate::tests::text_document;
+
+    /// A word's rest starts in lower case; a number is no word's start.
+    #[test]
+    fn two_words_are_one_where_the_second_goes_on_in_lower_case() {
+        assert_eq!(
+            label_word_split_in_two("Ver", "käufer:").as_deref(),
+            Some("verkäufer")
+        );
+        assert_eq!(label_word_split_in_two("Der", "Käufer:"), None);
+        assert_eq!(label_word_split_in_two("Nr.", "datum"), None);
+    }
 
     fn best(text: &str, field: serde_json::Value) -> Option<serde_json::Value> {
         let schema = json!({"type": "object", "properties": {"x": field}});

@@ -4,7 +4,6 @@ use serde_json::json;
 
 use super::{best, scanned_document, text_document};
 use crate::locate_fields;
-use crate::rules::shared::label_word_split_in_two;
 
 fn parties() -> serde_json::Value {
     json!({"type": "object", "properties": {
@@ -181,13 +180,6 @@ fn a_label_word_printed_split_in_two_is_read_as_one() {
         json!("Taxiunter nehmen TX GmbH")
     );
     assert_eq!(best(&located, "buyer_name"), json!("Taxi-Gast AG Mitte"));
-    // A word's rest starts in lower case; a number is no word's start.
-    assert_eq!(
-        label_word_split_in_two("Ver", "käufer:").as_deref(),
-        Some("verkäufer")
-    );
-    assert_eq!(label_word_split_in_two("Der", "Käufer:"), None);
-    assert_eq!(label_word_split_in_two("Nr.", "datum"), None);
 }
 
 #[test]
