@@ -66,7 +66,7 @@ pub mod preview;
 mod quotes;
 mod sources;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use std::collections::HashMap;
 

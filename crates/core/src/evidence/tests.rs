@@ -7,7 +7,7 @@ use sift_documents::{Content, Document, Kind, Page, PageWord, WordLines};
 use super::*;
 
 /// A plain-text document of `text`.
-pub(super) fn text_document(text: &str) -> Document {
+pub(crate) fn text_document(text: &str) -> Document {
     Document {
         path: PathBuf::from("invoice.txt"),
         name: "invoice.txt".into(),

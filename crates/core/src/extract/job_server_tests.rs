@@ -2,14 +2,13 @@
 //! from `job_server.rs`, which `start.rs` calls, because these tests call
 //! `start.rs` in turn.
 
-use std::sync::{Arc, Mutex};
-
 use serde_json::json;
 use sift_store::Store;
 use tokio_util::sync::CancellationToken;
 
 use super::start::run_reporting;
-use super::{ExtractEvent, ExtractOptions, create_job};
+use super::tests::{TempDir, recording};
+use super::{ExtractOptions, create_job};
 use crate::{ModelSelection, ProviderKind, ProviderSettings};
 
 /// A `hybrid` job on the local model whose schema the locator answers
@@ -17,15 +16,12 @@ use crate::{ModelSelection, ProviderKind, ProviderSettings};
 /// events are the document's, and its row is the locator's.
 #[tokio::test]
 async fn a_job_that_never_asks_the_model_does_not_say_it_is_starting_it() {
-    let dir = std::env::temp_dir().join(format!("sift-core-job-server-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("invoice.txt");
-    std::fs::write(
-        &file,
+    let dir = TempDir::new("job-server");
+    let file = dir.file(
+        "invoice.txt",
         "ACME GmbH\nInvoice Number: 2024-17A\nTotal: 1.234,50 EUR\n",
-    )
-    .unwrap();
-    let store = Store::open(dir.join("sift.db")).unwrap();
+    );
+    let store = Store::open(dir.0.join("sift.db")).unwrap();
     let schema = json!({
         "type": "object",
         "properties": {"number": {"type": "string"}, "total": {"type": "number"}}
@@ -39,14 +35,7 @@ async fn a_job_that_never_asks_the_model_does_not_say_it_is_starting_it() {
     };
     let job = create_job(&store, "located", &schema, None, &[file], &[]).unwrap();
     store.set_job_answers(&job.id, "hybrid").unwrap();
-    let seen = Arc::new(Mutex::new(Vec::new()));
-    let events = seen.clone();
-    let sink = Arc::new(move |event: ExtractEvent| {
-        events
-            .lock()
-            .unwrap()
-            .push(serde_json::to_value(&event).unwrap());
-    });
+    let (sink, seen) = recording();
     run_reporting(
         &store,
         &job.id,
@@ -64,5 +53,4 @@ async fn a_job_that_never_asks_the_model_does_not_say_it_is_starting_it() {
         seen[1]["row"]["values"],
         json!({"number": "2024-17A", "total": 1234.5})
     );
-    std::fs::remove_dir_all(&dir).ok();
 }

@@ -23,13 +23,13 @@ use crate::path_grants::PathPolicy;
 use crate::running::WorkKind;
 use crate::{ModelSelection, ProviderKind, ProviderSettings, Workspace, WorkspaceOptions};
 
-type Sink = Arc<dyn Fn(ExtractEvent) + Send + Sync>;
+pub(super) type Sink = Arc<dyn Fn(ExtractEvent) + Send + Sync>;
 
 /// A folder removed when dropped.
-struct TempDir(PathBuf);
+pub(super) struct TempDir(pub(super) PathBuf);
 
 impl TempDir {
-    fn new(name: &str) -> Self {
+    pub(super) fn new(name: &str) -> Self {
         static COUNTER: AtomicU32 = AtomicU32::new(0);
         let path = std::env::temp_dir().join(format!(
             "sift-core-unit-{name}-{}-{}",
@@ -54,7 +54,7 @@ impl TempDir {
         (ws, store)
     }
 
-    fn file(&self, name: &str, text: &str) -> PathBuf {
+    pub(super) fn file(&self, name: &str, text: &str) -> PathBuf {
         let path = self.0.join(name);
         std::fs::write(&path, text).unwrap();
         path
@@ -95,7 +95,7 @@ fn scripted(server: &ScriptedServer) -> ModelSelection {
 }
 
 /// A sink whose events land in the returned list, as JSON.
-fn recording() -> (Sink, Arc<Mutex<Vec<Value>>>) {
+pub(super) fn recording() -> (Sink, Arc<Mutex<Vec<Value>>>) {
     let seen = Arc::new(Mutex::new(Vec::new()));
     let events = seen.clone();
     let sink: Sink = Arc::new(move |event: ExtractEvent| {
