@@ -48,30 +48,42 @@ pub(crate) fn complete_lines(
     let Some(items) = values.get_mut(&columns.array).and_then(Value::as_array_mut) else {
         return Vec::new();
     };
+    // Each line's three numbers, and which may be wrong; a line whole
+    // and right (most) needs no look at the page.
+    let lines: Vec<(usize, [Option<f64>; 3], Vec<usize>)> = items
+        .iter()
+        .enumerate()
+        .filter_map(|(index, item)| {
+            let fields = item.as_object()?;
+            // A field holding something other than a number or null (a
+            // string, say) is the model's to keep: nothing is worked out.
+            if keys.iter().any(|k| {
+                fields
+                    .get(k)
+                    .is_some_and(|v| !v.is_null() && !v.is_number())
+            }) {
+                return None;
+            }
+            let numbers = keys.clone().map(|k| fields.get(&k).and_then(Value::as_f64));
+            let suspects = suspects(numbers);
+            (!suspects.is_empty()).then_some((index, numbers, suspects))
+        })
+        .collect();
+    if lines.is_empty() {
+        return Vec::new();
+    }
     // A line item's numbers are one visual row, which the text's own
     // lines may part (a description wrapped onto a second line).
     let rows = in_rows(pages.to_vec());
-    let pages = rows.as_slice();
-    let runs = value_runs(pages);
+    let runs = value_runs(&rows);
     let mut written = Vec::new();
-    for (index, item) in items.iter_mut().enumerate() {
-        let Some(fields) = item.as_object_mut() else {
+    for (index, numbers, suspects) in lines {
+        let Some((which, printed)) = mended(numbers, suspects, &rows, &runs) else {
             continue;
         };
-        // A field holding something other than a number or null (a
-        // string, say) is the model's to keep: nothing is worked out.
-        if keys.iter().any(|k| {
-            fields
-                .get(k)
-                .is_some_and(|v| !v.is_null() && !v.is_number())
-        }) {
-            continue;
-        }
-        let numbers = keys.clone().map(|k| fields.get(&k).and_then(Value::as_f64));
-        let Some((which, printed)) = mended(numbers, pages, &runs) else {
-            continue;
-        };
-        let Some(printed) = Number::from_f64(printed) else {
+        let (Some(printed), Some(fields)) =
+            (Number::from_f64(printed), items[index].as_object_mut())
+        else {
             continue;
         };
         fields.insert(keys[which].clone(), Value::Number(printed));
@@ -80,23 +92,35 @@ pub(crate) fn complete_lines(
     written
 }
 
-/// Which of `[quantity, unit price, amount]` to write, and the number
-/// printed for it; `None` when the line is whole and right, or when the
-/// page does not settle it.
-fn mended(numbers: [Option<f64>; 3], pages: &[SearchPage], runs: &[Run]) -> Option<(usize, f64)> {
-    let suspects: Vec<usize> = match numbers {
+/// Which of `[quantity, unit price, amount]` may be the wrong one: the
+/// one missing when one is, all three when they do not multiply out
+/// (beyond a printed price's rounding), else none.
+fn suspects(numbers: [Option<f64>; 3]) -> Vec<usize> {
+    match numbers {
         [Some(q), Some(p), Some(a)] if (q * p - a).abs() <= PRINTED_ROUNDING * (2.0 + q.abs()) => {
-            return None;
+            Vec::new()
         }
         [Some(_), Some(_), Some(_)] => vec![0, 1, 2],
         _ => {
             let missing: Vec<usize> = (0..3).filter(|&i| numbers[i].is_none()).collect();
-            if missing.len() != 1 {
-                return None;
+            if missing.len() == 1 {
+                missing
+            } else {
+                Vec::new()
             }
-            missing
         }
-    };
+    }
+}
+
+/// Which of the `suspects` among `[quantity, unit price, amount]` to
+/// write, and the number printed for it; `None` when the page does not
+/// settle it.
+fn mended(
+    numbers: [Option<f64>; 3],
+    suspects: Vec<usize>,
+    pages: &[SearchPage],
+    runs: &[Run],
+) -> Option<(usize, f64)> {
     let mut readings = suspects.into_iter().filter_map(|which| {
         let printed = worked_out(numbers, which)
             .and_then(|(known, value)| printed_on_one_line(pages, runs, known, value))?;
@@ -181,6 +205,7 @@ mod tests {
     use sift_locate::pages::search_pages;
 
     use super::*;
+    use crate::evidence::tests::text_document;
 
     fn schema() -> Value {
         json!({"type": "object", "properties": {"lines": {"type": "array", "items": {"type": "object", "properties": {
@@ -193,14 +218,7 @@ mod tests {
 
     /// A text document's page: each line of `text` a line of words.
     fn pages(text: &str) -> Vec<SearchPage> {
-        search_pages(&Document {
-            path: PathBuf::from("invoice.txt"),
-            name: "invoice.txt".into(),
-            kind: Kind::Text,
-            content: Content::Text(text.into()),
-            ocr: None,
-            invoice_xml: None,
-        })
+        search_pages(&text_document(text))
     }
 
     /// A quantity column headed "Amount": the model left the quantity out.
