@@ -193,25 +193,14 @@ where
         .zip(&folded.1)
         .zip(&folded.2)
         .map(|(((page, words), joined), lexicon_starts)| {
+            // In the page's order: a line's starts are a slice of them.
             let starts = with_own_label(lexicon_starts, words, joined, own_first);
-            // Where the last line's starts ended: the lines follow each
-            // other on the page, so the next line's are looked for from
-            // there (from the page's first, should a line come before).
-            let mut next = 0;
             page.lines
                 .iter()
                 .map(|line| {
                     let mut found: Vec<Occurrence> = Vec::new();
-                    let from = if next == 0 || starts[next - 1].0 < line.start {
-                        next + starts[next..]
-                            .iter()
-                            .take_while(|s| s.0 < line.start)
-                            .count()
-                    } else {
-                        starts.partition_point(|s| s.0 < line.start)
-                    };
-                    let to = from + starts[from..].iter().take_while(|s| s.0 < line.end).count();
-                    next = to;
+                    let from = starts.partition_point(|s| s.0 < line.start);
+                    let to = from + starts[from..].partition_point(|s| s.0 < line.end);
                     for &(start, word_first, joined_first) in &starts[from..to] {
                         // A phrase's first word is the word at `start`, or
                         // that word and the next read as one (`Ver käufer:`).
