@@ -1,5 +1,5 @@
-//! Which properties of a schema's line items hold the quantity, the unit
-//! price and the line's amount, read from their names (the schema is the
+//! Which properties of a schema's line items hold the description, the
+//! quantity, the unit price and the line's amount, read from their names (the schema is the
 //! user's, in English or not; a name is split into words, `unitPrice` and
 //! `unit_price` alike). The consistency checks add up the amounts; the
 //! answer works out a line's missing number from the other two.
@@ -18,6 +18,9 @@ pub(crate) struct LineColumns {
     pub quantity: Option<String>,
     /// The price of one (`unit_price`, `price`, `rate`), when they have it.
     pub unit_price: Option<String>,
+    /// What was sold (`description`, `item`, `product_name`), when they
+    /// have it: where the answer finds the line on the page.
+    pub description: Option<String>,
 }
 
 /// The first top-level array of objects with an amount column.
@@ -36,6 +39,7 @@ pub(crate) fn line_columns(schema: &Value) -> Option<LineColumns> {
             amount: named(is_amount)?,
             quantity: named(is_quantity),
             unit_price: named(is_unit_price),
+            description: named(is_description),
         })
     })
 }
@@ -58,6 +62,29 @@ fn is_unit_price(words: &[String]) -> bool {
     has(words, &["price", "rate"]) && !has(words, &["total", "tax", "vat", "discount"])
 }
 
+/// What the line sold, in words: not its code, number or unit.
+fn is_description(words: &[String]) -> bool {
+    has(
+        words,
+        &[
+            "description",
+            "desc",
+            "name",
+            "item",
+            "product",
+            "article",
+            "title",
+            "text",
+            "service",
+        ],
+    ) && !has(
+        words,
+        &[
+            "code", "number", "no", "id", "sku", "unit", "price", "amount", "total",
+        ],
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -69,6 +96,7 @@ mod tests {
         let schema = json!({"type": "object", "properties": {
             "number": {"type": "string"},
             "lineItems": {"type": "array", "items": {"type": "object", "properties": {
+                "itemCode": {"type": "string"},
                 "description": {"type": "string"},
                 "qty": {"type": "number"},
                 "unitPrice": {"type": "number"},
@@ -83,6 +111,7 @@ mod tests {
                 amount: "lineTotal".into(),
                 quantity: Some("qty".into()),
                 unit_price: Some("unitPrice".into()),
+                description: Some("description".into()),
             })
         );
         let no_amount = json!({"properties": {"tags": {"type": "array", "items": {"properties": {"price": {}}}}}});

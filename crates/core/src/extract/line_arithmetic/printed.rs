@@ -1,0 +1,344 @@
+//! Where a line item's numbers are printed on the page: its visual rows,
+//! each row's value runs, and a line's amount set a row lower than its
+//! quantity and price (a table whose cells are two lines high, the amount
+//! on the cell's second line).
+
+use std::collections::{BTreeMap, HashSet};
+
+use sift_locate::pages::SearchPage;
+use sift_locate::runs::Run;
+
+/// How far a printed number may be from the worked-out one: half a cent,
+/// so a unit price printed to two decimals matches its exact quotient.
+pub(super) const PRINTED_ROUNDING: f64 = 0.005;
+
+/// Whether `quantity × unit price` makes `amount`, beyond a printed
+/// price's rounding (to the cent, so more for a larger quantity).
+pub(super) fn multiplies_out(quantity: f64, unit_price: f64, amount: f64) -> bool {
+    (quantity * unit_price - amount).abs() <= PRINTED_ROUNDING * (2.0 + quantity.abs())
+}
+
+/// A number as the answer holds it: near to float error.
+fn exact(x: f64) -> f64 {
+    1e-9 * x.abs().max(1.0)
+}
+
+/// A number printed in a run: which run, and the number as printed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Printed {
+    pub run: usize,
+    pub value: f64,
+}
+
+/// A line's three numbers as one place prints them, the quantity and
+/// the unit price on one row (`left` the one further left) and the
+/// amount on that row or the next.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct PrintedLine {
+    pub left: Printed,
+    pub right: Printed,
+    pub amount: Printed,
+}
+
+/// The page's rows and the runs each holds.
+pub(super) struct PrintedRows<'a> {
+    pages: &'a [SearchPage],
+    runs: &'a [Run],
+    /// Each row's runs (indices into `runs`), by (page, row).
+    by_row: BTreeMap<(usize, usize), Vec<usize>>,
+}
+
+impl<'a> PrintedRows<'a> {
+    pub(super) fn new(pages: &'a [SearchPage], runs: &'a [Run]) -> Self {
+        let mut by_row: BTreeMap<(usize, usize), Vec<usize>> = BTreeMap::new();
+        for (index, run) in runs.iter().enumerate() {
+            by_row.entry(row_of(pages, run)).or_default().push(index);
+        }
+        Self {
+            pages,
+            runs,
+            by_row,
+        }
+    }
+
+    /// Runs in the row, and (when `next`) in the row below it too.
+    fn runs_of(&self, (page, row): (usize, usize), next: bool) -> Vec<usize> {
+        let mut runs = self.by_row.get(&(page, row)).cloned().unwrap_or_default();
+        if next {
+            runs.extend(self.by_row.get(&(page, row + 1)).into_iter().flatten());
+        }
+        runs
+    }
+
+    fn overlap(&self, a: usize, b: usize) -> bool {
+        let (a, b) = (&self.runs[a], &self.runs[b]);
+        a.page == b.page && a.words.start < b.words.end && b.words.start < a.words.end
+    }
+
+    /// The run's number near `target`, if it prints one.
+    fn near(&self, run: usize, target: f64, tolerance: f64) -> Option<f64> {
+        self.runs[run]
+            .amounts
+            .iter()
+            .copied()
+            .find(|x| (x - target).abs() <= tolerance)
+    }
+
+    /// The number near `worked_out` printed where the two `known` numbers
+    /// are printed, in runs of words that do not overlap: on their row,
+    /// else (`amount`: the worked-out number is the line's amount) on the
+    /// row below theirs. The first such row's.
+    pub(super) fn reading(&self, known: [f64; 2], worked_out: f64, amount: bool) -> Option<f64> {
+        let tolerance = PRINTED_ROUNDING.max(exact(worked_out));
+        let on_row = |row: (usize, usize), next: bool| {
+            let same = self.runs_of(row, false);
+            let third = self.runs_of(row, next);
+            self.pair(&same, known).find_map(|(first, second)| {
+                third.iter().find_map(|&r| {
+                    (!self.overlap(r, first) && !self.overlap(r, second))
+                        .then(|| self.near(r, worked_out, tolerance))
+                        .flatten()
+                })
+            })
+        };
+        let rows: Vec<(usize, usize)> = self.by_row.keys().copied().collect();
+        rows.iter()
+            .find_map(|&row| on_row(row, false))
+            .or_else(|| amount.then(|| rows.iter().find_map(|&row| on_row(row, true)))?)
+    }
+
+    /// Two runs of `runs` that do not overlap, printing `known` exactly.
+    fn pair<'r>(
+        &'r self,
+        runs: &'r [usize],
+        known: [f64; 2],
+    ) -> impl Iterator<Item = (usize, usize)> + 'r {
+        runs.iter()
+            .filter(move |&&r| self.near(r, known[0], exact(known[0])).is_some())
+            .flat_map(move |&first| {
+                runs.iter()
+                    .filter(move |&&r| {
+                        !self.overlap(r, first) && self.near(r, known[1], exact(known[1])).is_some()
+                    })
+                    .map(move |&second| (first, second))
+            })
+    }
+
+    /// Where the page prints a quantity, unit price and amount exactly as
+    /// given (the amount on their row or the row below), if anywhere.
+    pub(super) fn printed_as_given(&self, [q, p, a]: [f64; 3]) -> Option<PrintedLine> {
+        self.by_row.keys().find_map(|&row| {
+            let same = self.runs_of(row, false);
+            let with_next = self.runs_of(row, true);
+            self.pair(&same, [q, p]).find_map(|(quantity, price)| {
+                let amount = with_next.iter().copied().find(|&r| {
+                    !self.overlap(r, quantity)
+                        && !self.overlap(r, price)
+                        && self.near(r, a, exact(a)).is_some()
+                })?;
+                let (quantity, price) = (
+                    Printed {
+                        run: quantity,
+                        value: q,
+                    },
+                    Printed {
+                        run: price,
+                        value: p,
+                    },
+                );
+                let (left, right) =
+                    if self.runs[quantity.run].words.start <= self.runs[price.run].words.start {
+                        (quantity, price)
+                    } else {
+                        (price, quantity)
+                    };
+                Some(PrintedLine {
+                    left,
+                    right,
+                    amount: Printed {
+                        run: amount,
+                        value: a,
+                    },
+                })
+            })
+        })
+    }
+
+    /// Whether a run is left of another (its quantity's column before the
+    /// price's, say).
+    pub(super) fn left_of(&self, a: usize, b: usize) -> bool {
+        self.runs[a].words.start < self.runs[b].words.start
+    }
+
+    /// Every way the row that prints `description` prints a quantity,
+    /// unit price and amount that multiply out (the amount on that row or
+    /// the next), the numbers inside the printed description itself
+    /// (`Karton 3 x 20`) left out; when it prints none, the rows just
+    /// above and below it (a line's numbers may sit a row from its
+    /// words), both. Empty when no row prints the description's words.
+    pub(super) fn lines_near(&self, description: &str) -> Vec<PrintedLine> {
+        let described = described_rows(self.pages, description);
+        let inside: HashSet<(usize, usize)> = described
+            .iter()
+            .flat_map(|(page, words)| words.clone().map(move |w| (*page, w)))
+            .collect();
+        let rows: Vec<(usize, usize)> = described
+            .iter()
+            .map(|(page, words)| (*page, self.pages[*page].words[words.start].line))
+            .collect();
+        let own = self.lines_on(&rows, &inside);
+        if !own.is_empty() {
+            return own;
+        }
+        let around: Vec<(usize, usize)> = rows
+            .iter()
+            .flat_map(|&(page, row)| {
+                [row.checked_sub(1), Some(row + 1)]
+                    .into_iter()
+                    .flatten()
+                    .map(move |r| (page, r))
+            })
+            .filter(|row| !rows.contains(row))
+            .collect();
+        self.lines_on(&around, &inside)
+    }
+
+    /// The lines printed on `rows` (the amount there or a row lower),
+    /// from runs that neither print a word of `inside` nor a percentage.
+    fn lines_on(
+        &self,
+        rows: &[(usize, usize)],
+        inside: &HashSet<(usize, usize)>,
+    ) -> Vec<PrintedLine> {
+        let usable = |run: &usize| {
+            let r = &self.runs[*run];
+            !r.words.clone().any(|w| inside.contains(&(r.page, w))) && !self.percentage(*run)
+        };
+        let mut found = Vec::new();
+        for &row in rows {
+            let same: Vec<usize> = self
+                .runs_of(row, false)
+                .into_iter()
+                .filter(usable)
+                .collect();
+            let amounts: Vec<usize> = self.runs_of(row, true).into_iter().filter(usable).collect();
+            for (i, &left) in same.iter().enumerate() {
+                for &right in &same[i + 1..] {
+                    if self.overlap(left, right) {
+                        continue;
+                    }
+                    for &amount in &amounts {
+                        if self.overlap(amount, left) || self.overlap(amount, right) {
+                            continue;
+                        }
+                        found.extend(self.multiplying(left, right, amount));
+                    }
+                }
+            }
+        }
+        found
+    }
+
+    /// The readings of three runs as a quantity (or price) left, a price
+    /// (or quantity) right and an amount that multiply out.
+    fn multiplying(&self, left: usize, right: usize, amount: usize) -> Vec<PrintedLine> {
+        let (left, right) = if self.left_of(right, left) {
+            (right, left)
+        } else {
+            (left, right)
+        };
+        let mut found = Vec::new();
+        for &l in &self.runs[left].amounts {
+            for &r in &self.runs[right].amounts {
+                for &a in &self.runs[amount].amounts {
+                    if multiplies_out(l, r, a) || multiplies_out(r, l, a) {
+                        found.push(PrintedLine {
+                            left: Printed {
+                                run: left,
+                                value: l,
+                            },
+                            right: Printed {
+                                run: right,
+                                value: r,
+                            },
+                            amount: Printed {
+                                run: amount,
+                                value: a,
+                            },
+                        });
+                    }
+                }
+            }
+        }
+        found
+    }
+
+    /// A run printed as a percentage (`19 %`, `7%`): a tax rate, never a
+    /// line's quantity, price or amount.
+    fn percentage(&self, run: usize) -> bool {
+        let r = &self.runs[run];
+        let words = &self.pages[r.page].words;
+        words[r.words.end - 1].text.ends_with('%')
+            || words
+                .get(r.words.end)
+                .is_some_and(|w| w.line == words[r.words.end - 1].line && w.text.starts_with('%'))
+    }
+}
+
+fn row_of(pages: &[SearchPage], run: &Run) -> (usize, usize) {
+    (run.page, pages[run.page].words[run.words.start].line)
+}
+
+/// A word as compared with a description's: lower case, without the
+/// marks around it.
+fn folded(word: &str) -> String {
+    word.trim_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase()
+}
+
+/// The rows that print most of the description's words (of three letters
+/// or more), each with the words that print it: from the first such word
+/// on the row, as far as the description's words go on either side.
+fn described_rows(pages: &[SearchPage], description: &str) -> Vec<(usize, std::ops::Range<usize>)> {
+    let tokens: HashSet<String> = description
+        .split_whitespace()
+        .map(folded)
+        .filter(|w| !w.is_empty())
+        .collect();
+    let named = |w: &str| w.chars().count() >= 3 && w.chars().any(char::is_alphabetic);
+    let mut best = 0;
+    let mut rows = Vec::new();
+    for (page_index, page) in pages.iter().enumerate() {
+        for line in &page.lines {
+            let words: Vec<String> = page.words[line.clone()]
+                .iter()
+                .map(|w| folded(&w.text))
+                .collect();
+            let found: HashSet<&String> = words
+                .iter()
+                .filter(|w| named(w) && tokens.contains(*w))
+                .collect();
+            if found.is_empty() || found.len() < best {
+                continue;
+            }
+            if found.len() > best {
+                best = found.len();
+                rows.clear();
+            }
+            let Some(first) = words.iter().position(|w| named(w) && tokens.contains(w)) else {
+                continue;
+            };
+            let start = (0..first)
+                .rev()
+                .take_while(|&i| tokens.contains(&words[i]))
+                .last()
+                .unwrap_or(first);
+            let end = (first..words.len())
+                .take_while(|&i| tokens.contains(&words[i]))
+                .last()
+                .map_or(first + 1, |i| i + 1);
+            rows.push((page_index, line.start + start..line.start + end));
+        }
+    }
+    rows
+}

@@ -1,0 +1,304 @@
+use std::path::PathBuf;
+
+use serde_json::json;
+use sift_documents::{Content, Document, Kind, Page, PageWord, WordLines};
+use sift_locate::pages::search_pages;
+
+use super::*;
+use crate::evidence::tests::text_document;
+
+fn schema() -> Value {
+    json!({"type": "object", "properties": {"lines": {"type": "array", "items": {"type": "object", "properties": {
+        "description": {"type": "string"},
+        "quantity": {"type": ["number", "null"]},
+        "unit_price": {"type": ["number", "null"]},
+        "amount": {"type": ["number", "null"]}
+    }}}}})
+}
+
+/// A text document's page: each line of `text` a line of words.
+fn pages(text: &str) -> Vec<SearchPage> {
+    search_pages(&text_document(text))
+}
+
+/// A quantity column headed "Amount": the model left the quantity out.
+#[test]
+fn a_missing_quantity_is_the_amount_over_the_price_as_printed_on_its_line() {
+    let page = pages(
+        "Amount    Product        VAT      Price        Total\n\
+         1.00       Design (hours)    7%       160.00 €     160.00 €\n\
+         400.00    Ballons        19%      0.79 €        316.00 €\n",
+    );
+    let mut values = json!({"lines": [
+        {"description": "Design (hours)", "quantity": null, "unit_price": 160.0, "amount": 160.0},
+        {"description": "Ballons", "unit_price": 0.79, "amount": 316.0}
+    ]});
+    let filled = complete_lines(&schema(), &mut values, &page);
+    assert_eq!(filled, ["lines[0].quantity", "lines[1].quantity"]);
+    assert_eq!(values["lines"][0]["quantity"], json!(1.0));
+    assert_eq!(values["lines"][1]["quantity"], json!(400.0));
+}
+
+#[test]
+fn a_unit_price_is_written_as_printed_and_an_amount_as_the_product() {
+    let page = pages("Kunstrasen 3 Stk 3,33 10,00\nPfand 20 x 2,77 55,40\n");
+    let mut values = json!({"lines": [
+        {"description": "Kunstrasen", "quantity": 3, "unit_price": null, "amount": 10.0},
+        {"description": "Pfand", "quantity": 20, "unit_price": 2.77, "amount": null}
+    ]});
+    let filled = complete_lines(&schema(), &mut values, &page);
+    assert_eq!(filled, ["lines[0].unit_price", "lines[1].amount"]);
+    assert_eq!(values["lines"][0]["unit_price"], json!(3.33));
+    assert_eq!(values["lines"][1]["amount"], json!(55.4));
+}
+
+/// Nothing is filled that the line does not print: a discount's line
+/// (3 × 4.00 is not its 10.00), a number printed on another line only,
+/// or a line with two numbers missing.
+#[test]
+fn nothing_is_filled_that_its_line_does_not_print() {
+    let page = pages("Kunstrasen 3 4,00 10,00\nPfand 2,77 55,40\nRow 20\nTee 1,00\n");
+    let mut values = json!({"lines": [
+        {"description": "Kunstrasen", "quantity": 3, "unit_price": 4.0, "amount": null},
+        {"description": "Pfand", "quantity": null, "unit_price": 2.77, "amount": 55.4},
+        {"description": "Tee", "quantity": null, "unit_price": 1.0, "amount": null}
+    ]});
+    let before = values.clone();
+    assert_eq!(
+        complete_lines(&schema(), &mut values, &page),
+        Vec::<String>::new()
+    );
+    assert_eq!(values, before);
+}
+
+/// A quantity of 1 written for a printed 400 (the line does not
+/// multiply out) is mended; a line that multiplies out is left as it
+/// is, and so is one two readings of which are printed.
+#[test]
+fn a_wrong_number_is_mended_only_where_one_reading_is_printed() {
+    let page = pages(
+        "Luftballon 400 Stk 0,79 316,00
+         Kunstrasen 3 Stk 3,3333 10,00 19%
+         Tee 2 1,00 2,00
+         Saft 2 3 4 6 8
+",
+    );
+    let mut values = json!({"lines": [
+        {"description": "Luftballon", "quantity": 1, "unit_price": 0.79, "amount": 316.0},
+        {"description": "Kunstrasen", "quantity": 3, "unit_price": 3.3333, "amount": 19},
+        {"description": "Tee", "quantity": 2, "unit_price": 1.0, "amount": 2.0},
+        {"description": "Saft", "quantity": 2, "unit_price": 3, "amount": 8}
+    ]});
+    let filled = complete_lines(&schema(), &mut values, &page);
+    assert_eq!(filled, ["lines[0].quantity", "lines[1].amount"]);
+    assert_eq!(values["lines"][0]["quantity"], json!(400.0));
+    assert_eq!(values["lines"][1]["amount"], json!(10.0));
+    assert_eq!(
+        values["lines"][2],
+        json!({"description": "Tee", "quantity": 2, "unit_price": 1.0, "amount": 2.0})
+    );
+    // Saft: 2 x 3 is not 8, and both 2 x 3 = 6 (the amount wrong) and
+    // 8 / 2 = 4 (the price wrong) are printed: left as written.
+    assert_eq!(
+        values["lines"][3],
+        json!({"description": "Saft", "quantity": 2, "unit_price": 3, "amount": 8})
+    );
+}
+
+/// A PDF's text may give a row's words as two lines (the quantity
+/// column drawn apart from the rest): the row is rebuilt from the
+/// words' boxes, as the locator reads it, and the quantity found there.
+#[test]
+fn a_rows_numbers_are_read_on_the_row_the_boxes_make() {
+    // (text, left, top) in points; every word 40 wide and 8 high.
+    let word = |text: &str, left: f32, top: f32| PageWord {
+        text: text.into(),
+        left,
+        top,
+        width: 40.0,
+        height: 8.0,
+        confidence: 100.0,
+    };
+    let lines = vec![
+        vec![
+            word("Ballons", 60.0, 100.0),
+            word("0,79", 200.0, 100.0),
+            word("316,00", 260.0, 100.0),
+        ],
+        vec![word("various", 60.0, 110.0)],
+        vec![word("400,00", 10.0, 100.0)],
+    ];
+    let text = "Ballons 0,79 316,00\nvarious\n400,00";
+    let page = search_pages(&Document {
+        path: PathBuf::from("invoice.pdf"),
+        name: "invoice.pdf".into(),
+        kind: Kind::Pdf,
+        content: Content::Pages(vec![Page {
+            number: 1,
+            text: text.into(),
+            image: None,
+            image_omitted: false,
+            ocr: None,
+            text_words: Some(WordLines {
+                width: 500.0,
+                height: 800.0,
+                lines,
+            }),
+        }]),
+        ocr: None,
+        invoice_xml: None,
+    });
+    let mut values = json!({"lines": [
+        {"description": "Ballons", "quantity": null, "unit_price": 0.79, "amount": 316.0}
+    ]});
+    assert_eq!(
+        complete_lines(&schema(), &mut values, &page),
+        ["lines[0].quantity"]
+    );
+    assert_eq!(values["lines"][0]["quantity"], json!(400.0));
+}
+
+/// The two known numbers and the worked-out one are three places: a
+/// quantity of 1 is not read from the price's own `1`.
+#[test]
+fn the_worked_out_number_has_a_place_of_its_own() {
+    let page = pages("Service 1 1\n");
+    let mut values = json!({"lines": [
+        {"description": "Service", "quantity": null, "unit_price": 1, "amount": 1}
+    ]});
+    assert_eq!(
+        complete_lines(&schema(), &mut values, &page),
+        Vec::<String>::new()
+    );
+    assert_eq!(values["lines"][0]["quantity"], Value::Null);
+}
+
+/// A table whose cells are two lines high prints a line's amount on the
+/// cell's second line, a row below its quantity and price: the amount is
+/// worked out there. A quantity is not (see the test above: a small
+/// number a row away is too often another line's).
+#[test]
+fn an_amount_is_found_on_the_row_below_its_quantity_and_price() {
+    let page = pages(
+        "KR3M Kunstrasen 3,3333 3 m² 19 %\n\
+         4012345001235 10,00\n\
+         SFK5 Schweinesteak 5,5000 1 kg 7 %\n\
+         4000050986428 5,50\n",
+    );
+    let mut values = json!({"lines": [
+        {"description": "Kunstrasen", "quantity": 3, "unit_price": 3.3333, "amount": 19},
+        {"description": "Schweinesteak", "quantity": 1, "unit_price": 5.5, "amount": 5}
+    ]});
+    let filled = complete_lines(&schema(), &mut values, &page);
+    assert_eq!(filled, ["lines[0].amount", "lines[1].amount"]);
+    assert_eq!(values["lines"][0]["amount"], json!(10.0));
+    assert_eq!(values["lines"][1]["amount"], json!(5.5));
+}
+
+/// The model took the tax rate (19 %) for the price and multiplied it
+/// out: its numbers agree with each other but the page does not print
+/// them. The row printing the description's words prints none either;
+/// the row above prints one quantity, price and amount that multiply
+/// out, and the model's quantity says which factor is the quantity.
+#[test]
+fn a_line_the_page_does_not_print_is_read_again_around_its_description() {
+    let page = pages(
+        "Kunstrasen 3,33 3 m² 19 % VAT 10,00\n\
+         KR3M grün 3m breit\n\
+         Bruttopreis : 4,00 Abschlag : 0,67\n",
+    );
+    let mut values = json!({"lines": [
+        {"description": "grün 3m breit", "quantity": 3, "unit_price": 19, "amount": 57}
+    ]});
+    let filled = complete_lines(&schema(), &mut values, &page);
+    assert_eq!(filled, ["lines[0].unit_price", "lines[0].amount"]);
+    assert_eq!(
+        values["lines"][0],
+        json!({"description": "grün 3m breit", "quantity": 3, "unit_price": 3.33, "amount": 10.0})
+    );
+}
+
+/// Where none of the model's numbers is printed with the line, the
+/// lines it got right show which column is the quantity's; the numbers
+/// inside a description (`3 x 20`) and a percentage are no line's.
+#[test]
+fn the_quantity_is_told_from_the_price_by_the_pages_own_columns() {
+    let page = pages(
+        "4123456000014 ZS997 100,0000 Stk. 1 1,0000 19,0 100,00\n\
+         Zitronensäure 100ml\n\
+         4100130013294 2031 15,0000 Stk. 20 12,0000 19,0 180,00\n\
+         K4321 Bierbrau Pils 20/0500\n\
+         EAN-VKE: 4100130913297 Verpackung: Kiste\n\
+         4123456000038 MP107 2,0000 Stk. 1 29,1000 7,0 58,20\n\
+         ZUGFeRD Mischpalette Joghurt Karton 3 x 20\n\
+         Artikelrabatt 1: 3,00% Basis: 60,00 € Rabatt: -1,80 €\n",
+    );
+    let mut values = json!({"lines": [
+        {"description": "Zitronensäure 100ml", "quantity": 100, "unit_price": 1.0, "amount": 100.0},
+        {"description": "Bierbrau Pils 20/0500", "quantity": 1, "unit_price": 30.0, "amount": 30.0},
+        {"description": "Mischpalette Joghurt Karton 3 x 20", "quantity": 1, "unit_price": 30.0, "amount": 30.0}
+    ]});
+    let filled = complete_lines(&schema(), &mut values, &page);
+    assert_eq!(
+        filled,
+        [
+            "lines[1].quantity",
+            "lines[1].unit_price",
+            "lines[1].amount",
+            "lines[2].quantity",
+            "lines[2].unit_price",
+            "lines[2].amount"
+        ]
+    );
+    let numbers =
+        |line: &Value| [&line["quantity"], &line["unit_price"], &line["amount"]].map(Value::clone);
+    assert_eq!(
+        numbers(&values["lines"][0]),
+        [json!(100), json!(1.0), json!(100.0)]
+    );
+    assert_eq!(
+        numbers(&values["lines"][1]),
+        [json!(15.0), json!(12.0), json!(180.0)]
+    );
+    assert_eq!(
+        numbers(&values["lines"][2]),
+        [json!(2.0), json!(29.1), json!(58.2)]
+    );
+}
+
+/// Nothing is read again where the description's row prints two
+/// different lines, where neither the model's numbers nor a line printed
+/// as given tell the quantity from the price, or where no row prints the
+/// description.
+#[test]
+fn a_line_is_not_read_again_where_the_page_does_not_settle_it() {
+    let cases = [
+        ("Widget 2 5,00 10,00 3 4,00 12,00\n", "Widget"),
+        ("Gadget\n7,00 3,00 21,00\n", "Gadget"),
+        ("Sprocket\n7,00 3,00 21,00\n", "Gear"),
+    ];
+    for (text, description) in cases {
+        let mut values = json!({"lines": [
+            {"description": description, "quantity": 1, "unit_price": 9.0, "amount": 9.0}
+        ]});
+        let before = values.clone();
+        assert_eq!(
+            complete_lines(&schema(), &mut values, &pages(text)),
+            Vec::<String>::new(),
+            "{text}"
+        );
+        assert_eq!(values, before);
+    }
+    // The same Gadget, once a line printed as given shows the quantity's
+    // column left of the price's, is read again.
+    let page = pages("Bolt 4 2,50 10,00\nThank you\nGadget\n7,00 3,00 21,00\n");
+    let mut values = json!({"lines": [
+        {"description": "Bolt", "quantity": 4, "unit_price": 2.5, "amount": 10.0},
+        {"description": "Gadget", "quantity": 1, "unit_price": 9.0, "amount": 9.0}
+    ]});
+    complete_lines(&schema(), &mut values, &page);
+    assert_eq!(
+        values["lines"][1],
+        json!({"description": "Gadget", "quantity": 7.0, "unit_price": 3.0, "amount": 21.0})
+    );
+}
