@@ -173,9 +173,12 @@ impl<'a> PrintedRows<'a> {
     /// Every way the row that prints `description` prints a quantity,
     /// unit price and amount that multiply out (the amount on that row or
     /// the next), the numbers inside the printed description itself
-    /// (`Karton 3 x 20`) left out; when it prints none, the rows just
-    /// above and below it (a line's numbers may sit a row from its
-    /// words), both. Empty when no row prints the description's words.
+    /// (`Karton 3 x 20`) left out. Only when that row prints no number of
+    /// its own, the rows just above and below it, both (a line's numbers
+    /// may sit a row from its words); a row that prints numbers is the
+    /// line's own, and a line with a discount, whose numbers there do not
+    /// multiply out, does not take the next line's. Empty when no row
+    /// prints the description's words.
     pub(super) fn lines_near(&self, description: &str) -> Vec<PrintedLine> {
         let described = described_rows(self.pages, description);
         let inside: HashSet<(usize, usize)> = described
@@ -186,9 +189,17 @@ impl<'a> PrintedRows<'a> {
             .iter()
             .map(|(page, words)| (*page, self.pages[*page].words[words.start].line))
             .collect();
-        let own = self.lines_on(&rows, &inside);
-        if !own.is_empty() {
-            return own;
+        let usable = |run: &usize| {
+            let r = &self.runs[*run];
+            !r.words.clone().any(|w| inside.contains(&(r.page, w)))
+                && self.numeral(*run)
+                && !self.percentage(*run)
+        };
+        if rows
+            .iter()
+            .any(|&row| self.runs_of(row, false).iter().any(usable))
+        {
+            return self.lines_on(&rows, usable);
         }
         let around: Vec<(usize, usize)> = rows
             .iter()
@@ -200,28 +211,28 @@ impl<'a> PrintedRows<'a> {
             })
             .filter(|row| !rows.contains(row))
             .collect();
-        self.lines_on(&around, &inside)
+        self.lines_on(&around, usable)
     }
 
-    /// The lines printed on `rows` (the amount there or a row lower),
-    /// from runs that neither print a word of `inside` nor a percentage.
+    /// The lines printed on `rows` (the amount there or a row lower) in
+    /// `usable` runs.
     fn lines_on(
         &self,
         rows: &[(usize, usize)],
-        inside: &HashSet<(usize, usize)>,
+        usable: impl Fn(&usize) -> bool,
     ) -> Vec<PrintedLine> {
-        let usable = |run: &usize| {
-            let r = &self.runs[*run];
-            !r.words.clone().any(|w| inside.contains(&(r.page, w))) && !self.percentage(*run)
-        };
         let mut found = Vec::new();
         for &row in rows {
             let same: Vec<usize> = self
                 .runs_of(row, false)
                 .into_iter()
-                .filter(usable)
+                .filter(|r| usable(r))
                 .collect();
-            let amounts: Vec<usize> = self.runs_of(row, true).into_iter().filter(usable).collect();
+            let amounts: Vec<usize> = self
+                .runs_of(row, true)
+                .into_iter()
+                .filter(|r| usable(r))
+                .collect();
             for (i, &left) in same.iter().enumerate() {
                 for &right in &same[i + 1..] {
                     if self.overlap(left, right) {
@@ -271,6 +282,15 @@ impl<'a> PrintedRows<'a> {
             }
         }
         found
+    }
+
+    /// A run printed as a number alone, without a letter: not a code
+    /// (`KR3M`, `K4321`) nor a size (`250g`), which no line multiplies.
+    fn numeral(&self, run: usize) -> bool {
+        let r = &self.runs[run];
+        self.pages[r.page].words[r.words.clone()]
+            .iter()
+            .all(|w| !w.text.chars().any(char::is_alphabetic))
     }
 
     /// A run printed as a percentage (`19 %`, `7%`): a tax rate, never a

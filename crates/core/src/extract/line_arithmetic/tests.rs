@@ -302,3 +302,29 @@ fn a_line_is_not_read_again_where_the_page_does_not_settle_it() {
         json!({"description": "Gadget", "quantity": 7.0, "unit_price": 3.0, "amount": 21.0})
     );
 }
+
+/// A line with a discount (20 × 4.55 less 10% is 81.90) prints numbers
+/// that do not multiply out on its own row: it is left as the model wrote
+/// it, not given the next line's numbers; so is a row of the totals the
+/// model listed as an item.
+#[test]
+fn a_row_that_prints_numbers_is_its_lines_own() {
+    let page = pages(
+        "Nougat de l'Abbaye 250g 20 Unit(s) 4,55 € 10% 81,90 €\n\
+         Biscuits aux raisins 300g 15 Unit(s) 3,20 € 48,00 €\n\
+         Huile d'olive 25 Liter(s) 19,80 € 495,00 €\n\
+         Taxe Base Montant Total HT 624,90 €\n",
+    );
+    let mut values = json!({"lines": [
+        {"description": "Nougat de l'Abbaye", "quantity": 20, "unit_price": 4.55, "amount": 81.9},
+        {"description": "Biscuits aux raisins", "quantity": 15, "unit_price": 3.2, "amount": 48.0},
+        {"description": "Huile d'olive", "quantity": 25, "unit_price": 19.8, "amount": 495.0},
+        {"description": "Taxe", "quantity": null, "unit_price": null, "amount": 624.9}
+    ]});
+    let before = values.clone();
+    assert_eq!(
+        complete_lines(&schema(), &mut values, &page),
+        Vec::<String>::new()
+    );
+    assert_eq!(values, before);
+}
