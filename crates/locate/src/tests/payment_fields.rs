@@ -115,6 +115,10 @@ fn payment_terms_in_words_give_the_due_date_and_not_the_discounts() {
         text_document("Rechnung Nr. 7 vom 13.06.2015\nBitte überweisen Sie bis zum 04.07.2015.\n");
     let located = locate_fields(&doc, &payment_fields());
     assert_eq!(best(&located, "due_date"), json!("2015-07-04"));
+    // To remit is to pay.
+    let doc = text_document("Invoice 508 of 2020-11-21\nPlease remit until 2020-12-12.\n");
+    let located = locate_fields(&doc, &payment_fields());
+    assert_eq!(best(&located, "due_date"), json!("2020-12-12"));
 }
 
 #[test]
