@@ -30,7 +30,8 @@ places: Array<EvidencePlace>,
  * `located`, the field locator's own (no model was asked for it);
  * `e_invoice`, the document's e-invoice XML (exact);
  * `line_arithmetic`, a line item's number worked out from the line's
- * other two and printed on it (the model left it empty).
+ * other two, or read again from its row, and printed there (the model
+ * left it empty or wrote it wrong).
  */
 origin?: ValueOrigin, 
 /**

@@ -200,7 +200,8 @@ pub struct FieldEvidence {
     /// `located`, the field locator's own (no model was asked for it);
     /// `e_invoice`, the document's e-invoice XML (exact);
     /// `line_arithmetic`, a line item's number worked out from the line's
-    /// other two and printed on it (the model left it empty).
+    /// other two, or read again from its row, and printed there (the model
+    /// left it empty or wrote it wrong).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub origin: Option<ValueOrigin>,
@@ -222,9 +223,10 @@ pub enum ValueOrigin {
     /// The invoice XML the document carries (or is): exact.
     #[serde(rename = "e_invoice")]
     EInvoice,
-    /// A line item's number the model left empty, worked out from the
-    /// line's other two (quantity × unit price = amount) and printed on
-    /// that line (`extract::line_arithmetic`).
+    /// A line item's number the model left empty or wrote wrong, worked
+    /// out from the line's other two (quantity × unit price = amount) or
+    /// read again from its row, and printed there
+    /// (`extract::line_arithmetic`).
     LineArithmetic,
 }
 
