@@ -101,6 +101,7 @@ use labels::{FoldedPages, PhraseStarts, SAME_LINE};
 use lexicon::Concept;
 use pages::{Match, Place, SearchPage, place, search_pages};
 use proposal::{Proposal, same_value};
+pub use propose::reads_as_an_amount;
 use propose::{DocumentValues, propose};
 use rows::in_rows;
 use rules::{parties, payment, shared, tax, totals};

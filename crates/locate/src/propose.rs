@@ -285,6 +285,22 @@ fn document_number_labels(
     occurrences(pages, folded, &FieldPhrases::of(&number))
 }
 
+/// Whether a run of `pages` reads as an amount as printed, not as a
+/// percentage (`19%`, `6.00 %`: a rate, its sign a word of its own) nor
+/// a code (a word whose letters are not a currency, `F20180027`). Core's
+/// line arithmetic reads a line's numbers with it too.
+pub fn reads_as_an_amount(pages: &[SearchPage], r: &Run) -> bool {
+    let words = &pages[r.page].words;
+    words[r.words.clone()].iter().all(|w| {
+        !w.text.contains('%')
+            && (!w.text.chars().any(|c| c.is_ascii_digit())
+                || !w.text.chars().any(char::is_alphabetic)
+                || currency(&w.text).is_some())
+    }) && words
+        .get(r.words.end)
+        .is_none_or(|next| next.line != words[r.words.start].line || !next.text.starts_with('%'))
+}
+
 /// The amounts of the pages: the runs that read as one and not as a
 /// date or a percentage, the longest run where runs overlap, each cut to
 /// its words with digits (so that a label just before it is before it).
@@ -303,21 +319,7 @@ fn amounts(
                 .iter()
                 .any(|(p, w, _)| *p == r.page && w.start < r.words.end && r.words.start < w.end)
         })
-        .filter(|r| {
-            pages[r.page].words[r.words.clone()].iter().all(|w| {
-                !w.text.contains('%')
-                    && (!w.text.chars().any(|c| c.is_ascii_digit())
-                        || !w.text.chars().any(char::is_alphabetic)
-                        || currency(&w.text).is_some())
-            })
-        })
-        // `6.00 %`: a rate, its sign a word of its own.
-        .filter(|r| {
-            let words = &pages[r.page].words;
-            words.get(r.words.end).is_none_or(|next| {
-                next.line != words[r.words.start].line || !next.text.starts_with('%')
-            })
-        })
+        .filter(|r| reads_as_an_amount(pages, r))
         .collect();
     runs.sort_by_key(|r| std::cmp::Reverse(r.words.len()));
     let mut kept: Vec<(usize, Range<usize>, f64)> = Vec::new();

@@ -40,7 +40,7 @@ use sift_locate::rows::in_rows;
 use sift_locate::runs::value_runs;
 
 use crate::evidence::line_columns::line_columns;
-use printed::{PrintedLine, PrintedRows, multiplies_out};
+use printed::{PrintedLine, PrintedRows, multiplies_out, same};
 
 /// A line item as the model gave it: its three numbers (quantity, unit
 /// price, amount) and its description.
@@ -168,11 +168,6 @@ pub(crate) fn complete_lines(
         }
     }
     written
-}
-
-/// Two numbers equal to float error.
-fn same(a: f64, b: f64) -> bool {
-    (a - b).abs() <= 1e-9 * a.abs().max(1.0)
 }
 
 /// Which of `[quantity, unit price, amount]` may be the wrong one: the

@@ -6,6 +6,7 @@
 use std::collections::{BTreeMap, HashSet};
 
 use sift_locate::pages::SearchPage;
+use sift_locate::reads_as_an_amount;
 use sift_locate::runs::Run;
 
 /// How far a printed number may be from the worked-out one: half a cent,
@@ -21,6 +22,11 @@ pub(super) fn multiplies_out(quantity: f64, unit_price: f64, amount: f64) -> boo
 /// A number as the answer holds it: near to float error.
 fn exact(x: f64) -> f64 {
     1e-9 * x.abs().max(1.0)
+}
+
+/// Two numbers equal to float error.
+pub(super) fn same(a: f64, b: f64) -> bool {
+    (a - b).abs() <= exact(a)
 }
 
 /// A number printed in a run: which run, and the number as printed.
@@ -61,13 +67,19 @@ impl<'a> PrintedRows<'a> {
         }
     }
 
+    /// The row's runs.
+    fn row(&self, (page, row): (usize, usize)) -> &[usize] {
+        self.by_row.get(&(page, row)).map_or(&[], Vec::as_slice)
+    }
+
     /// Runs in the row, and (when `next`) in the row below it too.
-    fn runs_of(&self, (page, row): (usize, usize), next: bool) -> Vec<usize> {
-        let mut runs = self.by_row.get(&(page, row)).cloned().unwrap_or_default();
-        if next {
-            runs.extend(self.by_row.get(&(page, row + 1)).into_iter().flatten());
-        }
-        runs
+    fn runs_of(&self, row: (usize, usize), next: bool) -> impl Iterator<Item = usize> + '_ {
+        let below = if next {
+            self.row((row.0, row.1 + 1))
+        } else {
+            &[]
+        };
+        self.row(row).iter().chain(below).copied()
     }
 
     fn overlap(&self, a: usize, b: usize) -> bool {
@@ -84,27 +96,36 @@ impl<'a> PrintedRows<'a> {
             .find(|x| (x - target).abs() <= tolerance)
     }
 
-    /// The number near `worked_out` printed where the two `known` numbers
-    /// are printed, in runs of words that do not overlap: on their row,
-    /// else (`amount`: the worked-out number is the line's amount) on the
-    /// row below theirs. The first such row's.
-    pub(super) fn reading(&self, known: [f64; 2], worked_out: f64, amount: bool) -> Option<f64> {
-        let tolerance = PRINTED_ROUNDING.max(exact(worked_out));
-        let on_row = |row: (usize, usize), next: bool| {
-            let same = self.runs_of(row, false);
-            let third = self.runs_of(row, next);
-            self.pair(&same, known).find_map(|(first, second)| {
-                third.iter().find_map(|&r| {
-                    (!self.overlap(r, first) && !self.overlap(r, second))
-                        .then(|| self.near(r, worked_out, tolerance))
-                        .flatten()
+    /// Where a row prints the two `known` numbers exactly, in runs of
+    /// words that do not overlap, and beside them a third run printing a
+    /// number within `tolerance` of `third` (on their row, or when `next`
+    /// on the row below): the first such row's runs and the third's number.
+    fn placed(
+        &self,
+        known: [f64; 2],
+        third: f64,
+        tolerance: f64,
+        next: bool,
+    ) -> Option<(usize, usize, Printed)> {
+        self.by_row.keys().find_map(|&row| {
+            self.pair(self.row(row), known).find_map(|(first, second)| {
+                self.runs_of(row, next).find_map(|r| {
+                    let value = (!self.overlap(r, first) && !self.overlap(r, second))
+                        .then(|| self.near(r, third, tolerance))??;
+                    Some((first, second, Printed { run: r, value }))
                 })
             })
-        };
-        let rows: Vec<(usize, usize)> = self.by_row.keys().copied().collect();
-        rows.iter()
-            .find_map(|&row| on_row(row, false))
-            .or_else(|| amount.then(|| rows.iter().find_map(|&row| on_row(row, true)))?)
+        })
+    }
+
+    /// The number near `worked_out` printed where the two `known` numbers
+    /// are printed: on their row, else (`amount`: the worked-out number
+    /// is the line's amount) on the row below theirs.
+    pub(super) fn reading(&self, known: [f64; 2], worked_out: f64, amount: bool) -> Option<f64> {
+        let tolerance = PRINTED_ROUNDING.max(exact(worked_out));
+        self.placed(known, worked_out, tolerance, false)
+            .or_else(|| amount.then(|| self.placed(known, worked_out, tolerance, true))?)
+            .map(|(_, _, printed)| printed.value)
     }
 
     /// Two runs of `runs` that do not overlap, printing `known` exactly.
@@ -127,47 +148,33 @@ impl<'a> PrintedRows<'a> {
     /// Where the page prints a quantity, unit price and amount exactly as
     /// given (the amount on their row or the row below), if anywhere.
     pub(super) fn printed_as_given(&self, [q, p, a]: [f64; 3]) -> Option<PrintedLine> {
-        self.by_row.keys().find_map(|&row| {
-            let same = self.runs_of(row, false);
-            let with_next = self.runs_of(row, true);
-            self.pair(&same, [q, p]).find_map(|(quantity, price)| {
-                let amount = with_next.iter().copied().find(|&r| {
-                    !self.overlap(r, quantity)
-                        && !self.overlap(r, price)
-                        && self.near(r, a, exact(a)).is_some()
-                })?;
-                let (quantity, price) = (
-                    Printed {
-                        run: quantity,
-                        value: q,
-                    },
-                    Printed {
-                        run: price,
-                        value: p,
-                    },
-                );
-                let (left, right) =
-                    if self.runs[quantity.run].words.start <= self.runs[price.run].words.start {
-                        (quantity, price)
-                    } else {
-                        (price, quantity)
-                    };
-                Some(PrintedLine {
-                    left,
-                    right,
-                    amount: Printed {
-                        run: amount,
-                        value: a,
-                    },
-                })
-            })
-        })
+        let (quantity, price, amount) = self.placed([q, p], a, exact(a), true)?;
+        Some(self.line(
+            Printed {
+                run: quantity,
+                value: q,
+            },
+            Printed {
+                run: price,
+                value: p,
+            },
+            amount,
+        ))
     }
 
-    /// Whether a run is left of another (its quantity's column before the
-    /// price's, say).
-    pub(super) fn left_of(&self, a: usize, b: usize) -> bool {
-        self.runs[a].words.start < self.runs[b].words.start
+    /// A line of two factors and an amount, the factors in the order the
+    /// row prints them.
+    fn line(&self, a: Printed, b: Printed, amount: Printed) -> PrintedLine {
+        let (left, right) = if self.runs[b.run].words.start < self.runs[a.run].words.start {
+            (b, a)
+        } else {
+            (a, b)
+        };
+        PrintedLine {
+            left,
+            right,
+            amount,
+        }
     }
 
     /// Every way the row that prints `description` prints a quantity,
@@ -192,13 +199,9 @@ impl<'a> PrintedRows<'a> {
         let usable = |run: &usize| {
             let r = &self.runs[*run];
             !r.words.clone().any(|w| inside.contains(&(r.page, w)))
-                && self.numeral(*run)
-                && !self.percentage(*run)
+                && reads_as_an_amount(self.pages, r)
         };
-        if rows
-            .iter()
-            .any(|&row| self.runs_of(row, false).iter().any(usable))
-        {
+        if rows.iter().any(|&row| self.row(row).iter().any(usable)) {
             return self.lines_on(&rows, usable);
         }
         let around: Vec<(usize, usize)> = rows
@@ -223,16 +226,8 @@ impl<'a> PrintedRows<'a> {
     ) -> Vec<PrintedLine> {
         let mut found = Vec::new();
         for &row in rows {
-            let same: Vec<usize> = self
-                .runs_of(row, false)
-                .into_iter()
-                .filter(|r| usable(r))
-                .collect();
-            let amounts: Vec<usize> = self
-                .runs_of(row, true)
-                .into_iter()
-                .filter(|r| usable(r))
-                .collect();
+            let same: Vec<usize> = self.row(row).iter().copied().filter(&usable).collect();
+            let amounts: Vec<usize> = self.runs_of(row, true).filter(&usable).collect();
             for (i, &left) in same.iter().enumerate() {
                 for &right in &same[i + 1..] {
                     if self.overlap(left, right) {
@@ -253,55 +248,30 @@ impl<'a> PrintedRows<'a> {
     /// The readings of three runs as a quantity (or price) left, a price
     /// (or quantity) right and an amount that multiply out.
     fn multiplying(&self, left: usize, right: usize, amount: usize) -> Vec<PrintedLine> {
-        let (left, right) = if self.left_of(right, left) {
-            (right, left)
-        } else {
-            (left, right)
-        };
         let mut found = Vec::new();
         for &l in &self.runs[left].amounts {
             for &r in &self.runs[right].amounts {
                 for &a in &self.runs[amount].amounts {
                     if multiplies_out(l, r, a) || multiplies_out(r, l, a) {
-                        found.push(PrintedLine {
-                            left: Printed {
+                        found.push(self.line(
+                            Printed {
                                 run: left,
                                 value: l,
                             },
-                            right: Printed {
+                            Printed {
                                 run: right,
                                 value: r,
                             },
-                            amount: Printed {
+                            Printed {
                                 run: amount,
                                 value: a,
                             },
-                        });
+                        ));
                     }
                 }
             }
         }
         found
-    }
-
-    /// A run printed as a number alone, without a letter: not a code
-    /// (`KR3M`, `K4321`) nor a size (`250g`), which no line multiplies.
-    fn numeral(&self, run: usize) -> bool {
-        let r = &self.runs[run];
-        self.pages[r.page].words[r.words.clone()]
-            .iter()
-            .all(|w| !w.text.chars().any(char::is_alphabetic))
-    }
-
-    /// A run printed as a percentage (`19 %`, `7%`): a tax rate, never a
-    /// line's quantity, price or amount.
-    fn percentage(&self, run: usize) -> bool {
-        let r = &self.runs[run];
-        let words = &self.pages[r.page].words;
-        words[r.words.end - 1].text.ends_with('%')
-            || words
-                .get(r.words.end)
-                .is_some_and(|w| w.line == words[r.words.end - 1].line && w.text.starts_with('%'))
     }
 }
 
