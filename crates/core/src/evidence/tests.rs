@@ -38,20 +38,25 @@ fn pdf_document(lines: &[&str]) -> Document {
                 .collect()
         })
         .collect();
+    one_page_pdf(lines.join("\n"), words)
+}
+
+/// A one-page PDF of `text` whose words are `lines`, on a 500 × 800 page.
+pub(crate) fn one_page_pdf(text: String, lines: Vec<Vec<PageWord>>) -> Document {
     Document {
         path: PathBuf::from("invoice.pdf"),
         name: "invoice.pdf".into(),
         kind: Kind::Pdf,
         content: Content::Pages(vec![Page {
             number: 1,
-            text: lines.join("\n"),
+            text,
             image: None,
             image_omitted: false,
             ocr: None,
             text_words: Some(WordLines {
                 width: 500.0,
                 height: 800.0,
-                lines: words,
+                lines,
             }),
         }]),
         ocr: None,

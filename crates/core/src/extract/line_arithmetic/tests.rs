@@ -1,11 +1,9 @@
-use std::path::PathBuf;
-
 use serde_json::json;
-use sift_documents::{Content, Document, Kind, Page, PageWord, WordLines};
+use sift_documents::PageWord;
 use sift_locate::pages::search_pages;
 
 use super::*;
-use crate::evidence::tests::text_document;
+use crate::evidence::tests::{one_page_pdf, text_document};
 
 fn schema() -> Value {
     json!({"type": "object", "properties": {"lines": {"type": "array", "items": {"type": "object", "properties": {
@@ -19,6 +17,17 @@ fn schema() -> Value {
 /// A text document's page: each line of `text` a line of words.
 fn pages(text: &str) -> Vec<SearchPage> {
     search_pages(&text_document(text))
+}
+
+/// Asserts that `text`'s page leaves `values` as the model wrote them.
+fn assert_left_as_written(text: &str, values: Value) {
+    let mut after = values.clone();
+    assert_eq!(
+        complete_lines(&schema(), &mut after, &pages(text)),
+        Vec::<String>::new(),
+        "{text}"
+    );
+    assert_eq!(after, values, "{text}");
 }
 
 /// A quantity column headed "Amount": the model left the quantity out.
@@ -57,18 +66,14 @@ fn a_unit_price_is_written_as_printed_and_an_amount_as_the_product() {
 /// or a line with two numbers missing.
 #[test]
 fn nothing_is_filled_that_its_line_does_not_print() {
-    let page = pages("Kunstrasen 3 4,00 10,00\nPfand 2,77 55,40\nRow 20\nTee 1,00\n");
-    let mut values = json!({"lines": [
-        {"description": "Kunstrasen", "quantity": 3, "unit_price": 4.0, "amount": null},
-        {"description": "Pfand", "quantity": null, "unit_price": 2.77, "amount": 55.4},
-        {"description": "Tee", "quantity": null, "unit_price": 1.0, "amount": null}
-    ]});
-    let before = values.clone();
-    assert_eq!(
-        complete_lines(&schema(), &mut values, &page),
-        Vec::<String>::new()
+    assert_left_as_written(
+        "Kunstrasen 3 4,00 10,00\nPfand 2,77 55,40\nRow 20\nTee 1,00\n",
+        json!({"lines": [
+            {"description": "Kunstrasen", "quantity": 3, "unit_price": 4.0, "amount": null},
+            {"description": "Pfand", "quantity": null, "unit_price": 2.77, "amount": 55.4},
+            {"description": "Tee", "quantity": null, "unit_price": 1.0, "amount": null}
+        ]}),
     );
-    assert_eq!(values, before);
 }
 
 /// A quantity of 1 written for a printed 400 (the line does not
@@ -129,25 +134,7 @@ fn a_rows_numbers_are_read_on_the_row_the_boxes_make() {
         vec![word("400,00", 10.0, 100.0)],
     ];
     let text = "Ballons 0,79 316,00\nvarious\n400,00";
-    let page = search_pages(&Document {
-        path: PathBuf::from("invoice.pdf"),
-        name: "invoice.pdf".into(),
-        kind: Kind::Pdf,
-        content: Content::Pages(vec![Page {
-            number: 1,
-            text: text.into(),
-            image: None,
-            image_omitted: false,
-            ocr: None,
-            text_words: Some(WordLines {
-                width: 500.0,
-                height: 800.0,
-                lines,
-            }),
-        }]),
-        ocr: None,
-        invoice_xml: None,
-    });
+    let page = search_pages(&one_page_pdf(text.into(), lines));
     let mut values = json!({"lines": [
         {"description": "Ballons", "quantity": null, "unit_price": 0.79, "amount": 316.0}
     ]});
@@ -278,16 +265,12 @@ fn a_line_is_not_read_again_where_the_page_does_not_settle_it() {
         ("Sprocket\n7,00 3,00 21,00\n", "Gear"),
     ];
     for (text, description) in cases {
-        let mut values = json!({"lines": [
-            {"description": description, "quantity": 1, "unit_price": 9.0, "amount": 9.0}
-        ]});
-        let before = values.clone();
-        assert_eq!(
-            complete_lines(&schema(), &mut values, &pages(text)),
-            Vec::<String>::new(),
-            "{text}"
+        assert_left_as_written(
+            text,
+            json!({"lines": [
+                {"description": description, "quantity": 1, "unit_price": 9.0, "amount": 9.0}
+            ]}),
         );
-        assert_eq!(values, before);
     }
     // The same Gadget, once a line printed as given shows the quantity's
     // column left of the price's, is read again.
@@ -309,22 +292,16 @@ fn a_line_is_not_read_again_where_the_page_does_not_settle_it() {
 /// model listed as an item.
 #[test]
 fn a_row_that_prints_numbers_is_its_lines_own() {
-    let page = pages(
+    assert_left_as_written(
         "Nougat de l'Abbaye 250g 20 Unit(s) 4,55 € 10% 81,90 €\n\
          Biscuits aux raisins 300g 15 Unit(s) 3,20 € 48,00 €\n\
          Huile d'olive 25 Liter(s) 19,80 € 495,00 €\n\
          Taxe Base Montant Total HT 624,90 €\n",
+        json!({"lines": [
+            {"description": "Nougat de l'Abbaye", "quantity": 20, "unit_price": 4.55, "amount": 81.9},
+            {"description": "Biscuits aux raisins", "quantity": 15, "unit_price": 3.2, "amount": 48.0},
+            {"description": "Huile d'olive", "quantity": 25, "unit_price": 19.8, "amount": 495.0},
+            {"description": "Taxe", "quantity": null, "unit_price": null, "amount": 624.9}
+        ]}),
     );
-    let mut values = json!({"lines": [
-        {"description": "Nougat de l'Abbaye", "quantity": 20, "unit_price": 4.55, "amount": 81.9},
-        {"description": "Biscuits aux raisins", "quantity": 15, "unit_price": 3.2, "amount": 48.0},
-        {"description": "Huile d'olive", "quantity": 25, "unit_price": 19.8, "amount": 495.0},
-        {"description": "Taxe", "quantity": null, "unit_price": null, "amount": 624.9}
-    ]});
-    let before = values.clone();
-    assert_eq!(
-        complete_lines(&schema(), &mut values, &page),
-        Vec::<String>::new()
-    );
-    assert_eq!(values, before);
 }
