@@ -43,8 +43,8 @@ for f in "$DATA_DIR/lib/libpdfium.so" "$DATA_DIR/llama.cpp/bin/llama-server" "$D
   "$DATA_DIR"/paddle/{libonnxruntime.so,ch_PP-OCRv4_det_infer.onnx,ch_PP-OCRv4_rec_infer.onnx}; do
   [ -f "$f" ] || die "$f is missing: scripts/setup.sh --app installs it"
 done
-pdfium_wheel="$(ls "$CACHE_DIR"/wheels/pypdfium2-*manylinux*x86_64*.whl 2>/dev/null | head -n1)"
-llama_src="$(ls -d "$CACHE_DIR"/llama-cpp-python-*/vendor/llama.cpp 2>/dev/null | head -n1)"
+pdfium_wheel="$(ls "$CACHE_DIR"/wheels/pypdfium2-*manylinux*x86_64*.whl 2>/dev/null | head -n1 || true)"
+llama_src="$(ls -d "$CACHE_DIR"/llama-cpp-python-*/vendor/llama.cpp 2>/dev/null | head -n1 || true)"
 [ -n "$pdfium_wheel" ] && [ -n "$llama_src" ] \
   || die "the downloads scripts/setup.sh caches in $CACHE_DIR are missing: remove $DATA_DIR/lib and run it again"
 # The model's licence: Qwen release it under Apache-2.0, whose text Debian
@@ -73,8 +73,8 @@ unzip -q -o -j "$pdfium_wheel" '*.dist-info/licenses/BUILD_LICENSES/pdfium.txt' 
 [ -f "$STAGE/licenses/pdfium/pdfium.txt" ] || die "PDFium's licence is not in $pdfium_wheel"
 # PaddleOCR's models (Apache-2.0, as the rapidocr-onnxruntime wheel's
 # metadata says) and ONNX Runtime (MIT, with its third-party notices).
-rapidocr_wheel="$(ls "$CACHE_DIR"/wheels/rapidocr_onnxruntime-*.whl 2>/dev/null | head -n1)"
-ort_wheel="$(ls "$CACHE_DIR"/wheels/onnxruntime-*manylinux*x86_64*.whl 2>/dev/null | head -n1)"
+rapidocr_wheel="$(ls "$CACHE_DIR"/wheels/rapidocr_onnxruntime-*.whl 2>/dev/null | head -n1 || true)"
+ort_wheel="$(ls "$CACHE_DIR"/wheels/onnxruntime-*manylinux*x86_64*.whl 2>/dev/null | head -n1 || true)"
 [ -n "$rapidocr_wheel" ] && [ -n "$ort_wheel" ] \
   || die "the PaddleOCR downloads scripts/setup.sh caches in $CACHE_DIR are missing: remove $DATA_DIR/paddle and run it again"
 mkdir -p "$STAGE/licenses/onnxruntime"
@@ -118,7 +118,7 @@ PY
 log "building the app and the package (tauri build --bundles deb)"
 (cd "$ROOT/ui" && npm run --silent tauri -- build --bundles deb --config "$STAGE/tauri.package.json" -- -p sift-app) \
   >"$STAGE/build.log" 2>&1 || { tail -40 "$STAGE/build.log" >&2; die "the build failed (log: $STAGE/build.log)"; }
-deb="$(ls -t "$TARGET"/release/bundle/deb/*.deb 2>/dev/null | head -n1)"
+deb="$(ls -t "$TARGET"/release/bundle/deb/*.deb 2>/dev/null | head -n1 || true)"
 [ -n "$deb" ] || die "tauri build reported success but left no .deb in $TARGET/release/bundle/deb"
 log "built $deb ($(du -h "$deb" | cut -f1))"
 echo "$deb"

@@ -100,7 +100,9 @@ pip_download() { # package==version dest sha256 [pip options...]
     -r /dev/stdin -d "$dest" <<<"$spec --hash=sha256:$sha"
   local name="${spec%%==*}" version="${spec#*==}"
   local file
-  file="$(ls "$dest"/"${name//-/_}"-"$version"-*.whl "$dest"/"${name//-/_}"-"$version".tar.gz 2>/dev/null | head -n1)"
+  # One of the two patterns matches nothing, so ls fails; `|| true` keeps
+  # pipefail from ending the script before the check below names the file.
+  file="$(ls "$dest"/"${name//-/_}"-"$version"-*.whl "$dest"/"${name//-/_}"-"$version".tar.gz 2>/dev/null | head -n1 || true)"
   [ -n "$file" ] || { log "error: pip left no file for $spec in $dest"; exit 1; }
   check_sha256 "$file" "$sha"
 }
