@@ -107,14 +107,25 @@ pub fn einvoice_field_keys(schema: &Value) -> Vec<String> {
         .collect()
 }
 
-/// The values an e-invoice gives the schema's fields, by key (a credit
-/// note's amounts negative); an error says why the XML is not read (not
-/// well formed, not an invoice).
-pub fn einvoice_fields(xml: &[u8], schema: &Value) -> Result<Vec<(String, Value)>, EinvoiceError> {
+/// What an e-invoice gives a schema's fields.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EinvoiceFields {
+    /// The values, by key (a credit note's amounts negative).
+    pub values: Vec<(String, Value)>,
+    /// Whether the XML is a credit note (a UBL `CreditNote`, or type code
+    /// 381 or 261): its page mostly prints the amounts without the sign,
+    /// so evidence looks for their magnitude too. Told with the values,
+    /// from the one reading of the XML.
+    pub credit_note: bool,
+}
+
+/// The values an e-invoice gives the schema's fields; an error says why
+/// the XML is not read (not well formed, not an invoice).
+pub fn einvoice_fields(xml: &[u8], schema: &Value) -> Result<EinvoiceFields, EinvoiceError> {
     let leaves = term_leaves(xml)?;
     let cii = leaves.cii()?;
     let credit_note = leaves.credit_note(cii);
-    let mut out = Vec::new();
+    let mut values = Vec::new();
     for spec in field_specs(schema) {
         let Some(concept) = spec.concept else {
             continue;
@@ -124,18 +135,13 @@ pub fn einvoice_fields(xml: &[u8], schema: &Value) -> Result<Vec<(String, Value)
         };
         let booked = matches!(concept, Concept::Total | Concept::Net | Concept::Tax) && credit_note;
         if let Some(value) = typed(&spec, text, booked) {
-            out.push((spec.key(), value));
+            values.push((spec.key(), value));
         }
     }
-    Ok(out)
-}
-
-/// Whether an e-invoice is a credit note (a UBL `CreditNote`, or type
-/// code 381 or 261), whose amounts [`einvoice_fields`] gives negative.
-pub fn is_credit_note(xml: &[u8]) -> Result<bool, EinvoiceError> {
-    let leaves = term_leaves(xml)?;
-    let cii = leaves.cii()?;
-    Ok(leaves.credit_note(cii))
+    Ok(EinvoiceFields {
+        values,
+        credit_note,
+    })
 }
 
 /// Where a document's e-invoice XML is.

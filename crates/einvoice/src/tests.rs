@@ -38,7 +38,7 @@ fn a_cii_invoice_gives_its_business_terms() {
  </rsm:SupplyChainTradeTransaction>
 </rsm:CrossIndustryInvoice>"#;
     assert_eq!(
-        einvoice_fields(xml, &schema()).unwrap(),
+        einvoice_fields(xml, &schema()).unwrap().values,
         vec![
             ("invoice_number".to_owned(), json!("471102")),
             ("invoice_date".to_owned(), json!("2024-11-15")),
@@ -61,7 +61,7 @@ fn a_ubl_invoice_gives_its_business_terms() {
  <cac:TaxTotal><cbc:TaxAmount currencyID="NOK">250.00</cbc:TaxAmount></cac:TaxTotal>
  <cac:LegalMonetaryTotal><cbc:TaxInclusiveAmount currencyID="NOK">1250.00</cbc:TaxInclusiveAmount></cac:LegalMonetaryTotal>
 </Invoice>"#;
-    let values = einvoice_fields(xml, &schema()).unwrap();
+    let values = einvoice_fields(xml, &schema()).unwrap().values;
     assert_eq!(
         values,
         vec![
@@ -165,13 +165,15 @@ fn a_cii_credit_note_gives_its_amounts_negative_and_nothing_else_changed() {
         cii("380", "100.00", "19.00", "119.00").as_bytes(),
         &amounts_schema(),
     )
-    .unwrap();
+    .unwrap()
+    .values;
     for code in ["381", "261"] {
         let credit = einvoice_fields(
             cii(code, "100.00", "19.00", "119.00").as_bytes(),
             &amounts_schema(),
         )
-        .unwrap();
+        .unwrap()
+        .values;
         assert_eq!(
             credit,
             vec![
@@ -200,7 +202,8 @@ fn a_cii_credit_note_gives_its_amounts_negative_and_nothing_else_changed() {
         cii("381", "-100.00", "0.00", "-100.00").as_bytes(),
         &amounts_schema(),
     )
-    .unwrap();
+    .unwrap()
+    .values;
     assert_eq!(
         amounts(&values),
         [
@@ -223,10 +226,16 @@ fn a_credit_note_is_told_by_its_root_or_type_code() {
         (ubl("Invoice", Some("381")), true),
         (ubl("Invoice", Some("380")), false),
     ] {
-        assert_eq!(is_credit_note(xml.as_bytes()).unwrap(), credit, "{xml}");
+        assert_eq!(
+            einvoice_fields(xml.as_bytes(), &amounts_schema())
+                .unwrap()
+                .credit_note,
+            credit,
+            "{xml}"
+        );
     }
     assert!(matches!(
-        is_credit_note(b"<Order><ID>1</ID></Order>"),
+        einvoice_fields(b"<Order><ID>1</ID></Order>", &amounts_schema()),
         Err(EinvoiceError::UnknownSyntax { .. })
     ));
 }
@@ -255,7 +264,9 @@ fn a_ubl_credit_note_gives_its_amounts_negative() {
         ("Invoice", Some("380"), &positive),
         ("Invoice", None, &positive),
     ] {
-        let values = einvoice_fields(ubl(root, code).as_bytes(), &amounts_schema()).unwrap();
+        let values = einvoice_fields(ubl(root, code).as_bytes(), &amounts_schema())
+            .unwrap()
+            .values;
         assert_eq!(amounts(&values), *expected, "{root} {code:?}");
         assert_eq!(values[0], ("invoice_number".to_owned(), json!("CN-7")));
         assert_eq!(values[1], ("invoice_date".to_owned(), json!("2024-02-01")));
@@ -273,7 +284,7 @@ fn a_deep_xml_is_read_in_linear_time() {
     xml.push_str(&"x</a>".repeat(depth));
     xml.push_str("<ID>INV-9</ID></Invoice>");
     assert_eq!(
-        einvoice_fields(xml.as_bytes(), &schema()).unwrap(),
+        einvoice_fields(xml.as_bytes(), &schema()).unwrap().values,
         vec![("invoice_number".to_owned(), json!("INV-9"))]
     );
     // A term under a deep path is still found by its end.
@@ -283,7 +294,7 @@ fn a_deep_xml_is_read_in_linear_time() {
     xml.push_str(&"</a>".repeat(depth));
     xml.push_str("</CrossIndustryInvoice>");
     assert_eq!(
-        einvoice_fields(xml.as_bytes(), &schema()).unwrap(),
+        einvoice_fields(xml.as_bytes(), &schema()).unwrap().values,
         vec![("seller_name".to_owned(), json!("Deep GmbH"))]
     );
 }

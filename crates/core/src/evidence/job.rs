@@ -33,33 +33,44 @@ pub(crate) fn locating_read_options(base: &ReadOptions) -> ReadOptions {
 pub(crate) const EINVOICE_NOT_ON_PAGE: &str =
     "the page does not show this value of the e-invoice XML";
 
+/// Where a job's values came from, for their evidence: each field's
+/// origin, the notes the review queue shows on it, and whether the
+/// document's e-invoice is a credit note (told by the one reading of its
+/// XML, see `sift_einvoice::EinvoiceFields`).
+pub(crate) struct ValueSources<'a> {
+    pub origins: &'a HashMap<String, ValueOrigin>,
+    pub notes: &'a HashMap<String, Vec<String>>,
+    pub credit_note: bool,
+}
+
 /// The evidence of `values` in a job's one file, `(document, pages)`:
 /// the file as read and its pages as [`super::search_pages`] built them
 /// (for the locator, when it ran), searched as they are. Returns it as
 /// stored with a result, and the fingerprint of what it was found in
 /// (the file as read with `options`); `None` when the file no longer
-/// reads. Each field of `origins` is marked with where its value came
-/// from; each of `notes` gets them among its problems (and so low
-/// confidence).
+/// reads. Each field is marked with where its value came from; each
+/// with notes gets them among its problems (and so low confidence).
 pub(crate) fn evidence_value(
     (document, pages): (&Document, &[SearchPage]),
     options: &ReadOptions,
     schema: &Value,
     values: &Value,
     corrected: bool,
-    origins: &HashMap<String, ValueOrigin>,
-    notes: &HashMap<String, Vec<String>>,
+    sources: &ValueSources<'_>,
 ) -> Option<(Value, String)> {
     let bytes = std::fs::read(&document.path).ok()?;
     let mut found = locate_values_in_pages(pages, schema, values, &HashMap::new(), corrected);
-    find_credit_note_amounts(
-        (document, pages),
-        schema,
-        values,
-        corrected,
-        origins,
-        &mut found,
-    );
+    if sources.credit_note {
+        find_credit_note_amounts(
+            pages,
+            schema,
+            values,
+            corrected,
+            sources.origins,
+            &mut found,
+        );
+    }
+    let (origins, notes) = (sources.origins, sources.notes);
     for field in &mut found {
         field.origin = origins.get(&field.key).copied();
         if let Some(notes) = notes.get(&field.key) {
@@ -86,7 +97,7 @@ pub(crate) fn evidence_value(
 /// invoice's XML states, must be on the page as it is. The pages are the
 /// ones already searched (built once a document).
 fn find_credit_note_amounts(
-    (document, pages): (&Document, &[SearchPage]),
+    pages: &[SearchPage],
     schema: &Value,
     values: &Value,
     corrected: bool,
@@ -113,11 +124,7 @@ fn find_credit_note_amounts(
             keys.push(field.key.clone());
         }
     }
-    let credit_note = || {
-        sift_einvoice::einvoice_xml(document)
-            .is_some_and(|(_, xml)| sift_einvoice::is_credit_note(xml).unwrap_or(false))
-    };
-    if keys.is_empty() || !credit_note() {
+    if keys.is_empty() {
         return;
     }
     for again in locate_values_in_pages(pages, schema, &unsigned, &HashMap::new(), corrected) {
@@ -248,7 +255,7 @@ mod tests {
     use serde_json::json;
     use sift_documents::{Content, Document, Kind, ReadOptions};
 
-    use super::evidence_value;
+    use super::{ValueSources, evidence_value};
     use crate::evidence::{EvidenceStatus, PAGES_BUILT, ValueOrigin, search_pages};
 
     /// A credit note's total, booked negative from its XML and printed
@@ -275,16 +282,28 @@ mod tests {
         let origins = HashMap::from([("total".to_owned(), ValueOrigin::EInvoice)]);
         PAGES_BUILT.with(|built| built.set(0));
         let pages = search_pages(&document);
-        let (evidence, _) = evidence_value(
-            (&document, &pages),
-            &ReadOptions::default(),
-            &schema,
-            &values,
-            false,
-            &origins,
-            &HashMap::new(),
-        )
-        .unwrap();
+        // The job's one reading of the XML tells it is a credit note.
+        let read = sift_einvoice::einvoice_fields(xml.as_bytes(), &schema).unwrap();
+        assert_eq!(read.values, [("total".to_owned(), json!(-5.0))]);
+        let notes = HashMap::new();
+        let evidence_of = |credit_note| {
+            let sources = ValueSources {
+                origins: &origins,
+                notes: &notes,
+                credit_note,
+            };
+            let (evidence, _) = evidence_value(
+                (&document, &pages),
+                &ReadOptions::default(),
+                &schema,
+                &values,
+                false,
+                &sources,
+            )
+            .unwrap();
+            evidence
+        };
+        let evidence = evidence_of(read.credit_note);
         assert_eq!(PAGES_BUILT.with(std::cell::Cell::get), 1);
         assert_eq!(evidence[0]["key"], "total");
         assert_eq!(evidence[0]["status"], json!(EvidenceStatus::Normalised));
@@ -292,6 +311,9 @@ mod tests {
             evidence[0]["places"][0]["quote"],
             "<TaxInclusiveAmount currencyID=\"EUR\"> 5.00 </TaxInclusiveAmount>"
         );
+        // An invoice's negative amount must be on the page as it is.
+        let evidence = evidence_of(false);
+        assert_eq!(evidence[0]["status"], json!(EvidenceStatus::NotFound));
         std::fs::remove_dir_all(&dir).ok();
     }
 }

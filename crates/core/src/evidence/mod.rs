@@ -77,7 +77,7 @@ use sift_locate::pages::{self, Match, Place, SearchPage, WordBox};
 
 pub use consistency::value_problems;
 pub use job::page_words;
-pub(crate) use job::{evidence_value, locate_in_file, refresh_evidence};
+pub(crate) use job::{ValueSources, evidence_value, locate_in_file, refresh_evidence};
 pub use page_words::{PageWordBox, PageWords, page_words_of};
 pub use quotes::MIN_LIKENESS;
 pub use sources::{SOURCE_SUFFIX, split_sources, with_sources};

@@ -22,6 +22,8 @@ pub(super) struct EInvoiceRead {
     /// Notes for the review queue, by field key: the XML that was not
     /// read, or the page that shows another value than the XML.
     pub notes: HashMap<String, Vec<String>>,
+    /// The XML is a credit note (its amounts booked negative).
+    pub credit_note: bool,
 }
 
 /// What `document`'s e-invoice gives `schema`'s fields: nothing for a
@@ -33,9 +35,10 @@ pub(super) fn einvoice_values(document: &Document, schema: &Value) -> EInvoiceRe
         return EInvoiceRead::default();
     };
     match einvoice_fields(bytes, schema) {
-        Ok(values) => EInvoiceRead {
-            values,
+        Ok(read) => EInvoiceRead {
+            values: read.values,
             notes: HashMap::new(),
+            credit_note: read.credit_note,
         },
         Err(reason) => {
             let note = match source {
@@ -55,6 +58,7 @@ pub(super) fn einvoice_values(document: &Document, schema: &Value) -> EInvoiceRe
             EInvoiceRead {
                 values: Vec::new(),
                 notes,
+                credit_note: false,
             }
         }
     }
@@ -141,6 +145,7 @@ mod tests {
                 ("net".into(), json!(-473.0)),
             ],
             notes: HashMap::new(),
+            credit_note: true,
         };
         read.note_disagreements(&[
             located("total", &[json!(520.0), json!(56.87)]),

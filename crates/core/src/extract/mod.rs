@@ -46,7 +46,9 @@ use tokio_util::sync::CancellationToken;
 use crate::calls::{CallRequest, read_files, run_call_on_documents};
 use crate::error::CoreError;
 use crate::evidence::ValueOrigin;
-use crate::evidence::{evidence_value, needed_correction, refresh_evidence, search_pages};
+use crate::evidence::{
+    ValueSources, evidence_value, needed_correction, refresh_evidence, search_pages,
+};
 use crate::models::ModelSelection;
 use crate::models::local::{LocalServerHandle, LocalServerOwner, ensure_local_server};
 use crate::models::provider::ProviderKind;
@@ -276,6 +278,8 @@ struct DocumentAnswer {
     origins: HashMap<String, ValueOrigin>,
     /// Notes for the review queue by field key (see [`EInvoiceRead`]).
     notes: HashMap<String, Vec<String>>,
+    /// The document's e-invoice is a credit note (see [`EInvoiceRead`]).
+    credit_note: bool,
 }
 
 /// Why a document has no answer: its own failure, or the job's server's.
@@ -320,6 +324,7 @@ async fn answer_document(
     let EInvoiceRead {
         values: exact,
         notes,
+        credit_note,
     } = einvoice;
     let mut origins: HashMap<String, ValueOrigin> = exact
         .iter()
@@ -353,6 +358,7 @@ async fn answer_document(
             values: Some(with_fixed(None, &fixed)),
             origins,
             notes,
+            credit_note,
         });
     };
     let asked: Vec<String> = ask
@@ -397,6 +403,7 @@ async fn answer_document(
         values,
         origins,
         notes,
+        credit_note,
     })
 }
 
@@ -413,14 +420,18 @@ impl DocumentAnswer {
                 for key in complete_lines(schema, values, &pages) {
                     self.origins.insert(key, ValueOrigin::LineArithmetic);
                 }
+                let sources = ValueSources {
+                    origins: &self.origins,
+                    notes: &self.notes,
+                    credit_note: self.credit_note,
+                };
                 evidence_value(
                     (document, &pages),
                     read_options,
                     schema,
                     values,
                     corrected,
-                    &self.origins,
-                    &self.notes,
+                    &sources,
                 )
             }
             _ => None,
