@@ -8,9 +8,10 @@
 //! Four kinds of words say where a document is from: a country's name (in
 //! English and its own languages), a legal form only that country's
 //! companies take (`Sdn Bhd`, `Pty Ltd`, `GmbH`), a state or province of a
-//! federal country, and its largest towns, which domestic addresses name
-//! instead of the country (and the street and town words of Malay
-//! addresses, which count for Malaysia and Indonesia both). The name of a
+//! country whose domestic addresses name it instead of the country, and
+//! the street and town words of Malay addresses, which count for Malaysia
+//! and Indonesia both. No town names one: every country is listed to the
+//! same depth, and a town list has no end (the table's header says why). The name of a
 //! tax only some countries levy (`GST`) counts for each of them: alone it
 //! names no one country, but it parts Malaysia from Indonesia, and a
 //! legal form from a country named in a shop's brand (`DAISO JAPAN`). On a scan, a
@@ -20,8 +21,8 @@
 //! most votes is the document's, when no other has as many.
 //!
 //! The countries and their words are data: `crates/locate/languages/
-//! countries.toml`, each country's names, legal forms, taxes, regions,
-//! towns and address words listed apart.
+//! countries.toml`, each country's names, legal forms, taxes, regions and
+//! address words listed apart.
 
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -234,16 +235,32 @@ mod tests {
     }
 
     #[test]
-    fn a_towns_name_says_where_a_document_is_from_and_a_scans_name_may_be_a_letter_off() {
-        // `Jalan` alone ties Malaysia with Indonesia; the town decides.
+    fn a_regions_name_says_where_a_document_is_from_and_a_scans_name_may_be_a_letter_off() {
+        // `Jalan` alone ties Malaysia with Indonesia; the state decides.
         assert_eq!(
             home(
                 "NO.2 JALAN PRIMA
-40170 SHAH ALAM"
+40170 SHAH ALAM, SELANGOR"
             ),
             says("MYR", true, "JALAN")
         );
-        assert_eq!(home("12 Queen St, Auckland"), says("NZD", true, "Auckland"));
+        assert_eq!(
+            home("Av. Paulista 1000, São Paulo"),
+            says("BRL", false, "São Paulo")
+        );
+        assert_eq!(
+            home("200 Bay St, Toronto, Ontario"),
+            says("CAD", true, "Ontario")
+        );
+        // Malay addresses' abbreviations: `JLN` ties as `Jalan` does,
+        // `TMN` (Taman) is Malaysia's; `GST` alone names no one country.
+        assert_eq!(
+            home("NO.3, JLN MAWAR 2, TMN MAWAR\nGST NO: 000123456789"),
+            says("MYR", true, "JLN")
+        );
+        // A town names no country: no country's list has towns.
+        assert_eq!(home("NO.2 JALAN PRIMA\n40170 SHAH ALAM"), None);
+        assert_eq!(home("12 Queen St, Auckland"), None);
         // On a scan, `SEKSYEI` is Seksyen; typed, it is no word of ours.
         let words = ["19", "JALAN", "MERANTI", "SEKSYEI", "7"];
         let page = |ocr| SearchPage {

@@ -270,8 +270,6 @@ pub(crate) struct Country {
     #[serde(default)]
     regions: Vec<String>,
     #[serde(default)]
-    towns: Vec<String>,
-    #[serde(default)]
     address_words: Vec<String>,
 }
 
@@ -283,7 +281,6 @@ impl Country {
             &self.legal_forms,
             &self.taxes,
             &self.regions,
-            &self.towns,
             &self.address_words,
         ]
         .into_iter()
