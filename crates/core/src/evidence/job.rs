@@ -13,7 +13,7 @@ use sift_store::{DocumentStatus, ExtractionJob, Store};
 
 use super::{
     Confidence, EvidenceStatus, FieldEvidence, PageWords, ValueOrigin, locate_values,
-    locate_values_in_pages, page_words_of,
+    locate_values_in_pages, needed_correction, page_words_of, search_pages,
 };
 use crate::error::CoreError;
 use crate::evidence::preview::is_job_document;
@@ -70,8 +70,17 @@ pub(crate) fn evidence_value(
             &mut found,
         );
     }
+    mark_sources(&mut found, sources);
+    let evidence = serde_json::to_value(found).ok()?;
+    Some((evidence, read_fingerprint(&bytes, options)))
+}
+
+/// Marks each field with where its value came from and gives it its
+/// notes (and so low confidence); an e-invoice value the page does not
+/// show says so.
+fn mark_sources(found: &mut [FieldEvidence], sources: &ValueSources<'_>) {
     let (origins, notes) = (sources.origins, sources.notes);
-    for field in &mut found {
+    for field in found {
         field.origin = origins.get(&field.key).copied();
         if let Some(notes) = notes.get(&field.key) {
             field.problems.extend(notes.iter().cloned());
@@ -84,8 +93,59 @@ pub(crate) fn evidence_value(
             field.problems.push(EINVOICE_NOT_ON_PAGE.to_owned());
         }
     }
-    let evidence = serde_json::to_value(found).ok()?;
-    Some((evidence, read_fingerprint(&bytes, options)))
+}
+
+/// The evidence of a job's values found again in its file, read anew
+/// (the file or its reading changed): found as when the document was
+/// answered, each field keeping where its value came from and the notes
+/// it had (an e-invoice's, a failed model's), as `before` (the evidence
+/// stored then) has them. A note is a problem of `before` the values'
+/// own checks do not give again; whether the page shows an e-invoice's
+/// value is asked again. Whether the document is a credit note is read
+/// from the file as it is now.
+fn evidence_found_again(
+    (document, pages): (&Document, &[SearchPage]),
+    schema: &Value,
+    values: &Value,
+    corrected: bool,
+    before: Option<&Value>,
+) -> Vec<FieldEvidence> {
+    let before: Vec<FieldEvidence> = before
+        .and_then(|b| serde_json::from_value(b.clone()).ok())
+        .unwrap_or_default();
+    let mut found = locate_values_in_pages(pages, schema, values, &HashMap::new(), corrected);
+    let origins: HashMap<String, ValueOrigin> = before
+        .iter()
+        .filter_map(|field| Some((field.key.clone(), field.origin?)))
+        .collect();
+    let notes: HashMap<String, Vec<String>> = before
+        .into_iter()
+        .filter_map(|field| {
+            let again = found.iter().find(|f| f.key == field.key);
+            let kept: Vec<String> = field
+                .problems
+                .into_iter()
+                .filter(|problem| {
+                    problem != EINVOICE_NOT_ON_PAGE
+                        && !again.is_some_and(|f| f.problems.contains(problem))
+                })
+                .collect();
+            (!kept.is_empty()).then_some((field.key, kept))
+        })
+        .collect();
+    let credit_note = sift_einvoice::einvoice_xml(document)
+        .and_then(|(_, xml)| sift_einvoice::einvoice_fields(xml, schema).ok())
+        .is_some_and(|read| read.credit_note);
+    if credit_note {
+        find_credit_note_amounts(pages, schema, values, corrected, &origins, &mut found);
+    }
+    let sources = ValueSources {
+        origins: &origins,
+        notes: &notes,
+        credit_note,
+    };
+    mark_sources(&mut found, &sources);
+    found
 }
 
 /// A credit note's amounts come from its e-invoice XML negative, as they
@@ -162,12 +222,25 @@ pub(crate) async fn refresh_evidence(
         let revised = store
             .extraction_revisions(&job.id, document.position)?
             .pop();
-        let options = locating_read_options(read_options);
+        // Whether the model's first answer had to be corrected, as when
+        // its evidence was first found.
+        let corrected = match &document.call_id {
+            Some(id) => store
+                .get_call(id)?
+                .is_some_and(|call| needed_correction(call.transcript.as_ref())),
+            None => false,
+        };
+        let mut options = locating_read_options(read_options);
+        // Its e-invoice XML too: whether it is a credit note says how its
+        // amounts are found (a job run with nothing left to answer reads
+        // with the caller's options, which may not ask for it).
+        options.invoice_xml = true;
         let (path, schema, stored) = (
             PathBuf::from(&document.path),
             job.schema.clone(),
             document.evidence_source.clone(),
         );
+        let before = document.evidence.clone();
         let found = tokio::task::spawn_blocking(move || {
             let bytes = std::fs::read(&path).ok()?;
             let fingerprint = read_fingerprint(&bytes, &options);
@@ -176,7 +249,9 @@ pub(crate) async fn refresh_evidence(
             }
             let documents = read_documents(&[path], &options).ok()?;
             let file = documents.files.first()?;
-            let model = locate_values(file, &schema, &values, false);
+            let pages = search_pages(file);
+            let model =
+                evidence_found_again((file, &pages), &schema, &values, corrected, before.as_ref());
             let revision = revised.map(|r| locate_values(file, &schema, &r.values, false));
             Some((model, revision, fingerprint))
         })

@@ -431,3 +431,43 @@ async fn a_failed_evidence_refresh_fails_the_job() {
     assert_eq!(job.status, JobStatus::Failed);
     assert_eq!(server.requests().len(), 0);
 }
+
+/// A job run again after its file changed finds its values' evidence
+/// again as when the document was answered: each value keeps where it
+/// came from (here the locator's), found in the file as it is now.
+#[tokio::test]
+async fn evidence_found_again_keeps_where_each_value_came_from() {
+    let dir = TempDir::new("answers-refresh-origins");
+    let ws = workspace(&dir);
+    let server = ScriptedServer::start(Script::new()).await.unwrap();
+    let new = job(&dir, &server, Some(AnswerMode::Located));
+    let invoice = new.files[0].clone();
+    let (view, run) = start_job(&ws, new, |_| {}).unwrap();
+    assert_eq!(run.await.unwrap().status, JobState::Completed);
+    let store = ws.store().unwrap();
+    let first = store.extraction_documents(&view.job_id).unwrap()[0].clone();
+
+    // The total moves down a line: the file changed, its values did not.
+    std::fs::write(&invoice, INVOICE.replace("Total", "Paid\nTotal")).unwrap();
+    let options = ExtractOptions::new(selection(&server, &["m"]));
+    run_job(
+        &store,
+        &view.job_id,
+        options,
+        |_| {},
+        CancellationToken::new(),
+    )
+    .await
+    .unwrap();
+    let again = &store.extraction_documents(&view.job_id).unwrap()[0];
+    assert_ne!(again.evidence_source, first.evidence_source);
+    assert_eq!(again.values, first.values);
+    let evidence = again.evidence.as_ref().unwrap();
+    for key in ["invoice_number", "date", "total", "currency", "seller_name"] {
+        assert_eq!(origin_of(evidence, key), json!("located"), "{key}");
+    }
+    // Each value is still on its line, quoted alike: the evidence found
+    // again is the evidence found first, origins and confidence with it.
+    assert_eq!(again.evidence, first.evidence);
+    assert_eq!(server.requests().len(), 0);
+}

@@ -3,11 +3,14 @@
 //! is a real PDF with a real attachment, read through PDFium.
 
 use serde_json::{Value, json};
-use sift_core::extract::{AnswerMode, JobState, NewJob, job_view, start_job};
+use sift_core::extract::{
+    AnswerMode, ExtractOptions, JobState, NewJob, job_view, run_job, start_job,
+};
 use sift_scripted_server::{Script, ScriptedServer};
+use tokio_util::sync::CancellationToken;
 
-use crate::TempDir;
 use crate::answers::{job, workspace};
+use crate::{TempDir, selection};
 
 /// A one-page PDF with `lines` of text that carries `xml` as its
 /// attachment `factur-x.xml`, the way a Factur-X invoice does.
@@ -290,4 +293,68 @@ async fn a_credit_notes_total_is_negative_and_found_as_the_page_prints_it() {
     );
     assert!(total.get("problems").is_none(), "{total}");
     assert_eq!(needs_review, 0);
+}
+
+/// A credit note's evidence found again after its file changed (a byte
+/// after its end, its pages and XML the same): the total is still its
+/// XML's, found as the page prints it, as when it was first answered.
+#[tokio::test]
+async fn a_credit_notes_evidence_found_again_is_as_found_first() {
+    let dir = TempDir::new("einvoice-credit-note-again");
+    let ws = workspace(&dir);
+    let server = ScriptedServer::start(Script::new()).await.unwrap();
+    let xml = XML
+        .replace(
+            "<ram:ID>471102</ram:ID>",
+            "<ram:ID>471102</ram:ID><ram:TypeCode>381</ram:TypeCode>",
+        )
+        .replace("529.87", "520.00");
+    let page = [
+        PAGE[0],
+        "Gutschriftsnummer: 471102",
+        PAGE[2],
+        PAGE[3],
+        PAGE[4],
+    ];
+    let path = dir.0.join("credit-note.pdf");
+    let mut bytes = pdf_with_invoice_xml(&page, &xml);
+    std::fs::write(&path, &bytes).unwrap();
+    let new_job = NewJob {
+        files: vec![path.clone()],
+        ..job(&dir, &server, Some(AnswerMode::Located))
+    };
+    let (view, run) = start_job(&ws, new_job, |_| {}).unwrap();
+    assert_eq!(run.await.unwrap().status, JobState::Completed);
+    let store = ws.store().unwrap();
+    let first = store.extraction_documents(&view.job_id).unwrap()[0].clone();
+
+    bytes.push(b'\n');
+    std::fs::write(&path, &bytes).unwrap();
+    let options = ExtractOptions::new(selection(&server, &["m"]));
+    run_job(
+        &store,
+        &view.job_id,
+        options,
+        |_| {},
+        CancellationToken::new(),
+    )
+    .await
+    .unwrap();
+    let again = &store.extraction_documents(&view.job_id).unwrap()[0];
+    assert_ne!(again.evidence_source, first.evidence_source);
+    let total = |evidence: &Value| {
+        evidence
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["key"] == "total")
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(
+        total(again.evidence.as_ref().unwrap())["status"],
+        json!("normalised")
+    );
+    assert_eq!(again.evidence, first.evidence);
+    assert_eq!(server.requests().len(), 0);
 }
