@@ -60,26 +60,24 @@ pub(crate) fn evidence_value(
 ) -> Option<(Value, String)> {
     let bytes = std::fs::read(&document.path).ok()?;
     let mut found = locate_values_in_pages(pages, schema, values, &HashMap::new(), corrected);
-    if sources.credit_note {
-        find_credit_note_amounts(
-            pages,
-            schema,
-            values,
-            corrected,
-            sources.origins,
-            &mut found,
-        );
-    }
-    mark_sources(&mut found, sources);
+    apply_sources(&mut found, (pages, schema, values, corrected), sources);
     let evidence = serde_json::to_value(found).ok()?;
     Some((evidence, read_fingerprint(&bytes, options)))
 }
 
-/// Marks each field with where its value came from and gives it its
-/// notes (and so low confidence); an e-invoice value the page does not
-/// show says so.
-fn mark_sources(found: &mut [FieldEvidence], sources: &ValueSources<'_>) {
+/// What the values' sources add to the evidence `found` of `values` in
+/// `pages`: a credit note's amounts found by their magnitude, then each
+/// field marked with where its value came from and given its notes (and
+/// so low confidence); an e-invoice value the page does not show says so.
+fn apply_sources(
+    found: &mut [FieldEvidence],
+    (pages, schema, values, corrected): (&[SearchPage], &Value, &Value, bool),
+    sources: &ValueSources<'_>,
+) {
     let (origins, notes) = (sources.origins, sources.notes);
+    if sources.credit_note {
+        find_credit_note_amounts(pages, schema, values, corrected, origins, found);
+    }
     for field in found {
         field.origin = origins.get(&field.key).copied();
         if let Some(notes) = notes.get(&field.key) {
@@ -108,10 +106,10 @@ fn evidence_found_again(
     schema: &Value,
     values: &Value,
     corrected: bool,
-    before: Option<&Value>,
+    before: Option<Value>,
 ) -> Vec<FieldEvidence> {
     let before: Vec<FieldEvidence> = before
-        .and_then(|b| serde_json::from_value(b.clone()).ok())
+        .and_then(|b| serde_json::from_value(b).ok())
         .unwrap_or_default();
     let mut found = locate_values_in_pages(pages, schema, values, &HashMap::new(), corrected);
     let origins: HashMap<String, ValueOrigin> = before
@@ -133,18 +131,14 @@ fn evidence_found_again(
             (!kept.is_empty()).then_some((field.key, kept))
         })
         .collect();
-    let credit_note = sift_einvoice::einvoice_xml(document)
-        .and_then(|(_, xml)| sift_einvoice::einvoice_fields(xml, schema).ok())
-        .is_some_and(|read| read.credit_note);
-    if credit_note {
-        find_credit_note_amounts(pages, schema, values, corrected, &origins, &mut found);
-    }
     let sources = ValueSources {
         origins: &origins,
         notes: &notes,
-        credit_note,
+        credit_note: sift_einvoice::einvoice_xml(document)
+            .and_then(|(_, xml)| sift_einvoice::einvoice_fields(xml, schema).ok())
+            .is_some_and(|read| read.credit_note),
     };
-    mark_sources(&mut found, &sources);
+    apply_sources(&mut found, (pages, schema, values, corrected), &sources);
     found
 }
 
@@ -250,8 +244,7 @@ pub(crate) async fn refresh_evidence(
             let documents = read_documents(&[path], &options).ok()?;
             let file = documents.files.first()?;
             let pages = search_pages(file);
-            let model =
-                evidence_found_again((file, &pages), &schema, &values, corrected, before.as_ref());
+            let model = evidence_found_again((file, &pages), &schema, &values, corrected, before);
             let revision = revised.map(|r| locate_values(file, &schema, &r.values, false));
             Some((model, revision, fingerprint))
         })

@@ -3,13 +3,15 @@
 //! others an `enum` in the exact answer schema the server receives), the
 //! locator alone with no request at all, and the mode kept with the job.
 
+use std::path::PathBuf;
+
 use serde_json::{Value, json};
 use sift_core::extract::{
     AnswerMode, ExtractOptions, JobState, NewJob, job_view, run_job, start_job,
 };
 use sift_core::{PathPolicy, Workspace, WorkspaceOptions};
 use sift_scripted_server::{Reply, Script, ScriptedServer};
-use sift_store::JobStatus;
+use sift_store::{JobStatus, Store};
 use tokio_util::sync::CancellationToken;
 
 use crate::{TempDir, selection};
@@ -64,6 +66,33 @@ fn origin_of(evidence: &Value, key: &str) -> Value {
         .find(|e| e["key"] == key)
         .map(|e| e.get("origin").cloned().unwrap_or(Value::Null))
         .unwrap()
+}
+
+/// A located job on the invoice, run to completion with a server that
+/// answers nothing: its workspace, the server, the job's id and the
+/// invoice's path.
+async fn completed_located_job(dir: &TempDir) -> (Workspace, ScriptedServer, String, PathBuf) {
+    let ws = workspace(dir);
+    let server = ScriptedServer::start(Script::new()).await.unwrap();
+    let new = job(dir, &server, Some(AnswerMode::Located));
+    let invoice = new.files[0].clone();
+    let (view, run) = start_job(&ws, new, |_| {}).unwrap();
+    assert_eq!(run.await.unwrap().status, JobState::Completed);
+    (ws, server, view.job_id, invoice)
+}
+
+/// Runs a job again, as a resume does, with `server`'s model; its
+/// error as the user reads it.
+pub(crate) async fn run_again(
+    store: &Store,
+    server: &ScriptedServer,
+    job_id: &str,
+) -> Result<(), String> {
+    let options = ExtractOptions::new(selection(server, &["m"]));
+    run_job(store, job_id, options, |_| {}, CancellationToken::new())
+        .await
+        .map(|_| ())
+        .map_err(|error| error.to_string())
 }
 
 #[tokio::test]
@@ -374,7 +403,7 @@ async fn an_e_invoice_gives_its_xml_values_exactly() {
     let server = ScriptedServer::start(Script::new()).await.unwrap();
     let mut new = job(&dir, &server, Some(AnswerMode::Located));
     new.files = vec![
-        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
             .join("../../../shared/corpus/mustang_EN16931_Einfach.pdf"),
     ];
     let (view, run) = start_job(&ws, new, |_| {}).unwrap();
@@ -398,12 +427,7 @@ async fn an_e_invoice_gives_its_xml_values_exactly() {
 #[tokio::test]
 async fn a_failed_evidence_refresh_fails_the_job() {
     let dir = TempDir::new("answers-refresh-fails");
-    let ws = workspace(&dir);
-    let server = ScriptedServer::start(Script::new()).await.unwrap();
-    let new = job(&dir, &server, Some(AnswerMode::Located));
-    let invoice = new.files[0].clone();
-    let (view, run) = start_job(&ws, new, |_| {}).unwrap();
-    assert_eq!(run.await.unwrap().status, JobState::Completed);
+    let (ws, server, job_id, invoice) = completed_located_job(&dir).await;
     // The file changed since its values were found, so a run finds them
     // again, reading the document's revisions from a table now gone.
     std::fs::write(&invoice, format!("{INVOICE}Paid\n")).unwrap();
@@ -413,21 +437,12 @@ async fn a_failed_evidence_refresh_fails_the_job() {
         .unwrap();
 
     let store = ws.store().unwrap();
-    let options = ExtractOptions::new(selection(&server, &["m"]));
-    let error = run_job(
-        &store,
-        &view.job_id,
-        options,
-        |_| {},
-        CancellationToken::new(),
-    )
-    .await
-    .unwrap_err();
+    let error = run_again(&store, &server, &job_id).await.unwrap_err();
     assert_eq!(
-        error.to_string(),
+        error,
         "storage: database error: no such table: extraction_revisions"
     );
-    let job = store.get_extraction_job(&view.job_id).unwrap().unwrap();
+    let job = store.get_extraction_job(&job_id).unwrap().unwrap();
     assert_eq!(job.status, JobStatus::Failed);
     assert_eq!(server.requests().len(), 0);
 }
@@ -438,28 +453,14 @@ async fn a_failed_evidence_refresh_fails_the_job() {
 #[tokio::test]
 async fn evidence_found_again_keeps_where_each_value_came_from() {
     let dir = TempDir::new("answers-refresh-origins");
-    let ws = workspace(&dir);
-    let server = ScriptedServer::start(Script::new()).await.unwrap();
-    let new = job(&dir, &server, Some(AnswerMode::Located));
-    let invoice = new.files[0].clone();
-    let (view, run) = start_job(&ws, new, |_| {}).unwrap();
-    assert_eq!(run.await.unwrap().status, JobState::Completed);
+    let (ws, server, job_id, invoice) = completed_located_job(&dir).await;
     let store = ws.store().unwrap();
-    let first = store.extraction_documents(&view.job_id).unwrap()[0].clone();
+    let first = store.extraction_documents(&job_id).unwrap()[0].clone();
 
     // The total moves down a line: the file changed, its values did not.
     std::fs::write(&invoice, INVOICE.replace("Total", "Paid\nTotal")).unwrap();
-    let options = ExtractOptions::new(selection(&server, &["m"]));
-    run_job(
-        &store,
-        &view.job_id,
-        options,
-        |_| {},
-        CancellationToken::new(),
-    )
-    .await
-    .unwrap();
-    let again = &store.extraction_documents(&view.job_id).unwrap()[0];
+    run_again(&store, &server, &job_id).await.unwrap();
+    let again = &store.extraction_documents(&job_id).unwrap()[0];
     assert_ne!(again.evidence_source, first.evidence_source);
     assert_eq!(again.values, first.values);
     let evidence = again.evidence.as_ref().unwrap();

@@ -3,14 +3,11 @@
 //! is a real PDF with a real attachment, read through PDFium.
 
 use serde_json::{Value, json};
-use sift_core::extract::{
-    AnswerMode, ExtractOptions, JobState, NewJob, job_view, run_job, start_job,
-};
+use sift_core::extract::{AnswerMode, JobState, NewJob, job_view, start_job};
 use sift_scripted_server::{Script, ScriptedServer};
-use tokio_util::sync::CancellationToken;
 
-use crate::answers::{job, workspace};
-use crate::{TempDir, selection};
+use crate::TempDir;
+use crate::answers::{job, run_again, workspace};
 
 /// A one-page PDF with `lines` of text that carries `xml` as its
 /// attachment `factur-x.xml`, the way a Factur-X invoice does.
@@ -245,14 +242,9 @@ async fn an_e_invoice_value_the_page_does_not_show_is_sent_to_review() {
     assert_eq!(needs_review, 1);
 }
 
-/// A Factur-X credit note (type code 381) whose page prints its total as
-/// a positive figure, as credit notes mostly do: the XML's total is booked
-/// negative, found on the page as its figure (`normalised`: the page
-/// says the figure, the type code its sign) with no note, and its number,
-/// date, currency and seller are as on an invoice.
-#[tokio::test]
-async fn a_credit_notes_total_is_negative_and_found_as_the_page_prints_it() {
-    let dir = TempDir::new("einvoice-credit-note");
+/// The invoice as a credit note (type code 381) of 520.00, its page
+/// printing the total as a positive figure.
+fn credit_note_pdf() -> Vec<u8> {
     let xml = XML
         .replace(
             "<ram:ID>471102</ram:ID>",
@@ -266,8 +258,19 @@ async fn a_credit_notes_total_is_negative_and_found_as_the_page_prints_it() {
         PAGE[3],
         PAGE[4],
     ];
+    pdf_with_invoice_xml(&page, &xml)
+}
+
+/// A Factur-X credit note (type code 381) whose page prints its total as
+/// a positive figure, as credit notes mostly do: the XML's total is booked
+/// negative, found on the page as its figure (`normalised`: the page
+/// says the figure, the type code its sign) with no note, and its number,
+/// date, currency and seller are as on an invoice.
+#[tokio::test]
+async fn a_credit_notes_total_is_negative_and_found_as_the_page_prints_it() {
+    let dir = TempDir::new("einvoice-credit-note");
     let (values, evidence, needs_review) =
-        located_job(&dir, "credit-note.pdf", &pdf_with_invoice_xml(&page, &xml)).await;
+        located_job(&dir, "credit-note.pdf", &credit_note_pdf()).await;
     assert_eq!(
         values,
         json!({"invoice_number": "471102", "date": "2024-11-15", "total": -520.0,
@@ -303,21 +306,8 @@ async fn a_credit_notes_evidence_found_again_is_as_found_first() {
     let dir = TempDir::new("einvoice-credit-note-again");
     let ws = workspace(&dir);
     let server = ScriptedServer::start(Script::new()).await.unwrap();
-    let xml = XML
-        .replace(
-            "<ram:ID>471102</ram:ID>",
-            "<ram:ID>471102</ram:ID><ram:TypeCode>381</ram:TypeCode>",
-        )
-        .replace("529.87", "520.00");
-    let page = [
-        PAGE[0],
-        "Gutschriftsnummer: 471102",
-        PAGE[2],
-        PAGE[3],
-        PAGE[4],
-    ];
     let path = dir.0.join("credit-note.pdf");
-    let mut bytes = pdf_with_invoice_xml(&page, &xml);
+    let mut bytes = credit_note_pdf();
     std::fs::write(&path, &bytes).unwrap();
     let new_job = NewJob {
         files: vec![path.clone()],
@@ -330,16 +320,7 @@ async fn a_credit_notes_evidence_found_again_is_as_found_first() {
 
     bytes.push(b'\n');
     std::fs::write(&path, &bytes).unwrap();
-    let options = ExtractOptions::new(selection(&server, &["m"]));
-    run_job(
-        &store,
-        &view.job_id,
-        options,
-        |_| {},
-        CancellationToken::new(),
-    )
-    .await
-    .unwrap();
+    run_again(&store, &server, &view.job_id).await.unwrap();
     let again = &store.extraction_documents(&view.job_id).unwrap()[0];
     assert_ne!(again.evidence_source, first.evidence_source);
     let total = |evidence: &Value| {
