@@ -5,10 +5,10 @@ from.
 
   i2d_Orlen.txt   a Polish fuel invoice (text as invoice2data's test reads
                   it): date, total, currency, net, VAT, seller's NIP
-  1 document, 6 values. No Portuguese invoice with truth was found (see
-  BENCHMARKS.md, "Portuguese and Polish"): the set is Polish only until one is.
+  danfe_*.pdf     Brazilian DANFEs, the printed form of an NF-e (Portuguese):
+                  number, date, total, currency, seller, seller's CNPJ, buyer
 
-Source: invoice-x/invoice2data at bd2fcce (MIT), tests/compare/Orlen.txt.
+Polish source: invoice-x/invoice2data at bd2fcce (MIT), tests/compare/Orlen.txt.
 Truth: tests/compare/Orlen.json, the pl.orlen.yml template's output:
 `date`, `amount` (the total), `currency`, `sums[0].net`, `sums[0].vat`
 and `vat` (the seller's NIP, ten digits; the page prints it
@@ -17,37 +17,120 @@ its first letter (`F`, of `F 1234K20/1234/12`), and `issuer`, the
 template's fixed name rather than the one printed. The same file is in
 ../shared/corpus (i2d_Orlen.txt), scored there on the four fields only.
 
+Portuguese source: Engenere/BrazilFiscalReport at 6f1369d (LGPL-3.0), the
+DANFE PDFs its tests keep (tests/generated/danfe/) and the NF-e XML each
+was made from (tests/fixtures/danfe/), paired as tests/test_danfe.py
+pairs them; one PDF per XML (the first test's), so no invoice counts
+twice. Truth from the XML: `nNF`, `dhEmi` (its date), `ICMSTot/vNF`, BRL,
+`emit/xNome`, `emit/CNPJ` written as a CNPJ is printed
+(`81.583.054/0001-29`; a CPF as `765.865.078-12`), `dest/xNome`. Left out:
+net and tax, which a DANFE does not print as one figure each (ICMS, IPI,
+PIS and COFINS apart; the products' value is not a pre-tax total). The
+DANFEs alternate between two manifests by their XML's name, one to tune
+on and one held out (frozen: measured once per locator version).
+
   scripts/sets/pt-pl-invoices.py [--git-dir MIRROR] [--out DIR]
 
 Python 3, standard library only. Writes OUT (default
-~/.cache/sift/sets/pt-pl): the documents, MANIFEST.tsv (file, date, total,
-currency, subtotal, tax, seller_tax_id) and schema.json. Measure it with:
+~/.cache/sift/sets/pt-pl): the documents, MANIFEST.tsv (the tuning half:
+Orlen and every other DANFE), MANIFEST-held-out.tsv (the other DANFEs)
+and schema.json. Measure it with:
 
   sift --db DB sets import pt-pl --truth OUT/MANIFEST.tsv --schema OUT/schema.json
   sift --db DB eval --set pt-pl --answers located
+  (the same with MANIFEST-held-out.tsv as a set of its own)
 """
 
 import json
+import re
+import sys
+import xml.etree.ElementTree as ET
 
 import setlib
 
 REPO = ("invoice2data", "https://github.com/invoice-x/invoice2data",
         "bd2fcceb867882047173dbd66a9500f47634a0cd")
+DANFE_REPO = ("BrazilFiscalReport", "https://github.com/Engenere/BrazilFiscalReport",
+              "6f1369ddb7bc9f6df0e62eaa62b98d8d18c37ede")
 # (language, file in the source, its truth file)
 DOCUMENTS = [("pl", "tests/compare/Orlen.txt", "tests/compare/Orlen.json")]
-COLUMNS = ["file", "date", "total", "currency", "subtotal", "tax", "seller_tax_id"]
+COLUMNS = ["file", "invoice_number", "date", "total", "currency", "subtotal", "tax",
+           "seller", "seller_tax_id", "buyer"]
+NFE = "{http://www.portalfiscal.inf.br/nfe}"
 SCHEMA = {
     "type": "object",
     "properties": {
+        "invoice_number": {"type": "string", "description": "The invoice's number"},
         "date": {"type": "string", "format": "date", "description": "The invoice's date"},
         "total": {"type": "number", "description": "The total amount due"},
         "currency": {"type": "string",
                      "description": "The currency of the total, as an ISO 4217 code"},
         "subtotal": {"type": "number", "description": "The total before tax"},
         "tax": {"type": "number", "description": "The tax amount"},
+        "seller": {"type": "string", "description": "The seller's name"},
         "seller_tax_id": {"type": "string", "description": "The seller's VAT or tax number"},
+        "buyer": {"type": "string", "description": "The buyer's name"},
     },
 }
+
+
+def tax_number(digits):
+    """A CNPJ (14 characters) or CPF (11) as Brazilian documents print it."""
+    if len(digits) == 14:
+        return f"{digits[:2]}.{digits[2:5]}.{digits[5:8]}/{digits[8:12]}-{digits[12:]}"
+    if len(digits) == 11:
+        return f"{digits[:3]}.{digits[3:6]}.{digits[6:9]}-{digits[9:]}"
+    return digits
+
+
+def danfe_pairs(tests):
+    """(XML fixture, generated PDF's name) as tests/test_danfe.py pairs
+    them, in the file's order: each `load_danfe("X.xml")` with the
+    `get_pdf_output_path("danfe", "Y")` after it."""
+    pattern = re.compile(r'load_danfe\(\s*"([^"]+\.xml)".*?get_pdf_output_path\(\s*"danfe",\s*"([^"]+)"',
+                         re.S)
+    return pattern.findall(tests)
+
+
+def danfe_row(xml, file):
+    root = ET.fromstring(xml)
+    inf = root.find(f".//{NFE}infNFe")
+
+    def text(path):
+        node = inf.find("/".join(NFE + step for step in path.split("/")))
+        return node.text.strip() if node is not None and node.text else None
+
+    emit_id = text("emit/CNPJ") or text("emit/CPF")
+    return {"file": file,
+            "invoice_number": text("ide/nNF"),
+            "date": (text("ide/dhEmi") or text("ide/dEmi") or "")[:10] or None,
+            "total": text("total/ICMSTot/vNF"),
+            "currency": "BRL",
+            "seller": text("emit/xNome"),
+            "seller_tax_id": tax_number(emit_id) if emit_id else None,
+            "buyer": text("dest/xNome")}
+
+
+def danfes(args):
+    """The DANFE rows, split in two by their XML's name: (tune, held out)."""
+    name, url, commit = DANFE_REPO
+    d = setlib.source(name, url, commit, args)
+    files = dict(setlib.blobs(d, commit))
+    tests = setlib.blob(d, files["tests/test_danfe.py"]).decode()
+    seen, tune, held_out, blobs = set(), [], [], {}
+    for xml_name, pdf_name in danfe_pairs(tests):
+        if xml_name in seen:
+            continue
+        seen.add(xml_name)
+        pdf = setlib.blob(d, files[f"tests/generated/danfe/{pdf_name}.pdf"])
+        xml = setlib.blob(d, files[f"tests/fixtures/danfe/{xml_name}"])
+        if pdf is None or xml is None:
+            sys.exit(f"{url}: the mirror lacks {pdf_name}.pdf or {xml_name}")
+        row = danfe_row(xml, f"{pdf_name}.pdf")
+        blobs[row["file"]] = pdf
+        (tune if len(seen) % 2 else held_out).append(row)
+    print(f"{url} at {commit[:12]}: {len(seen)} DANFEs")
+    return tune, held_out, blobs
 
 
 def main():
@@ -72,8 +155,14 @@ def main():
         (out / row["file"]).write_bytes(setlib.blob(d, files[path]))
         rows.append(row)
         print(f"{language}: {row['file']}")
+    tune, held_out, pdfs = danfes(args)
+    for file, pdf in pdfs.items():
+        (out / file).write_bytes(pdf)
+    rows += tune
     setlib.write_manifest(out / "MANIFEST.tsv", COLUMNS, rows)
+    setlib.write_manifest(out / "MANIFEST-held-out.tsv", COLUMNS, held_out)
     setlib.report("pt-pl", rows, COLUMNS[1:])
+    setlib.report("pt-pl held out", held_out, COLUMNS[1:])
     print(f"written to {out} from {url} at {commit[:12]}")
 
 
