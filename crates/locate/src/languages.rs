@@ -127,6 +127,7 @@ struct Words {
     by: Vec<String>,
     dated: Vec<String>,
     salutations: Vec<String>,
+    name_captions: Vec<String>,
     legal_forms: Vec<String>,
 }
 
@@ -156,6 +157,8 @@ pub(crate) struct Lexicon {
     pub dated: Vec<&'static str>,
     /// Words before a name in an address block (`Herrn`, `Firma`).
     pub salutations: Vec<&'static str>,
+    /// A form's captions of a party's name (`name`, `razão social`).
+    pub name_captions: Vec<&'static str>,
     /// Companies' legal forms, folded (`gmbh`, `sdn`, `bv`).
     pub legal_forms: Vec<&'static str>,
     /// Each month's names with its number.
@@ -239,6 +242,7 @@ static LEXICON: LazyLock<Lexicon> = LazyLock::new(|| {
         by: merged(|f| &f.words.by),
         dated: merged(|f| &f.words.dated),
         salutations: merged(|f| &f.words.salutations),
+        name_captions: merged(|f| &f.words.name_captions),
         legal_forms: merged(|f| &f.words.legal_forms),
         months,
     }
@@ -412,6 +416,7 @@ mod tests {
         });
         for word in concept_words
             .chain(&lexicon.legal_forms)
+            .chain(&lexicon.name_captions)
             .chain(&lexicon.rounding)
             .chain(&lexicon.dated)
         {

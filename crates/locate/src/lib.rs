@@ -108,7 +108,7 @@ use rules::{parties, payment, shared, tax, totals};
 
 /// Changed whenever the locator's rules change what it finds, so that an
 /// evaluation does not reuse results an older locator gave.
-pub const LOCATOR_VERSION: u32 = 18;
+pub const LOCATOR_VERSION: u32 = 19;
 /// The most candidates kept for a field: what an answer may choose from.
 pub const MAX_CANDIDATES: usize = 5;
 /// How far ahead of the next value a labelled best candidate must be for
@@ -181,6 +181,7 @@ pub fn locate_in_pages(pages: &[SearchPage], schema: &Value) -> Vec<FieldCandida
             );
             let ranked = payment::paid_total_first(&spec, ranked, &pages, &values.amounts, &folded);
             let ranked = tax::tax_by_difference(&spec, ranked, &labelled);
+            let ranked = parties::name_cut_short_is_its_longer_reading(&spec, ranked);
             (spec, ranked)
         })
         .collect();

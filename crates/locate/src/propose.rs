@@ -208,8 +208,7 @@ pub(super) fn propose(
                     }
                     let s = bracketed_code_loses(&word.text, s);
                     let s = vat_shaped_tax_id_gains(spec, &id, s);
-                    let before = &folded.0[p][page.lines[word.line].start..w];
-                    if !tax_id_answers_its_own_party(spec, before, asks_buyer) {
+                    if !tax_id_answers_its_own_party(spec, page, &folded.0[p], w, asks_buyer) {
                         continue;
                     }
                     if !iban_has_its_shape(spec, &id) {

@@ -199,3 +199,38 @@ fn a_name_runs_on_to_the_next_line_that_ends_in_its_legal_form() {
     let located = locate_fields(&doc, &parties());
     assert_eq!(best(&located, "seller_name"), json!("Lieferant GmbH"));
 }
+
+#[test]
+fn a_forms_name_box_under_the_buyers_heading_is_the_buyers_name() {
+    // A Brazilian form: the heading names two roles, the box's captions
+    // stand over the values, a column apart.
+    let doc = scanned_document(
+        "DESTINATÁRIO / REMETENTE\nNOME / RAZÃO SOCIAL    CNPJ / CPF    DATA DA EMISSÃO\n\
+         Padaria Boa Massa Ltda    12.345.678/0001-95    02/03/2024\n",
+    );
+    let located = locate_fields(&doc, &parties());
+    assert_eq!(
+        best(&located, "buyer_name"),
+        json!("Padaria Boa Massa Ltda")
+    );
+    // A `Name:` caption before the name on its line, as before.
+    let doc = text_document("Bill to\nCompany name: Harbour Tools Ltd\n");
+    let located = locate_fields(&doc, &parties());
+    assert_eq!(best(&located, "buyer_name"), json!("Harbour Tools Ltd"));
+}
+
+#[test]
+fn a_name_cut_at_its_columns_edge_is_its_longer_reading() {
+    // A receipt stub's recipient, cut where the stub's column ends; the
+    // buyer's box below prints the whole name.
+    let doc = scanned_document(
+        "DESTINATÁRIO: Cooperativa dos Produtores    NF-e\nde Leite do Vale - Rua Sete 40\n\
+         DESTINATÁRIO / REMETENTE\nNOME / RAZÃO SOCIAL    CNPJ / CPF\n\
+         Cooperativa dos Produtores de Leite do Vale    12.345.678/0001-95\n",
+    );
+    let located = locate_fields(&doc, &parties());
+    assert_eq!(
+        best(&located, "buyer_name"),
+        json!("Cooperativa dos Produtores de Leite do Vale")
+    );
+}

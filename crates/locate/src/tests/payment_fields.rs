@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use super::{best, text_document};
+use super::{best, scanned_document, text_document};
 use crate::locate_fields;
 
 fn payment_fields() -> serde_json::Value {
@@ -172,4 +172,25 @@ fn a_rates_label_governs_no_amount() {
         best(&locate_fields(&doc, &payment_fields()), "tax"),
         json!(7.6)
     );
+}
+
+#[test]
+fn a_tax_id_under_the_buyers_heading_is_the_buyers() {
+    // A receipt stub first, its recipient's address running on to the
+    // next line's number; then the seller's box, its `CNPJ / CPF` caption
+    // over its number; then the buyer's, under the buyer's heading.
+    let doc = scanned_document(
+        "RECEBEMOS DE Ferragens Estrela Ltda    DESTINATÁRIO: Padaria Boa Massa Ltda\n\
+         Rua das Flores 12, São Paulo, CPF: 123.456.789-09\n\
+         Ferragens Estrela Ltda\nINSCRIÇÃO ESTADUAL    CNPJ / CPF\n\
+         110042490114    45.723.174/0001-10\nDESTINATÁRIO / REMETENTE\n\
+         NOME / RAZÃO SOCIAL    CNPJ / CPF\nPadaria Boa Massa Ltda    123.456.789-09\n",
+    );
+    let located = locate_fields(&doc, &payment_fields());
+    assert_eq!(best(&located, "seller_vat_id"), json!("45.723.174/0001-10"));
+    let buyers = json!({"type": "object", "properties": {
+        "buyer_vat_id": {"type": "string", "description": "The buyer's VAT number"}
+    }});
+    let located = locate_fields(&doc, &buyers);
+    assert_eq!(best(&located, "buyer_vat_id"), json!("123.456.789-09"));
 }
