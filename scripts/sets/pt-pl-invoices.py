@@ -5,6 +5,8 @@ from.
 
   i2d_Orlen.txt   a Polish fuel invoice (text as invoice2data's test reads
                   it): date, total, currency, net, VAT, seller's NIP
+  ksef_*.pdf      Polish invoices printed from KSeF FA(3) XML: number, date,
+                  total, currency, net, VAT, seller, seller's NIP, buyer
   danfe_*.pdf     Brazilian DANFEs, the printed form of an NF-e (Portuguese):
                   number, date, total, currency, seller, seller's CNPJ, buyer
 
@@ -16,6 +18,13 @@ and `vat` (the seller's NIP, ten digits; the page prints it
 its first letter (`F`, of `F 1234K20/1234/12`), and `issuer`, the
 template's fixed name rather than the one printed. The same file is in
 ../shared/corpus (i2d_Orlen.txt), scored there on the four fields only.
+
+Polish KSeF source: ptadeusz/KSeFPrinter at aca3649, the two PDFs its
+examples/README.md says were made from its two examples/xml/ invoices
+(FA(3) XML). Truth from the XML: `P_2`, `P_1`, `P_15`, `KodWaluty`, the
+net and VAT summed over the rates (`P_13_*`, `P_14_*`), `Podmiot1`'s
+`Nazwa` and `NIP`, `Podmiot2`'s `Nazwa`. The two are one invoice with
+another number and other NIPs; both are in the tuning manifest.
 
 Portuguese source: Engenere/BrazilFiscalReport at 6f1369d (LGPL-3.0), the
 DANFE PDFs its tests keep (tests/generated/danfe/) and the NF-e XML each
@@ -56,6 +65,14 @@ DANFE_REPO = ("BrazilFiscalReport", "https://github.com/Engenere/BrazilFiscalRep
 DOCUMENTS = [("pl", "tests/compare/Orlen.txt", "tests/compare/Orlen.json")]
 COLUMNS = ["file", "invoice_number", "date", "total", "currency", "subtotal", "tax",
            "seller", "seller_tax_id", "buyer"]
+KSEF_REPO = ("KSeFPrinter", "https://github.com/ptadeusz/KSeFPrinter",
+             "aca3649c68510e218904959baebbd20d3ab164cb")
+# (its FA(3) XML, the PDF made from it)
+KSEF_DOCUMENTS = [
+    ("examples/xml/FakturaTEST017.xml", "examples/output/FakturaTEST017.pdf"),
+    ("examples/xml/6511153259-20251015-010020140418-0D.xml",
+     "examples/output/6511153259-20251015-010020140418-0D.pdf"),
+]
 NFE = "{http://www.portalfiscal.inf.br/nfe}"
 SCHEMA = {
     "type": "object",
@@ -111,6 +128,55 @@ def danfe_row(xml, file):
             "buyer": text("dest/xNome")}
 
 
+def ksef_row(xml, file):
+    root = ET.fromstring(xml)
+    # The schema's namespace changes with each FA version: match by name.
+    def local(node):
+        return node.tag.rsplit("}", 1)[-1]
+
+    def child(node, *names):
+        for name in names:
+            node = next((c for c in node if local(c) == name), None) if node is not None else None
+        return node.text.strip() if node is not None and node.text else None
+
+    def part(name):
+        return next((c for c in root if local(c) == name), None)
+
+    fa = part("Fa")
+    def summed(prefix):
+        """A figure summed over the tax rates (`P_13_1`, `P_13_2`, ...)."""
+        values = [float(c.text) for c in fa if re.fullmatch(prefix + r"_\d+", local(c))]
+        return round(sum(values), 2) if values else None
+
+    return {"file": file,
+            "invoice_number": child(fa, "P_2"),
+            "date": child(fa, "P_1"),
+            "total": child(fa, "P_15"),
+            "currency": child(fa, "KodWaluty"),
+            "subtotal": summed("P_13"),
+            "tax": summed("P_14"),
+            "seller": child(part("Podmiot1"), "DaneIdentyfikacyjne", "Nazwa"),
+            "seller_tax_id": child(part("Podmiot1"), "DaneIdentyfikacyjne", "NIP"),
+            "buyer": child(part("Podmiot2"), "DaneIdentyfikacyjne", "Nazwa")}
+
+
+def ksef_invoices(args):
+    """The KSeF rows and their PDFs."""
+    name, url, commit = KSEF_REPO
+    d = setlib.source(name, url, commit, args)
+    files = dict(setlib.blobs(d, commit))
+    rows, pdfs = [], {}
+    for xml_path, pdf_path in KSEF_DOCUMENTS:
+        xml, pdf = setlib.blob(d, files[xml_path]), setlib.blob(d, files[pdf_path])
+        if xml is None or pdf is None:
+            sys.exit(f"{url}: the mirror lacks {pdf_path} or {xml_path}")
+        row = ksef_row(xml, "ksef_" + pdf_path.rsplit("/", 1)[1])
+        pdfs[row["file"]] = pdf
+        rows.append(row)
+    print(f"{url} at {commit[:12]}: {len(rows)} KSeF invoices")
+    return rows, pdfs
+
+
 def danfes(args):
     """The DANFE rows, split in two by their XML's name: (tune, held out)."""
     name, url, commit = DANFE_REPO
@@ -155,10 +221,11 @@ def main():
         (out / row["file"]).write_bytes(setlib.blob(d, files[path]))
         rows.append(row)
         print(f"{language}: {row['file']}")
+    ksef, ksef_pdfs = ksef_invoices(args)
     tune, held_out, pdfs = danfes(args)
-    for file, pdf in pdfs.items():
+    for file, pdf in {**ksef_pdfs, **pdfs}.items():
         (out / file).write_bytes(pdf)
-    rows += tune
+    rows += ksef + tune
     setlib.write_manifest(out / "MANIFEST.tsv", COLUMNS, rows)
     setlib.write_manifest(out / "MANIFEST-held-out.tsv", COLUMNS, held_out)
     setlib.report("pt-pl", rows, COLUMNS[1:])
