@@ -49,7 +49,8 @@
 //!   in their order (the amount rules are `AMOUNT_RULES`)
 //! - `proposal.rs` a value proposed for a field, before ranking
 //! - `rules/` the scoring rules, one module per concept (`totals`, `tax`,
-//!   `net`, `dates`, `identifiers`, `currency`, `parties`, `payment`, and
+//!   `net`, `dates`, `identifiers`, `currency`, `parties`, `forms` (where on a
+//!   form a party's name is), `payment`, and
 //!   `shared` for every field's), each rule a named item with a one-line
 //!   doc, its test and the set it was measured on; `docs/LOCATOR_RULES.md`
 //!   lists them (`scripts/locator-rules.py`)
@@ -104,7 +105,7 @@ use proposal::{Proposal, same_value};
 pub use propose::reads_as_an_amount;
 use propose::{DocumentValues, propose};
 use rows::in_rows;
-use rules::{parties, payment, shared, tax, totals};
+use rules::{forms, parties, payment, shared, tax, totals};
 
 /// Changed whenever the locator's rules change what it finds, so that an
 /// evaluation does not reuse results an older locator gave.
@@ -181,7 +182,7 @@ pub fn locate_in_pages(pages: &[SearchPage], schema: &Value) -> Vec<FieldCandida
             );
             let ranked = payment::paid_total_first(&spec, ranked, &pages, &values.amounts, &folded);
             let ranked = tax::tax_by_difference(&spec, ranked, &labelled);
-            let ranked = parties::name_cut_short_is_its_longer_reading(&spec, ranked);
+            let ranked = forms::name_cut_short_is_its_longer_reading(&spec, ranked);
             (spec, ranked)
         })
         .collect();

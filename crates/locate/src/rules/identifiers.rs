@@ -98,7 +98,7 @@ pub(crate) fn tax_id_answers_its_own_party(
     }
     let line = page.words[w].line;
     let party = party_named(&folded[page.lines[line].start..w])
-        .or_else(|| party_named_above(page, folded, line));
+        .or_else(|| party_named_above(page, folded, w));
     party.unwrap_or(Party::Seller)
         == if asks_buyer {
             Party::Buyer
@@ -110,15 +110,42 @@ pub(crate) fn tax_id_answers_its_own_party(
 /// A tax id whose line names no party is the party's the nearest of the two lines above names (a buyer's heading over its `CNPJ / CPF` box).
 ///
 /// `DESTINATÁRIO / REMETENTE` two lines above a box's number; a
-/// `Destinatário:` line whose address runs on to the number.
-/// Measured: LOCATOR_VERSION 19, pt-pl tune (seller's tax id 2 → 8 of 10;
-/// held out 0 → 9 of 9); none changed on the other sets
+/// `Destinatário:` line whose address runs on to the number. Where a line
+/// above names both parties (`SPRZEDAWCA … NABYWCA`, a column each), the
+/// id is the party's whose word starts last at or left of the id's; with
+/// no boxes to tell the columns, it is no one's.
+/// Measured: LOCATOR_VERSION 19, pt-pl tune (seller's tax id 4 → 10 of 12,
+/// with the columns; held out 0 → 9 of 9); none changed on the other sets
 /// Test: a_tax_id_under_the_buyers_heading_is_the_buyers
-fn party_named_above(page: &SearchPage, folded: &[String], line: usize) -> Option<Party> {
+fn party_named_above(page: &SearchPage, folded: &[String], w: usize) -> Option<Party> {
+    let line = page.words[w].line;
     (line.saturating_sub(PARTY_LINES_ABOVE)..line)
         .rev()
-        .find_map(|above| party_named(&folded[page.lines[above].clone()]))
+        .find_map(|above| {
+            let named: Vec<(usize, Party)> = page.lines[above]
+                .clone()
+                .filter_map(|a| party_named(std::slice::from_ref(&folded[a])).map(|p| (a, p)))
+                .collect();
+            let first = named.first()?.1;
+            if named.iter().all(|(_, p)| *p == first) {
+                return Some(Some(first));
+            }
+            let Some(id) = page.words[w].bbox else {
+                return Some(None);
+            };
+            let column = named.iter().rev().find(|(a, _)| {
+                page.words[*a]
+                    .bbox
+                    .is_some_and(|b| b.x <= id.x + COLUMN_SLACK)
+            });
+            Some(column.map(|(_, p)| *p))
+        })
+        .flatten()
 }
+
+/// How far right of a tax id its column's party word may start, as a
+/// fraction of the page's width.
+const COLUMN_SLACK: f32 = 0.01;
 
 /// How many lines above a tax id the party it belongs to is looked for.
 const PARTY_LINES_ABOVE: usize = 2;

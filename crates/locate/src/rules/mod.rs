@@ -23,6 +23,8 @@
 //!   country's
 //! - `parties` the seller's and buyer's names (the buyer is not the
 //!   seller, a name runs on to its legal form on the next line)
+//! - `forms` the parties' names on a form (a heading's own column, a
+//!   heading naming two roles, a name box's captions, a name cut short)
 //! - `payment` a receipt's payment as a check on its total
 //!
 //! `propose.rs` and `lib.rs` apply them in their order.
@@ -33,6 +35,7 @@ use crate::pages::SearchPage;
 
 pub(crate) mod currency;
 pub(crate) mod dates;
+pub(crate) mod forms;
 pub(crate) mod identifiers;
 pub(crate) mod net;
 pub(crate) mod parties;

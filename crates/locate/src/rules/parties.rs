@@ -19,6 +19,8 @@ use crate::normalise::alphanumeric_key;
 use crate::pages::SearchPage;
 use crate::proposal::Proposal;
 
+use super::forms::{in_the_headings_column, names_another_role, past_name_captions};
+
 /// A name found on a page: its words, its text and its score.
 pub(crate) struct Name {
     pub page: usize,
@@ -49,9 +51,7 @@ pub(crate) fn party_names(
     found: &[Vec<Vec<Occurrence>>],
 ) -> Vec<Name> {
     let mut out = texts_after_labels(pages, folded, found);
-    let sender = pages
-        .first()
-        .and_then(|page| sender_line(page, &folded.0[0]));
+    let sender = pages.first().and_then(sender_line);
     match spec.concept {
         Some(Concept::Issuer) => {
             out.extend(sender.clone().map(|(_, first_part)| Name {
@@ -117,48 +117,6 @@ pub(crate) fn buyer_is_not_the_seller(fields: &mut [(FieldSpec, Vec<Proposal>)])
             ranked.retain(|p| !is_a_seller(p));
         }
     }
-}
-
-/// A name cut short at its column's edge (`NF-E EMITIDA EM`) is the longer reading of it found elsewhere on the page, where one begins with all its words.
-///
-/// Where a party's best name, of two words or more and not ending in a
-/// legal form (a name that does is whole), begins another of its candidates (the same words, then more), that candidate takes the
-/// best one's score and place in the ranking, and the short one goes.
-/// Applied to a party field's ranked values.
-/// Measured: LOCATOR_VERSION 19, pt-pl tune (buyer 2 → 9 of 9: a receipt
-/// stub's recipient cut at the stub's edge, whole in the buyer's box;
-/// held out 2 → 7 of 9); none changed on the other sets
-/// Test: a_name_cut_at_its_columns_edge_is_its_longer_reading
-pub(crate) fn name_cut_short_is_its_longer_reading(
-    spec: &FieldSpec,
-    mut ranked: Vec<Proposal>,
-) -> Vec<Proposal> {
-    let is_party = matches!(spec.concept, Some(Concept::Issuer | Concept::Buyer));
-    if spec.kind != ValueKind::Text || !is_party {
-        return ranked;
-    }
-    let Some(short) = ranked.first().and_then(|p| p.value.as_str()) else {
-        return ranked;
-    };
-    // A name that ends in its legal form is whole (`Holzwerk Süd GmbH`).
-    let ends_whole = short
-        .split_whitespace()
-        .next_back()
-        .is_some_and(|w| is_legal_form(&fold_word(w)));
-    if short.split_whitespace().count() < 2 || ends_whole {
-        return ranked;
-    }
-    let prefix = format!("{short} ");
-    let longer = ranked
-        .iter()
-        .skip(1)
-        .position(|p| p.value.as_str().is_some_and(|v| v.starts_with(&prefix)));
-    if let Some(at) = longer {
-        let mut whole = ranked.remove(at + 1);
-        whole.score = whole.score.max(ranked[0].score);
-        ranked[0] = whole;
-    }
-    ranked
 }
 
 /// Marks OCR read beside a name (`* THAI DELICIOUS RESTAURANT`) are no part of it.
@@ -285,7 +243,7 @@ fn is_name(text: &str) -> bool {
 /// seller 9 → 28, buyer 0 → 23; receipts' sellers, tuning 89 → 146,
 /// held-out 68 → 97)
 /// Test: numbers_headings_and_sentences_are_no_ones_name
-fn before_wide_gap(page: &SearchPage, words: Range<usize>) -> Range<usize> {
+pub(super) fn before_wide_gap(page: &SearchPage, words: Range<usize>) -> Range<usize> {
     const WIDE_GAP: f32 = 0.05;
     let end = (words.start + 1..words.end)
         .find(|&w| {
@@ -309,7 +267,7 @@ fn is_party_name(page: &SearchPage, folded: &[String], words: &Range<usize>) -> 
             .all(|w| is_label_word(w) || lexicon().salutations.contains(&w.as_str()))
 }
 
-fn is_legal_form(folded: &str) -> bool {
+pub(super) fn is_legal_form(folded: &str) -> bool {
     lexicon().legal_forms.contains(&folded)
 }
 
@@ -368,7 +326,7 @@ fn texts_after_labels(
                 let heading = o.end >= line.end
                     || (before_wide_gap(page, o.start..line.end).end == o.end
                         && is_label_word(&folded.0[p][o.end]));
-                let below = || name(name_below(page, &folded.0[p], l)?, ABOVE + bonus);
+                let below = || name(name_below(page, &folded.0[p], l, o.start)?, ABOVE + bonus);
                 let named = match on_line {
                     _ if names_another_role(page, o.end) => below(),
                     Some((words, score)) if !heading => name(words, score),
@@ -391,51 +349,19 @@ fn texts_after_labels(
 /// seller 9 → 28, buyer 0 → 23; receipts' sellers, tuning 89 → 146,
 /// held-out 68 → 97)
 /// Test: a_sections_name_line_is_the_name_and_its_numbered_lines_are_passed_over
-fn name_below(page: &SearchPage, folded: &[String], l: usize) -> Option<Range<usize>> {
+fn name_below(
+    page: &SearchPage,
+    folded: &[String],
+    l: usize,
+    heading: usize,
+) -> Option<Range<usize>> {
     page.lines.iter().skip(l + 1).take(4).find_map(|line| {
-        let start = past_name_captions(folded, line.clone());
-        let words = before_wide_gap(page, start..line.end);
+        let column = in_the_headings_column(page, heading, line.clone());
+        let start = past_name_captions(folded, column.clone());
+        let words = before_wide_gap(page, start..column.end);
         is_party_name(page, folded, &words)
             .then(|| name_runs_on_to_its_legal_form(page, folded, words))
     })
-}
-
-/// A heading naming two roles (`DESTINATÁRIO / REMETENTE`, `Bill to / Ship to`) is a heading: the word after the slash is no name.
-///
-/// Whether the words from `at` on a label's line start with a slash.
-/// Measured: LOCATOR_VERSION 19, pt-pl tune (with a form's name captions:
-/// buyer 0 → 2 of 9); none changed on the other sets
-/// Test: a_forms_name_box_under_the_buyers_heading_is_the_buyers_name
-fn names_another_role(page: &SearchPage, at: usize) -> bool {
-    page.words.get(at).is_some_and(|w| w.text.starts_with('/'))
-}
-
-/// A form's captions before a name (`Name:`, `NOME / RAZÃO SOCIAL`) are no part of it: a line of captions alone is passed over.
-///
-/// The first word of `words` past the name captions that start them
-/// (each a phrase of the lexicon's `name_captions`, the marks between
-/// them passed over too).
-/// Measured: LOCATOR_VERSION 10 (`Name:` alone), LOCATOR_VERSION 19 every
-/// language's captions, pt-pl tune (with a heading naming two roles:
-/// buyer 0 → 2 of 9); none changed on the other sets
-/// Test: a_forms_name_box_under_the_buyers_heading_is_the_buyers_name
-fn past_name_captions(folded: &[String], words: Range<usize>) -> usize {
-    let mut at = words.start;
-    loop {
-        while at < words.end && folded[at].is_empty() {
-            at += 1;
-        }
-        let caption = lexicon().name_captions.iter().find_map(|caption| {
-            let n = caption.split(' ').count();
-            let here = folded.get(at..(at + n).min(words.end))?;
-            (here.len() == n && here.iter().zip(caption.split(' ')).all(|(w, c)| w == c))
-                .then_some(n)
-        });
-        match caption {
-            Some(n) => at += n,
-            None => return at,
-        }
-    }
 }
 
 /// A name with no legal form runs on to the next line where that line ends in one (`MVM Musterhafter` / `Versicherungsverein Musterstadt a.G.`).
@@ -480,20 +406,24 @@ fn name_runs_on_to_its_legal_form(
 ///
 /// A letter's sender line on `page`: three parts or more parted by a
 /// separator word, the first a name, a later one holding a postcode (a
-/// word of four or five digits). Its line, and the first part's words.
+/// word of four or five digits printed alone: a table's row, `1 Razem
+/// za energię - - 18,00`, has none). Its line, and the first part's words.
 /// Measured: LOCATOR_VERSION 10, the parties' names (pages' starter schema 243 → 285:
 /// seller 9 → 28, buyer 0 → 23; receipts' sellers, tuning 89 → 146,
-/// held-out 68 → 97)
+/// held-out 68 → 97); the postcode printed alone, LOCATOR_VERSION 19
+/// (pt-pl tune, the two KSeF invoices' sellers: seller 6 → 8 of 11); none
+/// changed on the other sets
 /// Test: a_letters_sender_line_names_the_seller_and_the_line_below_it_the_buyer
-fn sender_line(page: &SearchPage, folded: &[String]) -> Option<(usize, Range<usize>)> {
+fn sender_line(page: &SearchPage) -> Option<(usize, Range<usize>)> {
     page.lines.iter().enumerate().find_map(|(l, line)| {
         let cuts: Vec<usize> = line
             .clone()
             .filter(|&w| SEPARATORS.contains(&page.words[w].text.as_str()))
             .collect();
         let first = line.start..*cuts.first()?;
+        // A postcode is printed as digits alone: `18,00` is an amount.
         let postcode = line.clone().skip_while(|w| *w < cuts[0]).any(|w| {
-            let word = &folded[w];
+            let word = page.words[w].text.trim_end_matches(',');
             (4..=5).contains(&word.len()) && word.bytes().all(|b| b.is_ascii_digit())
         });
         (cuts.len() >= 2 && postcode && !first.is_empty() && is_name(&page.words_text(&first)))

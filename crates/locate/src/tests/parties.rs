@@ -234,3 +234,27 @@ fn a_name_cut_at_its_columns_edge_is_its_longer_reading() {
         json!("Cooperativa dos Produtores de Leite do Vale")
     );
 }
+
+#[test]
+fn a_heading_in_the_right_column_heads_the_name_below_it() {
+    // The seller's and the buyer's blocks side by side, each under its
+    // heading; below them a table row whose empty cells are dashes and
+    // whose amount has four digits, which is no letter's sender line.
+    let doc = scanned_document(
+        "SPRZEDAWCA    NABYWCA\nElektrownia S.A.   F.H.U. Jan Kowalski\n\
+         NIP: 7309436499   NIP: 1187654321\nFAKTURA VAT Nr: FA811/05/2025\n\
+         Lp. Nazwa Ilość Cena Wartość\n1 Razem za energię - - 18,00 23\n\
+         2 Razem za usługi - - 25,60 23\n",
+    );
+    let schema = json!({"type": "object", "properties": {
+        "seller_name": {"type": "string", "description": "The seller's name"},
+        "buyer_name": {"type": "string", "description": "The buyer's name"},
+        "seller_vat_id": {"type": "string", "description": "The seller's VAT number"},
+        "buyer_vat_id": {"type": "string", "description": "The buyer's VAT number"}
+    }});
+    let located = locate_fields(&doc, &schema);
+    assert_eq!(best(&located, "seller_name"), json!("Elektrownia S.A."));
+    assert_eq!(best(&located, "buyer_name"), json!("F.H.U. Jan Kowalski"));
+    assert_eq!(best(&located, "seller_vat_id"), json!("7309436499"));
+    assert_eq!(best(&located, "buyer_vat_id"), json!("1187654321"));
+}
