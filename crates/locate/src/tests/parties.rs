@@ -258,3 +258,20 @@ fn a_heading_in_the_right_column_heads_the_name_below_it() {
     assert_eq!(best(&located, "seller_vat_id"), json!("7309436499"));
     assert_eq!(best(&located, "buyer_vat_id"), json!("1187654321"));
 }
+
+#[test]
+fn an_address_block_lower_down_names_the_buyer() {
+    // The line under the sender line is its phone and web address; the
+    // addressee's window is lower, under the invoice's number.
+    let doc = text_document(
+        "Les Ateliers du Port SARL - 12 quai Ouest - 13002 Marseille - France\n\
+         +33 4 00 00 00 00 - www.ateliers.example\nFacture FA-2024-0042\n\
+         Épicerie des Collines\n8 avenue Verte\n33000 Bordeaux\nDate de facture 02/03/2024\n",
+    );
+    let located = locate_fields(&doc, &parties());
+    assert_eq!(
+        best(&located, "seller_name"),
+        json!("Les Ateliers du Port SARL")
+    );
+    assert_eq!(best(&located, "buyer_name"), json!("Épicerie des Collines"));
+}
