@@ -19,7 +19,9 @@ use crate::normalise::alphanumeric_key;
 use crate::pages::SearchPage;
 use crate::proposal::Proposal;
 
-use super::forms::{in_the_headings_column, names_another_role, past_name_captions};
+use super::forms::{
+    before_wide_gap, in_the_headings_column, is_legal_form, names_another_role, past_name_captions,
+};
 
 /// A name found on a page: its words, its text and its score.
 pub(crate) struct Name {
@@ -238,28 +240,6 @@ fn is_name(text: &str) -> bool {
         && !text.ends_with(':')
 }
 
-/// A name ends at a wide gap: the words past it are another column's.
-///
-/// `words` up to the first wide gap between two of them (a twentieth of
-/// the page's width): a name printed beside another column (`Theodor Est`
-/// and the seller's `fon (555) 23 78`) ends there.
-/// Measured: LOCATOR_VERSION 10, the parties' names (pages' starter schema 243 → 285:
-/// seller 9 → 28, buyer 0 → 23; receipts' sellers, tuning 89 → 146,
-/// held-out 68 → 97)
-/// Test: numbers_headings_and_sentences_are_no_ones_name
-pub(super) fn before_wide_gap(page: &SearchPage, words: Range<usize>) -> Range<usize> {
-    const WIDE_GAP: f32 = 0.05;
-    let end = (words.start + 1..words.end)
-        .find(|&w| {
-            let (Some(before), Some(after)) = (&page.words[w - 1].bbox, &page.words[w].bbox) else {
-                return false;
-            };
-            after.x - (before.x + before.width) > WIDE_GAP
-        })
-        .unwrap_or(words.end);
-    words.start..end
-}
-
 /// Whether `words` of a page read as a name ([`is_name`]) and are not
 /// all label words (`Kundennummer`, `Warenempfänger`).
 fn is_party_name(page: &SearchPage, folded: &[String], words: &Range<usize>) -> bool {
@@ -269,10 +249,6 @@ fn is_party_name(page: &SearchPage, folded: &[String], words: &Range<usize>) -> 
             .iter()
             .filter(|w| !w.is_empty())
             .all(|w| is_label_word(w) || lexicon().salutations.contains(&w.as_str()))
-}
-
-pub(super) fn is_legal_form(folded: &str) -> bool {
-    lexicon().legal_forms.contains(&folded)
 }
 
 /// A party's label names the words after it on its line, or a heading the line below it; a label and a legal form alone are the name.
