@@ -35,8 +35,9 @@ twice. Truth from the XML: `nNF`, `dhEmi` (its date), `ICMSTot/vNF`, BRL,
 (`81.583.054/0001-29`; a CPF as `765.865.078-12`), `dest/xNome`. Left out:
 net and tax, which a DANFE does not print as one figure each (ICMS, IPI,
 PIS and COFINS apart; the products' value is not a pre-tax total). The
-DANFEs alternate between two manifests by their XML's name, one to tune
-on and one held out (frozen: measured once per locator version).
+DANFEs alternate between two manifests, in the order test_danfe.py first
+uses their XML, one to tune on and one held out (frozen: measured once
+per locator version).
 
   scripts/sets/pt-pl-invoices.py [--git-dir MIRROR] [--out DIR]
 
@@ -178,7 +179,8 @@ def ksef_invoices(args):
 
 
 def danfes(args):
-    """The DANFE rows, split in two by their XML's name: (tune, held out)."""
+    """The DANFE rows, every other XML (in the tests' order) held out:
+    (tune, held out), and each file's PDF."""
     name, url, commit = DANFE_REPO
     d = setlib.source(name, url, commit, args)
     files = dict(setlib.blobs(d, commit))

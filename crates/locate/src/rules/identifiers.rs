@@ -119,28 +119,27 @@ pub(crate) fn tax_id_answers_its_own_party(
 /// Test: a_tax_id_under_the_buyers_heading_is_the_buyers
 fn party_named_above(page: &SearchPage, folded: &[String], w: usize) -> Option<Party> {
     let line = page.words[w].line;
-    (line.saturating_sub(PARTY_LINES_ABOVE)..line)
-        .rev()
-        .find_map(|above| {
-            let named: Vec<(usize, Party)> = page.lines[above]
-                .clone()
-                .filter_map(|a| party_named(std::slice::from_ref(&folded[a])).map(|p| (a, p)))
-                .collect();
-            let first = named.first()?.1;
-            if named.iter().all(|(_, p)| *p == first) {
-                return Some(Some(first));
-            }
-            let Some(id) = page.words[w].bbox else {
-                return Some(None);
-            };
-            let column = named.iter().rev().find(|(a, _)| {
-                page.words[*a]
-                    .bbox
-                    .is_some_and(|b| b.x <= id.x + COLUMN_SLACK)
-            });
-            Some(column.map(|(_, p)| *p))
-        })
-        .flatten()
+    for above in (line.saturating_sub(PARTY_LINES_ABOVE)..line).rev() {
+        let named: Vec<(usize, Party)> = page.lines[above]
+            .clone()
+            .filter_map(|a| word_party(&folded[a]).map(|party| (a, party)))
+            .collect();
+        let Some(&(_, first)) = named.first() else {
+            continue;
+        };
+        if named.iter().all(|(_, party)| *party == first) {
+            return Some(first);
+        }
+        // Both parties, a column each: the id's column's, told by boxes.
+        let id = page.words[w].bbox?;
+        let column = named.iter().rev().find(|(a, _)| {
+            page.words[*a]
+                .bbox
+                .is_some_and(|b| b.x <= id.x + COLUMN_SLACK)
+        });
+        return column.map(|(_, party)| *party);
+    }
+    None
 }
 
 /// How far right of a tax id its column's party word may start, as a
@@ -159,17 +158,20 @@ enum Party {
 /// The party `words` (folded) name by one of its one-word labels, the
 /// last named where both are.
 fn party_named(words: &[String]) -> Option<Party> {
-    let issuer = lexicon::labels(Concept::Issuer);
-    words.iter().rev().find_map(|w| {
-        if says_buyer(std::slice::from_ref(w)) {
-            Some(Party::Buyer)
-        } else {
-            issuer
-                .iter()
-                .any(|label| label == w)
-                .then_some(Party::Seller)
-        }
-    })
+    words.iter().rev().find_map(word_party)
+}
+
+/// The party a folded word is a one-word label of.
+fn word_party(word: &String) -> Option<Party> {
+    if says_buyer(std::slice::from_ref(word)) {
+        Some(Party::Buyer)
+    } else {
+        let issuer = lexicon::labels(Concept::Issuer);
+        issuer
+            .iter()
+            .any(|label| label == word)
+            .then_some(Party::Seller)
+    }
 }
 
 /// An IBAN has its shape: the groups of one printed with spaces are no IBAN on their own.

@@ -401,11 +401,10 @@ fn sender_line(page: &SearchPage) -> Option<(usize, Range<usize>)> {
             .filter(|&w| SEPARATORS.contains(&page.words[w].text.as_str()))
             .collect();
         let first = line.start..*cuts.first()?;
-        // A postcode is printed as digits alone: `18,00` is an amount.
-        let postcode = line.clone().skip_while(|w| *w < cuts[0]).any(|w| {
-            let word = page.words[w].text.trim_end_matches(',');
-            (4..=5).contains(&word.len()) && word.bytes().all(|b| b.is_ascii_digit())
-        });
+        let postcode = line
+            .clone()
+            .skip_while(|w| *w < cuts[0])
+            .any(|w| is_postcode(&page.words[w].text));
         (cuts.len() >= 2 && postcode && !first.is_empty() && is_name(&page.words_text(&first)))
             .then_some((l, first))
     })
@@ -441,6 +440,13 @@ fn addressee(page: &SearchPage, folded: &[String], sender: usize) -> Option<Name
     })
 }
 
+/// Whether a word as printed is a postcode: four or five digits alone
+/// (a comma after them aside); `18,00` is an amount.
+fn is_postcode(printed: &str) -> bool {
+    let word = printed.trim_end_matches(',');
+    (4..=5).contains(&word.len()) && word.bytes().all(|b| b.is_ascii_digit())
+}
+
 /// Where the line below a sender line names no one, the first address block further down names the buyer: a name over a postcode.
 ///
 /// Of the eight lines after the sender line `sender`, the first whose
@@ -455,12 +461,7 @@ fn addressee(page: &SearchPage, folded: &[String], sender: usize) -> Option<Name
 /// Test: an_address_block_lower_down_names_the_buyer
 fn address_block_below(page: &SearchPage, folded: &[String], sender: usize) -> Option<Name> {
     let first_column = |l: usize| before_wide_gap(page, page.lines[l].clone());
-    let has_postcode = |l: usize| {
-        first_column(l).any(|w| {
-            let word = page.words[w].text.trim_end_matches(',');
-            (4..=5).contains(&word.len()) && word.bytes().all(|b| b.is_ascii_digit())
-        })
-    };
+    let has_postcode = |l: usize| first_column(l).any(|w| is_postcode(&page.words[w].text));
     let lines = page.lines.len();
     (sender + 1..(sender + 9).min(lines)).find_map(|l| {
         let words = first_column(l);

@@ -15,6 +15,13 @@ fn payment_fields() -> serde_json::Value {
     }})
 }
 
+/// A schema asking the buyer's VAT number alone.
+fn buyer_vat_id() -> serde_json::Value {
+    json!({"type": "object", "properties": {
+        "buyer_vat_id": {"type": "string", "description": "The buyer's VAT number"}
+    }})
+}
+
 #[test]
 fn the_tax_of_a_tax_line_is_the_amount_that_is_its_rate_of_another() {
     let doc =
@@ -82,10 +89,7 @@ fn the_customers_vat_number_is_the_buyers_and_a_vat_numbers_shape_finds_the_sell
     );
     let located = locate_fields(&doc, &payment_fields());
     assert_eq!(best(&located, "seller_vat_id"), json!("FR11999999998"));
-    let buyers = json!({"type": "object", "properties": {
-        "buyer_vat_id": {"type": "string", "description": "The buyer's VAT number"}
-    }});
-    let located = locate_fields(&doc, &buyers);
+    let located = locate_fields(&doc, &buyer_vat_id());
     assert_eq!(best(&located, "buyer_vat_id"), json!("FR19787878784"));
 }
 
@@ -188,9 +192,6 @@ fn a_tax_id_under_the_buyers_heading_is_the_buyers() {
     );
     let located = locate_fields(&doc, &payment_fields());
     assert_eq!(best(&located, "seller_vat_id"), json!("45.723.174/0001-10"));
-    let buyers = json!({"type": "object", "properties": {
-        "buyer_vat_id": {"type": "string", "description": "The buyer's VAT number"}
-    }});
-    let located = locate_fields(&doc, &buyers);
+    let located = locate_fields(&doc, &buyer_vat_id());
     assert_eq!(best(&located, "buyer_vat_id"), json!("123.456.789-09"));
 }
