@@ -193,49 +193,48 @@ where
         .zip(&folded.1)
         .zip(&folded.2)
         .map(|(((page, words), joined), lexicon_starts)| {
-            // In the page's order: a line's starts are a slice of them.
+            // In the page's order: each start is tried on its own line
+            // (most lines start no phrase, and are not visited).
             let starts = with_own_label(lexicon_starts, words, joined, own_first);
-            page.lines
-                .iter()
-                .map(|line| {
-                    let mut found: Vec<Occurrence> = Vec::new();
-                    let from = starts.partition_point(|s| s.0 < line.start);
-                    let to = from + starts[from..].partition_point(|s| s.0 < line.end);
-                    for &(start, word_first, joined_first) in &starts[from..to] {
-                        // A phrase's first word is the word at `start`, or
-                        // that word and the next read as one (`Ver käufer:`).
-                        let candidates = [
-                            Some((words[start].as_str(), word_first, start + 1)),
-                            joined[start]
-                                .as_deref()
-                                .map(|word| (word, joined_first, start + 2)),
-                        ];
-                        for (first, number, rest) in candidates.into_iter().flatten() {
-                            for (phrase, role) in starting(first, number) {
-                                let end = rest + phrase.len() - 1;
-                                if end <= line.end
-                                    && words[rest..end] == phrase[1..]
-                                    // A unit in brackets ends a column's header
-                                    // (`GST(RM) Total(RM)` is two, not `GST Total`).
-                                    && !page.words[start..end - 1]
-                                        .iter()
-                                        .any(|w| bracketed_tail(&w.text).is_some())
-                                {
-                                    found.push(Occurrence {
-                                        start,
-                                        end,
-                                        len: phrase.len(),
-                                        rival: *role != Role::Own,
-                                        qualifier: *role == Role::Qualifier,
-                                    });
-                                }
-                            }
+            let mut lines: Vec<Vec<Occurrence>> = vec![Vec::new(); page.lines.len()];
+            for &(start, word_first, joined_first) in starts.iter() {
+                let line_index = page.words[start].line;
+                let line = &page.lines[line_index];
+                let found = &mut lines[line_index];
+                // A phrase's first word is the word at `start`, or
+                // that word and the next read as one (`Ver käufer:`).
+                let candidates = [
+                    Some((words[start].as_str(), word_first, start + 1)),
+                    joined[start]
+                        .as_deref()
+                        .map(|word| (word, joined_first, start + 2)),
+                ];
+                for (first, number, rest) in candidates.into_iter().flatten() {
+                    for (phrase, role) in starting(first, number) {
+                        let end = rest + phrase.len() - 1;
+                        if end <= line.end
+                            && words[rest..end] == phrase[1..]
+                            // A unit in brackets ends a column's header
+                            // (`GST(RM) Total(RM)` is two, not `GST Total`).
+                            && !page.words[start..end - 1]
+                                .iter()
+                                .any(|w| bracketed_tail(&w.text).is_some())
+                        {
+                            found.push(Occurrence {
+                                start,
+                                end,
+                                len: phrase.len(),
+                                rival: *role != Role::Own,
+                                qualifier: *role == Role::Qualifier,
+                            });
                         }
                     }
-                    drop_inside_longer(&mut found, |o| o.start..o.end);
-                    found
-                })
-                .collect()
+                }
+            }
+            for found in &mut lines {
+                drop_inside_longer(found, |o| o.start..o.end);
+            }
+            lines
         })
         .collect()
 }
