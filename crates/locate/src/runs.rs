@@ -65,7 +65,12 @@ pub fn value_runs(pages: &[SearchPage]) -> Vec<Run> {
                     // A dash standing alone before a number separates it
                     // from its label (`Total Payable - 159.00`); a minus
                     // sign is printed on the number (`-5.00`).
-                    if size > 1 && span[0].0.chars().all(|c| "-+–—".contains(c)) {
+                    if size > 1
+                        && span[0]
+                            .0
+                            .chars()
+                            .all(|c| matches!(c, '-' | '+' | '–' | '—'))
+                    {
                         continue;
                     }
                     let mut kept = [""; 4];
@@ -100,7 +105,7 @@ pub fn value_runs(pages: &[SearchPage]) -> Vec<Run> {
                     // A date is numeric with separators (`28.11.2022`) or
                     // has a month's name: other runs are not parsed as one.
                     let may_be_date = if words.len() == 1 {
-                        joined.contains(['.', '/', '-'])
+                        may_be_one_date(joined)
                     } else {
                         words.iter().any(|w| w.chars().all(char::is_alphabetic))
                     };
@@ -162,6 +167,18 @@ pub fn value_runs(pages: &[SearchPage]) -> Vec<Run> {
     out
 }
 
+/// Whether one word may read as a date: it has a separator, and either a
+/// letter (a month's name, `3-Aug-2014`) or two separators, as a date in
+/// numbers has (`28.11.2022`). An amount (`1.234,56`, `12.50`) has neither,
+/// and most words with a digit are amounts: they are not parsed as dates.
+fn may_be_one_date(word: &str) -> bool {
+    let separators = word
+        .bytes()
+        .filter(|b| matches!(b, b'.' | b'/' | b'-'))
+        .count();
+    separators >= 2 || (separators == 1 && word.chars().any(char::is_alphabetic))
+}
+
 /// Whether a run of words can be one value: one word; or words with
 /// digits, after the first, that are groups of three (`1 234,56`), and
 /// words without digits that are a currency or a month's name.
@@ -217,7 +234,7 @@ fn date_readings(text: &str) -> Vec<String> {
         _ => text,
     };
     let mut out: Vec<String> = normalize_date(text).into_iter().collect();
-    if let Some(sep) = text.chars().find(|c| "./-".contains(*c))
+    if let Some(sep) = text.chars().find(|c| matches!(c, '.' | '/' | '-'))
         && let Some([a, b, c]) = three_parts(text, sep)
         && a.len() <= 2
         && b.len() <= 2
@@ -258,4 +275,39 @@ fn amount_readings(text: &str) -> Vec<f64> {
 /// Two readings of one number (within float error).
 pub fn same_number(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_word_passed_over_as_no_date_has_no_date_reading() {
+        // Every word of up to five parts: whatever the filter passes over
+        // must have no reading as a date, unless it has no separator at
+        // all (`3,03,Aug` reads as one, but a date in one word is written
+        // with one: such a word was never read as a date).
+        let parts = [
+            "3", "03", "12", "31", "2024", "24", "Aug", "Mai", "août", "nr", ".", "/", "-", ",",
+        ];
+        let mut words = vec![String::new()];
+        let mut checked = 0;
+        for _ in 0..5 {
+            words = words
+                .iter()
+                .flat_map(|w| parts.iter().map(move |p| format!("{w}{p}")))
+                .collect();
+            for word in &words {
+                if !may_be_one_date(word) && word.contains(['.', '/', '-']) {
+                    assert_eq!(date_readings(word), Vec::<String>::new(), "{word}");
+                    checked += 1;
+                }
+            }
+        }
+        // The dates themselves are read.
+        assert!(may_be_one_date("28.11.2022") && may_be_one_date("3-Aug-2024"));
+        assert!(may_be_one_date("3,Aug.2024"));
+        assert!(!may_be_one_date("1.234,56") && !may_be_one_date("12.50"));
+        assert!(checked > 10_000, "{checked}");
+    }
 }
