@@ -250,7 +250,26 @@ pub(crate) fn currency_of_sign(word: &str) -> Option<&'static str> {
     // accented letter is no sign).
     // All but `$` are beyond ASCII, so an ASCII word is only looked at for that.
     let may_hold_a_sign = word.contains('$')
-        || (!word.is_ascii() && word.chars().any(|c| "$€£₹¥₩₽ł₺₪₦₴₱₫฿".contains(c)));
+        || (!word.is_ascii()
+            && word.chars().any(|c| {
+                matches!(
+                    c,
+                    '$' | '€'
+                        | '£'
+                        | '₹'
+                        | '¥'
+                        | '₩'
+                        | '₽'
+                        | 'ł'
+                        | '₺'
+                        | '₪'
+                        | '₦'
+                        | '₴'
+                        | '₱'
+                        | '₫'
+                        | '฿'
+                )
+            }));
     for (sign, code) in SIGNS.iter().filter(|_| may_hold_a_sign) {
         if let Some(at) = word.find(sign) {
             // `C$` is not a bare `$`: the sign starts the word or follows

@@ -220,7 +220,10 @@ fn numeric_date_shape(word: &str) -> Option<(&str, char)> {
 
 /// Whether OCR prints `c` for a digit (see [`digits_misread`]).
 fn is_read_for_digit(c: char) -> bool {
-    "ODQoIl|iSsBZz".contains(c)
+    matches!(
+        c,
+        'O' | 'D' | 'Q' | 'o' | 'I' | 'l' | '|' | 'i' | 'S' | 's' | 'B' | 'Z' | 'z'
+    )
 }
 
 /// A date (`yyyy-mm-dd`) whose year OCR misread by one digit (`2078` for

@@ -131,7 +131,7 @@ pub fn normalize_date(value: &str) -> Option<String> {
     };
     let all_numeric = value
         .chars()
-        .all(|c| c.is_ascii_digit() || "-/.".contains(c));
+        .all(|c| c.is_ascii_digit() || matches!(c, '-' | '/' | '.'));
     if all_numeric {
         // One kind of separator, used twice: `1.021,91` is not a date.
         let mut separators = value.chars().filter(|c| !c.is_ascii_digit());
@@ -160,7 +160,7 @@ pub fn normalize_date(value: &str) -> Option<String> {
     }
     // With a month's name: `3 August 2014`, `3. Aug. 2014`, `August 3, 2014`, `03-Aug-2014`.
     let mut split = value
-        .split(|c: char| c.is_whitespace() || ",./-".contains(c))
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | '.' | '/' | '-'))
         .filter(|t| !t.is_empty());
     let tokens = [split.next()?, split.next()?, split.next()?];
     if split.next().is_some() {
@@ -200,16 +200,16 @@ pub fn normalize_amount(value: &str) -> Option<f64> {
     let currency = |affix: &str| {
         let affix = affix.trim();
         affix.chars().count() <= 4
-            && affix
-                .chars()
-                .all(|c| c.is_alphabetic() || "€$£¥₹₽₩¢".contains(c))
+            && affix.chars().all(|c| {
+                c.is_alphabetic() || matches!(c, '€' | '$' | '£' | '¥' | '₹' | '₽' | '₩' | '¢')
+            })
     };
     if !currency(prefix) || !currency(suffix.trim_end_matches('.')) {
         return None;
     }
     if !core
         .chars()
-        .all(|c| c.is_ascii_digit() || ".,' \u{a0}\u{202f}".contains(c))
+        .all(|c| c.is_ascii_digit() || matches!(c, '.' | ',' | '\'' | ' ' | '\u{a0}' | '\u{202f}'))
     {
         return None;
     }
@@ -217,7 +217,7 @@ pub fn normalize_amount(value: &str) -> Option<f64> {
     // has three digits, so `538 00` is two numbers, not 53800. After a
     // decimal mark it is only a gap OCR left (`39. 80`). A group with its
     // decimals ends the number: `120,00 120,00` is two amounts.
-    let group_mark = |c: char| "' \u{a0}\u{202f}".contains(c);
+    let group_mark = |c: char| matches!(c, '\'' | ' ' | '\u{a0}' | '\u{202f}');
     // Each group with the one after it (every amount is asked: not collected).
     let mut groups = core.split(group_mark);
     let mut previous = groups.next().unwrap_or_default();

@@ -165,7 +165,8 @@ pub(crate) fn currency(word: &str) -> Option<&'static str> {
 /// version's other rules: currency 42 → 54 and 53 → 78)
 /// Test: a_sign_counts_alone_or_on_an_amount_not_inside_another_word
 pub(crate) fn printed_currency(word: &str) -> Option<&'static str> {
-    let word = word.trim_matches(|c: char| "()[]:;,\"'".contains(c));
+    let word = word
+        .trim_matches(|c: char| matches!(c, '(' | ')' | '[' | ']' | ':' | ';' | ',' | '"' | '\''));
     let Some(code) = currency(word) else {
         let (_, inside) = word.split_once(['(', '['])?;
         return currency(inside.trim_end_matches([')', ']']));
@@ -183,7 +184,7 @@ pub(crate) fn printed_currency(word: &str) -> Option<&'static str> {
     let amount = digits.starts_with(|c: char| c.is_ascii_digit())
         && digits
             .chars()
-            .all(|c| c.is_ascii_digit() || ".,'".contains(c));
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | ',' | '\''));
     (rest.is_empty() || amount).then_some(code)
 }
 

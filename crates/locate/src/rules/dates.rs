@@ -99,7 +99,7 @@ fn month_first(pages: &[SearchPage], runs: &[Run]) -> bool {
     {
         let text = &pages[run.page].words[run.words.start].text;
         let text = text.trim_matches(|c: char| !c.is_ascii_digit());
-        let Some(separator) = text.chars().find(|c| "/.-".contains(*c)) else {
+        let Some(separator) = text.chars().find(|c| matches!(c, '/' | '.' | '-')) else {
             continue;
         };
         let parts: Vec<u32> = text

@@ -302,7 +302,7 @@ pub(crate) fn identifier(word: &str) -> Option<String> {
         && b[b.len() - 2..].iter().all(u8::is_ascii_digit)
         && amount[..b.len() - 3]
             .chars()
-            .all(|c| c.is_ascii_digit() || ".,".contains(c));
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | ','));
     (!money).then(|| trimmed.to_owned())
 }
 

@@ -66,7 +66,12 @@ pub(crate) fn another_place_gains(kind: ValueKind, extra: i32, score: i32) -> i3
 pub(crate) fn label_word_split_in_two(first: &str, second: &str) -> Option<String> {
     let fragment = first.chars().count() >= 2 && first.chars().all(char::is_alphabetic);
     let rest = second.chars().next().is_some_and(char::is_lowercase);
-    (fragment && rest).then(|| fold_word(&format!("{first}{second}")))
+    (fragment && rest).then(|| {
+        let mut joined = String::with_capacity(first.len() + second.len());
+        joined.push_str(first);
+        joined.push_str(second);
+        fold_word(&joined)
+    })
 }
 
 /// Whether the amount's last word ends in a decimal mark and two digits.
