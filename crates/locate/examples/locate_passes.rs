@@ -6,7 +6,7 @@
 //!
 //! ```sh
 //! cargo build --release -p sift-locate --example locate_passes
-//! valgrind --tool=callgrind --toggle-collect='locate_passes::passes' \
+//! valgrind --tool=callgrind --toggle-collect='locate_passes::passes_over' \
 //!     target/release/examples/locate_passes 5
 //! ```
 //!
