@@ -53,7 +53,7 @@ pub(crate) fn months() -> &'static [(&'static str, u32)] {
     &crate::languages::lexicon().months
 }
 
-fn month_named(token: &str) -> Option<u32> {
+pub(crate) fn month_named(token: &str) -> Option<u32> {
     // Most tokens are ASCII: lower-cased on the stack and looked up, not
     // lower-cased into a new string and compared with every name (the
     // same answer: the first name given of equal ones).

@@ -8,7 +8,7 @@ use crate::misread::{
     date_glued_to_time, doubled_decimal_mark, five_read_as_letter, misread_date,
     misread_day_or_month, split_at_decimal_mark,
 };
-use crate::normalise::{normalize_amount, normalize_date, three_parts};
+use crate::normalise::{month_named, normalize_amount, normalize_date, three_parts};
 use crate::pages::SearchPage;
 
 /// A run of words that reads as one amount or date.
@@ -108,6 +108,7 @@ pub fn value_runs(pages: &[SearchPage]) -> Vec<Run> {
                         may_be_one_date(joined)
                     } else {
                         words.iter().any(|w| w.chars().all(char::is_alphabetic))
+                            && names_a_month(joined)
                     };
                     let mut dates = if may_be_date {
                         date_readings(joined)
@@ -167,16 +168,31 @@ pub fn value_runs(pages: &[SearchPage]) -> Vec<Run> {
     out
 }
 
-/// Whether one word may read as a date: it has a separator, and either a
-/// letter (a month's name, `3-Aug-2014`) or two separators, as a date in
-/// numbers has (`28.11.2022`). An amount (`1.234,56`, `12.50`) has neither,
-/// and most words with a digit are amounts: they are not parsed as dates.
+/// Whether one word may read as a date: it has a separator and, with
+/// letters, a month's name (`3-Aug-2014`), else two separators, as a date
+/// in numbers has (`28.11.2022`). An amount (`1.234,56`, `12.50`) has
+/// neither, and most words with a digit are amounts: they are not parsed
+/// as dates.
 fn may_be_one_date(word: &str) -> bool {
     let separators = word
         .bytes()
         .filter(|b| matches!(b, b'.' | b'/' | b'-'))
         .count();
-    separators >= 2 || (separators == 1 && word.chars().any(char::is_alphabetic))
+    if word.chars().any(char::is_alphabetic) {
+        separators > 0 && names_a_month(word)
+    } else {
+        separators >= 2
+    }
+}
+
+/// Whether a month's name is one of the text's parts, as a date with
+/// letters is read (parts between spaces and `,./-`): without one, a text
+/// with letters reads as no date.
+fn names_a_month(text: &str) -> bool {
+    text.split(|c: char| c.is_whitespace() || matches!(c, ',' | '.' | '/' | '-'))
+        // Every month's name begins with a letter (a test holds it): the
+        // parts in digits, most of them, are not looked up.
+        .any(|part| part.starts_with(char::is_alphabetic) && month_named(part).is_some())
 }
 
 /// Whether a run of words can be one value: one word; or words with
@@ -288,7 +304,7 @@ mod tests {
         // all (`3,03,Aug` reads as one, but a date in one word is written
         // with one: such a word was never read as a date).
         let parts = [
-            "3", "03", "12", "31", "2024", "24", "Aug", "Mai", "août", "nr", ".", "/", "-", ",",
+            "3", "03", "12", "31", "2024", "24", "Aug", "Mai", "août", "nr", ".", "/", "-", ",", " ",
         ];
         let mut words = vec![String::new()];
         let mut checked = 0;
@@ -298,12 +314,24 @@ mod tests {
                 .flat_map(|w| parts.iter().map(move |p| format!("{w}{p}")))
                 .collect();
             for word in &words {
+                // A run of several words is read only with a month's name.
+                if !names_a_month(word) && word.chars().any(char::is_alphabetic) {
+                    assert_eq!(date_readings(word), Vec::<String>::new(), "{word}");
+                }
+                if word.contains(' ') {
+                    continue;
+                }
                 if !may_be_one_date(word) && word.contains(['.', '/', '-']) {
                     assert_eq!(date_readings(word), Vec::<String>::new(), "{word}");
                     checked += 1;
                 }
             }
         }
+        assert!(
+            crate::normalise::months()
+                .iter()
+                .all(|(name, _)| name.starts_with(char::is_alphabetic))
+        );
         // The dates themselves are read.
         assert!(may_be_one_date("28.11.2022") && may_be_one_date("3-Aug-2024"));
         assert!(may_be_one_date("3,Aug.2024"));
