@@ -189,7 +189,7 @@ mod tests {
         let folded = FoldedPages::new(&pages);
         let found = home_country(&pages, &folded)?;
         let words = &pages[found.page].words[found.words];
-        let quote: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
+        let quote: Vec<&str> = words.iter().map(|w| &*w.text).collect();
         Some((found.currency, found.dollar, quote.join(" ")))
     }
 
@@ -268,7 +268,7 @@ mod tests {
             words: words
                 .iter()
                 .map(|w| crate::pages::SearchWord {
-                    text: (*w).to_owned(),
+                    text: std::sync::Arc::from(*w),
                     line: 0,
                     bbox: None,
                 })

@@ -3,6 +3,7 @@
 //! has boxes.
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use serde::Serialize;
 use sift_documents::{Content, Document, WordLines};
@@ -54,7 +55,7 @@ pub struct Match {
 #[derive(Debug, Clone, PartialEq)]
 pub struct SearchWord {
     /// The word as printed (a run of text between spaces).
-    pub text: String,
+    pub text: Arc<str>,
     /// Index of its line on the page.
     pub line: usize,
     /// Where the word is on the page, when the page has boxes.
@@ -78,7 +79,7 @@ impl SearchPage {
     fn from_text(number: u32, text: &str) -> Self {
         let lines = text.lines().map(|line| {
             line.split_whitespace()
-                .map(|w| (w.to_owned(), None))
+                .map(|w| (Arc::from(w), None))
                 .collect::<Vec<_>>()
         });
         Self::from_lines(number, lines, false)
@@ -95,7 +96,7 @@ impl SearchPage {
                         width: fraction(word.width / w),
                         height: fraction(word.height / h),
                     };
-                    (word.text.clone(), Some(bbox))
+                    (Arc::from(word.text.as_str()), Some(bbox))
                 })
                 .collect::<Vec<_>>()
         });
@@ -104,7 +105,7 @@ impl SearchPage {
 
     fn from_lines(
         number: u32,
-        lines: impl Iterator<Item = Vec<(String, Option<WordBox>)>>,
+        lines: impl Iterator<Item = Vec<(Arc<str>, Option<WordBox>)>>,
         ocr: bool,
     ) -> Self {
         let mut page = Self {
@@ -141,7 +142,7 @@ impl SearchPage {
 fn join(words: &[SearchWord]) -> String {
     words
         .iter()
-        .map(|w| w.text.as_str())
+        .map(|w| &*w.text)
         .collect::<Vec<_>>()
         .join(" ")
 }

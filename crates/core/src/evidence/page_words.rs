@@ -44,7 +44,7 @@ pub fn page_words_of(document: &Document, page: u32) -> Option<PageWords> {
             .iter()
             .filter_map(|w| {
                 Some(PageWordBox {
-                    text: w.text.clone(),
+                    text: w.text.to_string(),
                     bbox: w.bbox?.into(),
                 })
             })

@@ -398,7 +398,7 @@ fn sender_line(page: &SearchPage) -> Option<(usize, Range<usize>)> {
     page.lines.iter().enumerate().find_map(|(l, line)| {
         let cuts: Vec<usize> = line
             .clone()
-            .filter(|&w| SEPARATORS.contains(&page.words[w].text.as_str()))
+            .filter(|&w| SEPARATORS.contains(&&*page.words[w].text))
             .collect();
         let first = line.start..*cuts.first()?;
         let postcode = line
