@@ -158,7 +158,7 @@ pub fn locate_fields(document: &Document, schema: &Value) -> Vec<FieldCandidates
 /// them: a job builds them once and evidence then searches the same
 /// pages (the locator reads its own copy in rows).
 pub fn locate_in_pages(pages: &[SearchPage], schema: &Value) -> Vec<FieldCandidates> {
-    let pages = in_rows(pages.to_vec());
+    let pages = in_rows(pages);
     let values = DocumentValues::new(&pages);
     let folded = FoldedPages::with_phrase_starts(
         &pages,

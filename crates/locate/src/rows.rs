@@ -20,9 +20,10 @@ const SAME_ROW: f32 = 0.5;
 const RECENT_ROWS: usize = 8;
 
 /// The pages in rows, where every word has a box; others as they are.
-/// (Core reads a line item's numbers on these rows too.)
-pub fn in_rows(pages: Vec<SearchPage>) -> Vec<SearchPage> {
-    pages.into_iter().map(page_in_rows).collect()
+/// (Core reads a line item's numbers on these rows too.) Each word is
+/// copied once, to its row: its text is shared, not copied.
+pub fn in_rows(pages: &[SearchPage]) -> Vec<SearchPage> {
+    pages.iter().map(page_in_rows).collect()
 }
 
 /// What rows are built of: a line of the page, with its box.
@@ -41,14 +42,14 @@ fn overlaps(a: &Unit, b: &Unit) -> bool {
     shared > 0.0 && shared >= SAME_ROW * narrower
 }
 
-fn page_in_rows(page: SearchPage) -> SearchPage {
+fn page_in_rows(page: &SearchPage) -> SearchPage {
     let Some(boxes) = page
         .words
         .iter()
         .map(|w| w.bbox)
         .collect::<Option<Vec<WordBox>>>()
     else {
-        return page;
+        return page.clone();
     };
     let mut units: Vec<Unit> = page
         .lines
@@ -99,19 +100,18 @@ fn page_in_rows(page: SearchPage) -> SearchPage {
         lines: Vec::with_capacity(rows.len()),
         ocr: page.ocr,
     };
-    // Each word moves once, to its row.
-    let mut words: Vec<Option<SearchWord>> = page.words.into_iter().map(Some).collect();
+    // Each line is one unit, and each unit in one row: each word is
+    // copied once.
     for mut row in rows {
         row.sort_by(|a, b| a.left.total_cmp(&b.left));
         let start = out.words.len();
         let line = out.lines.len();
         for unit in row {
-            for at in unit.words {
-                if let Some(mut word) = words[at].take() {
-                    word.line = line;
-                    out.words.push(word);
-                }
-            }
+            out.words
+                .extend(page.words[unit.words].iter().map(|word| SearchWord {
+                    line,
+                    ..word.clone()
+                }));
         }
         out.lines.push(start..out.words.len());
     }
@@ -144,7 +144,7 @@ mod tests {
         for (l, line) in lines.iter().enumerate() {
             let start = page.words.len();
             page.words.extend(line.iter().map(|(text, b)| SearchWord {
-                text: text.clone(),
+                text: std::sync::Arc::from(text.as_str()),
                 line: l,
                 bbox: Some(*b),
             }));
@@ -175,7 +175,7 @@ mod tests {
             false,
         );
         assert_eq!(
-            texts(&in_rows(vec![drawn])[0]),
+            texts(&in_rows(&[drawn])[0]),
             [
                 "Rechnungsnr. 30064443 Kundennr. 47774",
                 "Rechnungsdatum 7. Mai 2014"
@@ -202,7 +202,7 @@ mod tests {
             true,
         );
         assert_eq!(
-            texts(&in_rows(vec![read])[0]),
+            texts(&in_rows(&[read])[0]),
             ["TOTAL 9.00", "THANK YOU AGAIN"]
         );
     }
@@ -219,7 +219,7 @@ mod tests {
             true,
         );
         assert_eq!(
-            texts(&in_rows(vec![read])[0]),
+            texts(&in_rows(&[read])[0]),
             ["TOTAL 14.10", "TOTAL 14.19", "CASH 20.00"]
         );
     }
@@ -231,6 +231,6 @@ mod tests {
             false,
         );
         text.words[1].bbox = None;
-        assert_eq!(texts(&in_rows(vec![text])[0]), ["Total", "12.00"]);
+        assert_eq!(texts(&in_rows(&[text])[0]), ["Total", "12.00"]);
     }
 }

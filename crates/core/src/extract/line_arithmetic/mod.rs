@@ -100,7 +100,7 @@ pub(crate) fn complete_lines(
     }
     // A line item's numbers are one visual row, which the text's own
     // lines may part (a description wrapped onto a second line).
-    let rows = in_rows(pages.to_vec());
+    let rows = in_rows(pages);
     let runs = value_runs(&rows);
     let printed = PrintedRows::new(&rows, &runs);
     let mut mends: Vec<(usize, [Option<f64>; 3])> = Vec::new();
