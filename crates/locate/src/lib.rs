@@ -224,19 +224,22 @@ pub fn locate_in_pages(pages: &[SearchPage], schema: &Value) -> Vec<FieldCandida
 /// first: by score, then the larger amount for a total (a grand total is
 /// the largest of the totals), else the earlier place.
 fn rank(spec: &FieldSpec, proposals: Vec<Proposal>) -> Vec<Proposal> {
-    let mut merged: Vec<(Proposal, i32)> = Vec::new();
+    let mut merged: Vec<(Proposal, i32)> = Vec::with_capacity(proposals.len());
     // Where each value was merged, by its key: a page of many values
-    // looks each up, instead of comparing it with every one before.
-    let mut by_key: HashMap<ValueKey, Vec<usize>> = HashMap::default();
+    // looks each up, instead of comparing it with every one before. The
+    // last merged at each key, and for each merged value the one merged
+    // at its key before it: two values at one key are rare, so a chain
+    // through the merged values, not a vector for every key.
+    let mut last_at: HashMap<ValueKey, usize> = HashMap::default();
+    let mut before_at: Vec<Option<usize>> = Vec::with_capacity(proposals.len());
     for p in proposals {
         let key = ValueKey::of(&p.value);
         let at = key
             .neighbours()
             .into_iter()
             .flatten()
-            .filter_map(|k| by_key.get(k.as_ref()))
-            .flatten()
-            .copied()
+            .filter_map(|k| last_at.get(k.as_ref()).copied())
+            .flat_map(|last| std::iter::successors(Some(last), |&i| before_at[i]))
             .filter(|&i| same_value(&merged[i].0.value, &p.value))
             .min();
         match at.map(|i| &mut merged[i]) {
@@ -247,7 +250,7 @@ fn rank(spec: &FieldSpec, proposals: Vec<Proposal>) -> Vec<Proposal> {
                 }
             }
             None => {
-                by_key.entry(key).or_default().push(merged.len());
+                before_at.push(last_at.insert(key, merged.len()));
                 merged.push((p, 0));
             }
         }
