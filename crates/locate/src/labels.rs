@@ -316,11 +316,27 @@ pub(super) fn label_score(
 ) -> i32 {
     let search = &pages[page];
     let line = search.words[words.start].line;
-    let mut before: Vec<&Occurrence> = found[page][line]
-        .iter()
-        .filter(|o| o.end <= words.start)
-        .collect();
-    before.sort_by_key(|o| std::cmp::Reverse((o.end, o.len)));
+    let is_before = |o: &&Occurrence| o.end <= words.start;
+    // Most values have no label before them on their line, and a labelled
+    // one mostly one: a vector only for two or more.
+    let line_found = &found[page][line];
+    let mut several: Vec<&Occurrence>;
+    let one: [&Occurrence; 1];
+    let mut before: &[&Occurrence] = match line_found.iter().filter(is_before).count() {
+        0 => &[],
+        1 => match line_found.iter().find(is_before) {
+            Some(o) => {
+                one = [o];
+                &one
+            }
+            None => &[],
+        },
+        _ => {
+            several = line_found.iter().filter(is_before).collect();
+            several.sort_by_key(|o| std::cmp::Reverse((o.end, o.len)));
+            &several
+        }
+    };
     // `Total with GST 77.20`: the tax's word qualifies the total's label
     // before it, which governs the value (`Total GST`, adjacent, is the tax).
     if let Some(nearest) = before.first().filter(|o| o.qualifier) {
@@ -328,7 +344,7 @@ pub(super) fn label_score(
             .iter()
             .position(|o| !o.rival && o.end < nearest.start);
         if let Some(at) = own {
-            before.drain(..at);
+            before = &before[at..];
         }
     }
     if let Some(nearest) = before.first() {
@@ -337,23 +353,21 @@ pub(super) fn label_score(
         // #` says more than `#`, and `Contract No.` is a contract's.
         // A value between two labels is the first one's (`Total Saving
         // 0.00 Total 77.20`): no chain passes over it.
-        let mut chain = vec![*nearest];
+        let (mut last, mut rival, mut len) = (*nearest, nearest.rival, nearest.len);
         for o in &before[1..] {
-            let last = chain[chain.len() - 1];
             let gap = search.words[o.end.min(last.start)..last.start]
                 .iter()
                 .any(|w| w.text.bytes().any(|b| b.is_ascii_digit()));
             if o.end <= last.start && last.start - o.end <= 1 && !gap {
-                chain.push(o);
+                (last, rival, len) = (o, rival || o.rival, len + o.len);
             }
         }
-        if chain.iter().any(|o| o.rival) {
+        if rival {
             return RIVAL;
         }
         if heads_rates(search, nearest) {
             return 0;
         }
-        let len: usize = chain.iter().map(|o| o.len).sum();
         // Each word between a label and its value makes it less its own;
         // a mark alone (`|`, `-`, `:`) is no word. Ten are as far as
         // counting goes: a line of many values counts no further.
