@@ -140,11 +140,7 @@ impl SearchPage {
 }
 
 fn join(words: &[SearchWord]) -> String {
-    words
-        .iter()
-        .map(|w| &*w.text)
-        .collect::<Vec<_>>()
-        .join(" ")
+    words.iter().map(|w| &*w.text).collect::<Vec<_>>().join(" ")
 }
 
 /// The pages of a document as evidence searches them: a PDF's pages, each

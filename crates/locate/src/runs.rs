@@ -304,7 +304,8 @@ mod tests {
         // all (`3,03,Aug` reads as one, but a date in one word is written
         // with one: such a word was never read as a date).
         let parts = [
-            "3", "03", "12", "31", "2024", "24", "Aug", "Mai", "août", "nr", ".", "/", "-", ",", " ",
+            "3", "03", "12", "31", "2024", "24", "Aug", "Mai", "août", "nr", ".", "/", "-", ",",
+            " ",
         ];
         let mut words = vec![String::new()];
         let mut checked = 0;
