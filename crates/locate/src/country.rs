@@ -29,7 +29,7 @@ use std::sync::OnceLock;
 
 use foldhash::HashMap;
 
-use super::labels::{FoldedPages, fold_word, within_one_edit};
+use super::labels::{FoldedPages, FoldedText, fold_word, within_one_edit};
 use super::phrases::drop_inside_longer;
 use crate::languages::countries;
 use crate::pages::SearchPage;
@@ -85,7 +85,8 @@ pub fn home_currency_place(pages: &[SearchPage], code: &str) -> Option<(usize, R
     {
         return None;
     }
-    let home = home_country(pages, &FoldedPages::new(pages))?;
+    let text = FoldedText::new(pages);
+    let home = home_country(pages, &FoldedPages::new(pages, &text))?;
     home.currency
         .eq_ignore_ascii_case(code)
         .then_some((home.page, home.words))
@@ -93,7 +94,7 @@ pub fn home_currency_place(pages: &[SearchPage], code: &str) -> Option<(usize, R
 
 /// The countries named on one line, and where: each phrase at its place,
 /// without those inside a longer one (`wales` in `New South Wales`).
-fn on_line(page: &SearchPage, words: &[String], line: Range<usize>) -> Vec<(usize, Range<usize>)> {
+fn on_line(page: &SearchPage, words: &[&str], line: Range<usize>) -> Vec<(usize, Range<usize>)> {
     let mut found: Vec<(usize, Range<usize>)> = Vec::new();
     for start in line.clone() {
         // A town and its state glued by a comma (`MASAI,JOHOR`).
@@ -108,7 +109,7 @@ fn on_line(page: &SearchPage, words: &[String], line: Range<usize>) -> Vec<(usiz
         }
         let misread = || page.ocr.then(|| misread_place(&words[start])).flatten();
         let Some(phrases) = phrase_table()
-            .get(words[start].as_str())
+            .get(words[start])
             .or_else(|| phrase_table().get(misread()?))
         else {
             continue;
@@ -186,7 +187,8 @@ mod tests {
             invoice_xml: None,
         };
         let pages = search_pages(&document);
-        let folded = FoldedPages::new(&pages);
+        let text = FoldedText::new(&pages);
+        let folded = FoldedPages::new(&pages, &text);
         let found = home_country(&pages, &folded)?;
         let words = &pages[found.page].words[found.words];
         let quote: Vec<&str> = words.iter().map(|w| &*w.text).collect();
@@ -278,7 +280,8 @@ mod tests {
         };
         for (ocr, currency) in [(true, Some("MYR")), (false, None)] {
             let pages = vec![page(ocr)];
-            let found = home_country(&pages, &FoldedPages::new(&pages));
+            let text = FoldedText::new(&pages);
+            let found = home_country(&pages, &FoldedPages::new(&pages, &text));
             assert_eq!(found.map(|h| h.currency), currency, "ocr: {ocr}");
         }
     }

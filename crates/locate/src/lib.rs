@@ -98,7 +98,7 @@ use serde_json::{Map, Value};
 use sift_documents::Document;
 
 use fields::{FieldSpec, ValueKind, field_specs};
-use labels::{FoldedPages, PhraseStarts, SAME_LINE};
+use labels::{FoldedPages, FoldedText, PhraseStarts, SAME_LINE};
 use lexicon::Concept;
 use pages::{Match, Place, SearchPage, place, search_pages};
 use proposal::{Proposal, same_value};
@@ -160,8 +160,10 @@ pub fn locate_fields(document: &Document, schema: &Value) -> Vec<FieldCandidates
 pub fn locate_in_pages(pages: &[SearchPage], schema: &Value) -> Vec<FieldCandidates> {
     let pages = in_rows(pages);
     let values = DocumentValues::new(&pages);
+    let text = FoldedText::new(&pages);
     let folded = FoldedPages::with_phrase_starts(
         &pages,
+        &text,
         &PhraseStarts {
             split_in_two: shared::label_word_split_in_two,
             first_word: phrases::first_word,

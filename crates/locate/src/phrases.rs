@@ -204,7 +204,7 @@ where
                 // A phrase's first word is the word at `start`, or
                 // that word and the next read as one (`Ver käufer:`).
                 let candidates = [
-                    Some((words[start].as_str(), word_first, start + 1)),
+                    Some((words[start], word_first, start + 1)),
                     joined[start]
                         .as_deref()
                         .map(|word| (word, joined_first, start + 2)),
@@ -244,7 +244,7 @@ where
 /// page's order, each once.
 fn with_own_label<'a>(
     lexicon_starts: &'a [PhraseStart],
-    words: &[String],
+    words: &[&str],
     joined: &[Option<String>],
     own_first: Option<&str>,
 ) -> Cow<'a, [PhraseStart]> {

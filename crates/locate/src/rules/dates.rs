@@ -128,7 +128,7 @@ pub(crate) fn due_date_needs_its_label_or_terms(
     concept: Option<Concept>,
     labelled: i32,
     page: &SearchPage,
-    folded: &[String],
+    folded: &[&str],
     dates_before: impl Iterator<Item = usize>,
     date: &Range<usize>,
 ) -> Option<i32> {
@@ -199,7 +199,7 @@ pub(crate) fn date_linked_to_the_number_is_the_issue_date(
 /// number's labels and rivals are, so `Bestellung Nr. 5 vom` is not).
 pub(crate) fn linked_to_the_number(
     pages: &[SearchPage],
-    folded: &[String],
+    folded: &[&str],
     numbered: &[Vec<Vec<Occurrence>>],
     page: usize,
     date: &Range<usize>,
@@ -212,7 +212,7 @@ pub(crate) fn linked_to_the_number(
     let link_line = search.words[link].line;
     let first_on_line = search.lines[line].start == date.start;
     if !(link_line == line || first_on_line && link_line + 1 == line)
-        || !lexicon().dated.contains(&folded[link].as_str())
+        || !lexicon().dated.contains(&folded[link])
     {
         return false;
     }
@@ -233,7 +233,7 @@ pub(crate) fn linked_to_the_number(
 /// innerhalb 10 Tagen bis 15.06.2013`: the discount's date is not).
 fn is_payment_deadline(
     page: &SearchPage,
-    folded: &[String],
+    folded: &[&str],
     dates_before: impl Iterator<Item = usize>,
     date: &Range<usize>,
 ) -> bool {
@@ -243,10 +243,8 @@ fn is_payment_deadline(
         .max()
         .unwrap_or(line.start);
     let words = &folded[since..date.start];
-    let by = words
-        .last()
-        .is_some_and(|w| lexicon().by.contains(&w.as_str()));
-    by && words.iter().any(|w| lexicon().pay.contains(&w.as_str()))
+    let by = words.last().is_some_and(|w| lexicon().by.contains(w));
+    by && words.iter().any(|w| lexicon().pay.contains(w))
 }
 
 #[cfg(test)]

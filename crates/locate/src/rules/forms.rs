@@ -68,7 +68,7 @@ pub(super) fn names_another_role(page: &SearchPage, at: usize) -> bool {
 /// language's captions, pt-pl tune's DANFEs (with a heading naming two
 /// roles: buyer 0 → 2 of 9); none changed on the other sets
 /// Test: a_forms_name_box_under_the_buyers_heading_is_the_buyers_name
-pub(super) fn past_name_captions(folded: &[String], words: Range<usize>) -> usize {
+pub(super) fn past_name_captions(folded: &[&str], words: Range<usize>) -> usize {
     let mut at = words.start;
     loop {
         while at < words.end && folded[at].is_empty() {
@@ -77,7 +77,7 @@ pub(super) fn past_name_captions(folded: &[String], words: Range<usize>) -> usiz
         let caption = lexicon().name_captions.iter().find_map(|caption| {
             let n = caption.split(' ').count();
             let here = folded.get(at..(at + n).min(words.end))?;
-            (here.len() == n && here.iter().zip(caption.split(' ')).all(|(w, c)| w == c))
+            (here.len() == n && here.iter().zip(caption.split(' ')).all(|(w, c)| *w == c))
                 .then_some(n)
         });
         match caption {

@@ -89,7 +89,7 @@ pub(crate) fn vat_shaped_tax_id_gains(spec: &FieldSpec, id: &str, s: i32) -> i32
 pub(crate) fn tax_id_answers_its_own_party(
     spec: &FieldSpec,
     page: &SearchPage,
-    folded: &[String],
+    folded: &[&str],
     w: usize,
     asks_buyer: bool,
 ) -> bool {
@@ -117,7 +117,7 @@ pub(crate) fn tax_id_answers_its_own_party(
 /// Measured: LOCATOR_VERSION 19, pt-pl tune (seller's tax id 4 → 10 of 12,
 /// with the columns; held out 0 → 9 of 9); none changed on the other sets
 /// Test: a_tax_id_under_the_buyers_heading_is_the_buyers
-fn party_named_above(page: &SearchPage, folded: &[String], w: usize) -> Option<Party> {
+fn party_named_above(page: &SearchPage, folded: &[&str], w: usize) -> Option<Party> {
     let line = page.words[w].line;
     for above in (line.saturating_sub(PARTY_LINES_ABOVE)..line).rev() {
         let named: Vec<(usize, Party)> = page.lines[above]
@@ -157,19 +157,19 @@ enum Party {
 
 /// The party `words` (folded) name by one of its one-word labels, the
 /// last named where both are.
-fn party_named(words: &[String]) -> Option<Party> {
-    words.iter().rev().find_map(word_party)
+fn party_named(words: &[&str]) -> Option<Party> {
+    words.iter().rev().find_map(|word| word_party(word))
 }
 
 /// The party a folded word is a one-word label of.
-fn word_party(word: &String) -> Option<Party> {
-    if says_buyer(std::slice::from_ref(word)) {
+fn word_party(word: &str) -> Option<Party> {
+    if says_buyer(&[word]) {
         Some(Party::Buyer)
     } else {
         let issuer = lexicon::labels(Concept::Issuer);
         issuer
             .iter()
-            .any(|label| label == word)
+            .any(|label| *label == word)
             .then_some(Party::Seller)
     }
 }
@@ -185,11 +185,12 @@ pub(crate) fn iban_has_its_shape(spec: &FieldSpec, id: &str) -> bool {
 
 /// Whether `words` (folded) name the buyer: one of the buyer's one-word
 /// labels (`customer`, `client`, `käufer`).
-pub(crate) fn says_buyer(words: &[String]) -> bool {
+pub(crate) fn says_buyer(words: &[impl AsRef<str>]) -> bool {
     let buyer = lexicon::labels(Concept::Buyer);
     words
         .iter()
-        .any(|w| buyer.iter().any(|label| label == w) || w == "purchaser")
+        .map(AsRef::as_ref)
+        .any(|w| buyer.iter().any(|label| *label == w) || w == "purchaser")
 }
 
 /// A field's own words, as labels are folded.

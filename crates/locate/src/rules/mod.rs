@@ -49,7 +49,7 @@ pub(crate) mod totals;
 pub(crate) struct AmountAt<'a> {
     pub spec: &'a FieldSpec,
     pub pages: &'a [SearchPage],
-    pub folded: &'a FoldedPages,
+    pub folded: &'a FoldedPages<'a>,
     /// The page's amounts by value, for the tax's arithmetic.
     pub by_value: &'a tax::AmountsByValue,
     pub page: usize,

@@ -242,13 +242,13 @@ fn is_name(text: &str) -> bool {
 
 /// Whether `words` of a page read as a name ([`is_name`]) and are not
 /// all label words (`Kundennummer`, `Warenempfänger`).
-fn is_party_name(page: &SearchPage, folded: &[String], words: &Range<usize>) -> bool {
+fn is_party_name(page: &SearchPage, folded: &[&str], words: &Range<usize>) -> bool {
     let text = page.words_text(words);
     is_name(text.trim_start_matches([':', '-', ' ']))
         && !folded[words.clone()]
             .iter()
             .filter(|w| !w.is_empty())
-            .all(|w| is_label_word(w) || lexicon().salutations.contains(&w.as_str()))
+            .all(|w| is_label_word(w) || lexicon().salutations.contains(w))
 }
 
 /// A party's label names the words after it on its line, or a heading the line below it; a label and a legal form alone are the name.
@@ -331,7 +331,7 @@ fn texts_after_labels(
 /// Test: a_sections_name_line_is_the_name_and_its_numbered_lines_are_passed_over
 fn name_below(
     page: &SearchPage,
-    folded: &[String],
+    folded: &[&str],
     l: usize,
     heading: usize,
 ) -> Option<Range<usize>> {
@@ -356,7 +356,7 @@ fn name_below(
 /// Test: a_name_runs_on_to_the_next_line_that_ends_in_its_legal_form
 fn name_runs_on_to_its_legal_form(
     page: &SearchPage,
-    folded: &[String],
+    folded: &[&str],
     words: Range<usize>,
 ) -> Range<usize> {
     let Some(first) = words.clone().next() else {
@@ -418,17 +418,17 @@ fn sender_line(page: &SearchPage) -> Option<(usize, Range<usize>)> {
 /// seller 9 → 28, buyer 0 → 23; receipts' sellers, tuning 89 → 146,
 /// held-out 68 → 97)
 /// Test: a_letters_sender_line_names_the_seller_and_the_line_below_it_the_buyer
-fn addressee(page: &SearchPage, folded: &[String], sender: usize) -> Option<Name> {
+fn addressee(page: &SearchPage, folded: &[&str], sender: usize) -> Option<Name> {
     let mut below = page.lines.iter().skip(sender + 1);
     let mut line = below.next()?;
     if folded[line.clone()]
         .iter()
-        .all(|w| lexicon().salutations.contains(&w.as_str()))
+        .all(|w| lexicon().salutations.contains(w))
     {
         line = below.next()?;
     }
     let start = (line.start..line.end)
-        .find(|w| !lexicon().salutations.contains(&folded[*w].as_str()))
+        .find(|w| !lexicon().salutations.contains(&folded[*w]))
         .unwrap_or(line.start);
     let words = before_wide_gap(page, start..line.end);
     let text = page.words_text(&words);
@@ -459,7 +459,7 @@ fn is_postcode(printed: &str) -> bool {
 /// fields (buyer 28 → 34 of 42 each), e-invoice line items' tune split
 /// (buyer 16 → 21 of 26; held out 15 → 21); none lost
 /// Test: an_address_block_lower_down_names_the_buyer
-fn address_block_below(page: &SearchPage, folded: &[String], sender: usize) -> Option<Name> {
+fn address_block_below(page: &SearchPage, folded: &[&str], sender: usize) -> Option<Name> {
     let first_column = |l: usize| before_wide_gap(page, page.lines[l].clone());
     let has_postcode = |l: usize| first_column(l).any(|w| is_postcode(&page.words[w].text));
     let lines = page.lines.len();

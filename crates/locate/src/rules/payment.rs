@@ -113,7 +113,7 @@ fn label_before(
             return false;
         }
         if text.chars().any(char::is_alphabetic) && currency(text).is_none() {
-            return words.contains(&folded.0[page][w].as_str());
+            return words.contains(&folded.0[page][w]);
         }
     }
     false
