@@ -89,7 +89,7 @@ pub mod shapes;
 #[cfg(test)]
 mod tests;
 
-use std::borrow::Cow;
+use std::hash::BuildHasher;
 
 use foldhash::HashMap;
 
@@ -240,7 +240,7 @@ fn rank(spec: &FieldSpec, proposals: Vec<Proposal>) -> Vec<Proposal> {
             .neighbours()
             .into_iter()
             .flatten()
-            .filter_map(|k| last_at.get(k.as_ref()).copied())
+            .filter_map(|k| last_at.get(&k).copied())
             .flat_map(|last| std::iter::successors(Some(last), |&i| before_at[i]))
             .filter(|&i| same_value(&merged[i].0.value, &p.value))
             .min();
@@ -305,29 +305,39 @@ fn labelled_as(
 }
 
 /// A value as [`rank`] finds it again: a number in millionths (a number
-/// [`same_value`] takes for it is in its key or one beside it), else its
-/// JSON text.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+/// [`same_value`] takes for it is in its key or one beside it), else a
+/// hash of its text (a string's, or another value's JSON). Values found
+/// by a key are compared before they are merged, so two texts that hash
+/// alike are never taken for one; a hash spares every proposal's text a
+/// copy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum ValueKey {
     Millionths(i64),
-    Text(String),
+    Text(u64),
 }
 
 impl ValueKey {
     fn of(value: &Value) -> Self {
-        match value.as_f64() {
-            Some(x) => Self::Millionths((x * 1e6).round() as i64),
-            None => Self::Text(value.to_string()),
+        let text = |tag: u8, text: &str| {
+            Self::Text(foldhash::fast::FixedState::default().hash_one((tag, text)))
+        };
+        match value {
+            Value::String(string) => text(0, string),
+            other => match other.as_f64() {
+                Some(x) => Self::Millionths((x * 1e6).round() as i64),
+                None => text(1, &other.to_string()),
+            },
         }
     }
 
     /// The keys a value equal to this key's may have (without a new
-    /// vector or string: every proposal asks).
-    fn neighbours(&self) -> [Option<Cow<'_, Self>>; 3] {
+    /// vector: every proposal asks).
+    fn neighbours(self) -> [Option<Self>; 3] {
         match self {
-            Self::Millionths(n) => [n.saturating_sub(1), *n, n.saturating_add(1)]
-                .map(|n| Some(Cow::Owned(Self::Millionths(n)))),
-            Self::Text(_) => [Some(Cow::Borrowed(self)), None, None],
+            Self::Millionths(n) => {
+                [n.saturating_sub(1), n, n.saturating_add(1)].map(|n| Some(Self::Millionths(n)))
+            }
+            Self::Text(_) => [Some(self), None, None],
         }
     }
 }
