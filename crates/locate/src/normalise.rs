@@ -245,11 +245,15 @@ pub fn normalize_amount(value: &str) -> Option<f64> {
         core.into()
     };
     // Two marks in a row separate nothing: `7..00` is no one number.
-    if core.contains("..") || core.contains(",,") {
+    if core
+        .as_bytes()
+        .windows(2)
+        .any(|pair| pair == b".." || pair == b",,")
+    {
         return None;
     }
-    let dots = core.matches('.').count();
-    let commas = core.matches(',').count();
+    let dots = core.bytes().filter(|b| *b == b'.').count();
+    let commas = core.bytes().filter(|b| *b == b',').count();
     let decimal = match (dots, commas) {
         (0, 0) => None,
         (_, 0) if dots > 1 => None,

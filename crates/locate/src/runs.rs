@@ -267,8 +267,8 @@ fn date_readings(text: &str) -> Vec<String> {
 /// separator.
 fn amount_readings(text: &str) -> Vec<f64> {
     let mut out: Vec<f64> = normalize_amount(text).into_iter().collect();
-    let dots = text.matches('.').count();
-    let commas = text.matches(',').count();
+    let dots = text.bytes().filter(|b| *b == b'.').count();
+    let commas = text.bytes().filter(|b| *b == b',').count();
     if dots + commas == 1 {
         let mark = if dots == 1 { '.' } else { ',' };
         let after = text.rsplit(mark).next().unwrap_or("");
