@@ -10,6 +10,10 @@
 //! currency signs stay here too: they are no language's words, and their
 //! reading (the longest sign first, a sign not inside a word) is code.
 
+use std::sync::OnceLock;
+
+use foldhash::HashSet;
+
 use crate::languages::lexicon;
 
 pub(crate) use crate::concept::CONCEPTS;
@@ -216,6 +220,19 @@ pub(crate) const CURRENCY_CODES: &[&str] = &[
     "PHP", "VND", "KRW", "MXN", "BRL", "ARS", "CLP", "COP", "ZAR", "AED", "SAR", "ILS", "EGP",
     "NGN", "KES", "PKR", "BDT", "LKR", "TWD",
 ];
+
+/// The ISO 4217 code `text` is, of [`CURRENCY_CODES`]: looked up, not
+/// compared with each (every capitalised three-letter word is asked).
+pub(crate) fn currency_code(text: &str) -> Option<&'static str> {
+    static CODES: OnceLock<HashSet<&'static str>> = OnceLock::new();
+    if text.len() != 3 {
+        return None;
+    }
+    CODES
+        .get_or_init(|| CURRENCY_CODES.iter().copied().collect())
+        .get(text)
+        .copied()
+}
 
 /// The currency a sign stands for.
 pub(crate) fn currency_of_sign(word: &str) -> Option<&'static str> {

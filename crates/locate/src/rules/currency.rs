@@ -121,9 +121,7 @@ pub(crate) fn currency(word: &str) -> Option<&'static str> {
         return None;
     }
     let bare = word.trim_matches(|c: char| !c.is_alphanumeric());
-    if bare.len() == 3
-        && let Some(code) = lexicon::CURRENCY_CODES.iter().find(|c| **c == bare)
-    {
+    if let Some(code) = lexicon::currency_code(bare) {
         return Some(code);
     }
     // A code glued to its amount: `EUR1,234.00`, `12.00EUR`.
@@ -135,7 +133,7 @@ pub(crate) fn currency(word: &str) -> Option<&'static str> {
     };
     if letters.len() == 3
         && (word.starts_with(&letters) || word.ends_with(&letters))
-        && let Some(code) = lexicon::CURRENCY_CODES.iter().find(|c| **c == letters)
+        && let Some(code) = lexicon::currency_code(&letters)
     {
         return Some(code);
     }
