@@ -1,7 +1,8 @@
 //! Sift's engine: structured calls (a tool loop ending in a validated
 //! answer), tools, and what of a conversation goes into each request.
 //!
-//! - [`structured`]: [`run_structured_call`], its spec, corrections and outcome.
+//! - [`structured`]: [`run_structured_call`], its spec, corrections and outcome
+//!   (`structured/run.rs`: the loop itself, turn by turn).
 //! - [`tool`]: the [`Tool`] trait that built-in tools and workflow DAGs implement.
 //! - [`schema`]: answer schemas, checked, compiled once, with path-led errors.
 //! - [`context`]: the tool-result and image windows.
