@@ -107,7 +107,7 @@ fn on_line(page: &SearchPage, words: &[&str], line: Range<usize>) -> Vec<(usize,
                 }
             }
         }
-        let misread = || page.ocr.then(|| misread_place(&words[start])).flatten();
+        let misread = || page.ocr.then(|| misread_place(words[start])).flatten();
         let Some(phrases) = phrase_table()
             .get(words[start])
             .or_else(|| phrase_table().get(misread()?))

@@ -122,7 +122,7 @@ fn party_named_above(page: &SearchPage, folded: &[&str], w: usize) -> Option<Par
     for above in (line.saturating_sub(PARTY_LINES_ABOVE)..line).rev() {
         let named: Vec<(usize, Party)> = page.lines[above]
             .clone()
-            .filter_map(|a| word_party(&folded[a]).map(|party| (a, party)))
+            .filter_map(|a| word_party(folded[a]).map(|party| (a, party)))
             .collect();
         let Some(&(_, first)) = named.first() else {
             continue;
@@ -167,10 +167,7 @@ fn word_party(word: &str) -> Option<Party> {
         Some(Party::Buyer)
     } else {
         let issuer = lexicon::labels(Concept::Issuer);
-        issuer
-            .iter()
-            .any(|label| *label == word)
-            .then_some(Party::Seller)
+        issuer.contains(&word).then_some(Party::Seller)
     }
 }
 
@@ -190,7 +187,7 @@ pub(crate) fn says_buyer(words: &[impl AsRef<str>]) -> bool {
     words
         .iter()
         .map(AsRef::as_ref)
-        .any(|w| buyer.iter().any(|label| *label == w) || w == "purchaser")
+        .any(|w| buyer.contains(&w) || w == "purchaser")
 }
 
 /// A field's own words, as labels are folded.

@@ -305,7 +305,7 @@ fn texts_after_labels(
                 // `Kundennummer GE2020211`): its name is below it.
                 let heading = o.end >= line.end
                     || (before_wide_gap(page, o.start..line.end).end == o.end
-                        && is_label_word(&folded.0[p][o.end]));
+                        && is_label_word(folded.0[p][o.end]));
                 let below = || name(name_below(page, &folded.0[p], l, o.start)?, ABOVE + bonus);
                 let named = match on_line {
                     _ if names_another_role(page, o.end) => below(),
@@ -369,7 +369,7 @@ fn name_runs_on_to_its_legal_form(
     let ends_in_form = next
         .clone()
         .next_back()
-        .is_some_and(|last| is_legal_form(&folded[last]));
+        .is_some_and(|last| is_legal_form(folded[last]));
     let runs_on = words.end == line.end
         && !folded[words.clone()].iter().any(|w| is_legal_form(w))
         && ends_in_form
@@ -504,17 +504,16 @@ fn legal_form_line(
             found[0][*l].is_empty() && (l.saturating_sub(2)..*l).all(|a| found[0][a].is_empty())
         })
         .find_map(|(l, line)| {
-            let mut last = line.clone().rev().find(|w| is_legal_form(&words[*w]))?;
+            let mut last = line.clone().rev().find(|w| is_legal_form(words[*w]))?;
             // Its second half misread (`Sdn Bad`, `SDN 3HD`) is still its.
-            if page.ocr && last + 1 < line.end && misread_legal_form(&words[last + 1]).is_some() {
+            if page.ocr && last + 1 < line.end && misread_legal_form(words[last + 1]).is_some() {
                 last += 1;
             }
             // A legal form alone on its line ends the name on the line
             // above (`PASARAYA BORONG PINTAR` / `SDN BHD`, `POPULAR BOOK`
             // / `CO. (M) SDN BHD`).
-            let only_form = (line.start..last).all(|w| {
-                is_legal_form(&words[w]) || continues_form(&page.words[w].text, &words[w])
-            });
+            let only_form = (line.start..last)
+                .all(|w| is_legal_form(words[w]) || continues_form(&page.words[w].text, words[w]));
             let above = l.checked_sub(1).map(|a| page.lines[a].clone());
             let start = match above {
                 Some(above) if only_form && is_party_name(page, words, &above) => above.start,
