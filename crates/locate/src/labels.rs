@@ -351,20 +351,17 @@ pub(super) fn label_score(
     let is_before = |o: &&Occurrence| o.end <= words.start;
     // Most values have no label before them on their line, and a labelled
     // one mostly one: a vector only for two or more.
-    let line_found = &found[page][line];
+    let mut labels_before = found[page][line].iter().filter(is_before);
     let mut several: Vec<&Occurrence>;
     let one: [&Occurrence; 1];
-    let mut before: &[&Occurrence] = match line_found.iter().filter(is_before).count() {
-        0 => &[],
-        1 => match line_found.iter().find(is_before) {
-            Some(o) => {
-                one = [o];
-                &one
-            }
-            None => &[],
-        },
-        _ => {
-            several = line_found.iter().filter(is_before).collect();
+    let mut before: &[&Occurrence] = match (labels_before.next(), labels_before.next()) {
+        (None, _) => &[],
+        (Some(only), None) => {
+            one = [only];
+            &one
+        }
+        (Some(first), Some(second)) => {
+            several = [first, second].into_iter().chain(labels_before).collect();
             several.sort_by_key(|o| std::cmp::Reverse((o.end, o.len)));
             &several
         }

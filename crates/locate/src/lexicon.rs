@@ -234,6 +234,12 @@ pub(crate) fn currency_code(text: &str) -> Option<&'static str> {
         .copied()
 }
 
+/// A character of some sign of [`currency_of_sign`]'s: an array, not a
+/// string searched, as every word beyond ASCII is asked.
+const SIGN_CHARACTERS: [char; 15] = [
+    '$', '€', '£', '₹', '¥', '₩', '₽', 'ł', '₺', '₪', '₦', '₴', '₱', '₫', '฿',
+];
+
 /// The currency a sign stands for.
 pub(crate) fn currency_of_sign(word: &str) -> Option<&'static str> {
     // The longest signs first: `US$` before `$`.
@@ -267,26 +273,7 @@ pub(crate) fn currency_of_sign(word: &str) -> Option<&'static str> {
     // accented letter is no sign).
     // All but `$` are beyond ASCII, so an ASCII word is only looked at for that.
     let may_hold_a_sign = word.contains('$')
-        || (!word.is_ascii()
-            && word.chars().any(|c| {
-                matches!(
-                    c,
-                    '$' | '€'
-                        | '£'
-                        | '₹'
-                        | '¥'
-                        | '₩'
-                        | '₽'
-                        | 'ł'
-                        | '₺'
-                        | '₪'
-                        | '₦'
-                        | '₴'
-                        | '₱'
-                        | '₫'
-                        | '฿'
-                )
-            }));
+        || (!word.is_ascii() && word.chars().any(|c| SIGN_CHARACTERS.contains(&c)));
     for (sign, code) in SIGNS.iter().filter(|_| may_hold_a_sign) {
         if let Some(at) = word.find(sign) {
             // `C$` is not a bare `$`: the sign starts the word or follows

@@ -318,14 +318,14 @@ enum ValueKey {
 
 impl ValueKey {
     fn of(value: &Value) -> Self {
-        let text = |tag: u8, text: &str| {
+        let hashed = |tag: u8, text: &str| {
             Self::Text(foldhash::fast::FixedState::default().hash_one((tag, text)))
         };
         match value {
-            Value::String(string) => text(0, string),
+            Value::String(string) => hashed(0, string),
             other => match other.as_f64() {
                 Some(x) => Self::Millionths((x * 1e6).round() as i64),
-                None => text(1, &other.to_string()),
+                None => hashed(1, &other.to_string()),
             },
         }
     }

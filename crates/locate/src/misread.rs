@@ -220,10 +220,7 @@ fn numeric_date_shape(word: &str) -> Option<(&str, char)> {
 
 /// Whether OCR prints `c` for a digit (see [`digits_misread`]).
 fn is_read_for_digit(c: char) -> bool {
-    matches!(
-        c,
-        'O' | 'D' | 'Q' | 'o' | 'I' | 'l' | '|' | 'i' | 'S' | 's' | 'B' | 'Z' | 'z'
-    )
+    "ODQoIl|iSsBZz".contains(c)
 }
 
 /// A date (`yyyy-mm-dd`) whose year OCR misread by one digit (`2078` for

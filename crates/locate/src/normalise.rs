@@ -159,9 +159,7 @@ pub fn normalize_date(value: &str) -> Option<String> {
         };
     }
     // With a month's name: `3 August 2014`, `3. Aug. 2014`, `August 3, 2014`, `03-Aug-2014`.
-    let mut split = value
-        .split(|c: char| c.is_whitespace() || matches!(c, ',' | '.' | '/' | '-'))
-        .filter(|t| !t.is_empty());
+    let mut split = date_parts(value);
     let tokens = [split.next()?, split.next()?, split.next()?];
     if split.next().is_some() {
         return None;
@@ -181,6 +179,13 @@ pub fn normalize_date(value: &str) -> Option<String> {
         return None;
     }
     ymd(year, month, day)
+}
+
+/// The parts of a date written with a month's name, as [`normalize_date`]
+/// reads them: between spaces and `,./-`.
+pub(crate) fn date_parts(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| c.is_whitespace() || matches!(c, ',' | '.' | '/' | '-'))
+        .filter(|part| !part.is_empty())
 }
 
 /// An amount as a number, or `None` when `value` is not one. Currency

@@ -8,7 +8,7 @@ use crate::misread::{
     date_glued_to_time, doubled_decimal_mark, five_read_as_letter, misread_date,
     misread_day_or_month, split_at_decimal_mark,
 };
-use crate::normalise::{month_named, normalize_amount, normalize_date, three_parts};
+use crate::normalise::{date_parts, month_named, normalize_amount, normalize_date, three_parts};
 use crate::pages::SearchPage;
 
 /// A run of words that reads as one amount or date.
@@ -185,11 +185,10 @@ fn may_be_one_date(word: &str) -> bool {
     }
 }
 
-/// Whether a month's name is one of the text's parts, as a date with
-/// letters is read (parts between spaces and `,./-`): without one, a text
-/// with letters reads as no date.
+/// Whether a month's name is one of the text's parts ([`date_parts`]):
+/// without one, a text with letters reads as no date.
 fn names_a_month(text: &str) -> bool {
-    text.split(|c: char| c.is_whitespace() || matches!(c, ',' | '.' | '/' | '-'))
+    date_parts(text)
         // Every month's name begins with a letter (a test holds it): the
         // parts in digits, most of them, are not looked up.
         .any(|part| part.starts_with(char::is_alphabetic) && month_named(part).is_some())
