@@ -29,8 +29,14 @@
 //! of the two factors is the quantity is the one the model's numbers
 //! share, else the page's own order of the two columns, as the lines it
 //! prints as given show it.
+//!
+//! Last, the page's table: every row that prints one line (a quantity,
+//! price and amount that multiply out) is claimed by the answer's line
+//! that it prints, and a row no line claims is a line the model left
+//! out, added where the page prints it (`table_rows`).
 
 mod printed;
+mod table_rows;
 #[cfg(test)]
 mod tests;
 
@@ -40,7 +46,8 @@ use sift_locate::rows::in_rows;
 use sift_locate::runs::value_runs;
 
 use crate::evidence::line_columns::line_columns;
-use printed::{PrintedLine, PrintedRows, multiplies_out, same};
+use printed::{PrintedRows, multiplies_out, one_reading, same};
+use table_rows::{Entry, Keys, take_table_rows};
 
 /// A line item as the model gave it: its three numbers (quantity, unit
 /// price, amount) and its description.
@@ -65,8 +72,15 @@ pub(crate) fn complete_lines(
         return Vec::new();
     };
     let keys = [quantity, unit_price, columns.amount];
-    let Some(items) = values.get_mut(&columns.array).and_then(Value::as_array_mut) else {
+    let Some(fields) = values.as_object_mut() else {
         return Vec::new();
+    };
+    // No items (the key left out or null) is a table of none: the page's
+    // rows may still be taken.
+    let mut items = match fields.get_mut(&columns.array) {
+        Some(Value::Array(items)) => std::mem::take(items),
+        Some(Value::Null) | None => Vec::new(),
+        Some(_) => return Vec::new(),
     };
     let lines: Vec<Line> = items
         .iter()
@@ -95,9 +109,6 @@ pub(crate) fn complete_lines(
             })
         })
         .collect();
-    if lines.is_empty() {
-        return Vec::new();
-    }
     // A line item's numbers are one visual row, which the text's own
     // lines may part (a description wrapped onto a second line).
     let rows = in_rows(pages);
@@ -145,9 +156,16 @@ pub(crate) fn complete_lines(
         }
     }
     mends.sort_by_key(|(index, _)| *index);
-    let mut written = Vec::new();
+    let mut entries: Vec<Entry> = items
+        .drain(..)
+        .map(|value| Entry {
+            value,
+            written: Vec::new(),
+        })
+        .collect();
     for (index, numbers) in mends {
-        let Some(fields) = items[index].as_object_mut() else {
+        let entry = &mut entries[index];
+        let Some(fields) = entry.value.as_object_mut() else {
             continue;
         };
         for (key, number) in keys.iter().zip(numbers) {
@@ -163,9 +181,31 @@ pub(crate) fn complete_lines(
             }
             if let Some(json) = Number::from_f64(number) {
                 fields.insert(key.clone(), Value::Number(json));
-                written.push(format!("{}[{index}].{key}", columns.array));
+                entry.written.push(key.clone());
             }
         }
+    }
+    let table_keys = Keys {
+        numbers: &keys,
+        description: columns.description.as_deref(),
+    };
+    take_table_rows(&mut entries, &table_keys, &printed, quantity_first);
+    let mut written = Vec::new();
+    for (index, entry) in entries.into_iter().enumerate() {
+        written.extend(
+            entry
+                .written
+                .iter()
+                .map(|key| format!("{}[{index}].{key}", columns.array)),
+        );
+        items.push(entry.value);
+    }
+    match fields.get_mut(&columns.array) {
+        Some(held @ Value::Array(_)) => *held = Value::Array(items),
+        _ if !items.is_empty() => {
+            fields.insert(columns.array.clone(), Value::Array(items));
+        }
+        _ => {}
     }
     written
 }
@@ -234,12 +274,7 @@ fn read_again(
     let found = printed.lines_near(line.description.as_deref()?);
     let first = *found.first()?;
     // One reading: every place prints the same three numbers.
-    let one = |a: &PrintedLine, b: &PrintedLine| {
-        same(a.amount.value, b.amount.value)
-            && ((same(a.left.value, b.left.value) && same(a.right.value, b.right.value))
-                || (same(a.left.value, b.right.value) && same(a.right.value, b.left.value)))
-    };
-    if !found.iter().all(|other| one(&first, other)) {
+    if !found.iter().all(|other| one_reading(&first, other)) {
         return None;
     }
     let (left, right, amount) = (first.left.value, first.right.value, first.amount.value);

@@ -46,6 +46,14 @@ pub(super) struct PrintedLine {
     pub amount: Printed,
 }
 
+/// A row (page, row) a description is printed on or beside, and the
+/// word its words begin at there (`None`: a row beside them).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Described {
+    pub row: (usize, usize),
+    pub place: Option<usize>,
+}
+
 /// The page's rows and the runs each holds.
 pub(super) struct PrintedRows<'a> {
     pages: &'a [SearchPage],
@@ -217,6 +225,184 @@ impl<'a> PrintedRows<'a> {
         self.lines_on(&around, usable)
     }
 
+    /// Every row that prints one line as a table prints it: one quantity,
+    /// unit price and amount that multiply out, the amount printed as
+    /// money (two decimals, not zero) right of the two factors or on the
+    /// row below, and one factor with decimals (the price: `Karton 3 x 20`
+    /// is a description's, not a line's numbers). A row with two different readings is none (which one is
+    /// the line is not the page's to say), and so is a percentage or a code.
+    pub(super) fn table_rows(&self) -> Vec<((usize, usize), PrintedLine)> {
+        // `Artikelrabatt 1: 3,00%`: a number before a colon labels what
+        // follows; it is no line's quantity.
+        let usable = |run: &usize| {
+            let r = &self.runs[*run];
+            reads_as_an_amount(self.pages, r)
+                && !self.pages[r.page].words[r.words.end - 1]
+                    .text
+                    .ends_with(':')
+        };
+        self.by_row
+            .keys()
+            .filter_map(|&row| {
+                let found: Vec<PrintedLine> = self
+                    .lines_on(&[row], usable)
+                    .into_iter()
+                    .filter(|line| {
+                        line.amount.value != 0.0
+                            && self.decimals(line.amount.run) == Some(2)
+                            && [line.left.run, line.right.run]
+                                .iter()
+                                .any(|&run| self.decimals(run).is_some_and(|d| d >= 2))
+                            && (row_of(self.pages, &self.runs[line.amount.run]) != row
+                                || self.runs[line.amount.run].words.start
+                                    > self.runs[line.right.run].words.start)
+                    })
+                    .collect();
+                let first = *found.first()?;
+                found
+                    .iter()
+                    .all(|other| one_reading(&first, other))
+                    .then_some((row, first))
+            })
+            .collect()
+    }
+
+    /// How many decimals a run prints its number with (`12,50`: 2), if
+    /// any.
+    fn decimals(&self, run: usize) -> Option<usize> {
+        let run = &self.runs[run];
+        let last = self.pages[run.page].words[run.words.clone()]
+            .iter()
+            .rev()
+            .find(|w| w.text.chars().any(|c| c.is_ascii_digit()))?;
+        let digits = last.text.trim_end_matches(|c: char| !c.is_ascii_digit());
+        let places = digits
+            .chars()
+            .rev()
+            .take_while(char::is_ascii_digit)
+            .count();
+        matches!(digits.chars().rev().nth(places), Some('.' | ',')).then_some(places)
+    }
+
+    /// The words that describe the line `line` prints on `row`. The row's
+    /// words are parted by the line's numbers into stretches, each without
+    /// a leading position or article number (words without a letter). A
+    /// description holds a word of letters alone, three or more. The
+    /// stretch before the numbers, when it is one; else of the other
+    /// stretches and the next row's words (when that row prints no
+    /// number: a description set on a line below), the one with the most
+    /// letters; else the words before the numbers (an article code,
+    /// `ZS997`). `None` when there are none.
+    pub(super) fn description_of(&self, row: (usize, usize), line: &PrintedLine) -> Option<String> {
+        let (page, index) = row;
+        let words = &self.pages[page].words;
+        let range = self.pages[page].lines.get(index)?.clone();
+        let numbers: Vec<std::ops::Range<usize>> = [line.left.run, line.right.run, line.amount.run]
+            .iter()
+            .map(|&run| self.runs[run].words.clone())
+            .collect();
+        let lettered = |w: &usize| words[*w].text.chars().any(char::is_alphabetic);
+        let worded = |stretch: &[usize]| {
+            stretch.iter().any(|&w| {
+                let text = &words[w].text;
+                text.chars().filter(|c| c.is_alphabetic()).count() >= 3
+                    && !text.chars().any(|c| c.is_ascii_digit())
+            })
+        };
+        let text = |stretch: &[usize]| {
+            stretch
+                .iter()
+                .map(|&w| &*words[w].text)
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        // The row's words parted by the line's numbers.
+        let mut stretches: Vec<Vec<usize>> = vec![Vec::new()];
+        for w in range.clone() {
+            if numbers.iter().any(|n| n.contains(&w)) {
+                stretches.push(Vec::new());
+            } else if let Some(last) = stretches.last_mut() {
+                last.push(w);
+            }
+        }
+        let stretches: Vec<Vec<usize>> = stretches
+            .into_iter()
+            .map(|s| s.into_iter().skip_while(|w| !lettered(w)).collect())
+            .collect();
+        let below = (page, index + 1);
+        let next: Vec<usize> = self.pages[page]
+            .lines
+            .get(below.1)
+            .filter(|_| !self.prints_amounts(below, 0..0))
+            .map(|next| next.clone().collect())
+            .unwrap_or_default();
+        let letters = |stretch: &[usize]| -> usize {
+            stretch
+                .iter()
+                .map(|&w| words[w].text.chars().filter(|c| c.is_alphabetic()).count())
+                .sum()
+        };
+        // The words before the numbers, where they are a description;
+        // else the most letters: a unit between the numbers (`KWh`)
+        // loses to the description below; a tie goes to the row's own.
+        if let Some(before) = stretches.first().filter(|s| worded(s)) {
+            return Some(text(before));
+        }
+        let mut best: Option<&[usize]> = None;
+        for stretch in stretches.iter().map(Vec::as_slice).chain([next.as_slice()]) {
+            if worded(stretch) && best.is_none_or(|b| letters(stretch) > letters(b)) {
+                best = Some(stretch);
+            }
+        }
+        match best {
+            Some(found) => Some(text(found)),
+            None => stretches.first().filter(|s| !s.is_empty()).map(|s| text(s)),
+        }
+    }
+
+    /// Whether a row prints a number that reads as an amount, outside
+    /// the words `except` (a description's own: `Karton 3 x 20`).
+    fn prints_amounts(&self, row: (usize, usize), except: std::ops::Range<usize>) -> bool {
+        self.row(row).iter().any(|&run| {
+            let r = &self.runs[run];
+            !(except.start <= r.words.start && r.words.end <= except.end)
+                && reads_as_an_amount(self.pages, r)
+        })
+    }
+
+    /// The rows (page, row) that print most of the description's words,
+    /// each with where those words begin; for a row that prints no amount
+    /// of its own, the rows just above and below it too (a description
+    /// set on a line of its own, above or below its numbers), with no
+    /// place.
+    pub(super) fn rows_describing(&self, description: &str) -> Vec<Described> {
+        let mut rows = Vec::new();
+        for (page, words) in described_rows(self.pages, description) {
+            let row = (page, self.pages[page].words[words.start].line);
+            rows.push(Described {
+                row,
+                place: Some(words.start),
+            });
+            if !self.prints_amounts(row, words) {
+                let around = [row.1.checked_sub(1), Some(row.1 + 1)];
+                rows.extend(around.into_iter().flatten().map(|r| Described {
+                    row: (page, r),
+                    place: None,
+                }));
+            }
+        }
+        rows
+    }
+
+    /// Whether a description's words printed on a line's row begin with
+    /// one of the line's factors: a quantity and its unit (`20 Stk`) the
+    /// model took for the description.
+    pub(super) fn begins_with_a_factor(&self, place: usize, line: &PrintedLine) -> bool {
+        [line.left.run, line.right.run]
+            .iter()
+            .any(|&run| self.runs[run].words.start == place)
+    }
+
     /// The lines printed on `rows` (the amount there or a row lower) in
     /// `usable` runs.
     fn lines_on(
@@ -273,6 +459,14 @@ impl<'a> PrintedRows<'a> {
         }
         found
     }
+}
+
+/// Whether two lines print the same three numbers (the two factors in
+/// either order).
+pub(super) fn one_reading(a: &PrintedLine, b: &PrintedLine) -> bool {
+    same(a.amount.value, b.amount.value)
+        && ((same(a.left.value, b.left.value) && same(a.right.value, b.right.value))
+            || (same(a.left.value, b.right.value) && same(a.right.value, b.left.value)))
 }
 
 fn row_of(pages: &[SearchPage], run: &Run) -> (usize, usize) {

@@ -305,3 +305,103 @@ fn a_row_that_prints_numbers_is_its_lines_own() {
         ]}),
     );
 }
+
+/// A row that prints a quantity, price and amount that multiply out is a
+/// line of the table: one the model left out is added where the page
+/// prints it, its description the row's words; a second copy of a line
+/// the model wrote in its place is dropped.
+#[test]
+fn a_line_the_model_left_out_is_taken_from_the_pages_table() {
+    let page = pages(
+        "Pos Description Qty Price Amount\n\
+         1 TGA Obermonteur/Monteur 3,00 h 43,20 129,60\n\
+         2 Beamer-Deckenhalterung 1,00 Stk 122,50 122,50\n\
+         Net 252,10\n",
+    );
+    let mut values = json!({"lines": [
+        {"description": "Beamerhalterung", "quantity": 1, "unit_price": 122.5, "amount": 122.5},
+        {"description": "Beamer-Deckenhalterung", "quantity": 1, "unit_price": 122.5, "amount": 122.5}
+    ]});
+    let filled = complete_lines(&schema(), &mut values, &page);
+    assert_eq!(
+        filled,
+        [
+            "lines[0].description",
+            "lines[0].quantity",
+            "lines[0].unit_price",
+            "lines[0].amount"
+        ]
+    );
+    assert_eq!(
+        values["lines"],
+        json!([
+            {"description": "TGA Obermonteur/Monteur", "quantity": 3.0, "unit_price": 43.2, "amount": 129.6},
+            {"description": "Beamer-Deckenhalterung", "quantity": 1, "unit_price": 122.5, "amount": 122.5}
+        ])
+    );
+}
+
+/// No line at all from the model (null, or the key left out): the
+/// table's rows are the lines, each described by the words set on the
+/// row below its article code, not by the unit between its numbers.
+#[test]
+fn with_no_lines_the_tables_rows_are_the_lines() {
+    let text = "GTIN Art-Nr Menge Nettopreis Nettowert\n\
+                4123456000014 WA997 10000,0000 KWh 0,0520 520,00\n\
+                Wirkarbeit HT\n\
+                2001015001325 FB05 3500,0000 Stk. 0,0105 36,75\n\
+                K4322 FALTENBEUTEL 16X6X28 CM\n";
+    let expected = json!([
+        {"description": "Wirkarbeit HT", "quantity": 10000.0, "unit_price": 0.052, "amount": 520.0},
+        {"description": "K4322 FALTENBEUTEL 16X6X28 CM", "quantity": 3500.0, "unit_price": 0.0105, "amount": 36.75}
+    ]);
+    for mut values in [json!({"lines": null}), json!({"total": 556.75})] {
+        let filled = complete_lines(&schema(), &mut values, &pages(text));
+        assert_eq!(filled.len(), 8, "{filled:?}");
+        assert_eq!(values["lines"], expected);
+    }
+}
+
+/// A line the model wrote with a unit for its description (`20 Stk`),
+/// or with numbers the page does not print but its amount, is the row
+/// that prints it: its numbers and description are the row's. The
+/// quantity is told from the price by the page's column order.
+#[test]
+fn a_misdescribed_line_takes_its_rows_words() {
+    let page = pages(
+        "1 Kunstrasen 3,33 3 m² 10,00\n\
+         2 Schweinesteak 5,50 5 kg 27,50\n\
+         4 Pfand 2,77 20 Stk 19 % VAT 55,40\n",
+    );
+    let mut values = json!({"lines": [
+        {"description": "Kunstrasen", "quantity": 3, "unit_price": 3.33, "amount": 10.0},
+        {"description": "5 kg", "quantity": 5, "unit_price": 5, "amount": 27.5},
+        {"description": "20 Stk", "quantity": 20, "unit_price": 2.77, "amount": 55.4}
+    ]});
+    complete_lines(&schema(), &mut values, &page);
+    assert_eq!(
+        values["lines"],
+        json!([
+            {"description": "Kunstrasen", "quantity": 3, "unit_price": 3.33, "amount": 10.0},
+            {"description": "Schweinesteak", "quantity": 5, "unit_price": 5.5, "amount": 27.5},
+            {"description": "Pfand", "quantity": 20, "unit_price": 2.77, "amount": 55.4}
+        ])
+    );
+}
+
+/// What is no line of the table: a discount's row (`1:` labels a
+/// number), a row whose factors have no decimals (`Karton 3 x 20`, its
+/// amount a row below), a row of two readings, and a row with no words.
+#[test]
+fn rows_that_are_no_lines_are_not_taken() {
+    assert_left_as_written(
+        "4123456000038 MP107 2,0000 Stk. 29,1000 58,20\n\
+         Mischpalette Joghurt Karton 3 x 20\n\
+         Artikelrabatt 1: 3,00% Basis: 60,00 € Rabatt: -1,80 €\n\
+         Widget 2 5,00 10,00 3 4,00 12,00\n\
+         7,00 3,00 21,00\n",
+        json!({"lines": [
+            {"description": "Mischpalette Joghurt Karton 3 x 20", "quantity": 2, "unit_price": 29.1, "amount": 58.2}
+        ]}),
+    );
+}
