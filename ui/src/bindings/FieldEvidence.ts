@@ -29,9 +29,11 @@ places: Array<EvidencePlace>,
  * Where the value came from when it was not the model's choice:
  * `located`, the field locator's own (no model was asked for it);
  * `e_invoice`, the document's e-invoice XML (exact);
- * `line_arithmetic`, a line item's number worked out from the line's
- * other two, or read again from its row, and printed there (the model
- * left it empty or wrote it wrong).
+ * `line_arithmetic`, a line item's value read from its line on the
+ * page, where quantity × unit price = amount: a number worked out
+ * from the line's other two or read again from its row, or a line
+ * the model left out taken from the page's table (the model left it
+ * empty or wrote it wrong).
  */
 origin?: ValueOrigin, 
 /**

@@ -245,7 +245,7 @@ describe("what the evidence says", () => {
   it("names who gave a value other than the model, and nothing for the model's own", () => {
     expect(originText("located")).toBe("Found by the locator");
     expect(originText("e_invoice")).toBe("Read exactly from the e-invoice XML");
-    expect(originText("line_arithmetic")).toBe("Worked out from its line (quantity × unit price = amount), as printed there");
+    expect(originText("line_arithmetic")).toBe("Read from its line on the page (quantity × unit price = amount)");
     expect(originText(undefined)).toBeNull();
     const fromXml: FieldEvidence = { ...ev("total", "exact"), origin: "e_invoice" };
     expect(originText(fromXml.origin)).toBe("Read exactly from the e-invoice XML");

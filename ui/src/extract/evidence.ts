@@ -176,7 +176,7 @@ export function confidenceText(confidence: Confidence | null): string | null {
 const ORIGIN_TEXT: Record<ValueOrigin, string> = {
   located: "Found by the locator",
   e_invoice: "Read exactly from the e-invoice XML",
-  line_arithmetic: "Worked out from its line (quantity × unit price = amount), as printed there",
+  line_arithmetic: "Read from its line on the page (quantity × unit price = amount)",
 };
 
 /** Who gave a value other than the model; null when the model wrote it (no origin). */

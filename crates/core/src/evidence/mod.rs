@@ -199,9 +199,11 @@ pub struct FieldEvidence {
     /// Where the value came from when it was not the model's choice:
     /// `located`, the field locator's own (no model was asked for it);
     /// `e_invoice`, the document's e-invoice XML (exact);
-    /// `line_arithmetic`, a line item's number worked out from the line's
-    /// other two, or read again from its row, and printed there (the model
-    /// left it empty or wrote it wrong).
+    /// `line_arithmetic`, a line item's value read from its line on the
+    /// page, where quantity × unit price = amount: a number worked out
+    /// from the line's other two or read again from its row, or a line
+    /// the model left out taken from the page's table (the model left it
+    /// empty or wrote it wrong).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub origin: Option<ValueOrigin>,
@@ -223,9 +225,10 @@ pub enum ValueOrigin {
     /// The invoice XML the document carries (or is): exact.
     #[serde(rename = "e_invoice")]
     EInvoice,
-    /// A line item's number the model left empty or wrote wrong, worked
-    /// out from the line's other two (quantity × unit price = amount) or
-    /// read again from its row, and printed there
+    /// A line item's value the model left empty or wrote wrong, read from
+    /// its line on the page (quantity × unit price = amount): worked out
+    /// from the line's other two, read again from its row, or a line the
+    /// model left out taken from the page's table
     /// (`extract::line_arithmetic`).
     LineArithmetic,
 }
