@@ -169,7 +169,8 @@ async fn a_reader_past_the_memory_limit_is_stopped_and_named() {
 /// A Factur-X PDF's embedded XML comes back from its reader process with
 /// its pages: `sift extract --answers located` gives the XML's values,
 /// each marked as the e-invoice's (the due date, which its XML does not
-/// give, is the page's).
+/// give, is the page's; so are the line items, the rows of its page's
+/// table, which add up to its net of 473.00).
 #[tokio::test]
 async fn an_e_invoice_pdf_gives_its_xml_values_through_its_reader() {
     let scratch = Scratch::new("einvoice");
@@ -188,7 +189,10 @@ async fn an_e_invoice_pdf_gives_its_xml_values_through_its_reader() {
         csv,
         format!(
             "file,invoice_number,invoice_date,due_date,seller_name,seller_tax_id,buyer_name,currency,line_items,subtotal,tax,total,status,error\r\n\
-             {},471102,2024-11-15,2024-12-15,Lieferant GmbH,DE123456789,Kunden AG Mitte,EUR,,473.0,56.87,529.87,completed,\r\n",
+             {},471102,2024-11-15,2024-12-15,Lieferant GmbH,DE123456789,Kunden AG Mitte,EUR,\
+             \"[{{\"\"amount\"\":198.0,\"\"description\"\":\"\"Trennblätter A4\"\",\"\"quantity\"\":20.0,\"\"unit_price\"\":9.9}},\
+             {{\"\"amount\"\":275.0,\"\"description\"\":\"\"Joghurt Banane\"\",\"\"quantity\"\":50.0,\"\"unit_price\"\":5.5}}]\",\
+             473.0,56.87,529.87,completed,\r\n",
             crate::corpus("mustang_EN16931_Einfach.pdf")
         )
     );
