@@ -129,6 +129,7 @@ pub(super) fn propose(
                     amount: Some(amount),
                 });
             }
+            shared::column_sum_takes_its_heading(pages, &mut out);
         }
         ValueKind::Date => {
             // `Invoice No. 42 of 3 May 2024`, `Rechnung Nr. 7 vom`: a date

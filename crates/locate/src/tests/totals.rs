@@ -201,3 +201,33 @@ fn a_bill_amount_is_the_total_over_a_line_items_total_column() {
         json!(3949.75)
     );
 }
+
+/// An invoice of two tax rates prints a row of its amounts for each rate
+/// under the headings, then their sums: the sum is the invoice's. A
+/// labelled subtotal over a labelled tax and total is no column.
+#[test]
+fn a_columns_sum_takes_its_heading() {
+    let schema = json!({"type": "object", "properties": {
+        "total": {"type": "number", "description": "The total amount due"},
+        "tax": {"type": "number", "description": "The tax amount"},
+        "subtotal": {"type": "number", "description": "The net amount before tax"}
+    }});
+    let doc = text_document(
+        "Rechnung 4711\n\
+         Nettobetrag MwSt-Betrag MwSt-% Endbetrag\n\
+         321,40 61,07 19,0 382,47\n\
+         127,59 8,93 7,0 136,52\n\
+         448,99 70,00 EUR 518,99\n",
+    );
+    let located = locate_fields(&doc, &schema);
+    assert_eq!(best(&located, "total"), json!(518.99));
+    assert_eq!(best(&located, "tax"), json!(70.0));
+    assert_eq!(best(&located, "subtotal"), json!(448.99));
+    // One rate's row and no sum below it: the heading's row stands.
+    let doc = text_document("Nettobetrag MwSt-Betrag Endbetrag\n321,40 61,07 382,47\n");
+    assert_eq!(best(&locate_fields(&doc, &schema), "total"), json!(382.47));
+    let doc = text_document("Subtotal 100.00\nTax 19.00\nTotal 119.00\n");
+    let located = locate_fields(&doc, &schema);
+    assert_eq!(best(&located, "subtotal"), json!(100.0));
+    assert_eq!(best(&located, "tax"), json!(19.0));
+}
