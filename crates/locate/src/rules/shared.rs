@@ -7,10 +7,10 @@ use std::ops::Range;
 
 use super::AmountAt;
 use crate::fields::ValueKind;
-use crate::lexicon;
-use crate::proposal::Proposal;
 use crate::labels::{ABOVE, SAME_LINE, fold_word};
+use crate::lexicon;
 use crate::pages::SearchPage;
+use crate::proposal::Proposal;
 
 /// What a value gains for each other place it is printed at, and the most
 /// it gains so.
