@@ -144,12 +144,7 @@ pub(crate) fn complete_lines(
             None => to_read_again.push(line),
         }
     }
-    let quantity_first = match (quantity_left, price_left) {
-        (0, 0) => None,
-        (_, 0) => Some(true),
-        (0, _) => Some(false),
-        _ => None,
-    };
+    let quantity_first = column_order(quantity_left, price_left);
     for line in to_read_again {
         if let Some(numbers) = read_again(line, &printed, quantity_first) {
             mends.push((line.index, numbers.map(Some)));
@@ -208,6 +203,18 @@ pub(crate) fn complete_lines(
         _ => {}
     }
     written
+}
+
+/// Whether the quantity's column is left of the price's, from how many
+/// lines printed as given put it left and how many right: `None` when
+/// none do, or they disagree.
+fn column_order(quantity_left: usize, price_left: usize) -> Option<bool> {
+    match (quantity_left, price_left) {
+        (0, 0) => None,
+        (_, 0) => Some(true),
+        (0, _) => Some(false),
+        _ => None,
+    }
 }
 
 /// Which of `[quantity, unit price, amount]` may be the wrong one: the

@@ -15,6 +15,7 @@
 
 use serde_json::{Map, Number, Value};
 
+use super::column_order;
 use super::printed::{Described, PrintedLine, PrintedRows, same};
 
 /// A line item as the answer will hold it, and the keys of it the page
@@ -112,9 +113,7 @@ pub(super) fn take_table_rows(
     }
     let quantity_first = match (quantity_left, price_left) {
         (0, 0) => quantity_first,
-        (_, 0) => Some(true),
-        (0, _) => Some(false),
-        _ => None,
+        _ => column_order(quantity_left, price_left),
     };
     // A second copy: its numbers printed only on a row claimed already.
     let copies: Vec<bool> = (0..entries.len())
