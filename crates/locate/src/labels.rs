@@ -463,8 +463,9 @@ fn heads_rates(page: &SearchPage, label: &Occurrence) -> bool {
     page.words[label.end - 1].text.contains('%') || (label.end < line.end && unit(label.end))
 }
 
-/// The left and right edges of a run of words with boxes.
-fn span(page: &SearchPage, words: Range<usize>) -> (f32, f32) {
+/// The left and right edges of a run of words with boxes (left past
+/// right where none has a box).
+pub(crate) fn span(page: &SearchPage, words: Range<usize>) -> (f32, f32) {
     let boxes = page.words[words].iter().filter_map(|w| w.bbox);
     boxes.fold((f32::MAX, f32::MIN), |(l, r), b| {
         (l.min(b.x), r.max(b.x + b.width))

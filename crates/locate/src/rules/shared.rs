@@ -7,7 +7,7 @@ use std::ops::Range;
 
 use super::AmountAt;
 use crate::fields::ValueKind;
-use crate::labels::{ABOVE, SAME_LINE, fold_word};
+use crate::labels::{ABOVE, SAME_LINE, fold_word, span};
 use crate::lexicon;
 use crate::pages::SearchPage;
 use crate::proposal::Proposal;
@@ -200,10 +200,7 @@ enum Column {
 }
 
 fn column_of(page: &SearchPage, words: &Range<usize>) -> Column {
-    let boxes = page.words[words.clone()].iter().filter_map(|w| w.bbox);
-    let (left, right) = boxes.fold((f32::MAX, f32::MIN), |(l, r), b| {
-        (l.min(b.x), r.max(b.x + b.width))
-    });
+    let (left, right) = span(page, words.clone());
     if left <= right {
         Column::Edges(left, right)
     } else {

@@ -40,7 +40,7 @@ mod table_rows;
 #[cfg(test)]
 mod tests;
 
-use serde_json::{Number, Value};
+use serde_json::Value;
 use sift_locate::pages::SearchPage;
 use sift_locate::rows::in_rows;
 use sift_locate::runs::value_runs;
@@ -159,26 +159,7 @@ pub(crate) fn complete_lines(
         })
         .collect();
     for (index, numbers) in mends {
-        let entry = &mut entries[index];
-        let Some(fields) = entry.value.as_object_mut() else {
-            continue;
-        };
-        for (key, number) in keys.iter().zip(numbers) {
-            let Some(number) = number else {
-                continue;
-            };
-            if fields
-                .get(key)
-                .and_then(Value::as_f64)
-                .is_some_and(|held| same(held, number))
-            {
-                continue;
-            }
-            if let Some(json) = Number::from_f64(number) {
-                fields.insert(key.clone(), Value::Number(json));
-                entry.written.push(key.clone());
-            }
-        }
+        entries[index].write_numbers(&keys, numbers);
     }
     let table_keys = Keys {
         numbers: &keys,

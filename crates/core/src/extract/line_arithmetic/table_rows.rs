@@ -169,7 +169,7 @@ pub(super) fn take_table_rows(
                 // Where the page does not tell the quantity from the
                 // price, the line keeps the model's numbers.
                 if let Some(new) = ordered(&line, Some(numbers[i]), quantity_first) {
-                    write_numbers(&mut entry, keys, new);
+                    entry.write_numbers(keys.numbers, new.map(Some));
                 }
             }
             if (how == Claim::Amount && !describes(i, t)) || misdescribed(i, t) {
@@ -246,26 +246,32 @@ fn new_entry(keys: &Keys, description: Option<String>, numbers: [f64; 3]) -> Ent
         written: Vec::new(),
     };
     write_description(&mut entry, keys, description);
-    write_numbers(&mut entry, keys, numbers);
+    entry.write_numbers(keys.numbers, numbers.map(Some));
     entry
 }
 
-/// Writes the numbers that differ from the entry's.
-fn write_numbers(entry: &mut Entry, keys: &Keys, numbers: [f64; 3]) {
-    let Some(fields) = entry.value.as_object_mut() else {
-        return;
-    };
-    for (key, number) in keys.numbers.iter().zip(numbers) {
-        if fields
-            .get(key)
-            .and_then(Value::as_f64)
-            .is_some_and(|held| same(held, number))
-        {
-            continue;
-        }
-        if let Some(json) = Number::from_f64(number) {
-            fields.insert(key.clone(), Value::Number(json));
-            entry.written.push(key.clone());
+impl Entry {
+    /// Writes the numbers given under `keys` (quantity, unit price,
+    /// amount) where they differ from the entry's, noting each written.
+    pub(super) fn write_numbers(&mut self, keys: &[String; 3], numbers: [Option<f64>; 3]) {
+        let Some(fields) = self.value.as_object_mut() else {
+            return;
+        };
+        for (key, number) in keys.iter().zip(numbers) {
+            let Some(number) = number else {
+                continue;
+            };
+            if fields
+                .get(key)
+                .and_then(Value::as_f64)
+                .is_some_and(|held| same(held, number))
+            {
+                continue;
+            }
+            if let Some(json) = Number::from_f64(number) {
+                fields.insert(key.clone(), Value::Number(json));
+                self.written.push(key.clone());
+            }
         }
     }
 }
