@@ -3,7 +3,7 @@
 hybrid e-invoice PDFs with their XML taken out, read from their pages, each
 value scored against the XML's.
 
-  scripts/bench-einvoice-lines.py [--set DIR] [--split held-out|tune] [--limit N]
+  scripts/bench-einvoice-lines.py [--set DIR] [--split held-out|tune|tune-more] [--limit N]
   MODES="located grounded free"  the answer modes (located runs once: no model)
   MODELS="qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"  files of the data directory's
       models/, each passed as SIFT_LOCAL_MODEL (default: the file DEFAULT_MODEL_FILE
@@ -21,7 +21,7 @@ row's best row by cells right, one to one, greedy. The other fields are
 exact after normalising: dates as ISO (YYYY-MM-DD, or DD.MM.YYYY read as
 ISO), amounts as numbers (to the cent), names, numbers and currencies with
 case and spaces ignored; a field the XML leaves empty is not scored.
-On the tune split it lists each document's misses; on held-out only the
+On the tuning splits it lists each document's misses; on held-out only the
 totals (the split is frozen: measured, its misses not read).
 """
 
@@ -200,7 +200,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--set", type=Path,
                     default=Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "sift/sets/einvoice-lines")
-    ap.add_argument("--split", default="held-out", choices=["held-out", "tune"])
+    ap.add_argument("--split", default="held-out", choices=["held-out", "tune", "tune-more"])
     ap.add_argument("--limit", type=int, default=0, help="the first N documents only (by name)")
     ap.add_argument("--keep", type=Path, help="keep the JSONL answers in this folder")
     ap.add_argument("--answered", action="store_true",
@@ -259,7 +259,7 @@ def main():
                 per_field.setdefault(k, [0, 0])
                 per_field[k][0] += right
                 per_field[k][1] += 1
-            if args.split == "tune" and (s["misses"] or s["rows"] < s["truth_rows"]):
+            if args.split != "held-out" and (s["misses"] or s["rows"] < s["truth_rows"]):
                 print(f"  {mode} {f.name}: rows {s['rows']}/{s['truth_rows']} (given {s['got_rows']}); "
                       + "; ".join(s["misses"]), file=sys.stderr)
         right = lambda keys: (sum(per_field.get(k, [0, 0])[0] for k in keys),

@@ -6,6 +6,8 @@ written again with the XML taken out, so that a model reads the pages only.
 Sources, each at a pinned commit (the set is rebuilt, never committed):
   ZUGFeRD/corpus          the ZUGFeRD community's sample corpus
   ZUGFeRD/mustangproject  the test resources of the Mustang library
+  stephanstapel/ZUGFeRD-csharp, LandrixSoftware/ZUGFeRD-for-Delphi
+                          the official samples they ship (tune-more only)
 
   scripts/sets/einvoice-lines.py [--git-dir DIR ...] [--out DIR]
 
@@ -20,6 +22,7 @@ Writes OUT (default ~/.cache/sift/sets/einvoice-lines):
   schema.json            the JSON Schema asked (the starter invoice's fields, a `lines` array)
   tune/NAME.pdf          the PDF without its XML; tune/NAME.truth.json its truth
   held-out/...           the same for the frozen split (measured; misses not read)
+  tune-more/...          a second tuning split, from MORE_SOURCES (later official samples)
   MANIFEST.tsv           name, split, source, path, XML flavour, lines
 A document is kept when its XML is a CII or UBL invoice with at least one
 line, its pages have text and show the XML's invoice number; the same invoice (number, seller, total,
@@ -51,6 +54,18 @@ SOURCES = [
     ("mustang", "https://github.com/ZUGFeRD/mustangproject",
      "096db40a9806b0b5202028509dff3563efe7fc8c", [""]),
 ]
+
+# Sources of a second tuning split, `tune-more`: the official samples of
+# later ZUGFeRD and Factur-X releases as two libraries ship them. Read
+# after the sources above, so an invoice already in `tune` or `held-out`
+# is not kept again, and neither split changes.
+MORE_SOURCES = [
+    ("csharp", "https://github.com/stephanstapel/ZUGFeRD-csharp",
+     "113de4245dcc6d1457e729c7d1af8ce5c4e66f65", [""]),
+    ("delphi", "https://github.com/LandrixSoftware/ZUGFeRD-for-Delphi",
+     "4cb7ec553f0d717832a75d165bb22b344c1d968d", [""]),
+]
+SPLITS = ("tune", "held-out", "tune-more")
 
 # The attachment names Sift itself looks for first (crates/documents/src/pdf.rs).
 KNOWN_XML = ["factur-x.xml", "zugferd-invoice.xml", "xrechnung.xml"]
@@ -343,7 +358,7 @@ def main():
                     default=Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "sift/sets/git")
     args = ap.parse_args()
     args.cache.mkdir(parents=True, exist_ok=True)
-    for split in ("tune", "held-out"):
+    for split in SPLITS:
         d = args.out / split
         d.mkdir(parents=True, exist_ok=True)
         for f in d.iterdir():
@@ -355,7 +370,8 @@ def main():
         counts[what] = counts.get(what, 0) + 1
 
     seen_blobs, seen_invoices, manifest = set(), set(), []
-    for name, url, commit, _ in SOURCES:
+    for name, url, commit, _ in SOURCES + MORE_SOURCES:
+        more = (name, url, commit, _) in MORE_SOURCES
         d = source_dir(name, url, commit, args.git_dir, args.cache)
         if d is None:
             count("sources left out")
@@ -371,7 +387,12 @@ def main():
                 count("skipped: the same file again")
                 continue
             seen_blobs.add(blob)
-            data = git(d, "cat-file", "blob", blob, binary=True)
+            try:
+                data = git(d, "cat-file", "blob", blob, binary=True)
+            except subprocess.CalledProcessError:
+                # A shallow mirror may list a large file it does not hold.
+                count("skipped: the file is not in the mirror")
+                continue
             try:
                 pdf = pdfium.PdfDocument(data)
             except pdfium.PdfiumError:
@@ -408,7 +429,7 @@ def main():
                 continue
             seen_invoices.add(key)
             doc = safe_name(name, path)
-            split = split_of(doc)
+            split = "tune-more" if more else split_of(doc)
             try:
                 hidden_copy(data, args.out / split / f"{doc}.pdf")
             except Exception as e:  # noqa: BLE001 - a PDF PDFium cannot save is left out, and counted
@@ -425,7 +446,7 @@ def main():
             f.write("\t".join(map(str, row)) + "\n")
     for what in sorted(counts):
         print(f"{counts[what]:5}  {what}")
-    for split in ("tune", "held-out"):
+    for split in SPLITS:
         rows = [m for m in manifest if m[1] == split]
         print(f"{split}: {len(rows)} documents, {sum(m[5] for m in rows)} lines")
     print(f"written to {args.out}")
