@@ -129,6 +129,7 @@ struct Words {
     salutations: Vec<String>,
     name_captions: Vec<String>,
     legal_forms: Vec<String>,
+    quantity_headings: Vec<String>,
 }
 
 /// Every language's words, merged (see the module docs).
@@ -161,6 +162,8 @@ pub(crate) struct Lexicon {
     pub name_captions: Vec<&'static str>,
     /// Companies' legal forms, folded (`gmbh`, `sdn`, `bv`).
     pub legal_forms: Vec<&'static str>,
+    /// A line-item table's headings over its quantities (`qty`, `menge`).
+    pub quantity_headings: Vec<&'static str>,
     /// Each month's names with its number.
     pub months: Vec<(&'static str, u32)>,
 }
@@ -244,6 +247,7 @@ static LEXICON: LazyLock<Lexicon> = LazyLock::new(|| {
         salutations: merged(|f| &f.words.salutations),
         name_captions: merged(|f| &f.words.name_captions),
         legal_forms: merged(|f| &f.words.legal_forms),
+        quantity_headings: merged(|f| &f.words.quantity_headings),
         months,
     }
 });
@@ -417,6 +421,7 @@ mod tests {
         for word in concept_words
             .chain(&lexicon.legal_forms)
             .chain(&lexicon.name_captions)
+            .chain(&lexicon.quantity_headings)
             .chain(&lexicon.rounding)
             .chain(&lexicon.dated)
         {

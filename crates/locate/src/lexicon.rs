@@ -212,6 +212,13 @@ pub(crate) fn rounding_words() -> &'static [&'static str] {
     &lexicon().rounding
 }
 
+/// The words heading a line-item table's quantities, folded (lower case),
+/// in the languages Sift reads (`qty`, `menge`, `qté`): which of a line's
+/// two factors is its quantity, where both read as one.
+pub fn quantity_headings() -> &'static [&'static str] {
+    &lexicon().quantity_headings
+}
+
 /// ISO 4217 codes a page may print, and the signs that stand for one
 /// (a bare `$` for the US dollar, as evidence reads it).
 pub(crate) const CURRENCY_CODES: &[&str] = &[
