@@ -33,8 +33,11 @@
 //! Last, the page's table: every row that prints one line (a quantity,
 //! price and amount that multiply out) is claimed by the answer's line
 //! that it prints, and a row no line claims is a line the model left
-//! out, added where the page prints it (`table_rows`).
+//! out, added where the page prints it (`table_rows`); the heading over
+//! the table's quantities, where it has one, says which factor is the
+//! quantity (`headings`).
 
+mod headings;
 mod printed;
 mod table_rows;
 #[cfg(test)]

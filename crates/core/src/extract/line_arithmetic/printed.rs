@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use sift_locate::pages::SearchPage;
+use sift_locate::pages::{SearchPage, SearchWord};
 use sift_locate::reads_as_an_amount;
 use sift_locate::runs::Run;
 
@@ -56,8 +56,8 @@ pub(super) struct Described {
 
 /// The page's rows and the runs each holds.
 pub(super) struct PrintedRows<'a> {
-    pages: &'a [SearchPage],
-    runs: &'a [Run],
+    pub(super) pages: &'a [SearchPage],
+    pub(super) runs: &'a [Run],
     /// Each row's runs (indices into `runs`), by (page, row).
     by_row: BTreeMap<(usize, usize), Vec<usize>>,
 }
@@ -259,10 +259,17 @@ impl<'a> PrintedRows<'a> {
                     })
                     .collect();
                 let first = *found.first()?;
-                found
+                if !found.iter().all(|other| one_reading(&first, other)) {
+                    return None;
+                }
+                // One reading printed twice (`1  Solar tile  205,00  1 pc
+                // 205,00`): its factors are those nearest the amount, as
+                // a position number is printed first (of readings that
+                // start alike, the first found: its runs are the shortest).
+                let nearest = found
                     .iter()
-                    .all(|other| one_reading(&first, other))
-                    .then_some((row, first))
+                    .min_by_key(|l| std::cmp::Reverse(self.runs[l.left.run].words.start))?;
+                Some((row, *nearest))
             })
             .collect()
     }
@@ -294,6 +301,24 @@ impl<'a> PrintedRows<'a> {
     /// letters; else the words before the numbers (an article code,
     /// `ZS997`). `None` when there are none.
     pub(super) fn description_of(&self, row: (usize, usize), line: &PrintedLine) -> Option<String> {
+        self.row_description(row, line).map(|(text, _)| text)
+    }
+
+    /// The row's own description, printed before its numbers (see
+    /// [`Self::description_of`]), if it prints one there.
+    pub(super) fn description_before_numbers(
+        &self,
+        row: (usize, usize),
+        line: &PrintedLine,
+    ) -> Option<String> {
+        self.row_description(row, line)
+            .filter(|(_, before)| *before)
+            .map(|(text, _)| text)
+    }
+
+    /// [`Self::description_of`], and whether it is printed before the
+    /// numbers.
+    fn row_description(&self, row: (usize, usize), line: &PrintedLine) -> Option<(String, bool)> {
         let (page, index) = row;
         let words = &self.pages[page].words;
         let range = self.pages[page].lines.get(index)?.clone();
@@ -342,21 +367,31 @@ impl<'a> PrintedRows<'a> {
                 .map(|&w| words[w].text.chars().filter(|c| c.is_alphabetic()).count())
                 .sum()
         };
-        // The words before the numbers, where they are a description;
-        // else the most letters: a unit between the numbers (`KWh`)
-        // loses to the description below; a tie goes to the row's own.
+        // The words before the numbers, where they are a description
+        // (without the references printed before it); else the most
+        // letters: a unit between the numbers (`KWh`) loses to the
+        // description below; a tie goes to the row's own.
         if let Some(before) = stretches.first().filter(|s| worded(s)) {
-            return Some(text(before));
+            let described = after_references(words, before);
+            return Some((
+                text(if worded(described) { described } else { before }),
+                true,
+            ));
         }
         let mut best: Option<&[usize]> = None;
         for stretch in stretches.iter().map(Vec::as_slice).chain([next.as_slice()]) {
+            // A reference's label alone (`Art-Nr-Lieferant:`) is none.
+            let stretch = after_references(words, stretch);
             if worded(stretch) && best.is_none_or(|b| letters(stretch) > letters(b)) {
                 best = Some(stretch);
             }
         }
         match best {
-            Some(found) => Some(text(found)),
-            None => stretches.first().filter(|s| !s.is_empty()).map(|s| text(s)),
+            Some(found) => Some((text(found), false)),
+            None => stretches
+                .first()
+                .filter(|s| !s.is_empty())
+                .map(|s| (text(s), false)),
         }
     }
 
@@ -469,13 +504,41 @@ pub(super) fn one_reading(a: &PrintedLine, b: &PrintedLine) -> bool {
             || (same(a.left.value, b.right.value) && same(a.right.value, b.left.value)))
 }
 
+/// The words after the references a row prints before a line's
+/// description (`Art-Nr-Kunde: SE_KR Kunstrasen grün`): each a label
+/// ending in a colon with the codes after it (words with a digit or an
+/// underscore). The label is a reference's when codes follow it, when
+/// nothing does, or when it is abbreviated (`Art-Nr-Kunde:`, `Art.-Nr.:`);
+/// else it is the description's own (`Luftballon: Bunt, ca. 500ml`).
+fn after_references<'w>(words: &[SearchWord], stretch: &'w [usize]) -> &'w [usize] {
+    let code = |w: usize| {
+        words[w]
+            .text
+            .chars()
+            .any(|c| c.is_ascii_digit() || c == '_')
+    };
+    let abbreviated = |w: usize| {
+        let label = words[w].text.trim_end_matches(':');
+        label.contains(['-', '.'])
+    };
+    let mut at = 0;
+    while at < stretch.len() && words[stretch[at]].text.ends_with(':') {
+        let codes = stretch[at + 1..].iter().take_while(|&&w| code(w)).count();
+        if codes == 0 && at + 1 < stretch.len() && !abbreviated(stretch[at]) {
+            break;
+        }
+        at += 1 + codes;
+    }
+    &stretch[at..]
+}
+
 fn row_of(pages: &[SearchPage], run: &Run) -> (usize, usize) {
     (run.page, pages[run.page].words[run.words.start].line)
 }
 
 /// A word as compared with a description's: lower case, without the
 /// marks around it.
-fn folded(word: &str) -> String {
+pub(super) fn folded(word: &str) -> String {
     word.trim_matches(|c: char| !c.is_alphanumeric())
         .to_lowercase()
 }

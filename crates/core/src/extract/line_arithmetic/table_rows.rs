@@ -9,13 +9,16 @@
 //! numbers are then the line's), else its amount (and its description
 //! too, when the row does not print it). A row no line claims is a line
 //! the model left out: it is added where the page prints it, its
-//! description the row's words. A line whose numbers only a row another
+//! description the row's words. Which factor is the quantity is what the
+//! heading over the quantities says (`Menge`, `Qty`, see `headings`),
+//! even for a line printed as given. A line whose numbers only a row another
 //! line claimed prints is a second copy of that line, written in place
 //! of one left out: it is dropped when a row is added.
 
 use serde_json::{Map, Number, Value};
 
 use super::column_order;
+use super::headings::quantity_left_by_heading;
 use super::printed::{Described, PrintedLine, PrintedRows, same};
 
 /// A line item as the answer will hold it, and the keys of it the page
@@ -76,10 +79,13 @@ pub(super) fn take_table_rows(
     let prints = |i: usize, t: usize| prints_as_given(numbers[i], &table[t].1);
     let describes = |i: usize, t: usize| described[i].iter().any(|d| d.row == table[t].0);
     // The description as the model wrote it is not the line's: its words
-    // are none the page prints, or they begin with the line's quantity.
+    // are none the page prints, or they begin with the line's quantity,
+    // or they are printed away from the row, which prints its own before
+    // its numbers (the model took a note below the line for it).
     let misdescribed = |i: usize, t: usize| {
         let (row, line) = &table[t];
         described[i].is_empty()
+            || (!describes(i, t) && printed.description_before_numbers(*row, line).is_some())
             || described[i].iter().any(|d| {
                 d.row == *row
                     && d.place
@@ -111,8 +117,12 @@ pub(super) fn take_table_rows(
             }
         }
     }
-    let quantity_first = match (quantity_left, price_left) {
-        (0, 0) => quantity_first,
+    // The heading over the quantities, where the table has one, says
+    // which factor is the quantity over all the lines say.
+    let heading = quantity_left_by_heading(printed, &table);
+    let quantity_first = match (heading, quantity_left, price_left) {
+        (Some(left), _, _) => Some(left),
+        (None, 0, 0) => quantity_first,
         _ => column_order(quantity_left, price_left),
     };
     // A second copy: its numbers printed only on a row claimed already.
@@ -144,7 +154,7 @@ pub(super) fn take_table_rows(
             }
             // Which factor is the quantity: as the page shows it, else
             // the left one, as most tables print them.
-            let numbers = ordered(&line, None, quantity_first).unwrap_or([
+            let numbers = ordered(&line, None, quantity_first, heading).unwrap_or([
                 line.left.value,
                 line.right.value,
                 line.amount.value,
@@ -165,10 +175,12 @@ pub(super) fn take_table_rows(
                 rebuilt.extend(new);
             }
             let (row, line) = table[t];
-            if how != Claim::AsGiven {
+            // A line printed as given keeps its numbers unless the heading
+            // says its quantity is the other factor.
+            if how != Claim::AsGiven || heading.is_some() {
                 // Where the page does not tell the quantity from the
                 // price, the line keeps the model's numbers.
-                if let Some(new) = ordered(&line, Some(numbers[i]), quantity_first) {
+                if let Some(new) = ordered(&line, Some(numbers[i]), quantity_first, heading) {
                     entry.write_numbers(keys.numbers, new.map(Some));
                 }
             }
@@ -211,14 +223,15 @@ fn prints_as_given(numbers: [Option<f64>; 3], line: &PrintedLine) -> bool {
 }
 
 /// A row's line as `[quantity, unit price, amount]`: the factor the
-/// model's numbers share is the quantity, else the page's column order
-/// (as the lines it prints as given show it), else the one factor that
-/// is a whole number (`10000,0000` of `0,0520`). `None` when none of
-/// these tells.
+/// heading over the quantities is over (`heading`), else the factor the
+/// model's numbers share, else the page's column order (as the lines it
+/// prints as given show it), else the one factor that is a whole number
+/// (`10000,0000` of `0,0520`). `None` when none of these tells.
 fn ordered(
     line: &PrintedLine,
     model: Option<[Option<f64>; 3]>,
     quantity_first: Option<bool>,
+    heading: Option<bool>,
 ) -> Option<[f64; 3]> {
     let (left, right) = (line.left.value, line.right.value);
     let shares = |quantity: f64, price: f64| {
@@ -229,6 +242,7 @@ fn ordered(
     };
     let whole = |x: f64| x.fract() == 0.0;
     let quantity_left = match (shares(left, right), shares(right, left)) {
+        _ if heading.is_some() => heading?,
         (l, r) if l > r => true,
         (l, r) if r > l => false,
         _ => quantity_first.or_else(|| (whole(left) != whole(right)).then(|| whole(left)))?,
