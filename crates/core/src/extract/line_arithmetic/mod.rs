@@ -37,9 +37,12 @@
 //! the table's quantities, where it has one, says which factor is the
 //! quantity (`headings`).
 
+mod descriptions;
 mod headings;
 mod printed;
 mod table_rows;
+#[cfg(test)]
+mod table_tests;
 #[cfg(test)]
 mod tests;
 
