@@ -340,6 +340,11 @@ pub(super) fn within_one_edit(a: &[u8], b: &[u8]) -> bool {
 /// governs it: the nearest label ending before it on its line, else the
 /// one above it on the line before (by its box's columns when the page
 /// has boxes, else by its place in the line).
+/// A word wholly in brackets (`(380)`): a code beside a label.
+fn bracketed(word: &str) -> bool {
+    word.len() > 2 && word.starts_with('(') && word.ends_with(')')
+}
+
 pub(super) fn label_score(
     pages: &[SearchPage],
     found: &[Vec<Vec<Occurrence>>],
@@ -381,12 +386,13 @@ pub(super) fn label_score(
         // `:`) after the one before it, govern it together: `Invoice No :
         // #` says more than `#`, and `Contract No.` is a contract's.
         // A value between two labels is the first one's (`Total Saving
-        // 0.00 Total 77.20`): no chain passes over it.
+        // 0.00 Total 77.20`): no chain passes over it. A code in brackets
+        // is no value (`Handelsrechnung (380) Nr.`).
         let (mut last, mut rival, mut len) = (*nearest, nearest.rival, nearest.len);
         for o in &before[1..] {
             let gap = search.words[o.end.min(last.start)..last.start]
                 .iter()
-                .any(|w| w.text.bytes().any(|b| b.is_ascii_digit()));
+                .any(|w| w.text.bytes().any(|b| b.is_ascii_digit()) && !bracketed(&w.text));
             if o.end <= last.start && last.start - o.end <= 1 && !gap {
                 (last, rival, len) = (o, rival || o.rival, len + o.len);
             }

@@ -109,7 +109,7 @@ use rules::{forms, parties, payment, shared, tax, totals};
 
 /// Changed whenever the locator's rules change what it finds, so that an
 /// evaluation does not reuse results an older locator gave.
-pub const LOCATOR_VERSION: u32 = 20;
+pub const LOCATOR_VERSION: u32 = 21;
 /// The most candidates kept for a field: what an answer may choose from.
 pub const MAX_CANDIDATES: usize = 5;
 /// How far ahead of the next value a labelled best candidate must be for

@@ -363,6 +363,21 @@ fn a_value_between_two_labels_is_the_first_ones() {
     );
 }
 
+/// A code in brackets between two labels (`Handelsrechnung (380) Nr.`)
+/// does not part them: together they outweigh a bare `Nummer:` printed
+/// three times.
+#[test]
+fn a_code_in_brackets_does_not_part_two_labels() {
+    let doc = text_document(
+        "Handelsrechnung (380) Nr. 6069999999 vom 02.05.2026\n\
+         Nummer: 21212121\nNummer: 21212121\nNummer: 21212121\n",
+    );
+    assert_eq!(
+        best(&locate_fields(&doc, &four_fields()), "invoice_number"),
+        json!("6069999999")
+    );
+}
+
 #[test]
 fn a_page_with_no_total_label_gives_its_subtotal_first_but_never_sure() {
     let located = locate_fields(
@@ -448,8 +463,10 @@ fn a_short_number_right_after_its_label_and_no_register_or_bracketed_code() {
     let located = locate_fields(&doc, &four_fields());
     let number = located.iter().find(|f| f.key == "invoice_number").unwrap();
     let values: Vec<&Value> = number.candidates.iter().map(|c| &c.value).collect();
-    // `42` right after `Rechnung Nr.`; the register's number is no candidate.
-    assert_eq!(values, [&json!("42"), &json!("47110818"), &json!("389")]);
+    // `42` right after `Rechnung Nr.` is a candidate; the register's
+    // number is none. The credit note's own title labels `47110818`
+    // (its type code in brackets parts no labels), so it comes first.
+    assert_eq!(values, [&json!("47110818"), &json!("42"), &json!("389")]);
     assert_eq!(best(&located, "date"), json!("2018-10-31"));
     // A short number with a word between it and its label is no candidate.
     let loose = locate_fields(&text_document("Invoice No. page 42\n"), &four_fields());
