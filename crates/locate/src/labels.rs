@@ -336,15 +336,16 @@ pub(super) fn within_one_edit(a: &[u8], b: &[u8]) -> bool {
     }
 }
 
+/// A word wholly in brackets (`(380)`): a code beside a label, not a
+/// value of its own.
+pub(crate) fn bracketed(word: &str) -> bool {
+    word.starts_with('(') && word.ends_with(')')
+}
+
 /// The score a value at `words` of page `page` gets from the label that
 /// governs it: the nearest label ending before it on its line, else the
 /// one above it on the line before (by its box's columns when the page
 /// has boxes, else by its place in the line).
-/// A word wholly in brackets (`(380)`): a code beside a label.
-fn bracketed(word: &str) -> bool {
-    word.len() > 2 && word.starts_with('(') && word.ends_with(')')
-}
-
 pub(super) fn label_score(
     pages: &[SearchPage],
     found: &[Vec<Vec<Occurrence>>],

@@ -5,7 +5,7 @@
 //! number's shape, whose tax id it is).
 
 use crate::fields::FieldSpec;
-use crate::labels::{SAME_LINE, fold_word};
+use crate::labels::{SAME_LINE, bracketed, fold_word};
 use crate::lexicon::{self, Concept};
 use crate::normalise::normalize_date;
 use crate::pages::SearchPage;
@@ -58,11 +58,7 @@ pub(crate) fn short_number_only_right_after_its_label(short: bool, s: i32) -> bo
 /// +6 / −1, pages +7, tuning receipts +10 / −2, held-out +6 / −2)
 /// Test: a_short_number_right_after_its_label_and_no_register_or_bracketed_code
 pub(crate) fn bracketed_code_loses(word: &str, s: i32) -> i32 {
-    if word.starts_with('(') && word.ends_with(')') {
-        s - BRACKETED
-    } else {
-        s
-    }
+    if bracketed(word) { s - BRACKETED } else { s }
 }
 
 /// A tax id of a VAT number's shape gains 10 over a national tax number printed beside it (`Steuernummer 201/113/40209`).
