@@ -370,8 +370,8 @@ def main():
         counts[what] = counts.get(what, 0) + 1
 
     seen_blobs, seen_invoices, manifest = set(), set(), []
-    for name, url, commit, _ in SOURCES + MORE_SOURCES:
-        more = (name, url, commit, _) in MORE_SOURCES
+    sources = [(s, False) for s in SOURCES] + [(s, True) for s in MORE_SOURCES]
+    for (name, url, commit, _), more in sources:
         d = source_dir(name, url, commit, args.git_dir, args.cache)
         if d is None:
             count("sources left out")

@@ -108,13 +108,8 @@ impl PrintedRows<'_> {
         if best.is_some_and(|b| letters(b) <= UNIT_LETTERS) && before.is_some() {
             best = None;
         }
-        match best {
-            Some(found) => Some((text(found), false)),
-            None => stretches
-                .first()
-                .filter(|s| !s.is_empty())
-                .map(|s| (text(s), false)),
-        }
+        best.or(before.map(Vec::as_slice))
+            .map(|found| (text(found), false))
     }
 }
 

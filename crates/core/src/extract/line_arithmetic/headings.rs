@@ -3,7 +3,10 @@
 //! whole numbers (`26,00` and `10` under `Nettopreis` and `Menge`),
 //! neither the numbers nor a model's answer tell them apart.
 
+use std::collections::BTreeMap;
+
 use sift_locate::lexicon::quantity_headings;
+use sift_locate::pages::SearchPage;
 
 use super::column_order;
 use super::printed::{PrintedLine, PrintedRows, folded};
@@ -22,29 +25,25 @@ pub(super) fn quantity_left_by_heading(
     printed: &PrintedRows,
     table: &[((usize, usize), PrintedLine)],
 ) -> Option<bool> {
-    let headings = quantity_headings();
+    // Each page's quantity headings, by row, found once for all its lines.
+    let mut headings: BTreeMap<usize, Vec<(usize, usize)>> = BTreeMap::new();
     let (mut quantity_left, mut price_left) = (0, 0);
     for &((page, row), line) in table {
-        let page = &printed.pages[page];
-        let heads_quantities = |w: usize| headings.contains(&folded(&page.words[w].text).as_str());
-        let heading = (0..row).rev().find_map(|r| {
-            let words = page.lines.get(r)?.clone();
-            let heading_row = words.len() >= HEADING_WORDS
-                && !words
-                    .clone()
-                    .any(|w| page.words[w].text.chars().any(|c| c.is_ascii_digit()));
-            heading_row.then(|| words.clone().find(|&w| heads_quantities(w)))?
-        });
-        let Some(heading) = heading else {
+        let on_page = headings
+            .entry(page)
+            .or_insert_with(|| headings_of(&printed.pages[page]));
+        let at = on_page.partition_point(|&(r, _)| r < row);
+        let Some(&(_, heading)) = at.checked_sub(1).map(|at| &on_page[at]) else {
             continue;
         };
+        let words = &printed.pages[page].words;
         let middle = |first: usize, last: usize| {
-            let (a, b) = (page.words[first].bbox?, page.words[last].bbox?);
+            let (a, b) = (words[first].bbox?, words[last].bbox?);
             Some((a.x + b.x + b.width) / 2.0)
         };
         let run_middle = |run: usize| {
-            let words = &printed.runs[run].words;
-            middle(words.start, words.end - 1)
+            let run = &printed.runs[run].words;
+            middle(run.start, run.end - 1)
         };
         let (Some(over), Some(left), Some(right)) = (
             middle(heading, heading),
@@ -60,4 +59,26 @@ pub(super) fn quantity_left_by_heading(
         }
     }
     column_order(quantity_left, price_left)
+}
+
+/// The page's rows of headings that head a column of quantities, top
+/// first: each row and its quantity heading's word.
+fn headings_of(page: &SearchPage) -> Vec<(usize, usize)> {
+    let names = quantity_headings();
+    page.lines
+        .iter()
+        .enumerate()
+        .filter(|&(_, words)| {
+            words.len() >= HEADING_WORDS
+                && !page.words[words.clone()]
+                    .iter()
+                    .any(|w| w.text.chars().any(|c| c.is_ascii_digit()))
+        })
+        .filter_map(|(row, words)| {
+            let heading = words
+                .clone()
+                .find(|&w| names.contains(&folded(&page.words[w].text).as_str()))?;
+            Some((row, heading))
+        })
+        .collect()
 }

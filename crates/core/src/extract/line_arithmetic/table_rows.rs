@@ -154,7 +154,7 @@ pub(super) fn take_table_rows(
             }
             // Which factor is the quantity: as the page shows it, else
             // the left one, as most tables print them.
-            let numbers = ordered(&line, None, quantity_first, heading).unwrap_or([
+            let numbers = ordered(&line, None, quantity_first).unwrap_or([
                 line.left.value,
                 line.right.value,
                 line.amount.value,
@@ -179,8 +179,10 @@ pub(super) fn take_table_rows(
             // says its quantity is the other factor.
             if how != Claim::AsGiven || heading.is_some() {
                 // Where the page does not tell the quantity from the
-                // price, the line keeps the model's numbers.
-                if let Some(new) = ordered(&line, Some(numbers[i]), quantity_first, heading) {
+                // price, the line keeps the model's numbers; where the
+                // heading tells, the model's numbers do not count.
+                let model = heading.is_none().then_some(numbers[i]);
+                if let Some(new) = ordered(&line, model, quantity_first) {
                     entry.write_numbers(keys.numbers, new.map(Some));
                 }
             }
@@ -223,15 +225,14 @@ fn prints_as_given(numbers: [Option<f64>; 3], line: &PrintedLine) -> bool {
 }
 
 /// A row's line as `[quantity, unit price, amount]`: the factor the
-/// heading over the quantities is over (`heading`), else the factor the
-/// model's numbers share, else the page's column order (as the lines it
-/// prints as given show it), else the one factor that is a whole number
-/// (`10000,0000` of `0,0520`). `None` when none of these tells.
+/// model's numbers share is the quantity, else the page's column order
+/// (the heading over the quantities, or the lines it prints as given),
+/// else the one factor that is a whole number (`10000,0000` of
+/// `0,0520`). `None` when none of these tells.
 fn ordered(
     line: &PrintedLine,
     model: Option<[Option<f64>; 3]>,
     quantity_first: Option<bool>,
-    heading: Option<bool>,
 ) -> Option<[f64; 3]> {
     let (left, right) = (line.left.value, line.right.value);
     let shares = |quantity: f64, price: f64| {
@@ -242,7 +243,6 @@ fn ordered(
     };
     let whole = |x: f64| x.fract() == 0.0;
     let quantity_left = match (shares(left, right), shares(right, left)) {
-        _ if heading.is_some() => heading?,
         (l, r) if l > r => true,
         (l, r) if r > l => false,
         _ => quantity_first.or_else(|| (whole(left) != whole(right)).then(|| whole(left)))?,
